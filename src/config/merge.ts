@@ -1,0 +1,38 @@
+// Merges setting layers (defaults < file < env < flags), remembering where each value came from.
+import type { FileSettings, SettingKey } from './schema.js';
+
+/** One source of settings: its name ("default", a file path, "env", "flag") and the values it sets. */
+export interface Layer {
+  source: string;
+  values: FileSettings;
+}
+
+export interface Merged {
+  values: FileSettings;
+  sources: Partial<Record<SettingKey, string>>;
+}
+
+/**
+ * Later layers win key by key; an undefined value never overrides. customData merges per key
+ * so `--custom k=v` adds to the file's custom data instead of replacing it.
+ */
+export function mergeLayers(layers: readonly Layer[]): Merged {
+  const values: Record<string, unknown> = {};
+  const sources: Partial<Record<SettingKey, string>> = {};
+  for (const layer of layers) {
+    for (const [key, value] of Object.entries(layer.values) as [SettingKey, unknown][]) {
+      if (value === undefined) continue;
+      if (key === 'customData' && isPlainObject(value) && isPlainObject(values[key])) {
+        values[key] = { ...values[key], ...value };
+      } else {
+        values[key] = value;
+      }
+      sources[key] = layer.source;
+    }
+  }
+  return { values: values, sources };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

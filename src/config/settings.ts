@@ -1,0 +1,47 @@
+// The resolved settings every command runs with, and their built-in defaults.
+import { DEFAULT_GATEWAY } from '../gateway/types.js';
+import type { FileSettings, SettingKey } from './schema.js';
+
+/** Message fields applied to every record unless the record sets its own. */
+export interface MessageDefaults {
+  gateway: number;
+  originatorAddress?: string;
+  price: number;
+  messageType?: string;
+  validationPeriod?: string;
+  category?: string;
+  deliveryReportUrl?: string;
+  customData: Record<string, unknown>;
+  serviceCode?: string;
+  serviceDescription?: string;
+}
+
+export interface Settings {
+  endpoint?: string;
+  username?: string;
+  /** Never printed, logged or written; see redact(). */
+  password?: string;
+  defaults: MessageDefaults;
+  country?: string;
+  batchSize: number;
+  concurrency: number;
+  /** Messages per second; undefined means unlimited. */
+  rate?: number;
+  timeoutMs: number;
+  retries: number;
+  /** Where each setting came from: "default", a config file path, "env" or "flag". */
+  sources: Partial<Record<SettingKey, string>>;
+  configFile?: string;
+  profile?: string;
+  /** Problems that do not stop the run (e.g. a readable password file). */
+  warnings: string[];
+}
+
+export const BUILT_IN_DEFAULTS: FileSettings = {
+  gateway: DEFAULT_GATEWAY,
+  price: 0,
+  batchSize: 100,
+  concurrency: 4,
+  timeout: '30s',
+  retries: 3,
+};

@@ -1,0 +1,130 @@
+// The only module that speaks HTTP: one undici Pool per run, one POST per batch, raw outcome back.
+import { Pool, errors as undiciErrors } from 'undici';
+import { OPERATION_PATH, type RestSmsMessageReq, type RestSmsRequest } from './types.js';
+
+export interface ClientOptions {
+  endpoint: string;
+  username: string;
+  password: string;
+  connections: number;
+  timeoutMs: number;
+}
+
+/** What one HTTP exchange produced, before any interpretation. */
+export type Exchange =
+  | {
+      kind: 'response';
+      status: number;
+      headers: Record<string, string>;
+      body: string;
+      latencyMs: number;
+    }
+  | { kind: 'error'; code: string; message: string; latencyMs: number };
+
+/** Cap on a response body we are willing to hold: far above any real RestSmsResponse. */
+const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+export class GatewayClient {
+  private readonly pool: Pool;
+  private readonly path: string;
+  private readonly credentials: Pick<RestSmsRequest, 'Username' | 'Password'>;
+
+  constructor(options: ClientOptions) {
+    const url = new URL(options.endpoint);
+    this.path = `${url.pathname.replace(/\/+$/, '')}${OPERATION_PATH}${url.search}`;
+    this.pool = new Pool(url.origin, {
+      connections: options.connections,
+      connectTimeout: options.timeoutMs,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      keepAliveTimeout: 10_000,
+      pipelining: 1,
+    });
+    this.credentials = { Username: options.username, Password: options.password };
+  }
+
+  /** POSTs one RestSmsRequest. Never throws for network trouble: that is an Exchange of kind 'error'. */
+  async post(messages: readonly RestSmsMessageReq[], signal?: AbortSignal): Promise<Exchange> {
+    const body = JSON.stringify({ ...this.credentials, Messages: messages });
+    const started = performance.now();
+    try {
+      const response = await this.pool.request({
+        method: 'POST',
+        path: this.path,
+        headers: { accept: 'application/json', 'content-type': 'application/json' },
+        body,
+        signal,
+      });
+      const text = await readCapped(response.body);
+      return {
+        kind: 'response',
+        status: response.statusCode,
+        headers: flattenHeaders(response.headers),
+        body: text,
+        latencyMs: performance.now() - started,
+      };
+    } catch (error) {
+      const { code, message } = describeError(error);
+      return {
+        kind: 'error',
+        code,
+        message: this.redact(message),
+        latencyMs: performance.now() - started,
+      };
+    }
+  }
+
+  /** A gateway or library that echoes the request must not carry the password into a report. */
+  redact(text: string): string {
+    const secret = this.credentials.Password;
+    return secret && text.includes(secret) ? text.split(secret).join('***') : text;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  /** Aborts every request in flight; their batches become `unknown`. */
+  async destroy(): Promise<void> {
+    await this.pool.destroy();
+  }
+}
+
+async function readCapped(body: AsyncIterable<Buffer | Uint8Array>): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > MAX_RESPONSE_BYTES) throw new ResponseTooLargeError();
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+class ResponseTooLargeError extends Error {
+  readonly code = 'RESPONSE_TOO_LARGE';
+  constructor() {
+    super(`response body larger than ${MAX_RESPONSE_BYTES} bytes`);
+  }
+}
+
+function flattenHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined)
+      flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+/** Error codes only, never the error object: some libraries put request details in messages. */
+function describeError(error: unknown): { code: string; message: string } {
+  if (error instanceof undiciErrors.UndiciError) {
+    return { code: error.code, message: error.message };
+  }
+  const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  const code = err.code ?? err.cause?.code ?? (err.name === 'AbortError' ? 'ABORTED' : 'UNKNOWN');
+  return { code, message: err.message ?? String(error) };
+}

@@ -1,0 +1,160 @@
+// Turns one HTTP exchange into per-message results, or a batch-level verdict: retry, failed, unknown.
+import type { Exchange } from './client.js';
+import type { RestSmsMessageReq, RestSmsMessageResp, RestSmsResponse } from './types.js';
+
+export type Outcome = 'accepted' | 'rejected' | 'invalid' | 'failed' | 'unknown' | 'skipped';
+
+/** The result of one message, as the report records it. */
+export interface MessageResult {
+  outcome: Outcome;
+  statusCode?: number;
+  statusDescription?: string;
+  transactionId?: string;
+  extraInfo?: Record<string, string>;
+  error?: string;
+}
+
+/**
+ * - results: the gateway answered per message.
+ * - retry: the gateway surely did not process the request; sending again is safe.
+ * - failed: it surely did not process it, and sending again will not help.
+ * - unknown: it may have processed it; sending again could deliver twice.
+ */
+export type Verdict =
+  | { kind: 'results'; results: MessageResult[] }
+  | { kind: 'retry'; reason: string; retryAfterMs?: number }
+  | { kind: 'failed'; reason: string; authRefused: boolean }
+  | { kind: 'unknown'; reason: string };
+
+/** Network errors raised before a connection existed, so nothing reached the gateway. */
+const NOT_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+]);
+
+const AUTH_WORDS = /auth|credential|login|password|username|unauthori[sz]ed|forbidden/i;
+
+export function classify(
+  exchange: Exchange,
+  sent: readonly RestSmsMessageReq[],
+  now: number = Date.now(),
+): Verdict {
+  if (exchange.kind === 'error') {
+    if (NOT_CONNECTED.has(exchange.code)) {
+      return { kind: 'retry', reason: `cannot connect (${exchange.code}): ${exchange.message}` };
+    }
+    return { kind: 'unknown', reason: `no answer (${exchange.code}): ${exchange.message}` };
+  }
+  const { status } = exchange;
+  if (status === 401 || status === 403) {
+    return { kind: 'failed', reason: `credentials refused (HTTP ${status})`, authRefused: true };
+  }
+  if (status === 408 || status === 429 || status === 503) {
+    return {
+      kind: 'retry',
+      reason: `HTTP ${status}`,
+      retryAfterMs: parseRetryAfter(exchange.headers['retry-after'], now),
+    };
+  }
+  if (status >= 500) return { kind: 'unknown', reason: `HTTP ${status} from the gateway` };
+  if (status < 200 || status >= 300) {
+    return {
+      kind: 'failed',
+      reason: `HTTP ${status}: ${snippet(exchange.body)}`,
+      authRefused: false,
+    };
+  }
+
+  let response: RestSmsResponse;
+  try {
+    response = JSON.parse(exchange.body) as RestSmsResponse;
+  } catch {
+    return { kind: 'unknown', reason: `malformed response body: ${snippet(exchange.body)}` };
+  }
+  if (
+    typeof response !== 'object' ||
+    response === null ||
+    typeof response.ProcessResult !== 'boolean'
+  ) {
+    return { kind: 'unknown', reason: `response without ProcessResult: ${snippet(exchange.body)}` };
+  }
+  if (!response.ProcessResult) {
+    const description = response.ProcessResultDescription ?? 'ProcessResult false';
+    return {
+      kind: 'failed',
+      reason: `gateway refused the request: ${description}`,
+      authRefused: AUTH_WORDS.test(description),
+    };
+  }
+  return { kind: 'results', results: matchResults(response.Messages ?? [], sent) };
+}
+
+/**
+ * Results match requests by position (rule 1), cross-checked by MessageId (rule 2). When the counts
+ * differ, each request is matched by its MessageId instead; any request left without its own
+ * result is `unknown`, since the gateway may or may not have taken it.
+ */
+export function matchResults(
+  results: readonly RestSmsMessageResp[],
+  sent: readonly RestSmsMessageReq[],
+): MessageResult[] {
+  if (results.length === sent.length) {
+    return sent.map((message, i) => {
+      const result = results[i]!;
+      if (result.MessageId && message.MessageId && result.MessageId !== message.MessageId) {
+        return {
+          outcome: 'unknown',
+          error: `result ${i + 1} names MessageId ${result.MessageId}, expected ${message.MessageId}`,
+        };
+      }
+      return fromResp(result);
+    });
+  }
+  const byId = new Map<string, RestSmsMessageResp>();
+  for (const result of results) if (result.MessageId) byId.set(result.MessageId, result);
+  const mismatch = `the gateway returned ${results.length} results for ${sent.length} messages`;
+  return sent.map((message) => {
+    const result = message.MessageId ? byId.get(message.MessageId) : undefined;
+    return result ? fromResp(result) : { outcome: 'unknown', error: mismatch };
+  });
+}
+
+function fromResp(result: RestSmsMessageResp): MessageResult {
+  const accepted = result.StatusCode === 0;
+  const out: MessageResult = {
+    outcome: accepted ? 'accepted' : 'rejected',
+    statusCode: result.StatusCode,
+    statusDescription: result.StatusDescription,
+    transactionId: result.TransactionId,
+  };
+  if (result.ExtraInfo && Object.keys(result.ExtraInfo).length) out.extraInfo = result.ExtraInfo;
+  return out;
+}
+
+/** Retry-After is either delay-seconds or an HTTP-date (RFC 9110 §10.2.3). */
+export function parseRetryAfter(
+  value: string | undefined,
+  now: number = Date.now(),
+): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+function snippet(body: string): string {
+  const flat = body.replace(/\s+/g, ' ').trim();
+  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat || '(empty body)';
+}

@@ -1,0 +1,118 @@
+// CSV reader: header row, BOM, quoted newlines; streams records with the line each one starts on.
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { parse, CsvError } from 'csv-parse';
+import { InputError } from './errors.js';
+import type { OpenedInput, RawRecord } from './types.js';
+
+export interface CsvOptions {
+  delimiter?: string;
+}
+
+interface ParsedRow {
+  record: string[];
+  info: { lines: number };
+}
+
+const CANDIDATES = [',', ';', '\t'] as const;
+
+/** Picks the delimiter that splits the header line most often (outside quotes); comma on a tie. */
+export function detectDelimiter(headerLine: string): string {
+  const counts = new Map<string, number>(CANDIDATES.map((c) => [c, 0]));
+  let quoted = false;
+  for (const ch of headerLine) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && counts.has(ch)) counts.set(ch, counts.get(ch)! + 1);
+  }
+  let best: string = ',';
+  for (const candidate of CANDIDATES)
+    if (counts.get(candidate)! > counts.get(best)!) best = candidate;
+  return best;
+}
+
+async function firstLine(file: string): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const text = buffer.toString('utf8', 0, bytesRead);
+    const end = text.search(/\r?\n/);
+    return end === -1 ? text : text.slice(0, end);
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function openCsv(file: string, options: CsvOptions = {}): Promise<OpenedInput> {
+  let delimiter = options.delimiter;
+  if (delimiter === undefined) {
+    try {
+      delimiter = detectDelimiter(await firstLine(file));
+    } catch (error) {
+      throw toInputError(error, file);
+    }
+  }
+  const parser = parse({
+    bom: true,
+    delimiter,
+    info: true,
+    skip_empty_lines: true,
+    relax_column_count: false,
+  });
+  // pipe() does not forward a read error (a missing file) to the parser; this does.
+  const source = createReadStream(file).on('error', (error) => parser.destroy(error));
+  source.pipe(parser);
+  const rows = parser[Symbol.asyncIterator]() as AsyncIterator<ParsedRow>;
+  const first = await next(rows, file);
+  if (first.done) throw new InputError(file, undefined, 'is empty: expected a header row');
+  const columns = first.value.record.map((c) => c.trim());
+  const seen = new Set<string>();
+  columns.forEach((column, i) => {
+    if (column === '') throw new InputError(file, 1, `column ${i + 1} of the header has no name`);
+    if (seen.has(column))
+      throw new InputError(file, 1, `column "${column}" appears twice in the header`);
+    seen.add(column);
+  });
+
+  async function* records(): AsyncGenerator<RawRecord> {
+    for (;;) {
+      const row = await next(rows, file);
+      if (row.done) return;
+      const { record, info } = row.value;
+      const fields: Record<string, string> = {};
+      let breaks = 0;
+      for (let i = 0; i < columns.length; i++) {
+        const value = record[i]!;
+        fields[columns[i]!] = value;
+        for (let at = value.indexOf('\n'); at !== -1; at = value.indexOf('\n', at + 1)) breaks++;
+      }
+      yield { file, line: info.lines - breaks, fields };
+    }
+  }
+  return { file, format: 'csv', columns, records: records() };
+}
+
+async function next(
+  rows: AsyncIterator<ParsedRow>,
+  file: string,
+): Promise<IteratorResult<ParsedRow>> {
+  try {
+    return await rows.next();
+  } catch (error) {
+    throw toInputError(error, file);
+  }
+}
+
+function toInputError(error: unknown, file: string): Error {
+  if (error instanceof CsvError) {
+    const lines = (error as CsvError & { lines?: number }).lines;
+    const message = error.message.replace(/^Invalid [^:]*: /, '').replace(/ at line \d+/, '');
+    return new InputError(file, lines, `malformed CSV (${error.code}): ${message}`);
+  }
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new InputError(file, undefined, 'does not exist');
+  if (code === 'EISDIR') return new InputError(file, undefined, 'is a directory, not a file');
+  if (code === 'EACCES')
+    return new InputError(file, undefined, 'is not readable (permission denied)');
+  return error instanceof Error ? error : new Error(String(error));
+}

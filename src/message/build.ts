@@ -1,0 +1,188 @@
+// One input record → one RestSmsMessageReq, or the list of reasons it cannot be sent.
+import type { MessageDefaults } from '../config/settings.js';
+import type { RestSmsMessageReq } from '../gateway/types.js';
+import type { FieldValue, InputRecord } from '../input/types.js';
+import type { ColumnPlan, MessageField } from './columns.js';
+import { analyzeText, type TextInfo } from './encoding.js';
+import { checkMessageId, generateMessageId } from './message-id.js';
+import { normalizeMsisdn } from './msisdn.js';
+import {
+  checkCategory,
+  checkDeliveryReportUrl,
+  checkGateway,
+  checkMessageType,
+  checkOriginator,
+  checkPremium,
+  checkPrice,
+  checkServiceCode,
+  checkServiceDescription,
+  checkUserData,
+  checkUserDataHeader,
+  type Check,
+} from './rules.js';
+import { compileTemplate, type Template } from './template.js';
+import { normalizeValidity } from './validity.js';
+
+/** One reason a record cannot be sent, naming the field (or column) at fault. */
+export interface Problem {
+  field: string;
+  reason: string;
+}
+
+export type Built =
+  | { ok: true; message: RestSmsMessageReq; to: string; text: TextInfo }
+  | { ok: false; problems: Problem[]; to: string; messageId: string };
+
+export interface BuildContext {
+  defaults: MessageDefaults;
+  country?: string;
+  template?: Template;
+  campaignKey: string;
+  now: Date;
+}
+
+/** Message-field values as strings, from defaults then the record's own columns. */
+type Values = Partial<Record<Exclude<MessageField, 'CustomData'>, string>>;
+
+export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildContext): Built {
+  const problems: Problem[] = [];
+  const fields = record.fields;
+  const rawTo = plan.to !== undefined ? asText(fields[plan.to]) : '';
+  const values = defaultValues(ctx.defaults);
+  const customData: Record<string, unknown> = { ...ctx.defaults.customData };
+
+  for (const [column, field] of plan.fields) {
+    const value = fields[column];
+    if (value === undefined || value === null || value === '') continue;
+    if (field === 'CustomData') {
+      const parsed = parseCustomData(value);
+      if (typeof parsed === 'string') problems.push({ field: column, reason: parsed });
+      else Object.assign(customData, parsed);
+    } else {
+      values[field] = asText(value);
+    }
+  }
+  for (const [column, key] of plan.custom) {
+    const value = fields[column];
+    if (value !== undefined && value !== null && value !== '') customData[key] = value;
+  }
+
+  const messageId = values.MessageId ?? generateMessageId(ctx.campaignKey, record.row);
+  const to = normalizeMsisdn(rawTo, ctx.country);
+  if (plan.to === undefined) problems.push({ field: 'to', reason: 'no recipient column' });
+  else if (!to.ok) problems.push({ field: plan.to, reason: `"${rawTo}" ${to.reason}` });
+
+  // A text column may itself hold {{column}} placeholders: each row is then its own template.
+  const rawText = plan.text !== undefined ? asText(fields[plan.text]) : '';
+  const template = ctx.template ?? (rawText.includes('{{') ? compileTemplate(rawText) : undefined);
+  if (template) {
+    for (const name of template.placeholders) {
+      if (lookup(fields, name) === undefined) {
+        problems.push({ field: `{{${name}}}`, reason: `the record has no field "${name}"` });
+      }
+    }
+  }
+  const text = template ? template.fill((name) => lookup(fields, name)) : rawText;
+  const info = analyzeText(text);
+  // Lengths count UTF-16 units, as the gateway's .NET strings do; an emoji counts as two.
+  const messageType = values.MessageType ?? (text.length > 160 ? '11' : '00');
+
+  const textField = plan.text ?? 'text';
+  const textProblem = checkUserData(text, messageType);
+  if (textProblem) problems.push({ field: textField, reason: textProblem });
+
+  check(problems, 'Gateway', values.Gateway, checkGateway);
+  check(problems, 'Price', values.Price, checkPrice);
+  check(problems, 'OriginatorAddress', values.OriginatorAddress, checkOriginator);
+  check(problems, 'MessageType', values.MessageType, checkMessageType);
+  check(problems, 'MessageId', values.MessageId, checkMessageId);
+  check(problems, 'UserDataHeader', values.UserDataHeader, checkUserDataHeader);
+  check(problems, 'Category', values.Category, checkCategory);
+  check(problems, 'DeliveryReportUrl', values.DeliveryReportUrl, checkDeliveryReportUrl);
+  check(problems, 'ServiceCode', values.ServiceCode, checkServiceCode);
+  check(problems, 'ServiceDescription', values.ServiceDescription, checkServiceDescription);
+
+  let validity: string | undefined;
+  if (values.ValidationPeriod !== undefined) {
+    const result = normalizeValidity(values.ValidationPeriod, ctx.now);
+    if (result.ok) validity = result.value;
+    else problems.push({ field: 'ValidationPeriod', reason: result.reason });
+  }
+  const gateway = Number(values.Gateway);
+  const price = Number(values.Price ?? 0);
+  if (!problems.some((p) => p.field === 'Gateway' || p.field === 'Price')) {
+    const premium = checkPremium(price, gateway);
+    if (premium) problems.push({ field: 'Price', reason: premium });
+  }
+
+  const msisdn = to.ok ? to.msisdn : rawTo;
+  if (problems.length > 0 || !to.ok) return { ok: false, problems, to: msisdn, messageId };
+
+  // Field order follows the contract's table so requests read naturally in logs and tests.
+  const message: RestSmsMessageReq = {
+    Gateway: gateway,
+    DestinationAddress: Number(to.msisdn),
+    Price: price,
+    MessageType: messageType,
+    MessageId: messageId,
+    UserData: text,
+  };
+  if (values.OriginatorAddress !== undefined) message.OriginatorAddress = values.OriginatorAddress;
+  if (validity !== undefined) message.ValidationPeriod = validity;
+  if (values.UserDataHeader !== undefined) message.UserDataHeader = values.UserDataHeader;
+  if (values.Category !== undefined) message.Category = values.Category;
+  if (Object.keys(customData).length > 0) message.CustomData = customData;
+  if (values.DeliveryReportUrl !== undefined) message.DeliveryReportUrl = values.DeliveryReportUrl;
+  if (values.ServiceCode !== undefined) message.ServiceCode = values.ServiceCode;
+  if (values.ServiceDescription !== undefined)
+    message.ServiceDescription = values.ServiceDescription;
+  return { ok: true, message, to: to.msisdn, text: info };
+}
+
+function defaultValues(d: MessageDefaults): Values {
+  const values: Values = { Gateway: String(d.gateway), Price: String(d.price) };
+  if (d.originatorAddress !== undefined) values.OriginatorAddress = d.originatorAddress;
+  if (d.messageType !== undefined) values.MessageType = d.messageType;
+  if (d.validationPeriod !== undefined) values.ValidationPeriod = d.validationPeriod;
+  if (d.category !== undefined) values.Category = d.category;
+  if (d.deliveryReportUrl !== undefined) values.DeliveryReportUrl = d.deliveryReportUrl;
+  if (d.serviceCode !== undefined) values.ServiceCode = d.serviceCode;
+  if (d.serviceDescription !== undefined) values.ServiceDescription = d.serviceDescription;
+  return values;
+}
+
+function check(problems: Problem[], field: string, value: string | undefined, rule: Check): void {
+  if (value === undefined) return;
+  const reason = rule(value);
+  if (reason) problems.push({ field, reason });
+}
+
+function asText(value: FieldValue | undefined): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** Template names match columns exactly first, then ignoring case. */
+function lookup(fields: Record<string, FieldValue>, name: string): string | undefined {
+  if (name in fields) return asText(fields[name]);
+  const lower = name.toLowerCase();
+  for (const key of Object.keys(fields))
+    if (key.toLowerCase() === lower) return asText(fields[key]);
+  return undefined;
+}
+
+function parseCustomData(value: FieldValue): Record<string, unknown> | string {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;
+  if (typeof value === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+        return parsed as Record<string, unknown>;
+      }
+    } catch {
+      // Reported below with the expected form.
+    }
+  }
+  return 'must be a JSON object such as {"qos": 1}';
+}

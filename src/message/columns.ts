@@ -1,0 +1,101 @@
+// Which column holds what: recipient and text detection, message-field columns, CustomData.<key> columns.
+
+/** RestSmsMessageReq fields a column may set, by their lower-case name. */
+export const MESSAGE_FIELDS = [
+  'Gateway',
+  'OriginatorAddress',
+  'DestinationAddress',
+  'Price',
+  'MessageType',
+  'ValidationPeriod',
+  'MessageId',
+  'UserDataHeader',
+  'UserData',
+  'Category',
+  'CustomData',
+  'DeliveryReportUrl',
+  'ServiceCode',
+  'ServiceDescription',
+] as const;
+export type MessageField = (typeof MESSAGE_FIELDS)[number];
+
+const FIELD_BY_LOWER = new Map<string, MessageField>(
+  MESSAGE_FIELDS.map((f) => [f.toLowerCase(), f]),
+);
+
+export const RECIPIENT_COLUMNS = [
+  'to',
+  'phone',
+  'msisdn',
+  'mobile',
+  'number',
+  'recipient',
+  'destinationaddress',
+];
+export const TEXT_COLUMNS = ['text', 'message', 'body', 'userdata'];
+
+export const CUSTOM_DATA_PREFIX = 'customdata.';
+
+/** How a record's columns map onto a message; computed once per header (or per JSON record). */
+export interface ColumnPlan {
+  /** Column holding the recipient, if any. */
+  to?: string;
+  /** Column holding the text, when no --text template is used. */
+  text?: string;
+  /** Columns that set a message field directly (recipient and text excluded). */
+  fields: [column: string, field: MessageField][];
+  /** Columns named CustomData.<key>. */
+  custom: [column: string, key: string][];
+}
+
+export interface Mapping {
+  to?: string;
+  text?: string;
+}
+
+/** Finds a column by name, exact first, then case-insensitively. */
+export function findColumn(columns: readonly string[], name: string): string | undefined {
+  if (columns.includes(name)) return name;
+  const lower = name.toLowerCase();
+  return columns.find((c) => c.toLowerCase() === lower);
+}
+
+function firstOf(columns: readonly string[], candidates: readonly string[]): string | undefined {
+  for (const candidate of candidates) {
+    const found = columns.find((c) => c.trim().toLowerCase() === candidate);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+export function planColumns(
+  columns: readonly string[],
+  mapping: Mapping,
+  useTemplate: boolean,
+): ColumnPlan {
+  const to =
+    mapping.to !== undefined
+      ? findColumn(columns, mapping.to)
+      : firstOf(columns, RECIPIENT_COLUMNS);
+  const text = useTemplate
+    ? undefined
+    : mapping.text !== undefined
+      ? findColumn(columns, mapping.text)
+      : firstOf(columns, TEXT_COLUMNS);
+  const fields: ColumnPlan['fields'] = [];
+  const custom: ColumnPlan['custom'] = [];
+  for (const column of columns) {
+    if (column === to || column === text) continue;
+    const lower = column.trim().toLowerCase();
+    if (lower.startsWith(CUSTOM_DATA_PREFIX) && lower.length > CUSTOM_DATA_PREFIX.length) {
+      custom.push([column, column.trim().slice(CUSTOM_DATA_PREFIX.length)]);
+      continue;
+    }
+    const field = FIELD_BY_LOWER.get(lower);
+    // The destination and text come only from their detected columns (or the template), never twice.
+    if (field && field !== 'DestinationAddress' && field !== 'UserData') {
+      fields.push([column, field]);
+    }
+  }
+  return { to, text, fields, custom };
+}

@@ -1,0 +1,90 @@
+// The validation pass: reads the whole campaign once, sends nothing, and says what a send would do.
+import type { Problem } from './build.js';
+import type { CampaignReader, FileProblem } from './campaign.js';
+import { describeChar, type Encoding } from './encoding.js';
+
+export interface InvalidRecord {
+  row: number;
+  file: string;
+  line: number;
+  problems: Problem[];
+}
+
+export interface Plan {
+  records: number;
+  valid: number;
+  invalid: number;
+  fileProblems: FileProblem[];
+  /** The first invalid records in input order (all of them up to the cap). */
+  invalidRecords: InvalidRecord[];
+  /** How many records failed for each reason, by field. */
+  invalidByField: Record<string, number>;
+  batches: number;
+  batchSize: number;
+  segments: number;
+  segmentsByEncoding: Record<Encoding, number>;
+  messagesByEncoding: Record<Encoding, number>;
+  /** Characters that forced UCS-2, with how many messages each forced. */
+  ucs2Chars: { char: string; messages: number }[];
+  /** Sum of Price over messages with Price > 0 (øre). */
+  premiumTotal: number;
+  premiumMessages: number;
+}
+
+/** Enough detail for a person to fix the file; the counts by field cover the rest. */
+export const MAX_LISTED_INVALID = 50;
+
+export async function planCampaign(campaign: CampaignReader, batchSize: number): Promise<Plan> {
+  const invalidRecords: InvalidRecord[] = [];
+  const invalidByField: Record<string, number> = {};
+  const ucs2 = new Map<string, number>();
+  const plan: Plan = {
+    records: 0,
+    valid: 0,
+    invalid: 0,
+    fileProblems: campaign.fileProblems,
+    invalidRecords,
+    invalidByField,
+    batches: 0,
+    batchSize,
+    segments: 0,
+    segmentsByEncoding: { 'GSM-7': 0, 'UCS-2': 0 },
+    messagesByEncoding: { 'GSM-7': 0, 'UCS-2': 0 },
+    ucs2Chars: [],
+    premiumTotal: 0,
+    premiumMessages: 0,
+  };
+  for await (const { record, built } of campaign.records()) {
+    plan.records++;
+    if (!built.ok) {
+      plan.invalid++;
+      for (const field of new Set(built.problems.map((p) => p.field))) {
+        invalidByField[field] = (invalidByField[field] ?? 0) + 1;
+      }
+      if (invalidRecords.length < MAX_LISTED_INVALID) {
+        invalidRecords.push({
+          row: record.row,
+          file: record.file,
+          line: record.line,
+          problems: built.problems,
+        });
+      }
+      continue;
+    }
+    plan.valid++;
+    const { text, message } = built;
+    plan.segments += text.segments;
+    plan.segmentsByEncoding[text.encoding] += text.segments;
+    plan.messagesByEncoding[text.encoding]++;
+    if (text.ucs2Char !== undefined) ucs2.set(text.ucs2Char, (ucs2.get(text.ucs2Char) ?? 0) + 1);
+    if (message.Price > 0) {
+      plan.premiumTotal += message.Price;
+      plan.premiumMessages++;
+    }
+  }
+  plan.batches = Math.ceil(plan.valid / batchSize);
+  plan.ucs2Chars = [...ucs2]
+    .sort((a, b) => b[1] - a[1])
+    .map(([char, messages]) => ({ char: describeChar(char), messages }));
+  return plan;
+}
