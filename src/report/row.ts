@@ -1,0 +1,53 @@
+// The report's columns and how one result becomes one row of them.
+import type { RowResult } from '../send/events.js';
+
+export const REPORT_COLUMNS = [
+  'row',
+  'to',
+  'messageId',
+  'outcome',
+  'statusCode',
+  'statusDescription',
+  'transactionId',
+  'extraInfo',
+  'attempts',
+  'error',
+] as const;
+
+export type ReportFormat = 'csv' | 'json' | 'ndjson';
+
+/** A row as json/ndjson reports carry it: absent values are omitted, extraInfo stays an object. */
+export function toJsonRow(result: RowResult): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const column of REPORT_COLUMNS) {
+    const value = result[column];
+    if (value !== undefined) row[column] = value;
+  }
+  return row;
+}
+
+/** A row as CSV carries it: every column present, extraInfo as `key=value; key=value`. */
+export function toCsvCells(result: RowResult): string[] {
+  return REPORT_COLUMNS.map((column) => {
+    const value = result[column];
+    if (value === undefined) return '';
+    if (typeof value === 'object') return formatExtraInfo(value);
+    return String(value);
+  });
+}
+
+export function formatExtraInfo(info: Record<string, string>): string {
+  return Object.entries(info)
+    .map(([key, value]) => `${key}=${value}`)
+    .join('; ');
+}
+
+/**
+ * Spreadsheets run a cell that starts with = + - @ (or tab/CR) as a formula; a leading apostrophe
+ * keeps it text. Plain numbers are left alone: they cannot carry a formula.
+ */
+export function escapeFormula(cell: string): string {
+  if (cell === '' || !/^[=+\-@\t\r]/.test(cell)) return cell;
+  if (/^[+-]?\d+(\.\d+)?$/.test(cell)) return cell;
+  return `'${cell}`;
+}

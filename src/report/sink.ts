@@ -1,0 +1,34 @@
+// Collects rows from synchronous events and writes them in order, one write at a time.
+import type { RowResult } from '../send/events.js';
+import type { ReportWriter } from './writer.js';
+
+export class ReportSink {
+  private buffer: RowResult[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private failure: Error | undefined;
+
+  constructor(private readonly writer: ReportWriter) {}
+
+  add(row: RowResult): void {
+    this.buffer.push(row);
+  }
+
+  /** Queues what has been added; writes never overlap, so rows keep their arrival order. */
+  flush(): Promise<void> {
+    if (this.buffer.length === 0) return this.chain;
+    const rows = this.buffer;
+    this.buffer = [];
+    this.chain = this.chain
+      .then(() => this.writer.write(rows))
+      .catch((error: unknown) => {
+        this.failure ??= error instanceof Error ? error : new Error(String(error));
+      });
+    return this.chain;
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await this.writer.close();
+    if (this.failure) throw this.failure;
+  }
+}

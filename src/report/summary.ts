@@ -1,0 +1,68 @@
+// Tallies a run as rows arrive: counts by outcome and StatusCode, timing, the exit code it earns.
+import type { Outcome } from '../gateway/outcome.js';
+import type { RowResult } from '../send/events.js';
+
+export const OUTCOMES: readonly Outcome[] = [
+  'accepted',
+  'rejected',
+  'invalid',
+  'failed',
+  'unknown',
+  'skipped',
+];
+
+export interface RunSummary {
+  total: number;
+  byOutcome: Record<Outcome, number>;
+  /** StatusCode → count, with the first description seen for it. */
+  byStatusCode: Record<string, { count: number; description: string }>;
+  startedAt: number;
+  finishedAt: number;
+  durationMs: number;
+  /** Messages the gateway answered for (accepted + rejected) per second of the run. */
+  messagesPerSecond: number;
+  reportPath?: string;
+  exitCode: number;
+}
+
+export class Tally {
+  total = 0;
+  readonly byOutcome = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+  readonly byStatusCode: RunSummary['byStatusCode'] = {};
+  readonly startedAt = Date.now();
+
+  add(row: RowResult): void {
+    this.total++;
+    this.byOutcome[row.outcome]++;
+    if (row.statusCode !== undefined) {
+      const key = String(row.statusCode);
+      const entry = (this.byStatusCode[key] ??= {
+        count: 0,
+        description: row.statusDescription ?? '',
+      });
+      entry.count++;
+    }
+  }
+
+  /** The number of records the gateway gave an answer for. */
+  get answered(): number {
+    return this.byOutcome.accepted + this.byOutcome.rejected;
+  }
+
+  summary(reportPath?: string): RunSummary {
+    const finishedAt = Date.now();
+    const durationMs = finishedAt - this.startedAt;
+    const settled = this.byOutcome.accepted + this.byOutcome.skipped;
+    return {
+      total: this.total,
+      byOutcome: { ...this.byOutcome },
+      byStatusCode: structuredClone(this.byStatusCode),
+      startedAt: this.startedAt,
+      finishedAt,
+      durationMs,
+      messagesPerSecond: durationMs > 0 ? (this.answered * 1000) / durationMs : 0,
+      reportPath,
+      exitCode: settled === this.total ? 0 : 1,
+    };
+  }
+}

@@ -1,0 +1,40 @@
+// Events a send emits; the CLI turns them into a spinner, progress lines and the report.
+import { EventEmitter } from 'node:events';
+import type { MessageResult } from '../gateway/outcome.js';
+
+/** One finished record: a report row. */
+export interface RowResult extends MessageResult {
+  row: number;
+  to: string;
+  messageId: string;
+  /** HTTP requests that carried this record (0 when it was never sent). */
+  attempts: number;
+}
+
+export interface BatchReport {
+  /** 1-based, in the order batches were taken. */
+  batch: number;
+  size: number;
+  attempts: number;
+  latencyMs: number;
+  /** A short description: "200", "HTTP 503", "ECONNREFUSED". */
+  status: string;
+  verdict: 'results' | 'failed' | 'unknown';
+}
+
+export interface RetryNotice {
+  batch: number;
+  attempt: number;
+  delayMs: number;
+  reason: string;
+}
+
+export interface SendEvents {
+  record: [RowResult];
+  batch: [BatchReport];
+  retry: [RetryNotice];
+  /** The run stops taking batches: circuit breaker or credentials refused. */
+  stop: [{ reason: string; authRefused: boolean }];
+}
+
+export class SendEmitter extends EventEmitter<SendEvents> {}
