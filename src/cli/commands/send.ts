@@ -1,0 +1,313 @@
+// `sms-send send`: settings → plan (validation pass) → confirm → send pass → report and summary.
+import { access, readFile } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { resolveSettings } from '../../config/resolve.js';
+import type { FileSettings } from '../../config/schema.js';
+import type { Settings } from '../../config/settings.js';
+import { GatewayUnusableError, UsageError } from '../../errors.js';
+import { GatewayClient } from '../../gateway/client.js';
+import { campaignKey } from '../../input/campaign-key.js';
+import { readCampaign, type CampaignOptions } from '../../message/campaign.js';
+import { planCampaign } from '../../message/plan.js';
+import { compileTemplate } from '../../message/template.js';
+import { ReportSink } from '../../report/sink.js';
+import { Tally } from '../../report/summary.js';
+import { openReport, reportExistsError, reportFormat } from '../../report/writer.js';
+import { SendEmitter } from '../../send/events.js';
+import { toEntries } from '../../send/entries.js';
+import { send } from '../../send/send.js';
+import type { Simulator } from '../../simulator/index.js';
+import { colorFor } from '../ui/color.js';
+import { renderInvalid, renderPlan } from '../ui/plan.js';
+import { showProgress } from '../ui/progress.js';
+import { renderSummary } from '../ui/summary.js';
+
+/** Credentials the in-process simulator accepts when the user configured none. */
+const SIMULATOR_CREDENTIALS = { username: 'simulator', password: 'simulator' };
+const CONFIRM_ABOVE = 1000;
+
+export interface SendFlags {
+  endpoint?: string;
+  simulate?: boolean;
+  report?: string;
+  force?: boolean;
+  dryRun?: boolean;
+  yes?: boolean;
+  skipInvalid?: boolean;
+  text?: string;
+  textFile?: string;
+  map?: { to?: string; text?: string };
+  country?: string;
+  inputFormat?: string;
+  delimiter?: string;
+  from?: string;
+  gateway?: string;
+  price?: string;
+  messageType?: string;
+  validity?: string;
+  category?: string;
+  dlrUrl?: string;
+  custom?: Record<string, string>;
+  serviceCode?: string;
+  serviceDescription?: string;
+  batchSize?: number;
+  concurrency?: number;
+  rate?: number;
+  timeout?: string;
+  retries?: number;
+  config?: string;
+  profile?: string;
+  passwordStdin?: boolean;
+  allowInsecure?: boolean;
+}
+
+/** Only flags the user passed become a layer, so the config file can set everything else. */
+export function flagLayer(flags: SendFlags): FileSettings {
+  const layer: FileSettings = {
+    endpoint: flags.endpoint,
+    originatorAddress: flags.from,
+    gateway: flags.gateway,
+    price: flags.price,
+    messageType: flags.messageType,
+    validationPeriod: flags.validity,
+    category: flags.category,
+    deliveryReportUrl: flags.dlrUrl,
+    customData: flags.custom,
+    serviceCode: flags.serviceCode,
+    serviceDescription: flags.serviceDescription,
+    country: flags.country,
+    batchSize: flags.batchSize,
+    concurrency: flags.concurrency,
+    rate: flags.rate,
+    timeout: flags.timeout,
+    retries: flags.retries,
+  };
+  return Object.fromEntries(Object.entries(layer).filter(([, v]) => v !== undefined));
+}
+
+export async function runSend(inputs: string[], flags: SendFlags): Promise<number> {
+  const out = colorFor('stdout');
+  const err = colorFor('stderr');
+  const settings = await resolveSettings({
+    cwd: process.cwd(),
+    env: process.env,
+    flags: flagLayer(flags),
+    configPath: flags.config,
+    profile: flags.profile,
+    stdinPassword: flags.passwordStdin ? await readPasswordFromStdin() : undefined,
+  });
+  for (const warning of settings.warnings)
+    process.stderr.write(err.yellow(`warning: ${warning}\n`));
+
+  const reportPath = flags.report ?? defaultReportPath(inputs[0]!);
+  reportFormat(reportPath);
+  if (!flags.dryRun && !flags.force && (await exists(reportPath)))
+    throw reportExistsError(reportPath);
+
+  const campaignOptions: CampaignOptions = {
+    files: inputs,
+    inputFormat: flags.inputFormat,
+    delimiter: flags.delimiter,
+    mapping: flags.map ?? {},
+    template: await loadTemplate(flags),
+    defaults: settings.defaults,
+    country: settings.country,
+    campaignKey: await campaignKeyOf(inputs),
+    now: new Date(),
+  };
+
+  const plan = await planCampaign(readCampaign(campaignOptions), settings.batchSize);
+  const blocking = plan.fileProblems.length > 0 || (plan.invalid > 0 && !flags.skipInvalid);
+  if (flags.dryRun) {
+    process.stdout.write(`${renderPlan(plan, out)}\n`);
+    if (blocking) throw new UsageError(renderInvalid(plan, true), 'invalid-input');
+    return 0;
+  }
+  if (blocking) throw new UsageError(renderInvalid(plan, true), 'invalid-input');
+  if (plan.records === 0)
+    throw new UsageError(`${inputs.join(', ')}: no records to send`, 'empty-input');
+
+  const target = gatewayTarget(settings, flags);
+  if (plan.valid > CONFIRM_ABOVE && !flags.yes && process.stdin.isTTY && process.stderr.isTTY) {
+    if (
+      !(await confirm(`Send ${plan.valid.toLocaleString('en-US')} messages to ${target.label}?`))
+    ) {
+      throw new UsageError('not confirmed: nothing was sent', 'not-confirmed');
+    }
+  }
+
+  let simulator: Simulator | undefined;
+  let endpoint = target.endpoint;
+  if (flags.simulate) {
+    const { startSimulator } = await import('../../simulator/index.js');
+    simulator = await startSimulator({ port: 0 });
+    endpoint = simulator.url;
+  }
+  const client = new GatewayClient({
+    endpoint: endpoint!,
+    username: target.username,
+    password: target.password,
+    connections: settings.concurrency,
+    timeoutMs: settings.timeoutMs,
+  });
+
+  const writer = await openReport(reportPath, { force: flags.force === true });
+  const sink = new ReportSink(writer);
+  const tally = new Tally();
+  const events = new SendEmitter();
+  events.on('record', (row) => {
+    tally.add(row);
+    sink.add(row);
+  });
+  events.on('batch', () => void sink.flush());
+  const progress = showProgress(
+    events,
+    tally,
+    plan.records,
+    flags.simulate ? 'simulating' : 'sending',
+  );
+
+  let outcome;
+  try {
+    outcome = await send(
+      toEntries(readCampaign(campaignOptions).records()),
+      {
+        poster: client,
+        batchSize: settings.batchSize,
+        concurrency: settings.concurrency,
+        retries: settings.retries,
+      },
+      events,
+    );
+  } finally {
+    progress.stop();
+    await sink.close();
+    await client.close();
+    await simulator?.stop();
+  }
+
+  const summary = tally.summary(reportPath);
+  process.stdout.write(
+    `${renderSummary(summary, { simulated: simulator !== undefined, stoppedReason: outcome.stopped?.reason }, out)}\n`,
+  );
+  if (outcome.stopped) {
+    throw new GatewayUnusableError(
+      outcome.stopped.authRefused
+        ? `the gateway refused the credentials: ${outcome.stopped.reason}`
+        : `the gateway could not be used: ${outcome.stopped.reason}`,
+    );
+  }
+  return summary.exitCode;
+}
+
+interface Target {
+  endpoint?: string;
+  username: string;
+  password: string;
+  label: string;
+}
+
+function gatewayTarget(settings: Settings, flags: SendFlags): Target {
+  if (flags.simulate) {
+    return {
+      username: settings.username ?? SIMULATOR_CREDENTIALS.username,
+      password: settings.password ?? SIMULATOR_CREDENTIALS.password,
+      label: 'the built-in simulator',
+    };
+  }
+  if (!settings.endpoint) {
+    throw new UsageError(
+      'no gateway endpoint: pass --endpoint URL (or set SMS_SEND_ENDPOINT, or "endpoint" in .sms-sendrc.json), ' +
+        'or pass --simulate to try sms-send against the built-in simulator. Nothing was sent.',
+      'no-endpoint',
+    );
+  }
+  const url = new URL(settings.endpoint);
+  const loopback =
+    ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || url.hostname.startsWith('127.');
+  if (url.protocol === 'http:' && !loopback && !flags.allowInsecure) {
+    throw new UsageError(
+      `${settings.endpoint} is plain http: the password would cross the network unencrypted. ` +
+        'Use https, or pass --allow-insecure if you really mean it.',
+      'insecure-endpoint',
+    );
+  }
+  if (!settings.username || !settings.password) {
+    const missing = [!settings.username && 'username', !settings.password && 'password'].filter(
+      Boolean,
+    );
+    throw new UsageError(
+      `no ${missing.join(' or ')} for ${settings.endpoint}: set SMS_SEND_USERNAME and SMS_SEND_PASSWORD, ` +
+        'or username and passwordFile/passwordEnv in the config file, or use --password-stdin.',
+      'no-credentials',
+    );
+  }
+  return {
+    endpoint: settings.endpoint,
+    username: settings.username,
+    password: settings.password,
+    label: url.host,
+  };
+}
+
+export function defaultReportPath(input: string): string {
+  if (input === '-') return 'stdin.report.csv';
+  const base = basename(input, extname(input));
+  return join(dirname(input), `${base}.report.csv`);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function loadTemplate(flags: SendFlags) {
+  if (flags.text !== undefined && flags.textFile !== undefined) {
+    throw new UsageError('give --text or --text-file, not both');
+  }
+  if (flags.textFile !== undefined) {
+    try {
+      const source = await readFile(flags.textFile, 'utf8');
+      return compileTemplate(source.replace(/\r?\n$/, ''));
+    } catch {
+      throw new UsageError(`cannot read --text-file ${flags.textFile}`);
+    }
+  }
+  return flags.text !== undefined ? compileTemplate(flags.text) : undefined;
+}
+
+async function campaignKeyOf(inputs: string[]): Promise<string> {
+  try {
+    return await campaignKey(inputs);
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    const file = e.path ?? inputs[0]!;
+    if (e.code === 'ENOENT') throw new UsageError(`${file}: does not exist`, 'input');
+    if (e.code === 'EISDIR') throw new UsageError(`${file}: is a directory, not a file`, 'input');
+    throw new UsageError(`${file}: cannot read (${e.code ?? e.message})`, 'input');
+  }
+}
+
+async function readPasswordFromStdin(): Promise<string> {
+  if (process.stdin.isTTY) throw new UsageError('--password-stdin needs the password piped in');
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  const password = text.replace(/\r?\n$/, '');
+  if (!password) throw new UsageError('--password-stdin: standard input was empty');
+  return password;
+}
+
+async function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(`${question} [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}

@@ -1,0 +1,91 @@
+// `sms-send simulate`: runs the simulator in the foreground until Ctrl-C.
+import { UsageError } from '../../errors.js';
+import type { FaultOptions } from '../../simulator/index.js';
+import { colorFor } from '../ui/color.js';
+
+export interface SimulateFlags {
+  port?: number;
+  host?: string;
+  seed?: number;
+  credentials?: string;
+  fault?: Record<string, string>;
+}
+
+export async function runSimulate(flags: SimulateFlags): Promise<number> {
+  const { startSimulator } = await import('../../simulator/index.js');
+  const c = colorFor('stderr');
+  let credentials: { username: string; password: string } | undefined;
+  if (flags.credentials !== undefined) {
+    const at = flags.credentials.indexOf(':');
+    if (at <= 0) throw new UsageError('--credentials must be user:password');
+    credentials = {
+      username: flags.credentials.slice(0, at),
+      password: flags.credentials.slice(at + 1),
+    };
+  }
+  const simulator = await startSimulator({
+    port: flags.port ?? 8099,
+    host: flags.host ?? '127.0.0.1',
+    seed: flags.seed,
+    credentials,
+    faults: parseFaults(flags.fault ?? {}),
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE') {
+      throw new UsageError(`port ${flags.port ?? 8099} is in use; pick another with --port`);
+    }
+    throw error;
+  });
+  process.stderr.write(
+    `${c.green('simulator listening')} on ${simulator.url}\n` +
+      `  send with: sms-send campaign.csv --endpoint ${simulator.url}\n` +
+      `  credentials: ${credentials ? `only ${credentials.username}:***` : 'any non-empty username and password'}\n` +
+      `  Ctrl-C stops it.\n`,
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await simulator.stop();
+  const accepted = simulator.ledger.length;
+  process.stderr.write(`simulator stopped after accepting ${accepted} messages\n`);
+  return 0;
+}
+
+const NUMERIC_FAULTS = new Set([
+  'latencyMs',
+  'latencyJitterMs',
+  'unavailable',
+  'rateLimited',
+  'retryAfterSeconds',
+  'errorAfterProcessing',
+  'resetBeforeProcessing',
+  'resetAfterProcessing',
+  'hang',
+  'processResultFalse',
+  'rejectMessage',
+  'maxBatchSize',
+]);
+
+export function parseFaults(raw: Record<string, string>): FaultOptions {
+  const faults: Record<string, number> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (name === 'authStatus') {
+      if (!['200', '401', '403'].includes(value))
+        throw new UsageError('--fault authStatus must be 200, 401 or 403');
+      faults[name] = Number(value);
+      continue;
+    }
+    if (!NUMERIC_FAULTS.has(name)) {
+      throw new UsageError(
+        `unknown fault "${name}"; known: ${[...NUMERIC_FAULTS, 'authStatus'].join(', ')}`,
+      );
+    }
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < 0) {
+      throw new UsageError(`--fault ${name} must be a number, 0 or more`);
+    }
+    faults[name] = n;
+  }
+  return faults;
+}

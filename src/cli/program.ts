@@ -1,0 +1,94 @@
+// The commander program: commands and flags only. Actions load their modules lazily to keep --help fast.
+import { Command, Option } from 'commander';
+import { keyValue, mapping, nonNegativeInt, nonNegativeNumber, positiveInt } from './options.js';
+
+/** What an action reports back to main.ts. */
+export interface RunState {
+  exitCode: number;
+  json: boolean;
+}
+
+export function buildProgram(state: RunState, version: string): Command {
+  const program = new Command('sms-send')
+    .description(
+      'Send bulk SMS from CSV or JSON through the RestSmsRequest gateway, with a per-message report.',
+    )
+    .version(version, '-V, --version')
+    .showSuggestionAfterError()
+    .configureHelp({ sortSubcommands: false, showGlobalOptions: false });
+
+  const send = program
+    .command('send', { isDefault: true })
+    .description('send every record of the input files (the default command)')
+    .argument('<input...>', 'CSV, JSON or NDJSON files with recipients and texts')
+    .addOption(
+      new Option('--endpoint <url>', 'gateway base URL, e.g. https://smsgw.intele.no/pushsms/rest'),
+    )
+    .option('--simulate', 'send to the built-in simulator on loopback: nothing reaches a phone')
+    .option('--report <path>', 'report file (.csv, .json, .ndjson); default <input>.report.csv')
+    .option('--force', 'overwrite an existing report (sends the campaign again)')
+    .option('--dry-run', 'validate and print the plan; send nothing')
+    .option('-y, --yes', 'do not ask for confirmation before a large send')
+    .option('--skip-invalid', 'send the valid records and report invalid ones, instead of stopping')
+    .option('--text <template>', 'message text with {{column}} placeholders')
+    .option('--text-file <path>', 'read the text template from a file')
+    .option('--map <to=COL,text=COL>', 'which columns hold the recipient and the text', mapping)
+    .option('--country <CC>', 'country for national numbers, e.g. NO')
+    .option('--input-format <format>', 'csv, json or ndjson (for stdin or odd extensions)')
+    .option(
+      '--delimiter <char>',
+      'CSV delimiter (default: detected from the header among , ; and tab)',
+    )
+    .option('--from <sender>', 'OriginatorAddress: up to 11 letters/digits, or up to 25 digits')
+    .option('--gateway <number>', 'Gateway number (default 99700999)')
+    .option('--price <øre>', 'Price billed to the recipient (premium gateways only)')
+    .option('--message-type <type>', 'MessageType ("00" text, "11" long text, "10" binary)')
+    .option('--validity <period>', 'ValidationPeriod: yyyymmddhhmmss or a duration such as 2h')
+    .option('--category <name>', 'Category on the bill')
+    .option('--dlr-url <url>', 'DeliveryReportUrl, with [$MSGID] [$STATUS] … placeholders')
+    .option('--custom <key=value>', 'CustomData entry (repeatable)', keyValue)
+    .option('--service-code <code>', 'ServiceCode (premium)')
+    .option('--service-description <text>', 'ServiceDescription (premium)')
+    .option('--batch-size <n>', 'messages per request (default 100)', positiveInt)
+    .option('--concurrency <n>', 'requests in flight (default 4)', positiveInt)
+    .option('--rate <n>', 'messages per second (default unlimited)', nonNegativeNumber)
+    .option('--timeout <duration>', 'per-request timeout (default 30s)')
+    .option(
+      '--retries <n>',
+      'retries of a request the gateway surely did not process (default 3)',
+      nonNegativeInt,
+    )
+    .option('--config <path>', 'config file (default: searched from the current folder)')
+    .option('--profile <name>', 'profile from the config file')
+    .option('--password-stdin', 'read the password from standard input')
+    .option('--allow-insecure', 'allow credentials over plain http to a non-loopback host')
+    .option('--no-color', 'no colours in output')
+    .action(async (inputs: string[], options: Record<string, unknown>) => {
+      const { runSend } = await import('./commands/send.js');
+      state.exitCode = await runSend(inputs, options);
+    });
+  send.helpOption('-h, --help', 'show help for send');
+
+  program
+    .command('simulate')
+    .description('run the gateway simulator on loopback, for trying sms-send and for tests')
+    .option('--port <n>', 'port (default 8099; 0 picks a free one)', nonNegativeInt)
+    .option('--host <host>', 'address to bind (default 127.0.0.1)')
+    .option('--seed <n>', 'seed for fault decisions', nonNegativeInt)
+    .option(
+      '--credentials <user:password>',
+      'accept only these credentials (default: any non-empty)',
+    )
+    .option(
+      '--fault <name=value>',
+      'switch a fault on, e.g. unavailable=0.1 (repeatable; see README)',
+      keyValue,
+    )
+    .option('--no-color', 'no colours in output')
+    .action(async (options: Record<string, unknown>) => {
+      const { runSimulate } = await import('./commands/simulate.js');
+      state.exitCode = await runSimulate(options);
+    });
+
+  return program;
+}

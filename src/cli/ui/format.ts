@@ -1,0 +1,21 @@
+// Small number and time formatters shared by the renderers.
+
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
+}
+
+export function formatRate(perSecond: number): string {
+  return `${perSecond >= 100 ? Math.round(perSecond).toLocaleString('en-US') : perSecond.toFixed(1)} msg/s`;
+}
+
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${formatCount(n)} ${n === 1 ? word : many}`;
+}

@@ -1,0 +1,57 @@
+// Renders the dry-run plan and the list of invalid records as strings.
+import type { ChalkInstance } from 'chalk';
+import type { Plan } from '../../message/plan.js';
+import { formatCount, plural } from './format.js';
+
+export function renderPlan(plan: Plan, c: ChalkInstance): string {
+  const lines = [c.bold('Plan (dry run: nothing sent)')];
+  lines.push(`  records     ${formatCount(plan.records)}`);
+  lines.push(`  valid       ${formatCount(plan.valid)}`);
+  if (plan.invalid > 0) lines.push(`  invalid     ${c.yellow(formatCount(plan.invalid))}`);
+  lines.push(`  batches     ${formatCount(plan.batches)} of up to ${formatCount(plan.batchSize)}`);
+  lines.push(`  segments    ${formatCount(plan.segments)}`);
+  for (const encoding of ['GSM-7', 'UCS-2'] as const) {
+    const messages = plan.messagesByEncoding[encoding];
+    if (messages > 0) {
+      lines.push(
+        `    ${encoding.padEnd(6)}  ${plural(messages, 'message')}, ${plural(plan.segmentsByEncoding[encoding], 'segment')}`,
+      );
+    }
+  }
+  if (plan.ucs2Chars.length > 0) {
+    const shown = plan.ucs2Chars.slice(0, 10).map((u) => `${u.char} ×${formatCount(u.messages)}`);
+    lines.push(`  UCS-2 forced by ${shown.join(', ')}${plan.ucs2Chars.length > 10 ? ', …' : ''}`);
+  }
+  if (plan.premiumMessages > 0) {
+    lines.push(
+      `  premium     ${plural(plan.premiumMessages, 'message')}, ${formatCount(plan.premiumTotal)} øre in total`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** The exit-2 explanation: file problems first, then records with file:line, then counts. */
+export function renderInvalid(plan: Plan, skipInvalidHint: boolean): string {
+  const lines: string[] = [];
+  for (const problem of plan.fileProblems) lines.push(`${problem.file}: ${problem.message}`);
+  if (plan.fileProblems.length === 0 && plan.invalid > 0) {
+    lines.push(`${plural(plan.invalid, 'record')} of ${formatCount(plan.records)} cannot be sent:`);
+    for (const record of plan.invalidRecords) {
+      for (const problem of record.problems) {
+        lines.push(`  ${record.file}:${record.line}: ${problem.field}: ${problem.reason}`);
+      }
+    }
+    if (plan.invalid > plan.invalidRecords.length) {
+      lines.push(`  … and ${plural(plan.invalid - plan.invalidRecords.length, 'more record')}`);
+    }
+    const byField = Object.entries(plan.invalidByField).sort((a, b) => b[1] - a[1]);
+    lines.push(`by field: ${byField.map(([field, n]) => `${field} ${formatCount(n)}`).join(', ')}`);
+  }
+  lines.push(
+    'Nothing was sent.' +
+      (skipInvalidHint && plan.fileProblems.length === 0
+        ? ' Fix the input, or pass --skip-invalid to send the valid records and report the rest as invalid.'
+        : ''),
+  );
+  return lines.join('\n');
+}

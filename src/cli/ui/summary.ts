@@ -1,0 +1,58 @@
+// Renders the end-of-run summary as a string; the command decides where it goes.
+import type { ChalkInstance } from 'chalk';
+import type { Outcome } from '../../gateway/outcome.js';
+import { OUTCOMES, type RunSummary } from '../../report/summary.js';
+import { formatCount, formatDuration, formatRate } from './format.js';
+
+export interface SummaryContext {
+  simulated: boolean;
+  endpoint?: string;
+  stoppedReason?: string;
+}
+
+export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: ChalkInstance): string {
+  const paint: Record<Outcome, (s: string) => string> = {
+    accepted: c.green,
+    rejected: c.red,
+    invalid: c.yellow,
+    failed: c.red,
+    unknown: c.magenta,
+    skipped: c.gray,
+  };
+  const lines: string[] = [];
+  const headline =
+    summary.exitCode === 0
+      ? c.green.bold(
+          `✔ ${formatCount(summary.byOutcome.accepted)} of ${formatCount(summary.total)} messages accepted`,
+        )
+      : c.yellow.bold(
+          `! ${formatCount(summary.byOutcome.accepted)} of ${formatCount(summary.total)} messages accepted`,
+        );
+  lines.push(headline);
+  const width = Math.max(...OUTCOMES.map((o) => formatCount(summary.byOutcome[o]).length));
+  for (const outcome of OUTCOMES) {
+    const count = summary.byOutcome[outcome];
+    if (count === 0 && outcome !== 'accepted') continue;
+    lines.push(`  ${paint[outcome](outcome.padEnd(9))} ${formatCount(count).padStart(width)}`);
+  }
+  const codes = Object.entries(summary.byStatusCode).sort((a, b) => Number(a[0]) - Number(b[0]));
+  if (codes.length > 0) {
+    lines.push(c.bold('  by StatusCode'));
+    for (const [code, { count, description }] of codes) {
+      lines.push(
+        `    ${code.padStart(4)}  ${formatCount(count).padStart(width)}  ${c.dim(description)}`,
+      );
+    }
+  }
+  lines.push(
+    `  ${c.dim('time')}      ${formatDuration(summary.durationMs)}, ${formatRate(summary.messagesPerSecond)}`,
+  );
+  if (summary.reportPath) lines.push(`  ${c.dim('report')}    ${summary.reportPath}`);
+  if (ctx.stoppedReason) lines.push(c.red(`  stopped early: ${ctx.stoppedReason}`));
+  if (ctx.simulated) {
+    lines.push(
+      c.cyan('  Simulated run: the built-in simulator answered; nothing reached a real phone.'),
+    );
+  }
+  return lines.join('\n');
+}

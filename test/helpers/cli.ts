@@ -1,0 +1,52 @@
+// Spawns the built binary the way a user runs it, and collects exit code, stdout and stderr.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/sms-send.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+}
+
+/** The environment of a clean non-interactive shell: no inherited credentials or colour forcing. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CI: 'true' };
+  for (const key of Object.keys(env)) if (key.startsWith('SMS_SEND_')) delete env[key];
+  delete env.FORCE_COLOR;
+  return { ...env, ...extra };
+}
+
+export function startCli(args: string[], options: CliOptions = {}): ChildProcess {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    env: cleanEnv(options.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  child.stdin?.end(options.stdin ?? '');
+  return child;
+}
+
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  const child = startCli(args, options);
+  return collect(child);
+}
+
+export function collect(child: ChildProcess): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
