@@ -1,5 +1,6 @@
 // The config file's schema: every key a file may set, checked with valibot so all problems surface at once.
 import * as v from 'valibot';
+import { parseDuration } from './duration.js';
 
 const positiveInt = v.pipe(
   v.number('must be a number'),
@@ -11,8 +12,18 @@ const nonNegativeInt = v.pipe(
   v.integer('must be a whole number'),
   v.minValue(0, 'must not be negative'),
 );
+/** A whole number written as a JSON number or as digits; the message is the rule, not the type. */
+const digits = (pattern: RegExp, message: string) =>
+  v.pipe(
+    v.union([v.number(), v.string()], message),
+    v.check((value) => pattern.test(String(value)), message),
+  );
 /** Durations may be a number of seconds or a string such as "30s", "500ms", "2m". */
-const duration = v.union([v.pipe(v.number(), v.minValue(0)), v.string()]);
+const durationMessage = 'must be a duration such as 30s, 500ms or 2m';
+const duration = v.pipe(
+  v.union([v.number(), v.string()], durationMessage),
+  v.check((value) => (parseDuration(value) ?? 0) > 0, durationMessage),
+);
 
 const settingsEntries = {
   endpoint: v.pipe(v.string(), v.url('must be an absolute URL such as https://host/path')),
@@ -20,15 +31,9 @@ const settingsEntries = {
   password: v.pipe(v.string(), v.maxLength(128)),
   passwordFile: v.string(),
   passwordEnv: v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name')),
-  gateway: v.union(
-    [positiveInt, v.pipe(v.string(), v.regex(/^[1-9][0-9]*$/))],
-    'must be a positive whole number such as 99700999',
-  ),
+  gateway: digits(/^[1-9][0-9]*$/, 'must be a positive whole number such as 99700999'),
   originatorAddress: v.pipe(v.string(), v.minLength(1), v.maxLength(25)),
-  price: v.union(
-    [nonNegativeInt, v.pipe(v.string(), v.regex(/^[0-9]+$/))],
-    'must be a whole number of øre, 0 or more',
-  ),
+  price: digits(/^[0-9]+$/, 'must be a whole number of øre, 0 or more'),
   messageType: v.pipe(v.string(), v.length(2, 'must be two characters, e.g. "00"')),
   validationPeriod: v.string(),
   category: v.pipe(v.string(), v.maxLength(32)),
@@ -44,7 +49,9 @@ const settingsEntries = {
   retries: nonNegativeInt,
 } as const;
 
-const settingsSchema = v.strictObject(
+// Plain objects, not strictObject: valibot stops at the first unknown key, and every one must be
+// reported. Unknown keys are found by unknownKeys() below.
+const settingsSchema = v.object(
   Object.fromEntries(
     Object.entries(settingsEntries).map(([key, schema]) => [key, v.optional(schema)]),
   ) as {
@@ -52,7 +59,7 @@ const settingsSchema = v.strictObject(
   },
 );
 
-export const configFileSchema = v.strictObject({
+export const configFileSchema = v.object({
   ...settingsSchema.entries,
   profiles: v.optional(v.record(v.string(), settingsSchema)),
 });
@@ -72,17 +79,48 @@ export function checkConfigFile(
   raw: unknown,
 ): { ok: true; value: ConfigFile } | { ok: false; problems: ConfigProblem[] } {
   const result = v.safeParse(configFileSchema, raw);
-  if (result.success) return { ok: true, value: result.output };
-  const problems = result.issues.map((issue) => ({
-    path: v.getDotPath(issue) ?? '(root)',
-    message: describeIssue(issue),
-  }));
+  const problems: ConfigProblem[] = result.success
+    ? []
+    : result.issues.map((issue) => ({
+        path: v.getDotPath(issue) ?? '(root)',
+        message: issue.message,
+      }));
+  problems.push(...unknownKeys(raw));
+  problems.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  if (problems.length === 0 && result.success) return { ok: true, value: result.output };
   return { ok: false, problems };
 }
 
-function describeIssue(issue: v.BaseIssue<unknown>): string {
-  if (issue.kind === 'schema' && issue.type === 'strict_object' && issue.input !== undefined) {
-    return 'unknown key';
+const KNOWN = new Set(Object.keys(settingsEntries));
+
+/** Every key the schema does not know, top level and inside each profile (typos are the usual cause). */
+function unknownKeys(raw: unknown): ConfigProblem[] {
+  if (!isObject(raw)) return [];
+  const problems: ConfigProblem[] = [];
+  for (const key of Object.keys(raw)) {
+    if (!KNOWN.has(key) && key !== 'profiles')
+      problems.push({ path: key, message: unknownKeyMessage(key) });
   }
-  return issue.message;
+  const profiles = raw.profiles;
+  if (isObject(profiles)) {
+    for (const [name, profile] of Object.entries(profiles)) {
+      if (!isObject(profile)) continue;
+      for (const key of Object.keys(profile)) {
+        if (!KNOWN.has(key)) {
+          problems.push({ path: `profiles.${name}.${key}`, message: unknownKeyMessage(key) });
+        }
+      }
+    }
+  }
+  return problems;
+}
+
+function unknownKeyMessage(key: string): string {
+  const lower = key.toLowerCase();
+  const near = [...KNOWN].find((known) => known.toLowerCase() === lower);
+  return near ? `unknown key (did you mean "${near}"?)` : 'unknown key';
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -149,6 +149,8 @@ export function parseRetryAfter(
   if (value === undefined) return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // Only an HTTP-date (it names a weekday or month); V8 would read "1.5" or "-1" as a date too.
+  if (!/^[A-Za-z]{3}/.test(text)) return undefined;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);

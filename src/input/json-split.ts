@@ -36,6 +36,8 @@ export class JsonArraySplitter {
   private expectKey = false;
   private inMessages = false;
   private sawMessages = false;
+  /** What the records array expects next: a record or its end, a comma or the end, a record. */
+  private slot: 'first' | 'separator' | 'value' = 'first';
 
   push(chunk: string): JsonElement[] {
     const out: JsonElement[] = [];
@@ -80,13 +82,23 @@ export class JsonArraySplitter {
       }
       const atElementLevel =
         this.depth === this.elementDepth && (this.mode === 'array' || this.inMessages);
-      if (atElementLevel && this.capture === undefined && ch !== 44 && ch !== 93) {
-        if (ch !== 123) {
-          throw new JsonShapeError('each record must be a JSON object', this.line);
+      if (atElementLevel && this.capture === undefined) {
+        if (ch === 44) {
+          if (this.slot !== 'separator') throw new JsonShapeError('unexpected comma', this.line);
+          this.slot = 'value';
+          continue;
         }
-        this.capture = [];
-        this.captureLine = this.line;
-        captureFrom = i;
+        if (ch === 93) {
+          if (this.slot === 'value') throw new JsonShapeError('comma before "]"', this.line);
+        } else {
+          if (ch !== 123) throw new JsonShapeError('each record must be a JSON object', this.line);
+          if (this.slot === 'separator') {
+            throw new JsonShapeError('missing comma between records', this.line);
+          }
+          this.capture = [];
+          this.captureLine = this.line;
+          captureFrom = i;
+        }
       }
       if (ch === 34) {
         this.inString = true;
@@ -99,7 +111,10 @@ export class JsonArraySplitter {
       if (ch === 123 || ch === 91) {
         if (this.mode === 'object' && this.depth === 1 && !this.expectKey) {
           this.inMessages = this.key.toLowerCase() === 'messages' && ch === 91;
-          if (this.inMessages) this.sawMessages = true;
+          if (this.inMessages) {
+            this.sawMessages = true;
+            this.slot = 'first';
+          }
         }
         this.depth++;
         continue;
@@ -112,6 +127,7 @@ export class JsonArraySplitter {
             line: this.captureLine,
           });
           this.capture = undefined;
+          this.slot = 'separator';
         }
         if (this.mode === 'object' && this.depth === 1) this.inMessages = false;
         if (this.depth === 0) this.mode = 'done';

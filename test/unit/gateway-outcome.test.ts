@@ -1,0 +1,385 @@
+// classify: one HTTP exchange → per-message results, or retry / failed / unknown for the whole batch.
+import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../../src/gateway/client.js';
+import { classify, matchResults, parseRetryAfter } from '../../src/gateway/outcome.js';
+import type { RestSmsMessageReq, RestSmsMessageResp } from '../../src/gateway/types.js';
+
+const NOW = Date.parse('2025-06-01T12:00:00Z');
+
+function req(id?: string): RestSmsMessageReq {
+  const m: RestSmsMessageReq = {
+    Gateway: 99700999,
+    DestinationAddress: 4741234567,
+    Price: 0,
+    UserData: 'Hi',
+  };
+  if (id !== undefined) m.MessageId = id;
+  return m;
+}
+
+function resp(id: string, code = 0, extra?: Record<string, string>): RestSmsMessageResp {
+  const r: RestSmsMessageResp = {
+    StatusCode: code,
+    StatusDescription: code === 0 ? 'OK' : `Error ${code}`,
+    MessageId: id,
+    TransactionId: `T-${id}`,
+  };
+  if (extra) r.ExtraInfo = extra;
+  return r;
+}
+
+function response(
+  status: number,
+  body: unknown = '',
+  headers: Record<string, string> = {},
+): Exchange {
+  return {
+    kind: 'response',
+    status,
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    latencyMs: 12,
+  };
+}
+
+function networkError(code: string, message = `${code} happened`): Exchange {
+  return { kind: 'error', code, message, latencyMs: 5 };
+}
+
+const SENT = [req('m-1'), req('m-2')];
+
+describe('classify: network errors', () => {
+  it.each([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'UND_ERR_CONNECT_TIMEOUT',
+    'CERT_HAS_EXPIRED',
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'ERR_TLS_CERT_ALTNAME_INVALID',
+    'ERR_SSL_WRONG_VERSION_NUMBER',
+  ])('%s: never connected, so retry', (code) => {
+    expect(classify(networkError(code, 'boom'), SENT, NOW)).toEqual({
+      kind: 'retry',
+      reason: `cannot connect (${code}): boom`,
+    });
+  });
+
+  it.each([
+    'ECONNRESET',
+    'EPIPE',
+    'ETIMEDOUT',
+    'UND_ERR_SOCKET',
+    'UND_ERR_HEADERS_TIMEOUT',
+    'UND_ERR_BODY_TIMEOUT',
+    'UND_ERR_ABORTED',
+    'ABORTED',
+    'RESPONSE_TOO_LARGE',
+    'UNKNOWN',
+  ])('%s: may have been processed, so unknown', (code) => {
+    expect(classify(networkError(code, 'boom'), SENT, NOW)).toEqual({
+      kind: 'unknown',
+      reason: `no answer (${code}): boom`,
+    });
+  });
+});
+
+describe('classify: HTTP status classes', () => {
+  it.each([401, 403])('%d: credentials refused', (status) => {
+    expect(classify(response(status, 'nope'), SENT, NOW)).toEqual({
+      kind: 'failed',
+      reason: `credentials refused (HTTP ${status})`,
+      authRefused: true,
+    });
+  });
+
+  it.each([408, 429, 503])('%d without Retry-After: retry, no delay given', (status) => {
+    expect(classify(response(status), SENT, NOW)).toEqual({
+      kind: 'retry',
+      reason: `HTTP ${status}`,
+      retryAfterMs: undefined,
+    });
+  });
+
+  it.each([
+    [429, '7', 7_000],
+    [503, '0', 0],
+    [503, 'Sun, 01 Jun 2025 12:00:30 GMT', 30_000],
+    [408, 'Sun, 01 Jun 2025 11:59:00 GMT', 0],
+    [429, 'soon', undefined],
+  ])('%d with Retry-After %j → retry after %s ms', (status, header, ms) => {
+    expect(classify(response(status, '', { 'retry-after': header }), SENT, NOW)).toEqual({
+      kind: 'retry',
+      reason: `HTTP ${status}`,
+      retryAfterMs: ms,
+    });
+  });
+
+  it.each([500, 501, 502, 504, 507, 599])('%d: may have been processed, so unknown', (status) => {
+    expect(classify(response(status, 'oops'), SENT, NOW)).toEqual({
+      kind: 'unknown',
+      reason: `HTTP ${status} from the gateway`,
+    });
+  });
+
+  it.each([400, 404, 405, 409, 413, 415, 422, 451])('%d: failed, not an auth problem', (status) => {
+    expect(classify(response(status, 'Bad   request\nbody'), SENT, NOW)).toEqual({
+      kind: 'failed',
+      reason: `HTTP ${status}: Bad request body`,
+      authRefused: false,
+    });
+  });
+
+  it.each([100, 301, 302, 304, 307, 308])('%d: not a success, failed', (status) => {
+    expect(classify(response(status), SENT, NOW)).toEqual({
+      kind: 'failed',
+      reason: `HTTP ${status}: (empty body)`,
+      authRefused: false,
+    });
+  });
+
+  it('cuts a long error body to 200 characters', () => {
+    const verdict = classify(response(400, 'x'.repeat(500)), SENT, NOW);
+    expect(verdict).toEqual({
+      kind: 'failed',
+      reason: `HTTP 400: ${'x'.repeat(200)}…`,
+      authRefused: false,
+    });
+  });
+
+  it.each([200, 201, 202])('%d with a RestSmsResponse: per-message results', (status) => {
+    const verdict = classify(
+      response(status, { ProcessResult: true, Messages: [resp('m-1'), resp('m-2', 17)] }),
+      SENT,
+      NOW,
+    );
+    expect(verdict).toEqual({
+      kind: 'results',
+      results: [
+        { outcome: 'accepted', statusCode: 0, statusDescription: 'OK', transactionId: 'T-m-1' },
+        {
+          outcome: 'rejected',
+          statusCode: 17,
+          statusDescription: 'Error 17',
+          transactionId: 'T-m-2',
+        },
+      ],
+    });
+  });
+});
+
+describe('classify: response bodies', () => {
+  it.each([
+    ['empty', '', 'malformed response body: (empty body)'],
+    [
+      'HTML',
+      '<html>\n  <body>Gateway</body>\n</html>',
+      'malformed response body: <html> <body>Gateway</body> </html>',
+    ],
+    [
+      'truncated JSON',
+      '{"ProcessResult": true, "Mess',
+      'malformed response body: {"ProcessResult": true, "Mess',
+    ],
+    ['JSONP', 'cb({"ProcessResult":true})', 'malformed response body: cb({"ProcessResult":true})'],
+  ])('%s body → unknown', (_label, body, reason) => {
+    expect(classify(response(200, body), SENT, NOW)).toEqual({ kind: 'unknown', reason });
+  });
+
+  it.each([
+    ['{}', '{}'],
+    ['null', 'null'],
+    ['[]', '[]'],
+    ['42', '42'],
+    ['"ok"', '"ok"'],
+    ['ProcessResult as a string', '{"ProcessResult":"true"}'],
+    ['ProcessResult as a number', '{"ProcessResult":1}'],
+  ])('%s → unknown (no boolean ProcessResult)', (_label, body) => {
+    expect(classify(response(200, body), SENT, NOW)).toEqual({
+      kind: 'unknown',
+      reason: `response without ProcessResult: ${body}`,
+    });
+  });
+
+  it.each([
+    ['Authentication failed: wrong Username or Password', true],
+    ['Invalid username or password', true],
+    ['Bad credentials', true],
+    ['Login failed', true],
+    ['Unauthorized', true],
+    ['Unauthorised access', true],
+    ['Forbidden', true],
+    ['PASSWORD EXPIRED', true],
+    ['Too many messages in one request: 101 (maximum 100)', false],
+    ['Simulated fault: the request was not processed', false],
+    ['Internal error', false],
+  ])('ProcessResult false "%s" → failed, authRefused %s', (description, authRefused) => {
+    expect(
+      classify(
+        response(200, {
+          ProcessResult: false,
+          ProcessResultDescription: description,
+          Messages: [],
+        }),
+        SENT,
+        NOW,
+      ),
+    ).toEqual({
+      kind: 'failed',
+      reason: `gateway refused the request: ${description}`,
+      authRefused,
+    });
+  });
+
+  it('ProcessResult false without a description → failed, not an auth problem', () => {
+    expect(classify(response(200, { ProcessResult: false }), SENT, NOW)).toEqual({
+      kind: 'failed',
+      reason: 'gateway refused the request: ProcessResult false',
+      authRefused: false,
+    });
+  });
+
+  it('an empty request with an empty answer has no results', () => {
+    expect(classify(response(200, { ProcessResult: true, Messages: [] }), [], NOW)).toEqual({
+      kind: 'results',
+      results: [],
+    });
+  });
+
+  it('a successful answer without Messages leaves every message unknown', () => {
+    expect(classify(response(200, { ProcessResult: true }), SENT, NOW)).toEqual({
+      kind: 'results',
+      results: [
+        { outcome: 'unknown', error: 'the gateway returned 0 results for 2 messages' },
+        { outcome: 'unknown', error: 'the gateway returned 0 results for 2 messages' },
+      ],
+    });
+  });
+});
+
+describe('matchResults', () => {
+  it('matches by position and keeps ExtraInfo when it has entries', () => {
+    const results = matchResults(
+      [resp('a', 0, { server: 'smsgw1', subnumref: '19331234567891' }), resp('b', 0, {})],
+      [req('a'), req('b')],
+    );
+    expect(results).toEqual([
+      {
+        outcome: 'accepted',
+        statusCode: 0,
+        statusDescription: 'OK',
+        transactionId: 'T-a',
+        extraInfo: { server: 'smsgw1', subnumref: '19331234567891' },
+      },
+      { outcome: 'accepted', statusCode: 0, statusDescription: 'OK', transactionId: 'T-b' },
+    ]);
+  });
+
+  it('matches by position when neither side has a MessageId', () => {
+    const results = matchResults([{ ...resp('', 0), MessageId: '' }, resp('', 5)], [req(), req()]);
+    expect(results.map((r) => r.outcome)).toEqual(['accepted', 'rejected']);
+  });
+
+  it('accepts a result with an empty MessageId at the right position', () => {
+    const results = matchResults([{ ...resp('x'), MessageId: '' }], [req('a')]);
+    expect(results).toEqual([
+      { outcome: 'accepted', statusCode: 0, statusDescription: 'OK', transactionId: 'T-x' },
+    ]);
+  });
+
+  it('marks a result whose MessageId disagrees with its position unknown, keeping the others', () => {
+    const results = matchResults(
+      [resp('a'), resp('zzz'), resp('c', 9)],
+      [req('a'), req('b'), req('c')],
+    );
+    expect(results).toEqual([
+      { outcome: 'accepted', statusCode: 0, statusDescription: 'OK', transactionId: 'T-a' },
+      { outcome: 'unknown', error: 'result 2 names MessageId zzz, expected b' },
+      { outcome: 'rejected', statusCode: 9, statusDescription: 'Error 9', transactionId: 'T-c' },
+    ]);
+  });
+
+  it('marks results that came back in another order unknown rather than trusting positions', () => {
+    const results = matchResults([resp('b'), resp('a')], [req('a'), req('b')]);
+    expect(results).toEqual([
+      { outcome: 'unknown', error: 'result 1 names MessageId b, expected a' },
+      { outcome: 'unknown', error: 'result 2 names MessageId a, expected b' },
+    ]);
+  });
+
+  it('on a count mismatch keeps results matched by MessageId and makes the rest unknown', () => {
+    const results = matchResults([resp('c', 3), resp('a')], [req('a'), req('b'), req('c')]);
+    const mismatch = 'the gateway returned 2 results for 3 messages';
+    expect(results).toEqual([
+      { outcome: 'accepted', statusCode: 0, statusDescription: 'OK', transactionId: 'T-a' },
+      { outcome: 'unknown', error: mismatch },
+      { outcome: 'rejected', statusCode: 3, statusDescription: 'Error 3', transactionId: 'T-c' },
+    ]);
+  });
+
+  it('on a count mismatch with more results than messages still matches by MessageId', () => {
+    const results = matchResults([resp('x'), resp('a'), resp('y')], [req('a')]);
+    expect(results).toEqual([
+      { outcome: 'accepted', statusCode: 0, statusDescription: 'OK', transactionId: 'T-a' },
+    ]);
+  });
+
+  it('on a count mismatch, messages without a MessageId cannot be matched and are unknown', () => {
+    const results = matchResults([resp('')], [req(), req()]);
+    const mismatch = 'the gateway returned 1 results for 2 messages';
+    expect(results).toEqual([
+      { outcome: 'unknown', error: mismatch },
+      { outcome: 'unknown', error: mismatch },
+    ]);
+  });
+
+  it('goes through classify for a 200 answer with a missing result', () => {
+    const verdict = classify(
+      response(200, { ProcessResult: true, Messages: [resp('m-2', 4)] }),
+      SENT,
+      NOW,
+    );
+    expect(verdict).toEqual({
+      kind: 'results',
+      results: [
+        { outcome: 'unknown', error: 'the gateway returned 1 results for 2 messages' },
+        {
+          outcome: 'rejected',
+          statusCode: 4,
+          statusDescription: 'Error 4',
+          transactionId: 'T-m-2',
+        },
+      ],
+    });
+  });
+});
+
+describe('parseRetryAfter', () => {
+  it.each([
+    ['0', 0],
+    ['1', 1_000],
+    ['120', 120_000],
+    [' 30 ', 30_000],
+    // HTTP-dates, against NOW = Sun, 01 Jun 2025 12:00:00 GMT.
+    ['Sun, 01 Jun 2025 12:00:45 GMT', 45_000],
+    ['Sun, 01 Jun 2025 13:00:00 GMT', 3_600_000],
+    ['Sun, 01 Jun 2025 12:00:00 GMT', 0],
+    ['Sun, 01 Jun 2025 11:00:00 GMT', 0], // in the past: retry now, never a negative delay
+  ])('%j → %d ms', (value, ms) => {
+    expect(parseRetryAfter(value, NOW)).toBe(ms);
+  });
+
+  it.each([undefined, '', 'soon', '12abc', 'later, please'])('%j → undefined', (value) => {
+    expect(parseRetryAfter(value, NOW)).toBeUndefined();
+  });
+
+  // Neither delay-seconds (digits only) nor an HTTP-date: RFC 9110 says to ignore them, so the caller
+  // falls back to its own backoff. Date.parse's legacy parser reads them as dates in 2001.
+  it.each(['1.5', '-1', '2.5'])('%j is not a valid Retry-After → undefined', (value) => {
+    expect(parseRetryAfter(value, NOW)).toBeUndefined();
+  });
+});

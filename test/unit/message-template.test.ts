@@ -1,0 +1,65 @@
+// compileTemplate: {{column}} placeholders, whitespace inside braces, repeats, unknown names.
+import { describe, expect, it } from 'vitest';
+import { compileTemplate } from '../../src/message/template.js';
+
+const values: Record<string, string> = {
+  name: 'Kari',
+  code: '4711',
+  'first name': 'Ola',
+  'CustomData.qos': '1',
+  a: 'A',
+  b: 'B',
+};
+const fromValues = (name: string): string | undefined => values[name];
+
+describe('compileTemplate', () => {
+  it.each([
+    ['Hi {{name}}', ['name'], 'Hi Kari'],
+    ['Hi {{ name }}', ['name'], 'Hi Kari'],
+    ['Hi {{   name}}', ['name'], 'Hi Kari'],
+    ['Hi {{name\t}}', ['name'], 'Hi Kari'],
+    ['{{name}}, your code is {{code}}.', ['name', 'code'], 'Kari, your code is 4711.'],
+    ['{{a}}{{b}}', ['a', 'b'], 'AB'],
+    ['{{a}}-{{b}}-{{a}}-{{ a }}', ['a', 'b'], 'A-B-A-A'],
+    ['Hei {{ first name }}!', ['first name'], 'Hei Ola!'],
+    ['qos={{CustomData.qos}}', ['CustomData.qos'], 'qos=1'],
+    ['Hi {{unknown}}!', ['unknown'], 'Hi !'],
+    ['{{unknown}}', ['unknown'], ''],
+    ['no placeholders at all', [], 'no placeholders at all'],
+    ['', [], ''],
+    ['single {name} braces stay', [], 'single {name} braces stay'],
+    ['empty {{}} stays', [], 'empty {{}} stays'],
+    ['{{{name}}}', ['name'], '{Kari}'],
+    ['unclosed {{name', [], 'unclosed {{name'],
+  ])('%j → placeholders %j, filled %j', (source, placeholders, filled) => {
+    const template = compileTemplate(source);
+    expect(template.placeholders).toEqual(placeholders);
+    expect(template.fill(fromValues)).toBe(filled);
+  });
+
+  it('passes the trimmed name to the lookup once per occurrence, in order', () => {
+    const asked: string[] = [];
+    const template = compileTemplate('{{ b }} and {{a}} and {{b}}');
+    const out = template.fill((name) => {
+      asked.push(name);
+      return name.toUpperCase();
+    });
+    expect(out).toBe('B and A and B');
+    expect(asked).toEqual(['b', 'a', 'b']);
+  });
+
+  it('lists repeated placeholders once, in order of first appearance', () => {
+    expect(compileTemplate('{{z}} {{y}} {{z}} {{x}} {{y}}').placeholders).toEqual(['z', 'y', 'x']);
+  });
+
+  it('treats an empty string from the lookup as a value, not as missing', () => {
+    expect(compileTemplate('[{{a}}]').fill(() => '')).toBe('[]');
+  });
+
+  it('can be filled many times with different records', () => {
+    const template = compileTemplate('Hi {{name}}');
+    expect(template.fill(() => 'Kari')).toBe('Hi Kari');
+    expect(template.fill(() => 'Ola')).toBe('Hi Ola');
+    expect(template.fill(() => undefined)).toBe('Hi ');
+  });
+});

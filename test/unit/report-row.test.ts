@@ -1,0 +1,181 @@
+// Report rows: CSV cells (with formula escaping) and JSON rows from one RowResult.
+import { describe, expect, it } from 'vitest';
+import {
+  escapeFormula,
+  formatExtraInfo,
+  REPORT_COLUMNS,
+  toCsvCells,
+  toJsonRow,
+} from '../../src/report/row.js';
+import type { RowResult } from '../../src/send/events.js';
+
+const ACCEPTED: RowResult = {
+  row: 3,
+  to: '4741234567',
+  messageId: 'abcdef0123-3',
+  outcome: 'accepted',
+  statusCode: 0,
+  statusDescription: 'OK',
+  transactionId: 'T-77',
+  extraInfo: { server: 'smsgw1', subnumref: '19331234567891' },
+  attempts: 1,
+};
+
+const INVALID: RowResult = {
+  row: 4,
+  to: '+47 123',
+  messageId: 'abcdef0123-4',
+  outcome: 'invalid',
+  attempts: 0,
+  error: 'to: "+47 123" not a mobile number (too short)',
+};
+
+describe('REPORT_COLUMNS', () => {
+  it('lists the report columns in the documented order', () => {
+    expect(REPORT_COLUMNS).toEqual([
+      'row',
+      'to',
+      'messageId',
+      'outcome',
+      'statusCode',
+      'statusDescription',
+      'transactionId',
+      'extraInfo',
+      'attempts',
+      'error',
+    ]);
+  });
+});
+
+describe('toCsvCells', () => {
+  it('writes every column, extraInfo as key=value pairs, StatusCode 0 as "0"', () => {
+    expect(toCsvCells(ACCEPTED)).toEqual([
+      '3',
+      '4741234567',
+      'abcdef0123-3',
+      'accepted',
+      '0',
+      'OK',
+      'T-77',
+      'server=smsgw1; subnumref=19331234567891',
+      '1',
+      '',
+    ]);
+  });
+
+  it('leaves absent values as empty cells', () => {
+    expect(toCsvCells(INVALID)).toEqual([
+      '4',
+      '+47 123',
+      'abcdef0123-4',
+      'invalid',
+      '',
+      '',
+      '',
+      '',
+      '0',
+      'to: "+47 123" not a mobile number (too short)',
+    ]);
+  });
+
+  it('does not escape formulas itself (the writer applies escapeFormula)', () => {
+    const cells = toCsvCells({ ...INVALID, to: '=HYPERLINK("x")' });
+    expect(cells[1]).toBe('=HYPERLINK("x")');
+  });
+});
+
+describe('toJsonRow', () => {
+  it('keeps the columns in order, numbers as numbers and extraInfo as an object', () => {
+    const row = toJsonRow(ACCEPTED);
+    expect(row).toEqual({
+      row: 3,
+      to: '4741234567',
+      messageId: 'abcdef0123-3',
+      outcome: 'accepted',
+      statusCode: 0,
+      statusDescription: 'OK',
+      transactionId: 'T-77',
+      extraInfo: { server: 'smsgw1', subnumref: '19331234567891' },
+      attempts: 1,
+    });
+    expect(Object.keys(row)).toEqual([
+      'row',
+      'to',
+      'messageId',
+      'outcome',
+      'statusCode',
+      'statusDescription',
+      'transactionId',
+      'extraInfo',
+      'attempts',
+    ]);
+  });
+
+  it('omits absent values', () => {
+    expect(toJsonRow(INVALID)).toEqual({
+      row: 4,
+      to: '+47 123',
+      messageId: 'abcdef0123-4',
+      outcome: 'invalid',
+      attempts: 0,
+      error: 'to: "+47 123" not a mobile number (too short)',
+    });
+  });
+
+  it('carries no fields beyond the report columns', () => {
+    const extra = { ...ACCEPTED, password: 'secret' } as RowResult;
+    expect(Object.keys(toJsonRow(extra))).not.toContain('password');
+  });
+});
+
+describe('formatExtraInfo', () => {
+  it.each([
+    [{}, ''],
+    [{ server: 'smsgw1' }, 'server=smsgw1'],
+    [{ subnumref: '1933', server: 'smsgw1' }, 'subnumref=1933; server=smsgw1'],
+  ])('%j → %j', (info, text) => {
+    expect(formatExtraInfo(info)).toBe(text);
+  });
+});
+
+describe('escapeFormula', () => {
+  it.each([
+    ['=SUM(A1:A9)', "'=SUM(A1:A9)"],
+    ['=1', "'=1"],
+    ['+cmd', "'+cmd"],
+    ['-cmd', "'-cmd"],
+    ['@SUM(A1)', "'@SUM(A1)"],
+    ['\t=1', "'\t=1"],
+    ['\rfoo', "'\rfoo"],
+    ['-', "'-"],
+    ['+', "'+"],
+    ['=', "'="],
+    ['+1+1', "'+1+1"],
+    ["-2+3+cmd|' /C calc'!A0", "'-2+3+cmd|' /C calc'!A0"],
+    ['-1e5', "'-1e5"],
+    ['+47 412 34 567', "'+47 412 34 567"],
+    ['-5\n=1', "'-5\n=1"],
+  ])('%j is escaped → %j', (cell, escaped) => {
+    expect(escapeFormula(cell)).toBe(escaped);
+  });
+
+  it.each([
+    '',
+    'hello',
+    'accepted',
+    '4741234567',
+    '0',
+    '+4741234567',
+    '-5',
+    '+5',
+    '-1.5',
+    '+0.25',
+    'a=b',
+    'x+y',
+    'mail@example.com',
+    ' =1',
+    'server=smsgw1; subnumref=1933',
+  ])('%j is left as it is', (cell) => {
+    expect(escapeFormula(cell)).toBe(cell);
+  });
+});
