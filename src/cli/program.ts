@@ -30,6 +30,13 @@ export function buildProgram(state: RunState, version: string): Command {
     .option('--dry-run', 'validate and print the plan; send nothing')
     .option('-y, --yes', 'do not ask for confirmation before a large send')
     .option('--skip-invalid', 'send the valid records and report invalid ones, instead of stopping')
+    .option(
+      '--limit <n>',
+      'send only the first N valid records; report the rest as skipped',
+      positiveInt,
+    )
+    .option('--dedupe', 'skip records whose recipient and text repeat an earlier record')
+    .option('--json', 'print the summary (or the --dry-run plan) as one JSON document on stdout')
     .option('--text <template>', 'message text with {{column}} placeholders')
     .option('--text-file <path>', 'read the text template from a file')
     .option('--map <to=COL,text=COL>', 'which columns hold the recipient and the text', mapping)

@@ -3,10 +3,13 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parse, CsvError } from 'csv-parse';
 import { InputError } from './errors.js';
+import { StrictUtf8Decoder } from './utf8.js';
 import type { OpenedInput, RawRecord } from './types.js';
 
 export interface CsvOptions {
   delimiter?: string;
+  /** The name errors and records use, when it differs from the path (stdin is "-"). */
+  label?: string;
 }
 
 interface ParsedRow {
@@ -15,6 +18,9 @@ interface ParsedRow {
 }
 
 const CANDIDATES = [',', ';', '\t'] as const;
+
+/** No real record comes near this (UserData is at most 1024 characters); a larger one is a broken file. */
+export const MAX_RECORD_BYTES = 1024 * 1024;
 
 /** Picks the delimiter that splits the header line most often (outside quotes); comma on a tie. */
 export function detectDelimiter(headerLine: string): string {
@@ -43,11 +49,12 @@ async function firstLine(file: string): Promise<string> {
   }
 }
 
-export async function openCsv(file: string, options: CsvOptions = {}): Promise<OpenedInput> {
+export async function openCsv(path: string, options: CsvOptions = {}): Promise<OpenedInput> {
+  const file = options.label ?? path;
   let delimiter = options.delimiter;
   if (delimiter === undefined) {
     try {
-      delimiter = detectDelimiter(await firstLine(file));
+      delimiter = detectDelimiter(await firstLine(path));
     } catch (error) {
       throw toInputError(error, file);
     }
@@ -58,10 +65,12 @@ export async function openCsv(file: string, options: CsvOptions = {}): Promise<O
     info: true,
     skip_empty_lines: true,
     relax_column_count: false,
+    max_record_size: MAX_RECORD_BYTES,
   });
-  // pipe() does not forward a read error (a missing file) to the parser; this does.
-  const source = createReadStream(file).on('error', (error) => parser.destroy(error));
-  source.pipe(parser);
+  // pipe() does not forward errors downstream (a missing file, invalid UTF-8); these handlers do.
+  const decoder = new StrictUtf8Decoder(file).on('error', (error) => parser.destroy(error));
+  const source = createReadStream(path).on('error', (error) => parser.destroy(error));
+  source.pipe(decoder).pipe(parser);
   const rows = parser[Symbol.asyncIterator]() as AsyncIterator<ParsedRow>;
   const first = await next(rows, file);
   if (first.done) throw new InputError(file, undefined, 'is empty: expected a header row');
@@ -104,10 +113,10 @@ async function next(
 }
 
 function toInputError(error: unknown, file: string): Error {
+  if (error instanceof InputError) return error;
   if (error instanceof CsvError) {
-    const lines = (error as CsvError & { lines?: number }).lines;
-    const message = error.message.replace(/^Invalid [^:]*: /, '').replace(/ at line \d+/, '');
-    return new InputError(file, lines, `malformed CSV (${error.code}): ${message}`);
+    const line = (error as CsvError & { lines?: number }).lines;
+    return new InputError(file, line, `malformed CSV: ${describeCsvError(error)}`);
   }
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return new InputError(file, undefined, 'does not exist');
@@ -115,4 +124,24 @@ function toInputError(error: unknown, file: string): Error {
   if (code === 'EACCES')
     return new InputError(file, undefined, 'is not readable (permission denied)');
   return error instanceof Error ? error : new Error(String(error));
+}
+
+function describeCsvError(error: CsvError): string {
+  const detail = error.message.replace(/^[^:]*: /, '').replace(/ (at|on) line \d+.*$/, '');
+  switch (error.code) {
+    case 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH': {
+      const match = /expect (\d+), got (\d+)/.exec(error.message);
+      return match
+        ? `the row has ${match[2]} fields but the header has ${match[1]} (a stray delimiter, or a field that needs quotes?)`
+        : detail;
+    }
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return 'a quoted field is never closed (a missing " before the end of the file)';
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return `a quote inside a field must be doubled ("") and the field quoted: ${detail}`;
+    case 'CSV_MAX_RECORD_SIZE':
+      return `a record is larger than ${MAX_RECORD_BYTES / 1024 / 1024} MiB (is this a CSV file?)`;
+    default:
+      return detail;
+  }
 }

@@ -36,6 +36,11 @@ export class JsonArraySplitter {
   private expectKey = false;
   private inMessages = false;
   private sawMessages = false;
+  private captured = 0;
+
+  /** `maxElement` bounds the characters of one record, so a broken file cannot exhaust memory. */
+  constructor(private readonly maxElement = Number.POSITIVE_INFINITY) {}
+
   /** What the records array expects next: a record or its end, a comma or the end, a record. */
   private slot: 'first' | 'separator' | 'value' = 'first';
 
@@ -58,6 +63,8 @@ export class JsonArraySplitter {
         continue;
       }
       if (ch === 32 || ch === 10 || ch === 13 || ch === 9) continue;
+      // A byte-order mark may open the document.
+      if (ch === 0xfeff && this.mode === 'start') continue;
       if (this.mode === 'start') {
         if (ch === 91) {
           this.mode = 'array';
@@ -96,6 +103,7 @@ export class JsonArraySplitter {
             throw new JsonShapeError('missing comma between records', this.line);
           }
           this.capture = [];
+          this.captured = 0;
           this.captureLine = this.line;
           captureFrom = i;
         }
@@ -138,7 +146,17 @@ export class JsonArraySplitter {
         else if (ch === 44) this.expectKey = true;
       }
     }
-    if (this.capture !== undefined) this.capture.push(chunk.slice(captureFrom));
+    if (this.capture !== undefined) {
+      const rest = chunk.slice(captureFrom);
+      this.captured += rest.length;
+      if (this.captured > this.maxElement) {
+        throw new JsonShapeError(
+          `a record is longer than ${this.maxElement} characters`,
+          this.captureLine,
+        );
+      }
+      this.capture.push(rest);
+    }
     if (this.keyCapture !== undefined) this.keyCapture.push(chunk.slice(captureFrom));
     return out;
   }

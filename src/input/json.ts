@@ -1,23 +1,23 @@
 // JSON (array or {"Messages": [...]}) and NDJSON readers: streamed, each record with its line.
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { TextDecoder } from 'node:util';
+import { MAX_RECORD_BYTES } from './csv.js';
 import { InputError } from './errors.js';
+import { StrictUtf8Decoder } from './utf8.js';
 import { JsonArraySplitter, JsonShapeError } from './json-split.js';
+
+const MAX_RECORD_CHARS = MAX_RECORD_BYTES;
 import type { FieldValue, OpenedInput, RawRecord } from './types.js';
 
-export function openJson(file: string): OpenedInput {
+export function openJson(path: string, file: string = path): OpenedInput {
   async function* records(): AsyncGenerator<RawRecord> {
-    const splitter = new JsonArraySplitter();
-    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+    const splitter = new JsonArraySplitter(MAX_RECORD_CHARS);
+    const decoder = new StrictUtf8Decoder(file);
+    const source = createReadStream(path).on('error', (error) => decoder.destroy(error));
     try {
-      for await (const chunk of createReadStream(file)) {
-        for (const element of splitter.push(decode(decoder, chunk as Buffer, file, false))) {
+      for await (const chunk of source.pipe(decoder)) {
+        for (const element of splitter.push(chunk as string)) {
           yield { file, line: element.line, fields: parseRecord(element.text, file, element.line) };
         }
-      }
-      for (const element of splitter.push(decode(decoder, new Uint8Array(), file, true))) {
-        yield { file, line: element.line, fields: parseRecord(element.text, file, element.line) };
       }
       splitter.end();
     } catch (error) {
@@ -27,17 +27,33 @@ export function openJson(file: string): OpenedInput {
   return { file, format: 'json', records: records() };
 }
 
-export function openNdjson(file: string): OpenedInput {
+export function openNdjson(path: string, file: string = path): OpenedInput {
   async function* records(): AsyncGenerator<RawRecord> {
-    const stream = createReadStream(file, { encoding: 'utf8' });
+    const decoder = new StrictUtf8Decoder(file);
+    const source = createReadStream(path).on('error', (error) => decoder.destroy(error));
     let line = 0;
+    let partial = '';
     try {
-      for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
+      for await (const chunk of source.pipe(decoder)) {
+        const lines = (partial + (chunk as string)).split('\n');
+        partial = lines.pop()!;
+        if (partial.length > MAX_RECORD_CHARS) {
+          throw new InputError(
+            file,
+            line + 1,
+            `a line is longer than ${MAX_RECORD_CHARS} characters`,
+          );
+        }
+        for (const text of lines) {
+          line++;
+          const record = ndjsonRecord(text, file, line);
+          if (record) yield record;
+        }
+      }
+      if (partial !== '') {
         line++;
-        const trimmed = line === 1 ? text.replace(/^\uFEFF/, '').trim() : text.trim();
-        if (trimmed === '') continue;
-        if (trimmed.includes('\uFFFD')) throw new InputError(file, line, 'is not valid UTF-8');
-        yield { file, line, fields: parseRecord(trimmed, file, line) };
+        const record = ndjsonRecord(partial, file, line);
+        if (record) yield record;
       }
     } catch (error) {
       throw toInputError(error, file);
@@ -46,12 +62,13 @@ export function openNdjson(file: string): OpenedInput {
   return { file, format: 'ndjson', records: records() };
 }
 
-function decode(decoder: TextDecoder, bytes: Uint8Array, file: string, last: boolean): string {
-  try {
-    return decoder.decode(bytes, { stream: !last });
-  } catch {
-    throw new InputError(file, undefined, 'is not valid UTF-8');
+function ndjsonRecord(text: string, file: string, line: number): RawRecord | undefined {
+  const trimmed = (line === 1 ? text.replace(/^\uFEFF/, '') : text).trim();
+  if (trimmed === '') return undefined;
+  if (trimmed.length > MAX_RECORD_CHARS) {
+    throw new InputError(file, line, `the line is longer than ${MAX_RECORD_CHARS} characters`);
   }
+  return { file, line, fields: parseRecord(trimmed, file, line) };
 }
 
 function parseRecord(text: string, file: string, line: number): Record<string, FieldValue> {
@@ -68,6 +85,7 @@ function parseRecord(text: string, file: string, line: number): Record<string, F
 }
 
 function toInputError(error: unknown, file: string): unknown {
+  if (error instanceof InputError) return error;
   if (error instanceof JsonShapeError) return new InputError(file, error.line, error.message);
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return new InputError(file, undefined, 'does not exist');

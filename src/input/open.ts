@@ -15,12 +15,14 @@ const BY_EXTENSION: Record<string, InputFormat> = {
 };
 
 export function detectFormat(file: string, explicit?: string): InputFormat {
-  if (explicit) {
+  if (explicit !== undefined) {
     if (explicit === 'csv' || explicit === 'json' || explicit === 'ndjson') return explicit;
     if (explicit === 'jsonl') return 'ndjson';
     throw new UsageError(`--input-format must be csv, json or ndjson (got "${explicit}")`);
   }
   const format = BY_EXTENSION[extname(file).toLowerCase()];
+  if (file === '-')
+    throw new UsageError('reading standard input (-) needs --input-format csv, json or ndjson');
   if (!format) {
     throw new UsageError(
       `${file}: cannot tell the format from the extension; use .csv, .json, .ndjson or --input-format`,
@@ -29,14 +31,23 @@ export function detectFormat(file: string, explicit?: string): InputFormat {
   return format;
 }
 
+/** One input of a campaign: where to read it, and the name to show for it ("-" for stdin). */
+export interface InputFile {
+  path: string;
+  label: string;
+}
+
 export async function openInput(
-  file: string,
+  input: InputFile,
   format: InputFormat,
   csv: CsvOptions = {},
 ): Promise<OpenedInput> {
   if (format === 'csv') {
-    const delimiter = csv.delimiter ?? (extname(file).toLowerCase() === '.tsv' ? '\t' : undefined);
-    return openCsv(file, { delimiter });
+    const delimiter =
+      csv.delimiter ?? (extname(input.label).toLowerCase() === '.tsv' ? '\t' : undefined);
+    return openCsv(input.path, { delimiter, label: input.label });
   }
-  return format === 'json' ? openJson(file) : openNdjson(file);
+  return format === 'json'
+    ? openJson(input.path, input.label)
+    : openNdjson(input.path, input.label);
 }

@@ -1,13 +1,14 @@
 // Reads every input of a campaign in order and builds each record; shared by the plan and the send pass.
 import type { MessageDefaults } from '../config/settings.js';
-import { detectFormat, openInput } from '../input/open.js';
+import { createHash } from 'node:crypto';
+import { detectFormat, openInput, type InputFile } from '../input/open.js';
 import type { InputRecord } from '../input/types.js';
 import { buildMessage, type Built } from './build.js';
 import { planColumns, type ColumnPlan, type Mapping } from './columns.js';
 import type { Template } from './template.js';
 
 export interface CampaignOptions {
-  files: readonly string[];
+  files: readonly InputFile[];
   inputFormat?: string;
   delimiter?: string;
   mapping: Mapping;
@@ -16,11 +17,17 @@ export interface CampaignOptions {
   country?: string;
   campaignKey: string;
   now: Date;
+  /** Send only the first N valid records; later valid ones are skipped. */
+  limit?: number;
+  /** Skip a record whose recipient and text repeat an earlier one. */
+  dedupe?: boolean;
 }
 
 export interface BuiltRecord {
   record: InputRecord;
   built: Built;
+  /** Why a valid record is not sent (--limit, --dedupe). */
+  skipped?: string;
 }
 
 /** A problem with a whole file (a missing column), found before any of its records. */
@@ -48,9 +55,13 @@ export function readCampaign(options: CampaignOptions): CampaignReader {
 
   async function* records(): AsyncGenerator<BuiltRecord> {
     let row = 0;
-    for (const file of options.files) {
+    let valid = 0;
+    // 16-byte digests, not the texts: memory stays modest even for a million records.
+    const seen = options.dedupe ? new Set<string>() : undefined;
+    for (const source of options.files) {
+      const file = source.label;
       const format = detectFormat(file, options.inputFormat);
-      const input = await openInput(file, format, { delimiter: options.delimiter });
+      const input = await openInput(source, format, { delimiter: options.delimiter });
       let plan: ColumnPlan | undefined;
       if (input.columns) {
         plan = planColumns(input.columns, options.mapping, options.template !== undefined);
@@ -91,6 +102,26 @@ export function readCampaign(options: CampaignOptions): CampaignReader {
             continue;
           }
           seenIds.add(id);
+        }
+        if (built.ok && seen) {
+          const key = createHash('md5')
+            .update(built.to)
+            .update('\0')
+            .update(built.message.UserData)
+            .digest('base64');
+          if (seen.has(key)) {
+            yield {
+              record,
+              built,
+              skipped: 'duplicate: an earlier record has the same recipient and text (--dedupe)',
+            };
+            continue;
+          }
+          seen.add(key);
+        }
+        if (built.ok && options.limit !== undefined && ++valid > options.limit) {
+          yield { record, built, skipped: `beyond --limit ${options.limit}` };
+          continue;
         }
         yield { record, built };
       }

@@ -12,8 +12,11 @@ export interface InvalidRecord {
 
 export interface Plan {
   records: number;
+  /** Records that will be sent. */
   valid: number;
   invalid: number;
+  /** Valid records left out by --limit or --dedupe. */
+  skipped: number;
   fileProblems: FileProblem[];
   /** The first invalid records in input order (all of them up to the cap). */
   invalidRecords: InvalidRecord[];
@@ -42,6 +45,7 @@ export async function planCampaign(campaign: CampaignReader, batchSize: number):
     records: 0,
     valid: 0,
     invalid: 0,
+    skipped: 0,
     fileProblems: campaign.fileProblems,
     invalidRecords,
     invalidByField,
@@ -54,8 +58,12 @@ export async function planCampaign(campaign: CampaignReader, batchSize: number):
     premiumTotal: 0,
     premiumMessages: 0,
   };
-  for await (const { record, built } of campaign.records()) {
+  for await (const { record, built, skipped } of campaign.records()) {
     plan.records++;
+    if (skipped !== undefined) {
+      plan.skipped++;
+      continue;
+    }
     if (!built.ok) {
       plan.invalid++;
       for (const field of new Set(built.problems.map((p) => p.field))) {

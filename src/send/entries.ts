@@ -3,7 +3,17 @@ import type { BuiltRecord } from '../message/campaign.js';
 import type { Entry } from './send.js';
 
 export async function* toEntries(records: AsyncIterable<BuiltRecord>): AsyncGenerator<Entry> {
-  for await (const { record, built } of records) {
+  for await (const { record, built, skipped } of records) {
+    if (skipped !== undefined) {
+      yield {
+        kind: 'final',
+        row: record.row,
+        to: built.to,
+        messageId: built.ok ? (built.message.MessageId ?? '') : built.messageId,
+        result: { outcome: 'skipped', error: skipped },
+      };
+      continue;
+    }
     if (built.ok) {
       yield { kind: 'message', row: record.row, to: built.to, message: built.message };
       continue;

@@ -4,10 +4,13 @@ import { basename, dirname, extname, join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { resolveSettings } from '../../config/resolve.js';
 import type { FileSettings } from '../../config/schema.js';
-import type { Settings } from '../../config/settings.js';
+import type { MessageDefaults, Settings } from '../../config/settings.js';
 import { GatewayUnusableError, UsageError } from '../../errors.js';
 import { GatewayClient } from '../../gateway/client.js';
 import { campaignKey } from '../../input/campaign-key.js';
+import type { InputFile } from '../../input/open.js';
+import { spoolStream } from '../../input/stdin.js';
+import { checkDefaults } from '../../message/defaults.js';
 import { readCampaign, type CampaignOptions } from '../../message/campaign.js';
 import { planCampaign } from '../../message/plan.js';
 import { compileTemplate } from '../../message/template.js';
@@ -19,6 +22,7 @@ import { toEntries } from '../../send/entries.js';
 import { send } from '../../send/send.js';
 import type { Simulator } from '../../simulator/index.js';
 import { colorFor } from '../ui/color.js';
+import { planJson, summaryJson } from '../ui/json.js';
 import { renderInvalid, renderPlan } from '../ui/plan.js';
 import { showProgress } from '../ui/progress.js';
 import { renderSummary } from '../ui/summary.js';
@@ -35,6 +39,9 @@ export interface SendFlags {
   dryRun?: boolean;
   yes?: boolean;
   skipInvalid?: boolean;
+  limit?: number;
+  dedupe?: boolean;
+  json?: boolean;
   text?: string;
   textFile?: string;
   map?: { to?: string; text?: string };
@@ -87,16 +94,15 @@ export function flagLayer(flags: SendFlags): FileSettings {
 }
 
 export async function runSend(inputs: string[], flags: SendFlags): Promise<number> {
-  const out = colorFor('stdout');
-  const err = colorFor('stderr');
   const settings = await resolveSettings({
     cwd: process.cwd(),
     env: process.env,
     flags: flagLayer(flags),
     configPath: flags.config,
     profile: flags.profile,
-    stdinPassword: flags.passwordStdin ? await readPasswordFromStdin() : undefined,
+    stdinPassword: flags.passwordStdin ? await readPasswordFromStdin(inputs) : undefined,
   });
+  const err = colorFor('stderr');
   for (const warning of settings.warnings)
     process.stderr.write(err.yellow(`warning: ${warning}\n`));
 
@@ -105,28 +111,66 @@ export async function runSend(inputs: string[], flags: SendFlags): Promise<numbe
   if (!flags.dryRun && !flags.force && (await exists(reportPath)))
     throw reportExistsError(reportPath);
 
+  const stdin = inputs.includes('-') ? await spoolStream(process.stdin) : undefined;
+  try {
+    const files = inputs.map((input) => ({
+      path: input === '-' ? stdin!.path : input,
+      label: input,
+    }));
+    return await sendCampaign(files, reportPath, settings, flags);
+  } finally {
+    await stdin?.remove();
+  }
+}
+
+async function sendCampaign(
+  files: InputFile[],
+  reportPath: string,
+  settings: Settings,
+  flags: SendFlags,
+): Promise<number> {
+  const out = colorFor('stdout');
+  const now = new Date();
+  const defaultProblems = checkDefaults(settings.defaults, now);
+  if (defaultProblems.length > 0) {
+    const lines = defaultProblems.map(
+      (p) => `  ${describeSetting(p.key, settings.sources[p.key])}: ${p.reason}`,
+    );
+    throw new UsageError(
+      `message defaults have problems:\n${lines.join('\n')}\nNothing was sent.`,
+      'config',
+    );
+  }
   const campaignOptions: CampaignOptions = {
-    files: inputs,
+    files,
     inputFormat: flags.inputFormat,
     delimiter: flags.delimiter,
     mapping: flags.map ?? {},
     template: await loadTemplate(flags),
     defaults: settings.defaults,
     country: settings.country,
-    campaignKey: await campaignKeyOf(inputs),
-    now: new Date(),
+    campaignKey: await campaignKeyOf(files),
+    now,
+    limit: flags.limit,
+    dedupe: flags.dedupe,
   };
 
   const plan = await planCampaign(readCampaign(campaignOptions), settings.batchSize);
   const blocking = plan.fileProblems.length > 0 || (plan.invalid > 0 && !flags.skipInvalid);
   if (flags.dryRun) {
-    process.stdout.write(`${renderPlan(plan, out)}\n`);
+    process.stdout.write(
+      flags.json ? `${JSON.stringify(planJson(plan))}\n` : `${renderPlan(plan, out)}\n`,
+    );
     if (blocking) throw new UsageError(renderInvalid(plan, true), 'invalid-input');
     return 0;
   }
   if (blocking) throw new UsageError(renderInvalid(plan, true), 'invalid-input');
-  if (plan.records === 0)
-    throw new UsageError(`${inputs.join(', ')}: no records to send`, 'empty-input');
+  if (plan.records === 0) {
+    throw new UsageError(
+      `${files.map((f) => f.label).join(', ')}: no records to send`,
+      'empty-input',
+    );
+  }
 
   const target = gatewayTarget(settings, flags);
   if (plan.valid > CONFIRM_ABOVE && !flags.yes && process.stdin.isTTY && process.stderr.isTTY) {
@@ -141,7 +185,7 @@ export async function runSend(inputs: string[], flags: SendFlags): Promise<numbe
   let endpoint = target.endpoint;
   if (flags.simulate) {
     const { startSimulator } = await import('../../simulator/index.js');
-    simulator = await startSimulator({ port: 0 });
+    simulator = await startSimulator({ port: 0, ledgerLimit: 1 });
     endpoint = simulator.url;
   }
   const client = new GatewayClient({
@@ -188,9 +232,17 @@ export async function runSend(inputs: string[], flags: SendFlags): Promise<numbe
   }
 
   const summary = tally.summary(reportPath);
-  process.stdout.write(
-    `${renderSummary(summary, { simulated: simulator !== undefined, stoppedReason: outcome.stopped?.reason }, out)}\n`,
-  );
+  const stoppedReason = outcome.stopped?.reason;
+  const exitCode = outcome.stopped ? 3 : summary.exitCode;
+  if (flags.json) {
+    process.stdout.write(
+      `${JSON.stringify(summaryJson(summary, exitCode, simulator !== undefined, stoppedReason))}\n`,
+    );
+  } else {
+    process.stdout.write(
+      `${renderSummary(summary, { simulated: simulator !== undefined, stoppedReason }, out)}\n`,
+    );
+  }
   if (outcome.stopped) {
     throw new GatewayUnusableError(
       outcome.stopped.authRefused
@@ -199,6 +251,25 @@ export async function runSend(inputs: string[], flags: SendFlags): Promise<numbe
     );
   }
   return summary.exitCode;
+}
+
+const FLAG_FOR: Partial<Record<keyof MessageDefaults, string>> = {
+  originatorAddress: '--from',
+  validationPeriod: '--validity',
+  deliveryReportUrl: '--dlr-url',
+  messageType: '--message-type',
+  serviceCode: '--service-code',
+  serviceDescription: '--service-description',
+  gateway: '--gateway',
+  price: '--price',
+  category: '--category',
+};
+
+/** Names a setting the way the user set it: the flag, or the config key and its file. */
+function describeSetting(key: keyof MessageDefaults, source: string | undefined): string {
+  if (source === 'flag') return FLAG_FOR[key] ?? key;
+  if (source === undefined || source === 'default') return key;
+  return `${key} (${source})`;
 }
 
 interface Target {
@@ -281,19 +352,22 @@ async function loadTemplate(flags: SendFlags) {
   return flags.text !== undefined ? compileTemplate(flags.text) : undefined;
 }
 
-async function campaignKeyOf(inputs: string[]): Promise<string> {
+async function campaignKeyOf(files: InputFile[]): Promise<string> {
   try {
-    return await campaignKey(inputs);
+    return await campaignKey(files.map((f) => f.path));
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
-    const file = e.path ?? inputs[0]!;
+    const file = files.find((f) => f.path === e.path)?.label ?? e.path ?? files[0]!.label;
     if (e.code === 'ENOENT') throw new UsageError(`${file}: does not exist`, 'input');
     if (e.code === 'EISDIR') throw new UsageError(`${file}: is a directory, not a file`, 'input');
     throw new UsageError(`${file}: cannot read (${e.code ?? e.message})`, 'input');
   }
 }
 
-async function readPasswordFromStdin(): Promise<string> {
+async function readPasswordFromStdin(inputs: string[]): Promise<string> {
+  if (inputs.includes('-')) {
+    throw new UsageError('--password-stdin and input from stdin (-) cannot share standard input');
+  }
   if (process.stdin.isTTY) throw new UsageError('--password-stdin needs the password piped in');
   let text = '';
   for await (const chunk of process.stdin) text += String(chunk);

@@ -6,8 +6,9 @@ import { formatCount, plural } from './format.js';
 export function renderPlan(plan: Plan, c: ChalkInstance): string {
   const lines = [c.bold('Plan (dry run: nothing sent)')];
   lines.push(`  records     ${formatCount(plan.records)}`);
-  lines.push(`  valid       ${formatCount(plan.valid)}`);
+  lines.push(`  to send     ${formatCount(plan.valid)}`);
   if (plan.invalid > 0) lines.push(`  invalid     ${c.yellow(formatCount(plan.invalid))}`);
+  if (plan.skipped > 0) lines.push(`  skipped     ${formatCount(plan.skipped)} (--limit/--dedupe)`);
   lines.push(`  batches     ${formatCount(plan.batches)} of up to ${formatCount(plan.batchSize)}`);
   lines.push(`  segments    ${formatCount(plan.segments)}`);
   for (const encoding of ['GSM-7', 'UCS-2'] as const) {
