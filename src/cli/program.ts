@@ -37,6 +37,21 @@ export function buildProgram(state: RunState, version: string): Command {
     )
     .option('--dedupe', 'skip records whose recipient and text repeat an earlier record')
     .option('--json', 'print the summary (or the --dry-run plan) as one JSON document on stdout')
+    .option(
+      '--resume',
+      'finish an interrupted campaign from its journal; nothing settled is resent',
+    )
+    .option(
+      '--retry-unknown',
+      'also resend messages whose outcome is unknown (may send them twice)',
+    )
+    .option('-q, --quiet', 'print only errors')
+    .option('-v, --verbose', 'print a line per batch (status, latency, attempts)')
+    .option(
+      '--progress-interval <seconds>',
+      'seconds between progress lines when not on a terminal (default 10)',
+      nonNegativeInt,
+    )
     .option('--text <template>', 'message text with {{column}} placeholders')
     .option('--text-file <path>', 'read the text template from a file')
     .option('--map <to=COL,text=COL>', 'which columns hold the recipient and the text', mapping)

@@ -1,6 +1,7 @@
 // The only module that speaks HTTP: one undici Pool per run, one POST per batch, raw outcome back.
+import { subscribe } from 'node:diagnostics_channel';
 import { Pool, errors as undiciErrors } from 'undici';
-import { OPERATION_PATH, type RestSmsMessageReq, type RestSmsRequest } from './types.js';
+import { OPERATION_PATH } from './types.js';
 
 export interface ClientOptions {
   endpoint: string;
@@ -19,15 +20,36 @@ export type Exchange =
       body: string;
       latencyMs: number;
     }
-  | { kind: 'error'; code: string; message: string; latencyMs: number };
+  | {
+      kind: 'error';
+      code: string;
+      message: string;
+      latencyMs: number;
+      /** True once the whole request was written: from then on the gateway may have processed it. */
+      requestSent: boolean;
+    };
 
 /** Cap on a response body we are willing to hold: far above any real RestSmsResponse. */
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
+/** Tags each request so undici's diagnostics can tell us when its body was fully written. */
+const TAG = 'x-sms-send-request';
+const bodySent = new Set<string>();
+let nextTag = 0;
+subscribe('undici:request:bodySent', (message) => {
+  const headers = (message as { request: { headers: unknown } }).request.headers;
+  if (!Array.isArray(headers)) return;
+  for (let i = 0; i < headers.length - 1; i += 2) {
+    if (String(headers[i]).toLowerCase() === TAG) bodySent.add(String(headers[i + 1]));
+  }
+});
+
 export class GatewayClient {
   private readonly pool: Pool;
   private readonly path: string;
-  private readonly credentials: Pick<RestSmsRequest, 'Username' | 'Password'>;
+  private readonly password: string;
+  /** `{"Username":…,"Password":…,"Messages":[` — serialised once, not per batch. */
+  private readonly head: string;
 
   constructor(options: ClientOptions) {
     const url = new URL(options.endpoint);
@@ -40,18 +62,23 @@ export class GatewayClient {
       keepAliveTimeout: 10_000,
       pipelining: 1,
     });
-    this.credentials = { Username: options.username, Password: options.password };
+    this.password = options.password;
+    this.head = `{"Username":${JSON.stringify(options.username)},"Password":${JSON.stringify(options.password)},"Messages":[`;
   }
 
-  /** POSTs one RestSmsRequest. Never throws for network trouble: that is an Exchange of kind 'error'. */
-  async post(messages: readonly RestSmsMessageReq[], signal?: AbortSignal): Promise<Exchange> {
-    const body = JSON.stringify({ ...this.credentials, Messages: messages });
+  /**
+   * POSTs one RestSmsRequest whose Messages are already serialised (one JSON object each).
+   * Never throws for network trouble: that is an Exchange of kind 'error'.
+   */
+  async post(messages: readonly string[], signal?: AbortSignal): Promise<Exchange> {
+    const body = `${this.head}${messages.join(',')}]}`;
+    const tag = String(++nextTag);
     const started = performance.now();
     try {
       const response = await this.pool.request({
         method: 'POST',
         path: this.path,
-        headers: { accept: 'application/json', 'content-type': 'application/json' },
+        headers: { accept: 'application/json', 'content-type': 'application/json', [TAG]: tag },
         body,
         signal,
       });
@@ -70,13 +97,16 @@ export class GatewayClient {
         code,
         message: this.redact(message),
         latencyMs: performance.now() - started,
+        requestSent: bodySent.has(tag),
       };
+    } finally {
+      bodySent.delete(tag);
     }
   }
 
   /** A gateway or library that echoes the request must not carry the password into a report. */
   redact(text: string): string {
-    const secret = this.credentials.Password;
+    const secret = this.password;
     return secret && text.includes(secret) ? text.split(secret).join('***') : text;
   }
 

@@ -1,6 +1,6 @@
 // Turns one HTTP exchange into per-message results, or a batch-level verdict: retry, failed, unknown.
 import type { Exchange } from './client.js';
-import type { RestSmsMessageReq, RestSmsMessageResp, RestSmsResponse } from './types.js';
+import type { RestSmsMessageResp, RestSmsResponse } from './types.js';
 
 export type Outcome = 'accepted' | 'rejected' | 'invalid' | 'failed' | 'unknown' | 'skipped';
 
@@ -42,18 +42,43 @@ const NOT_CONNECTED = new Set([
   'ERR_SSL_WRONG_VERSION_NUMBER',
 ]);
 
+/** A dropped connection: harmless before the request was fully written, ambiguous after. */
+const CONNECTION_LOST = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+]);
+
+const ABORTED = new Set(['UND_ERR_ABORTED', 'ABORT_ERR', 'ABORTED']);
+
 const AUTH_WORDS = /auth|credential|login|password|username|unauthori[sz]ed|forbidden/i;
 
+/**
+ * The one place that decides what an exchange means for its messages. `messageIds` are the
+ * MessageIds of the request's items, in order.
+ */
 export function classify(
   exchange: Exchange,
-  sent: readonly RestSmsMessageReq[],
+  messageIds: readonly string[],
   now: number = Date.now(),
 ): Verdict {
   if (exchange.kind === 'error') {
-    if (NOT_CONNECTED.has(exchange.code)) {
-      return { kind: 'retry', reason: `cannot connect (${exchange.code}): ${exchange.message}` };
+    const detail = `${exchange.code}: ${exchange.message}`;
+    if (ABORTED.has(exchange.code)) {
+      return exchange.requestSent
+        ? { kind: 'unknown', reason: `aborted while waiting for the answer (${detail})` }
+        : { kind: 'failed', reason: `aborted before sending (${detail})`, authRefused: false };
     }
-    return { kind: 'unknown', reason: `no answer (${exchange.code}): ${exchange.message}` };
+    if (NOT_CONNECTED.has(exchange.code)) {
+      return { kind: 'retry', reason: `cannot connect (${detail})` };
+    }
+    if (CONNECTION_LOST.has(exchange.code) && !exchange.requestSent) {
+      return { kind: 'retry', reason: `connection lost before the request was sent (${detail})` };
+    }
+    const when = exchange.requestSent ? 'after the request was sent' : 'during the request';
+    return { kind: 'unknown', reason: `no answer ${when} (${detail})` };
   }
   const { status } = exchange;
   if (status === 401 || status === 403) {
@@ -96,7 +121,10 @@ export function classify(
       authRefused: AUTH_WORDS.test(description),
     };
   }
-  return { kind: 'results', results: matchResults(response.Messages ?? [], sent) };
+  if (response.Messages !== undefined && !Array.isArray(response.Messages)) {
+    return { kind: 'unknown', reason: 'response Messages is not an array' };
+  }
+  return { kind: 'results', results: matchResults(response.Messages ?? [], messageIds) };
 }
 
 /**
@@ -106,15 +134,15 @@ export function classify(
  */
 export function matchResults(
   results: readonly RestSmsMessageResp[],
-  sent: readonly RestSmsMessageReq[],
+  messageIds: readonly string[],
 ): MessageResult[] {
-  if (results.length === sent.length) {
-    return sent.map((message, i) => {
+  if (results.length === messageIds.length) {
+    return messageIds.map((id, i) => {
       const result = results[i]!;
-      if (result.MessageId && message.MessageId && result.MessageId !== message.MessageId) {
+      if (result.MessageId && id && result.MessageId !== id) {
         return {
           outcome: 'unknown',
-          error: `result ${i + 1} names MessageId ${result.MessageId}, expected ${message.MessageId}`,
+          error: `result ${i + 1} names MessageId ${result.MessageId}, expected ${id}`,
         };
       }
       return fromResp(result);
@@ -122,9 +150,9 @@ export function matchResults(
   }
   const byId = new Map<string, RestSmsMessageResp>();
   for (const result of results) if (result.MessageId) byId.set(result.MessageId, result);
-  const mismatch = `the gateway returned ${results.length} results for ${sent.length} messages`;
-  return sent.map((message) => {
-    const result = message.MessageId ? byId.get(message.MessageId) : undefined;
+  const mismatch = `the gateway returned ${results.length} results for ${messageIds.length} messages`;
+  return messageIds.map((id) => {
+    const result = id ? byId.get(id) : undefined;
     return result ? fromResp(result) : { outcome: 'unknown', error: mismatch };
   });
 }

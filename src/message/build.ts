@@ -20,7 +20,7 @@ import {
   checkUserDataHeader,
   type Check,
 } from './rules.js';
-import { compileTemplate, type Template } from './template.js';
+import { fillOnce, type Template } from './template.js';
 import { normalizeValidity } from './validity.js';
 
 /** One reason a record cannot be sent, naming the field (or column) at fault. */
@@ -73,16 +73,24 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
   else if (!to.ok) problems.push({ field: plan.to, reason: `"${rawTo}" ${to.reason}` });
 
   // A text column may itself hold {{column}} placeholders: each row is then its own template.
-  const rawText = plan.text !== undefined ? asText(fields[plan.text]) : '';
-  const template = ctx.template ?? (rawText.includes('{{') ? compileTemplate(rawText) : undefined);
-  if (template) {
-    for (const name of template.placeholders) {
+  let text: string;
+  if (ctx.template) {
+    for (const name of ctx.template.placeholders) {
       if (lookup(fields, name) === undefined) {
         problems.push({ field: `{{${name}}}`, reason: `the record has no field "${name}"` });
       }
     }
+    text = ctx.template.fill((name) => lookup(fields, name));
+  } else {
+    text = plan.text !== undefined ? asText(fields[plan.text]) : '';
+    if (text.includes('{{')) {
+      const filled = fillOnce(text, (name) => lookup(fields, name));
+      for (const name of filled.missing) {
+        problems.push({ field: `{{${name}}}`, reason: `the record has no field "${name}"` });
+      }
+      text = filled.text;
+    }
   }
-  const text = template ? template.fill((name) => lookup(fields, name)) : rawText;
   const info = analyzeText(text);
   // Lengths count UTF-16 units, as the gateway's .NET strings do; an emoji counts as two.
   const messageType = values.MessageType ?? (text.length > 160 ? '11' : '00');

@@ -75,7 +75,12 @@ export function readCampaign(options: CampaignOptions): CampaignReader {
       // JSON records may differ in keys, so their plan is made per distinct key set.
       const plans = new Map<string, ColumnPlan>();
       for await (const raw of input.records) {
-        const record: InputRecord = { ...raw, row: ++row };
+        const record: InputRecord = {
+          row: ++row,
+          file: raw.file,
+          line: raw.line,
+          fields: raw.fields,
+        };
         let recordPlan = plan;
         if (!recordPlan) {
           const keys = Object.keys(raw.fields);

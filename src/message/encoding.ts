@@ -25,7 +25,15 @@ const GSM7_PART = 153;
 const UCS2_SINGLE = 70;
 const UCS2_PART = 67;
 
+// Printable ASCII that GSM-7 holds in one septet: everything but ` and the extension characters.
+const GSM7_PLAIN_ASCII = /^[\n\r !"#$%&'()*+,\-./0-9:;<=>?@A-Z_a-z]*$/;
+
 export function analyzeText(text: string): TextInfo {
+  // The common case, plain ASCII text, is one septet per character.
+  if (GSM7_PLAIN_ASCII.test(text)) {
+    const segments = text.length <= GSM7_SINGLE ? 1 : Math.ceil(text.length / GSM7_PART);
+    return { encoding: 'GSM-7', characters: text.length, units: text.length, segments };
+  }
   let septets = 0;
   let characters = 0;
   let ucs2Char: string | undefined;

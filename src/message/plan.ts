@@ -1,6 +1,6 @@
 // The validation pass: reads the whole campaign once, sends nothing, and says what a send would do.
 import type { Problem } from './build.js';
-import type { CampaignReader, FileProblem } from './campaign.js';
+import type { BuiltRecord, CampaignReader, FileProblem } from './campaign.js';
 import { describeChar, type Encoding } from './encoding.js';
 
 export interface InvalidRecord {
@@ -37,7 +37,15 @@ export interface Plan {
 /** Enough detail for a person to fix the file; the counts by field cover the rest. */
 export const MAX_LISTED_INVALID = 50;
 
-export async function planCampaign(campaign: CampaignReader, batchSize: number): Promise<Plan> {
+/**
+ * `onRecord` sees every record as it is checked (the CLI spools them for the send pass); it may
+ * return a promise, which is awaited, so writing it out applies backpressure to reading.
+ */
+export async function planCampaign(
+  campaign: CampaignReader,
+  batchSize: number,
+  onRecord?: (record: BuiltRecord) => Promise<void> | undefined,
+): Promise<Plan> {
   const invalidRecords: InvalidRecord[] = [];
   const invalidByField: Record<string, number> = {};
   const ucs2 = new Map<string, number>();
@@ -58,7 +66,10 @@ export async function planCampaign(campaign: CampaignReader, batchSize: number):
     premiumTotal: 0,
     premiumMessages: 0,
   };
-  for await (const { record, built, skipped } of campaign.records()) {
+  for await (const item of campaign.records()) {
+    const pending = onRecord?.(item);
+    if (pending) await pending;
+    const { record, built, skipped } = item;
     plan.records++;
     if (skipped !== undefined) {
       plan.skipped++;

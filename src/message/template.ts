@@ -30,3 +30,23 @@ export function compileTemplate(source: string): Template {
     },
   };
 }
+
+/**
+ * Fills a text once without compiling it, for texts that are their own template (one per row).
+ * Returns the names that had no value, so the caller can report them.
+ */
+export function fillOnce(
+  source: string,
+  lookup: (name: string) => string | undefined,
+): { text: string; missing: string[] } {
+  const missing: string[] = [];
+  const text = source.replace(PLACEHOLDER, (_match, name: string) => {
+    const value = lookup(name);
+    if (value === undefined) {
+      if (!missing.includes(name)) missing.push(name);
+      return '';
+    }
+    return value;
+  });
+  return { text, missing };
+}

@@ -1,30 +1,32 @@
-// Turns built records into what send() consumes: messages to send, invalid ones already decided.
+// Turns a built record into what send() consumes: a serialised message, or a decided final row.
 import type { BuiltRecord } from '../message/campaign.js';
 import type { Entry } from './send.js';
 
-export async function* toEntries(records: AsyncIterable<BuiltRecord>): AsyncGenerator<Entry> {
-  for await (const { record, built, skipped } of records) {
-    if (skipped !== undefined) {
-      yield {
-        kind: 'final',
-        row: record.row,
-        to: built.to,
-        messageId: built.ok ? (built.message.MessageId ?? '') : built.messageId,
-        result: { outcome: 'skipped', error: skipped },
-      };
-      continue;
-    }
-    if (built.ok) {
-      yield { kind: 'message', row: record.row, to: built.to, message: built.message };
-      continue;
-    }
-    const error = built.problems.map((p) => `${p.field}: ${p.reason}`).join('; ');
-    yield {
-      kind: 'final',
+export function entryOf({ record, built, skipped }: BuiltRecord): Entry {
+  if (built.ok && skipped === undefined) {
+    return {
+      kind: 'message',
       row: record.row,
       to: built.to,
-      messageId: built.messageId,
-      result: { outcome: 'invalid', error: `${record.file}:${record.line}: ${error}` },
+      messageId: built.message.MessageId ?? '',
+      json: JSON.stringify(built.message),
     };
   }
+  const messageId = built.ok ? (built.message.MessageId ?? '') : built.messageId;
+  const error =
+    skipped ??
+    (built.ok
+      ? ''
+      : `${record.file}:${record.line}: ${built.problems.map((p) => `${p.field}: ${p.reason}`).join('; ')}`);
+  return {
+    kind: 'final',
+    row: record.row,
+    to: built.to,
+    messageId,
+    result: { outcome: skipped !== undefined ? 'skipped' : 'invalid', error },
+  };
+}
+
+export async function* toEntries(records: AsyncIterable<BuiltRecord>): AsyncGenerator<Entry> {
+  for await (const built of records) yield entryOf(built);
 }

@@ -35,7 +35,7 @@ describe('send pipeline against the simulator', () => {
     await writeCampaignCsv(input, RECORDS);
 
     const campaign = readCampaign({
-      files: [input],
+      files: [{ path: input, label: input }],
       mapping: {},
       defaults: {
         gateway: Number(BUILT_IN_DEFAULTS.gateway),
@@ -69,7 +69,7 @@ describe('send pipeline against the simulator', () => {
     await sink.close();
     await client.close();
 
-    expect(outcome).toEqual({ stopped: undefined, interrupted: false });
+    expect(outcome).toEqual({ stopped: undefined, interrupted: false, notSent: 0 });
     const rows = parseCsv(await readFile(reportPath, 'utf8'));
     expect(rows).toHaveLength(RECORDS);
     expect(new Set(rows.map((r) => r.row)).size).toBe(RECORDS);

@@ -2,19 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/gateway/client.js';
 import { classify, matchResults, parseRetryAfter } from '../../src/gateway/outcome.js';
-import type { RestSmsMessageReq, RestSmsMessageResp } from '../../src/gateway/types.js';
+import type { RestSmsMessageResp } from '../../src/gateway/types.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 
-function req(id?: string): RestSmsMessageReq {
-  const m: RestSmsMessageReq = {
-    Gateway: 99700999,
-    DestinationAddress: 4741234567,
-    Price: 0,
-    UserData: 'Hi',
-  };
-  if (id !== undefined) m.MessageId = id;
-  return m;
+/** classify() and matchResults() see the MessageIds of the request's items ('' when none). */
+function req(id?: string): string {
+  return id ?? '';
 }
 
 function resp(id: string, code = 0, extra?: Record<string, string>): RestSmsMessageResp {
@@ -42,8 +36,8 @@ function response(
   };
 }
 
-function networkError(code: string, message = `${code} happened`): Exchange {
-  return { kind: 'error', code, message, latencyMs: 5 };
+function networkError(code: string, message = `${code} happened`, requestSent = true): Exchange {
+  return { kind: 'error', code, message, latencyMs: 5, requestSent };
 }
 
 const SENT = [req('m-1'), req('m-2')];
@@ -65,9 +59,26 @@ describe('classify: network errors', () => {
   ])('%s: never connected, so retry', (code) => {
     expect(classify(networkError(code, 'boom'), SENT, NOW)).toEqual({
       kind: 'retry',
-      reason: `cannot connect (${code}): boom`,
+      reason: `cannot connect (${code}: boom)`,
     });
   });
+
+  it.each(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT'])(
+    '%s is a retry even if the diagnostics claim the body was sent',
+    (code) => {
+      expect(classify(networkError(code, 'boom', true), SENT, NOW).kind).toBe('retry');
+    },
+  );
+
+  it.each(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'])(
+    '%s before the request was fully written: surely not processed, so retry',
+    (code) => {
+      expect(classify(networkError(code, 'boom', false), SENT, NOW)).toEqual({
+        kind: 'retry',
+        reason: `connection lost before the request was sent (${code}: boom)`,
+      });
+    },
+  );
 
   it.each([
     'ECONNRESET',
@@ -76,14 +87,34 @@ describe('classify: network errors', () => {
     'UND_ERR_SOCKET',
     'UND_ERR_HEADERS_TIMEOUT',
     'UND_ERR_BODY_TIMEOUT',
-    'UND_ERR_ABORTED',
-    'ABORTED',
     'RESPONSE_TOO_LARGE',
     'UNKNOWN',
-  ])('%s: may have been processed, so unknown', (code) => {
-    expect(classify(networkError(code, 'boom'), SENT, NOW)).toEqual({
+  ])('%s after the request was sent: may have been processed, so unknown', (code) => {
+    expect(classify(networkError(code, 'boom', true), SENT, NOW)).toEqual({
       kind: 'unknown',
-      reason: `no answer (${code}): boom`,
+      reason: `no answer after the request was sent (${code}: boom)`,
+    });
+  });
+
+  it.each(['ETIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UNKNOWN'])(
+    '%s with no proof of sending is still unknown (only lost connections are known safe)',
+    (code) => {
+      expect(classify(networkError(code, 'boom', false), SENT, NOW)).toEqual({
+        kind: 'unknown',
+        reason: `no answer during the request (${code}: boom)`,
+      });
+    },
+  );
+
+  it.each(['UND_ERR_ABORTED', 'ABORT_ERR', 'ABORTED'])('%s: aborted by the operator', (code) => {
+    expect(classify(networkError(code, 'boom', true), SENT, NOW)).toEqual({
+      kind: 'unknown',
+      reason: `aborted while waiting for the answer (${code}: boom)`,
+    });
+    expect(classify(networkError(code, 'boom', false), SENT, NOW)).toEqual({
+      kind: 'failed',
+      reason: `aborted before sending (${code}: boom)`,
+      authRefused: false,
     });
   });
 });

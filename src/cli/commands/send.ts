@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline/promises';
 import { resolveSettings } from '../../config/resolve.js';
 import type { FileSettings } from '../../config/schema.js';
 import type { MessageDefaults, Settings } from '../../config/settings.js';
-import { GatewayUnusableError, UsageError } from '../../errors.js';
+import { GatewayUnusableError, InterruptedError, UsageError } from '../../errors.js';
 import { GatewayClient } from '../../gateway/client.js';
 import { campaignKey } from '../../input/campaign-key.js';
 import type { InputFile } from '../../input/open.js';
@@ -14,17 +14,19 @@ import { checkDefaults } from '../../message/defaults.js';
 import { readCampaign, type CampaignOptions } from '../../message/campaign.js';
 import { planCampaign } from '../../message/plan.js';
 import { compileTemplate } from '../../message/template.js';
-import { ReportSink } from '../../report/sink.js';
+import { acquireLock, lockPath, type Lock } from '../../journal/lock.js';
 import { Tally } from '../../report/summary.js';
-import { openReport, reportExistsError, reportFormat } from '../../report/writer.js';
+import { reportExistsError, reportFormat } from '../../report/writer.js';
+import { entryOf } from '../../send/entries.js';
 import { SendEmitter } from '../../send/events.js';
-import { toEntries } from '../../send/entries.js';
-import { send } from '../../send/send.js';
+import { runCampaign } from '../../send/run.js';
+import { readSpool, removeSpool, SpoolWriter } from '../../send/spool.js';
 import type { Simulator } from '../../simulator/index.js';
 import { colorFor } from '../ui/color.js';
 import { planJson, summaryJson } from '../ui/json.js';
 import { renderInvalid, renderPlan } from '../ui/plan.js';
 import { showProgress } from '../ui/progress.js';
+import { watchSignals } from '../ui/signals.js';
 import { renderSummary } from '../ui/summary.js';
 
 /** Credentials the in-process simulator accepts when the user configured none. */
@@ -42,6 +44,11 @@ export interface SendFlags {
   limit?: number;
   dedupe?: boolean;
   json?: boolean;
+  resume?: boolean;
+  retryUnknown?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+  progressInterval?: number;
   text?: string;
   textFile?: string;
   map?: { to?: string; text?: string };
@@ -94,6 +101,8 @@ export function flagLayer(flags: SendFlags): FileSettings {
 }
 
 export async function runSend(inputs: string[], flags: SendFlags): Promise<number> {
+  if (flags.force && flags.resume)
+    throw new UsageError('--force and --resume contradict each other');
   const settings = await resolveSettings({
     cwd: process.cwd(),
     env: process.env,
@@ -103,16 +112,20 @@ export async function runSend(inputs: string[], flags: SendFlags): Promise<numbe
     stdinPassword: flags.passwordStdin ? await readPasswordFromStdin(inputs) : undefined,
   });
   const err = colorFor('stderr');
-  for (const warning of settings.warnings)
+  for (const warning of settings.warnings) {
     process.stderr.write(err.yellow(`warning: ${warning}\n`));
+  }
 
   const reportPath = flags.report ?? defaultReportPath(inputs[0]!);
   reportFormat(reportPath);
-  if (!flags.dryRun && !flags.force && (await exists(reportPath)))
-    throw reportExistsError(reportPath);
-
+  // The lock comes first: a second run of a campaign in progress must say so (exit 4), not that
+  // the report exists.
+  const lock: Lock | undefined = flags.dryRun ? undefined : await acquireLock(lockPath(reportPath));
   const stdin = inputs.includes('-') ? await spoolStream(process.stdin) : undefined;
   try {
+    if (!flags.dryRun && !flags.force && !flags.resume && (await exists(reportPath))) {
+      throw reportExistsError(reportPath);
+    }
     const files = inputs.map((input) => ({
       path: input === '-' ? stdin!.path : input,
       label: input,
@@ -120,6 +133,7 @@ export async function runSend(inputs: string[], flags: SendFlags): Promise<numbe
     return await sendCampaign(files, reportPath, settings, flags);
   } finally {
     await stdin?.remove();
+    await lock?.release();
   }
 }
 
@@ -130,6 +144,7 @@ async function sendCampaign(
   flags: SendFlags,
 ): Promise<number> {
   const out = colorFor('stdout');
+  const err = colorFor('stderr');
   const now = new Date();
   const defaultProblems = checkDefaults(settings.defaults, now);
   if (defaultProblems.length > 0) {
@@ -155,102 +170,151 @@ async function sendCampaign(
     dedupe: flags.dedupe,
   };
 
-  const plan = await planCampaign(readCampaign(campaignOptions), settings.batchSize);
-  const blocking = plan.fileProblems.length > 0 || (plan.invalid > 0 && !flags.skipInvalid);
-  if (flags.dryRun) {
-    process.stdout.write(
-      flags.json ? `${JSON.stringify(planJson(plan))}\n` : `${renderPlan(plan, out)}\n`,
-    );
-    if (blocking) throw new UsageError(renderInvalid(plan, true), 'invalid-input');
-    return 0;
-  }
-  if (blocking) throw new UsageError(renderInvalid(plan, true), 'invalid-input');
-  if (plan.records === 0) {
-    throw new UsageError(
-      `${files.map((f) => f.label).join(', ')}: no records to send`,
-      'empty-input',
-    );
-  }
-
-  const target = gatewayTarget(settings, flags);
-  if (plan.valid > CONFIRM_ABOVE && !flags.yes && process.stdin.isTTY && process.stderr.isTTY) {
-    if (
-      !(await confirm(`Send ${plan.valid.toLocaleString('en-US')} messages to ${target.label}?`))
-    ) {
-      throw new UsageError('not confirmed: nothing was sent', 'not-confirmed');
-    }
-  }
-
-  let simulator: Simulator | undefined;
-  let endpoint = target.endpoint;
-  if (flags.simulate) {
-    const { startSimulator } = await import('../../simulator/index.js');
-    simulator = await startSimulator({ port: 0, ledgerLimit: 1 });
-    endpoint = simulator.url;
-  }
-  const client = new GatewayClient({
-    endpoint: endpoint!,
-    username: target.username,
-    password: target.password,
-    connections: settings.concurrency,
-    timeoutMs: settings.timeoutMs,
-  });
-
-  const writer = await openReport(reportPath, { force: flags.force === true });
-  const sink = new ReportSink(writer);
-  const tally = new Tally();
-  const events = new SendEmitter();
-  events.on('record', (row) => {
-    tally.add(row);
-    sink.add(row);
-  });
-  events.on('batch', () => void sink.flush());
-  const progress = showProgress(
-    events,
-    tally,
-    plan.records,
-    flags.simulate ? 'simulating' : 'sending',
-  );
-
-  let outcome;
+  // The validation pass writes every record, ready to send, to a spool the send pass streams.
+  const spool = flags.dryRun ? undefined : await SpoolWriter.create(`${reportPath}.spool`);
   try {
-    outcome = await send(
-      toEntries(readCampaign(campaignOptions).records()),
-      {
-        poster: client,
-        batchSize: settings.batchSize,
-        concurrency: settings.concurrency,
-        retries: settings.retries,
-      },
-      events,
+    const plan = await planCampaign(
+      readCampaign(campaignOptions),
+      settings.batchSize,
+      spool && ((record) => spool.add(entryOf(record))),
     );
-  } finally {
-    progress.stop();
-    await sink.close();
-    await client.close();
-    await simulator?.stop();
-  }
+    await spool?.close();
+    const blocking = plan.fileProblems.length > 0 || (plan.invalid > 0 && !flags.skipInvalid);
+    if (flags.dryRun) {
+      process.stdout.write(
+        flags.json ? `${JSON.stringify(planJson(plan))}\n` : `${renderPlan(plan, out)}\n`,
+      );
+      if (blocking) throw new UsageError(renderInvalid(plan, true), 'invalid-input');
+      return 0;
+    }
+    if (blocking) throw new UsageError(renderInvalid(plan, true), 'invalid-input');
+    if (plan.records === 0) {
+      throw new UsageError(
+        `${files.map((f) => f.label).join(', ')}: no records to send`,
+        'empty-input',
+      );
+    }
 
-  const summary = tally.summary(reportPath);
-  const stoppedReason = outcome.stopped?.reason;
-  const exitCode = outcome.stopped ? 3 : summary.exitCode;
-  if (flags.json) {
-    process.stdout.write(
-      `${JSON.stringify(summaryJson(summary, exitCode, simulator !== undefined, stoppedReason))}\n`,
-    );
-  } else {
-    process.stdout.write(
-      `${renderSummary(summary, { simulated: simulator !== undefined, stoppedReason }, out)}\n`,
-    );
+    const target = gatewayTarget(settings, flags);
+    if (plan.valid > CONFIRM_ABOVE && !flags.yes && process.stdin.isTTY && process.stderr.isTTY) {
+      if (
+        !(await confirm(`Send ${plan.valid.toLocaleString('en-US')} messages to ${target.label}?`))
+      ) {
+        throw new UsageError('not confirmed: nothing was sent', 'not-confirmed');
+      }
+    }
+
+    let simulator: Simulator | undefined;
+    let endpoint = target.endpoint;
+    if (flags.simulate) {
+      const { startSimulator } = await import('../../simulator/index.js');
+      // The in-process simulator keeps no ledger: nobody reads it, and it would grow with the run.
+      simulator = await startSimulator({ port: 0, ledgerLimit: 1 });
+      endpoint = simulator.url;
+    }
+    const client = new GatewayClient({
+      endpoint: endpoint!,
+      username: target.username,
+      password: target.password,
+      connections: settings.concurrency,
+      timeoutMs: settings.timeoutMs,
+    });
+
+    const tally = new Tally();
+    const events = new SendEmitter();
+    events.on('record', (row) => tally.add(row));
+    const progress = showProgress(events, tally, {
+      label: flags.simulate ? 'simulating' : 'sending',
+      total: plan.records,
+      intervalSeconds: flags.progressInterval ?? 10,
+      quiet: flags.quiet === true || flags.json === true,
+      verbose: flags.verbose === true,
+    });
+    const signals = watchSignals({
+      first: () => {
+        progress.note(
+          'stopping: finishing the batches in flight (press Ctrl-C again to abandon them)',
+        );
+      },
+      second: () => progress.note('abandoning the batches in flight'),
+    });
+
+    let result;
+    try {
+      result = await runCampaign(
+        {
+          entries: readSpool(spool!.path),
+          reportPath,
+          campaignKey: campaignOptions.campaignKey,
+          force: flags.force === true,
+          resume: flags.resume === true,
+          retryUnknown: flags.retryUnknown === true,
+          poster: client,
+          batchSize: settings.batchSize,
+          concurrency: settings.concurrency,
+          retries: settings.retries,
+          rate: settings.rate,
+          stopSignal: signals.stop,
+          abortSignal: signals.abort,
+        },
+        events,
+      );
+    } finally {
+      signals.dispose();
+      progress.stop();
+      if (signals.abort.aborted) await client.destroy();
+      else await client.close();
+      await simulator?.stop();
+    }
+
+    const summary = tally.summary(reportPath);
+    const stoppedReason = result.stopped?.reason;
+    const exitCode = result.stopped ? 3 : result.interrupted ? 130 : summary.exitCode;
+    const simulated = simulator !== undefined;
+    if (flags.json) {
+      process.stdout.write(
+        `${JSON.stringify(summaryJson(summary, exitCode, simulated, stoppedReason, result.resumed))}\n`,
+      );
+    } else if (!flags.quiet) {
+      process.stdout.write(
+        `${renderSummary(summary, { simulated, stoppedReason, resumed: result.resumed }, out)}\n`,
+      );
+    }
+    if (result.stopped) {
+      throw new GatewayUnusableError(
+        result.stopped.authRefused
+          ? `the gateway refused the credentials: ${result.stopped.reason}`
+          : `the gateway could not be used: ${result.stopped.reason}`,
+      );
+    }
+    if (result.interrupted) {
+      throw new InterruptedError(
+        `interrupted: ${result.notSent.toLocaleString('en-US')} records not sent. ` +
+          `Finish the campaign with:\n  ${resumeCommand()}`,
+      );
+    }
+    if (!flags.json && !flags.quiet && summary.byOutcome.unknown > 0) {
+      process.stderr.write(
+        err.yellow(
+          `${summary.byOutcome.unknown} records are unknown: the gateway may have them. ` +
+            'They are not resent automatically (--retry-unknown does, at the risk of sending twice).\n',
+        ),
+      );
+    }
+    return summary.exitCode;
+  } finally {
+    if (spool) await removeSpool(spool.path);
   }
-  if (outcome.stopped) {
-    throw new GatewayUnusableError(
-      outcome.stopped.authRefused
-        ? `the gateway refused the credentials: ${outcome.stopped.reason}`
-        : `the gateway could not be used: ${outcome.stopped.reason}`,
-    );
-  }
-  return summary.exitCode;
+}
+
+/** The command line that finishes this campaign: the same arguments, with --resume. */
+function resumeCommand(): string {
+  const args = process.argv.slice(2).filter((a) => a !== '--force' && a !== '--resume');
+  return [
+    'sms-send',
+    ...args.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)),
+    '--resume',
+  ].join(' ');
 }
 
 const FLAG_FOR: Partial<Record<keyof MessageDefaults, string>> = {

@@ -1,6 +1,7 @@
 // The machine-readable documents printed by --json: the dry-run plan and the run summary.
 import type { Plan } from '../../message/plan.js';
 import type { RunSummary } from '../../report/summary.js';
+import type { ResumeCounts } from '../../send/resume.js';
 
 export function planJson(plan: Plan): Record<string, unknown> {
   return {
@@ -28,6 +29,7 @@ export function summaryJson(
   exitCode: number,
   simulated: boolean,
   stoppedReason: string | undefined,
+  resumed?: ResumeCounts,
 ): Record<string, unknown> {
   return {
     summary: {
@@ -40,6 +42,7 @@ export function summaryJson(
       report: summary.reportPath,
       simulated,
       ...(stoppedReason ? { stoppedReason } : {}),
+      ...(resumed ? { resumed } : {}),
       exitCode,
     },
   };

@@ -2,12 +2,13 @@
 import type { ChalkInstance } from 'chalk';
 import type { Outcome } from '../../gateway/outcome.js';
 import { OUTCOMES, type RunSummary } from '../../report/summary.js';
+import type { ResumeCounts } from '../../send/resume.js';
 import { formatCount, formatDuration, formatRate } from './format.js';
 
 export interface SummaryContext {
   simulated: boolean;
-  endpoint?: string;
   stoppedReason?: string;
+  resumed?: ResumeCounts;
 }
 
 export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: ChalkInstance): string {
@@ -48,6 +49,14 @@ export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: Chalk
     `  ${c.dim('time')}      ${formatDuration(summary.durationMs)}, ${formatRate(summary.messagesPerSecond)}`,
   );
   if (summary.reportPath) lines.push(`  ${c.dim('report')}    ${summary.reportPath}`);
+  if (ctx.resumed) {
+    lines.push(
+      `  ${c.dim('resumed')}   ${formatCount(ctx.resumed.fromJournal)} records settled by the earlier run were not sent again` +
+        (ctx.resumed.inFlight > 0
+          ? `; ${formatCount(ctx.resumed.inFlight)} it sent without an answer are unknown`
+          : ''),
+    );
+  }
   if (ctx.stoppedReason) lines.push(c.red(`  stopped early: ${ctx.stoppedReason}`));
   if (ctx.simulated) {
     lines.push(

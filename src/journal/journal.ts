@@ -1,0 +1,152 @@
+// The append-only journal beside the report: each batch is recorded before it is sent and after its
+// result, and made durable, so a run killed at any instant can be resumed without sending twice.
+import { open, readFile, type FileHandle } from 'node:fs/promises';
+import type { Outcome } from '../gateway/outcome.js';
+import type { RowResult } from '../send/events.js';
+
+export const JOURNAL_VERSION = 1;
+
+/** `<report>.journal`: it travels with the report, whatever the report is called. */
+export function journalPath(reportPath: string): string {
+  return `${reportPath}.journal`;
+}
+
+type ResultTuple = [
+  row: number,
+  outcome: Outcome,
+  attempts: number,
+  statusCode?: number | null,
+  statusDescription?: string | null,
+  transactionId?: string | null,
+  extraInfo?: Record<string, string> | null,
+  error?: string | null,
+];
+
+export type JournalLine =
+  | { t: 'start'; v: number; campaign: string; run: number; at: string }
+  | { t: 'send'; b: string; rows: number[] }
+  | { t: 'done'; b: string; r: ResultTuple[] };
+
+/** Appends lines; each append resolves once its line is on disk (writes are grouped per sync). */
+export class JournalWriter {
+  private pending: { line: string; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private flushing: Promise<void> | undefined;
+
+  private constructor(
+    readonly path: string,
+    private readonly handle: FileHandle,
+  ) {}
+
+  static async open(path: string): Promise<JournalWriter> {
+    return new JournalWriter(path, await open(path, 'a', 0o600));
+  }
+
+  append(line: JournalLine): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ line: `${JSON.stringify(line)}\n`, resolve, reject });
+      this.flushing ??= this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.pending.length > 0) {
+      const group = this.pending;
+      this.pending = [];
+      try {
+        await this.handle.write(group.map((p) => p.line).join(''));
+        await this.handle.datasync();
+        for (const p of group) p.resolve();
+      } catch (error) {
+        for (const p of group) p.reject(error);
+      }
+    }
+    this.flushing = undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.flushing;
+    await this.handle.close();
+  }
+}
+
+export function sendLine(batch: string, rows: readonly number[]): JournalLine {
+  return { t: 'send', b: batch, rows: [...rows] };
+}
+
+export function doneLine(batch: string, rows: readonly RowResult[]): JournalLine {
+  return {
+    t: 'done',
+    b: batch,
+    r: rows.map((r) => [
+      r.row,
+      r.outcome,
+      r.attempts,
+      r.statusCode ?? null,
+      r.statusDescription ?? null,
+      r.transactionId ?? null,
+      r.extraInfo ?? null,
+      r.error ?? null,
+    ]),
+  };
+}
+
+/** What an earlier run left: the results it recorded, and the rows it sent without an answer. */
+export interface JournalState {
+  campaign: string;
+  runs: number;
+  results: Map<number, Omit<RowResult, 'to' | 'messageId'>>;
+  inFlight: Map<number, number>;
+}
+
+export async function readJournal(path: string): Promise<JournalState | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const state: JournalState = { campaign: '', runs: 0, results: new Map(), inFlight: new Map() };
+  const sent = new Map<string, number[]>();
+  for (const raw of text.split('\n')) {
+    if (raw === '') continue;
+    let line: JournalLine;
+    try {
+      line = JSON.parse(raw) as JournalLine;
+    } catch {
+      // Only the last line can be torn (killed mid-write); its batch then counts as in flight.
+      continue;
+    }
+    if (line.t === 'start') {
+      state.campaign = line.campaign;
+      state.runs = Math.max(state.runs, line.run);
+    } else if (line.t === 'send') {
+      sent.set(line.b, line.rows);
+      for (const row of line.rows) state.inFlight.set(row, (state.inFlight.get(row) ?? 0) + 1);
+    } else if (line.t === 'done') {
+      sent.delete(line.b);
+      for (const [
+        row,
+        outcome,
+        attempts,
+        statusCode,
+        description,
+        transactionId,
+        extraInfo,
+        error,
+      ] of line.r) {
+        state.inFlight.delete(row);
+        const result: Omit<RowResult, 'to' | 'messageId'> = { row, outcome, attempts };
+        if (statusCode !== null && statusCode !== undefined) result.statusCode = statusCode;
+        if (description !== null && description !== undefined)
+          result.statusDescription = description;
+        if (transactionId !== null && transactionId !== undefined)
+          result.transactionId = transactionId;
+        if (extraInfo !== null && extraInfo !== undefined) result.extraInfo = extraInfo;
+        if (error !== null && error !== undefined) result.error = error;
+        state.results.set(row, result);
+      }
+    }
+  }
+  return state;
+}

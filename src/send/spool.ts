@@ -1,0 +1,81 @@
+// The validation pass writes each record ready to send; the send pass streams it back. The input is
+// read and every record built once, and the file keeps memory flat however large the campaign is.
+import { createReadStream } from 'node:fs';
+import { open, rm, type FileHandle } from 'node:fs/promises';
+import type { Entry } from './send.js';
+
+/** Writes one line per record: `M\trow\tto\tmessageId\t<message JSON>` or `F\t<final entry JSON>`. */
+export class SpoolWriter {
+  private buffer: string[] = [];
+  private size = 0;
+
+  private constructor(
+    readonly path: string,
+    private readonly handle: FileHandle,
+  ) {}
+
+  static async create(path: string): Promise<SpoolWriter> {
+    return new SpoolWriter(path, await open(path, 'w', 0o600));
+  }
+
+  /** Returns a promise only when it writes, so the common case costs no await. */
+  add(entry: Entry): Promise<void> | undefined {
+    const line = spoolLine(entry);
+    this.buffer.push(line);
+    this.size += line.length;
+    return this.size > 256 * 1024 ? this.flush() : undefined;
+  }
+
+  private async flush(): Promise<void> {
+    if (this.buffer.length === 0) return;
+    const text = this.buffer.join('');
+    this.buffer = [];
+    this.size = 0;
+    await this.handle.write(text);
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await this.handle.close();
+  }
+}
+
+/** Message lines keep the JSON as text, so the send pass joins it into a body without reparsing. */
+export function spoolLine(entry: Entry): string {
+  if (entry.kind === 'message') {
+    return `M\t${entry.row}\t${entry.to}\t${entry.messageId}\t${entry.json}\n`;
+  }
+  return `F\t${JSON.stringify(entry)}\n`;
+}
+
+/** Streams the spool back as entries for send(). */
+export async function* readSpool(path: string): AsyncGenerator<Entry> {
+  let partial = '';
+  for await (const chunk of createReadStream(path, {
+    encoding: 'utf8',
+    highWaterMark: 256 * 1024,
+  })) {
+    const lines = (partial + (chunk as string)).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) yield parseLine(line);
+  }
+  if (partial !== '') yield parseLine(partial);
+}
+
+function parseLine(line: string): Entry {
+  if (line.startsWith('F\t')) return JSON.parse(line.slice(2)) as Entry;
+  const a = line.indexOf('\t', 2);
+  const b = line.indexOf('\t', a + 1);
+  const c = line.indexOf('\t', b + 1);
+  return {
+    kind: 'message',
+    row: Number(line.slice(2, a)),
+    to: line.slice(a + 1, b),
+    messageId: line.slice(b + 1, c),
+    json: line.slice(c + 1),
+  };
+}
+
+export async function removeSpool(path: string): Promise<void> {
+  await rm(path, { force: true });
+}
