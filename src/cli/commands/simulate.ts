@@ -29,6 +29,8 @@ export async function runSimulate(flags: SimulateFlags): Promise<number> {
     seed: flags.seed,
     credentials,
     faults: parseFaults(flags.fault ?? {}),
+    // A long session or a benchmark must not grow without bound; the count is kept regardless.
+    ledgerLimit: 10_000,
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') {
       throw new UsageError(`port ${flags.port ?? 8099} is in use; pick another with --port`);
@@ -47,7 +49,7 @@ export async function runSimulate(flags: SimulateFlags): Promise<number> {
     process.once('SIGTERM', stop);
   });
   await simulator.stop();
-  const accepted = simulator.ledger.length;
+  const accepted = simulator.acceptedCount;
   process.stderr.write(`simulator stopped after accepting ${accepted} messages\n`);
   return 0;
 }
