@@ -17,14 +17,9 @@ export function buildProgram(state: RunState, version: string): Command {
     .showSuggestionAfterError()
     .configureHelp({ sortSubcommands: false, showGlobalOptions: false });
 
-  const send = program
-    .command('send', { isDefault: true })
+  const send = gatewayOptions(program.command('send', { isDefault: true }))
     .description('send every record of the input files (the default command)')
     .argument('<input...>', 'CSV, JSON or NDJSON files with recipients and texts')
-    .addOption(
-      new Option('--endpoint <url>', 'gateway base URL, e.g. https://smsgw.intele.no/pushsms/rest'),
-    )
-    .option('--simulate', 'send to the built-in simulator on loopback: nothing reaches a phone')
     .option('--report <path>', 'report file (.csv, .json, .ndjson); default <input>.report.csv')
     .option('--force', 'overwrite an existing report (sends the campaign again)')
     .option('--dry-run', 'validate and print the plan; send nothing')
@@ -55,41 +50,34 @@ export function buildProgram(state: RunState, version: string): Command {
     .option('--text <template>', 'message text with {{column}} placeholders')
     .option('--text-file <path>', 'read the text template from a file')
     .option('--map <to=COL,text=COL>', 'which columns hold the recipient and the text', mapping)
-    .option('--country <CC>', 'country for national numbers, e.g. NO')
     .option('--input-format <format>', 'csv, json or ndjson (for stdin or odd extensions)')
     .option(
       '--delimiter <char>',
       'CSV delimiter (default: detected from the header among , ; and tab)',
     )
-    .option('--from <sender>', 'OriginatorAddress: up to 11 letters/digits, or up to 25 digits')
-    .option('--gateway <number>', 'Gateway number (default 99700999)')
-    .option('--price <øre>', 'Price billed to the recipient (premium gateways only)')
-    .option('--message-type <type>', 'MessageType ("00" text, "11" long text, "10" binary)')
-    .option('--validity <period>', 'ValidationPeriod: yyyymmddhhmmss or a duration such as 2h')
-    .option('--category <name>', 'Category on the bill')
-    .option('--dlr-url <url>', 'DeliveryReportUrl, with [$MSGID] [$STATUS] … placeholders')
-    .option('--custom <key=value>', 'CustomData entry (repeatable)', keyValue)
-    .option('--service-code <code>', 'ServiceCode (premium)')
-    .option('--service-description <text>', 'ServiceDescription (premium)')
-    .option('--batch-size <n>', 'messages per request (default 100)', positiveInt)
-    .option('--concurrency <n>', 'requests in flight (default 4)', positiveInt)
-    .option('--rate <n>', 'messages per second (default unlimited)', nonNegativeNumber)
-    .option('--timeout <duration>', 'per-request timeout (default 30s)')
-    .option(
-      '--retries <n>',
-      'retries of a request the gateway surely did not process (default 3)',
-      nonNegativeInt,
-    )
-    .option('--config <path>', 'config file (default: searched from the current folder)')
-    .option('--profile <name>', 'profile from the config file')
-    .option('--password-stdin', 'read the password from standard input')
-    .option('--allow-insecure', 'allow credentials over plain http to a non-loopback host')
-    .option('--no-color', 'no colours in output')
     .action(async (inputs: string[], options: Record<string, unknown>) => {
       const { runSend } = await import('./commands/send.js');
       state.exitCode = await runSend(inputs, options);
     });
   send.helpOption('-h, --help', 'show help for send');
+
+  gatewayOptions(program.command('check'))
+    .description('check that the gateway answers and accepts the credentials; sends nothing')
+    .option('--to <msisdn>', 'send one real test message to this number instead')
+    .option('--text <text>', 'text of the test message (with --to)')
+    .option('--json', 'print the result as one JSON document on stdout')
+    .action(async (options: Record<string, unknown>) => {
+      const { runCheck } = await import('./commands/check.js');
+      state.exitCode = await runCheck(options);
+    });
+
+  gatewayOptions(program.command('config'))
+    .description('print the resolved settings and where each came from (password masked)')
+    .option('--json', 'print them as one JSON document')
+    .action(async (options: Record<string, unknown>) => {
+      const { runConfig } = await import('./commands/config.js');
+      state.exitCode = await runConfig(options);
+    });
 
   program
     .command('simulate')
@@ -113,4 +101,38 @@ export function buildProgram(state: RunState, version: string): Command {
     });
 
   return program;
+}
+
+/** Options of every command that talks to a gateway: where, as whom, and message defaults. */
+function gatewayOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--endpoint <url>', 'gateway base URL, e.g. https://smsgw.intele.no/pushsms/rest'),
+    )
+    .option('--simulate', 'send to the built-in simulator on loopback: nothing reaches a phone')
+    .option('--country <CC>', 'country for national numbers, e.g. NO')
+    .option('--from <sender>', 'OriginatorAddress: up to 11 letters/digits, or up to 25 digits')
+    .option('--gateway <number>', 'Gateway number (default 99700999)')
+    .option('--price <øre>', 'Price billed to the recipient (premium gateways only)')
+    .option('--message-type <type>', 'MessageType ("00" text, "11" long text, "10" binary)')
+    .option('--validity <period>', 'ValidationPeriod: yyyymmddhhmmss or a duration such as 2h')
+    .option('--category <name>', 'Category on the bill')
+    .option('--dlr-url <url>', 'DeliveryReportUrl, with [$MSGID] [$STATUS] … placeholders')
+    .option('--custom <key=value>', 'CustomData entry (repeatable)', keyValue)
+    .option('--service-code <code>', 'ServiceCode (premium)')
+    .option('--service-description <text>', 'ServiceDescription (premium)')
+    .option('--batch-size <n>', 'messages per request (default 100)', positiveInt)
+    .option('--concurrency <n>', 'requests in flight (default 4)', positiveInt)
+    .option('--rate <n>', 'messages per second (default unlimited)', nonNegativeNumber)
+    .option('--timeout <duration>', 'per-request timeout (default 30s)')
+    .option(
+      '--retries <n>',
+      'retries of a request the gateway surely did not process (default 3)',
+      nonNegativeInt,
+    )
+    .option('--config <path>', 'config file (default: searched from the current folder)')
+    .option('--profile <name>', 'profile from the config file')
+    .option('--password-stdin', 'read the password from standard input')
+    .option('--allow-insecure', 'allow credentials over plain http to a non-loopback host')
+    .option('--no-color', 'no colours in output');
 }

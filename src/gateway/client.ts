@@ -44,6 +44,17 @@ subscribe('undici:request:bodySent', (message) => {
   }
 });
 
+/** The TLS protocol of the latest connection to each host:port, for `sms-send check`. */
+const tlsByHost = new Map<string, string>();
+subscribe('undici:client:connected', (message) => {
+  const { connectParams, socket } = message as {
+    connectParams: { host: string; port: string | number };
+    socket: { getProtocol?: () => string | null };
+  };
+  const protocol = socket.getProtocol?.();
+  if (protocol) tlsByHost.set(`${connectParams.host}:${connectParams.port}`, protocol);
+});
+
 export class GatewayClient {
   private readonly pool: Pool;
   private readonly path: string;
@@ -51,8 +62,11 @@ export class GatewayClient {
   /** `{"Username":…,"Password":…,"Messages":[` — serialised once, not per batch. */
   private readonly head: string;
 
+  private readonly hostKey: string;
+
   constructor(options: ClientOptions) {
     const url = new URL(options.endpoint);
+    this.hostKey = `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
     this.path = `${url.pathname.replace(/\/+$/, '')}${OPERATION_PATH}${url.search}`;
     this.pool = new Pool(url.origin, {
       connections: options.connections,
@@ -102,6 +116,11 @@ export class GatewayClient {
     } finally {
       bodySent.delete(tag);
     }
+  }
+
+  /** The TLS protocol negotiated with the gateway (e.g. TLSv1.3), once connected over https. */
+  get tlsProtocol(): string | undefined {
+    return tlsByHost.get(this.hostKey);
   }
 
   /** A gateway or library that echoes the request must not carry the password into a report. */

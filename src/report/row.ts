@@ -14,7 +14,7 @@ export const REPORT_COLUMNS = [
   'error',
 ] as const;
 
-export type ReportFormat = 'csv' | 'json' | 'ndjson';
+export type ReportFormat = 'csv' | 'json' | 'ndjson' | 'junit';
 
 /** A row as json/ndjson reports carry it: absent values are omitted, extraInfo stays an object. */
 export function toJsonRow(result: RowResult): Record<string, unknown> {

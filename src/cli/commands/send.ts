@@ -3,7 +3,6 @@ import { access, readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { resolveSettings } from '../../config/resolve.js';
-import type { FileSettings } from '../../config/schema.js';
 import type { MessageDefaults, Settings } from '../../config/settings.js';
 import { GatewayUnusableError, InterruptedError, UsageError } from '../../errors.js';
 import { GatewayClient } from '../../gateway/client.js';
@@ -22,6 +21,12 @@ import { SendEmitter } from '../../send/events.js';
 import { runCampaign } from '../../send/run.js';
 import { readSpool, removeSpool, SpoolWriter } from '../../send/spool.js';
 import type { Simulator } from '../../simulator/index.js';
+import {
+  flagLayer,
+  gatewayTarget,
+  readPasswordFromStdin,
+  type GatewayFlags,
+} from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
 import { planJson, summaryJson } from '../ui/json.js';
 import { renderInvalid, renderPlan } from '../ui/plan.js';
@@ -29,13 +34,9 @@ import { showProgress } from '../ui/progress.js';
 import { watchSignals } from '../ui/signals.js';
 import { renderSummary } from '../ui/summary.js';
 
-/** Credentials the in-process simulator accepts when the user configured none. */
-const SIMULATOR_CREDENTIALS = { username: 'simulator', password: 'simulator' };
 const CONFIRM_ABOVE = 1000;
 
-export interface SendFlags {
-  endpoint?: string;
-  simulate?: boolean;
+export interface SendFlags extends GatewayFlags {
   report?: string;
   force?: boolean;
   dryRun?: boolean;
@@ -52,52 +53,8 @@ export interface SendFlags {
   text?: string;
   textFile?: string;
   map?: { to?: string; text?: string };
-  country?: string;
   inputFormat?: string;
   delimiter?: string;
-  from?: string;
-  gateway?: string;
-  price?: string;
-  messageType?: string;
-  validity?: string;
-  category?: string;
-  dlrUrl?: string;
-  custom?: Record<string, string>;
-  serviceCode?: string;
-  serviceDescription?: string;
-  batchSize?: number;
-  concurrency?: number;
-  rate?: number;
-  timeout?: string;
-  retries?: number;
-  config?: string;
-  profile?: string;
-  passwordStdin?: boolean;
-  allowInsecure?: boolean;
-}
-
-/** Only flags the user passed become a layer, so the config file can set everything else. */
-export function flagLayer(flags: SendFlags): FileSettings {
-  const layer: FileSettings = {
-    endpoint: flags.endpoint,
-    originatorAddress: flags.from,
-    gateway: flags.gateway,
-    price: flags.price,
-    messageType: flags.messageType,
-    validationPeriod: flags.validity,
-    category: flags.category,
-    deliveryReportUrl: flags.dlrUrl,
-    customData: flags.custom,
-    serviceCode: flags.serviceCode,
-    serviceDescription: flags.serviceDescription,
-    country: flags.country,
-    batchSize: flags.batchSize,
-    concurrency: flags.concurrency,
-    rate: flags.rate,
-    timeout: flags.timeout,
-    retries: flags.retries,
-  };
-  return Object.fromEntries(Object.entries(layer).filter(([, v]) => v !== undefined));
 }
 
 export async function runSend(inputs: string[], flags: SendFlags): Promise<number> {
@@ -116,7 +73,7 @@ export async function runSend(inputs: string[], flags: SendFlags): Promise<numbe
     process.stderr.write(err.yellow(`warning: ${warning}\n`));
   }
 
-  const reportPath = flags.report ?? defaultReportPath(inputs[0]!);
+  const reportPath = expandReportPath(flags.report, inputs[0]!, new Date());
   reportFormat(reportPath);
   // The lock comes first: a second run of a campaign in progress must say so (exit 4), not that
   // the report exists.
@@ -336,60 +293,19 @@ function describeSetting(key: keyof MessageDefaults, source: string | undefined)
   return `${key} (${source})`;
 }
 
-interface Target {
-  endpoint?: string;
-  username: string;
-  password: string;
-  label: string;
-}
-
-function gatewayTarget(settings: Settings, flags: SendFlags): Target {
-  if (flags.simulate) {
-    return {
-      username: settings.username ?? SIMULATOR_CREDENTIALS.username,
-      password: settings.password ?? SIMULATOR_CREDENTIALS.password,
-      label: 'the built-in simulator',
-    };
+/**
+ * The report path: `--report` with {date}, {time} and {name} filled (so a cron line gets one
+ * report per night), or `<input basename>.report.csv` beside the first input.
+ */
+export function expandReportPath(template: string | undefined, input: string, now: Date): string {
+  const name = input === '-' ? 'stdin' : basename(input, extname(input));
+  if (template === undefined) {
+    return input === '-' ? 'stdin.report.csv' : join(dirname(input), `${name}.report.csv`);
   }
-  if (!settings.endpoint) {
-    throw new UsageError(
-      'no gateway endpoint: pass --endpoint URL (or set SMS_SEND_ENDPOINT, or "endpoint" in .sms-sendrc.json), ' +
-        'or pass --simulate to try sms-send against the built-in simulator. Nothing was sent.',
-      'no-endpoint',
-    );
-  }
-  const url = new URL(settings.endpoint);
-  const loopback =
-    ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || url.hostname.startsWith('127.');
-  if (url.protocol === 'http:' && !loopback && !flags.allowInsecure) {
-    throw new UsageError(
-      `${settings.endpoint} is plain http: the password would cross the network unencrypted. ` +
-        'Use https, or pass --allow-insecure if you really mean it.',
-      'insecure-endpoint',
-    );
-  }
-  if (!settings.username || !settings.password) {
-    const missing = [!settings.username && 'username', !settings.password && 'password'].filter(
-      Boolean,
-    );
-    throw new UsageError(
-      `no ${missing.join(' or ')} for ${settings.endpoint}: set SMS_SEND_USERNAME and SMS_SEND_PASSWORD, ` +
-        'or username and passwordFile/passwordEnv in the config file, or use --password-stdin.',
-      'no-credentials',
-    );
-  }
-  return {
-    endpoint: settings.endpoint,
-    username: settings.username,
-    password: settings.password,
-    label: url.host,
-  };
-}
-
-export function defaultReportPath(input: string): string {
-  if (input === '-') return 'stdin.report.csv';
-  const base = basename(input, extname(input));
-  return join(dirname(input), `${base}.report.csv`);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const date = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  const time = `${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+  return template.replaceAll('{date}', date).replaceAll('{time}', time).replaceAll('{name}', name);
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -426,18 +342,6 @@ async function campaignKeyOf(files: InputFile[]): Promise<string> {
     if (e.code === 'EISDIR') throw new UsageError(`${file}: is a directory, not a file`, 'input');
     throw new UsageError(`${file}: cannot read (${e.code ?? e.message})`, 'input');
   }
-}
-
-async function readPasswordFromStdin(inputs: string[]): Promise<string> {
-  if (inputs.includes('-')) {
-    throw new UsageError('--password-stdin and input from stdin (-) cannot share standard input');
-  }
-  if (process.stdin.isTTY) throw new UsageError('--password-stdin needs the password piped in');
-  let text = '';
-  for await (const chunk of process.stdin) text += String(chunk);
-  const password = text.replace(/\r?\n$/, '');
-  if (!password) throw new UsageError('--password-stdin: standard input was empty');
-  return password;
 }
 
 async function confirm(question: string): Promise<boolean> {

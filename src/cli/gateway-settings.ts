@@ -1,0 +1,134 @@
+// Settings shared by the commands that talk to a gateway: flags to a config layer, credentials, target.
+import type { FileSettings } from '../config/schema.js';
+import { resolveSettings } from '../config/resolve.js';
+import type { Settings } from '../config/settings.js';
+import { UsageError } from '../errors.js';
+
+/** Flags every gateway command understands (send and check). */
+export interface GatewayFlags {
+  endpoint?: string;
+  simulate?: boolean;
+  allowInsecure?: boolean;
+  from?: string;
+  gateway?: string;
+  price?: string;
+  messageType?: string;
+  validity?: string;
+  category?: string;
+  dlrUrl?: string;
+  custom?: Record<string, string>;
+  serviceCode?: string;
+  serviceDescription?: string;
+  country?: string;
+  batchSize?: number;
+  concurrency?: number;
+  rate?: number;
+  timeout?: string;
+  retries?: number;
+  config?: string;
+  profile?: string;
+  passwordStdin?: boolean;
+}
+
+/** Credentials the in-process simulator accepts when the user configured none. */
+export const SIMULATOR_CREDENTIALS = { username: 'simulator', password: 'simulator' };
+/** Only flags the user passed become a layer, so the config file can set everything else. */
+export function flagLayer(flags: GatewayFlags): FileSettings {
+  const layer: FileSettings = {
+    endpoint: flags.endpoint,
+    originatorAddress: flags.from,
+    gateway: flags.gateway,
+    price: flags.price,
+    messageType: flags.messageType,
+    validationPeriod: flags.validity,
+    category: flags.category,
+    deliveryReportUrl: flags.dlrUrl,
+    customData: flags.custom,
+    serviceCode: flags.serviceCode,
+    serviceDescription: flags.serviceDescription,
+    country: flags.country,
+    batchSize: flags.batchSize,
+    concurrency: flags.concurrency,
+    rate: flags.rate,
+    timeout: flags.timeout,
+    retries: flags.retries,
+  };
+  return Object.fromEntries(Object.entries(layer).filter(([, v]) => v !== undefined));
+}
+
+export interface Target {
+  endpoint?: string;
+  username: string;
+  password: string;
+  label: string;
+}
+
+export function gatewayTarget(settings: Settings, flags: GatewayFlags): Target {
+  if (flags.simulate) {
+    return {
+      username: settings.username ?? SIMULATOR_CREDENTIALS.username,
+      password: settings.password ?? SIMULATOR_CREDENTIALS.password,
+      label: 'the built-in simulator',
+    };
+  }
+  if (!settings.endpoint) {
+    throw new UsageError(
+      'no gateway endpoint: pass --endpoint URL (or set SMS_SEND_ENDPOINT, or "endpoint" in .sms-sendrc.json), ' +
+        'or pass --simulate to try sms-send against the built-in simulator. Nothing was sent.',
+      'no-endpoint',
+    );
+  }
+  const url = new URL(settings.endpoint);
+  const loopback =
+    ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || url.hostname.startsWith('127.');
+  if (url.protocol === 'http:' && !loopback && !flags.allowInsecure) {
+    throw new UsageError(
+      `${settings.endpoint} is plain http: the password would cross the network unencrypted. ` +
+        'Use https, or pass --allow-insecure if you really mean it.',
+      'insecure-endpoint',
+    );
+  }
+  if (!settings.username || !settings.password) {
+    const missing = [!settings.username && 'username', !settings.password && 'password'].filter(
+      Boolean,
+    );
+    throw new UsageError(
+      `no ${missing.join(' or ')} for ${settings.endpoint}: set SMS_SEND_USERNAME and SMS_SEND_PASSWORD, ` +
+        'or username and passwordFile/passwordEnv in the config file, or use --password-stdin.',
+      'no-credentials',
+    );
+  }
+  return {
+    endpoint: settings.endpoint,
+    username: settings.username,
+    password: settings.password,
+    label: url.host,
+  };
+}
+
+export async function readPasswordFromStdin(inputs: string[]): Promise<string> {
+  if (inputs.includes('-')) {
+    throw new UsageError('--password-stdin and input from stdin (-) cannot share standard input');
+  }
+  if (process.stdin.isTTY) throw new UsageError('--password-stdin needs the password piped in');
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  const password = text.replace(/\r?\n$/, '');
+  if (!password) throw new UsageError('--password-stdin: standard input was empty');
+  return password;
+}
+
+/** The config pipeline for a gateway command, with the flags the user passed. */
+export async function settingsFor(
+  flags: GatewayFlags,
+  inputs: readonly string[] = [],
+): Promise<Settings> {
+  return resolveSettings({
+    cwd: process.cwd(),
+    env: process.env,
+    flags: flagLayer(flags),
+    configPath: flags.config,
+    profile: flags.profile,
+    stdinPassword: flags.passwordStdin ? await readPasswordFromStdin([...inputs]) : undefined,
+  });
+}
