@@ -54,7 +54,7 @@ async function textWriter(
   let first = true;
   const header =
     format === 'csv'
-      ? stringify([REPORT_COLUMNS as unknown as string[]])
+      ? stringify([REPORT_COLUMNS])
       : format === 'json'
         ? '[\n'
         : '';

@@ -9,7 +9,11 @@ export interface ConfigFlags extends GatewayFlags {
 export async function runConfig(flags: ConfigFlags): Promise<number> {
   const settings = await settingsFor(flags);
   const { defaults, sources } = settings;
-  const rows: [key: string, value: unknown, source: string | undefined][] = [
+  const rows: [
+    key: string,
+    value: string | number | object | undefined,
+    source: string | undefined,
+  ][] = [
     ['endpoint', settings.endpoint, sources.endpoint],
     ['username', settings.username, sources.username],
     ['password', settings.password === undefined ? undefined : '***', sources.password],
@@ -53,12 +57,7 @@ export async function runConfig(flags: ConfigFlags): Promise<number> {
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   for (const [key, value, source] of rows) {
-    const shown =
-      value === undefined
-        ? c.dim('(unset)')
-        : typeof value === 'object'
-          ? JSON.stringify(value)
-          : String(value);
+    const shown = value === undefined ? c.dim('(unset)') : JSON.stringify(value);
     lines.push(`  ${key.padEnd(width)}  ${shown}  ${c.dim(`← ${source ?? 'default'}`)}`);
   }
   for (const warning of settings.warnings) lines.push(c.yellow(`warning: ${warning}`));
