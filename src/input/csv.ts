@@ -73,7 +73,7 @@ export async function openCsv(path: string, options: CsvOptions = {}): Promise<O
   let header: string[] | undefined;
   let headerLine = 1;
   for (;;) {
-    const first = await next(rows, file);
+    const first = await next(rows, file, path);
     if (first.done) throw new InputError(file, undefined, 'is empty: expected a header row');
     headerLine = line;
     line += 1 + lineBreaks(first.value);
@@ -96,7 +96,7 @@ export async function openCsv(path: string, options: CsvOptions = {}): Promise<O
 
   async function* records(): AsyncGenerator<RawRecord> {
     for (;;) {
-      const row = await next(rows, file);
+      const row = await next(rows, file, path);
       if (row.done) return;
       const record = row.value;
       const start = line;
@@ -134,18 +134,37 @@ function lineBreaks(record: readonly string[]): number {
 async function next(
   rows: AsyncIterator<string[]>,
   file: string,
+  path: string,
 ): Promise<IteratorResult<string[]>> {
   try {
     return await rows.next();
   } catch (error) {
-    throw toInputError(error, file);
+    const line = error instanceof CsvError ? await lineAtByte(path, error) : undefined;
+    throw toInputError(error, file, line);
   }
 }
 
-function toInputError(error: unknown, file: string): Error {
+/**
+ * csv-parse reports an unclosed quote at the end of the file and counts CRLF inside quotes twice,
+ * but its `bytes` points into the failing record: counting line breaks up to it gives the line.
+ */
+async function lineAtByte(path: string, error: CsvError): Promise<number | undefined> {
+  const bytes = (error as CsvError & { bytes?: number }).bytes;
+  if (typeof bytes !== 'number' || bytes < 0) return undefined;
+  let line = 1;
+  let seen = 0;
+  for await (const chunk of createReadStream(path, { end: Math.max(0, bytes - 1) })) {
+    const buffer = chunk as Buffer;
+    for (let at = buffer.indexOf(10); at !== -1; at = buffer.indexOf(10, at + 1)) line++;
+    seen += buffer.length;
+  }
+  return seen > 0 || bytes === 0 ? line : undefined;
+}
+
+function toInputError(error: unknown, file: string, recordLine?: number): Error {
   if (error instanceof InputError) return error;
   if (error instanceof CsvError) {
-    const line = (error as CsvError & { lines?: number }).lines;
+    const line = recordLine ?? (error as CsvError & { lines?: number }).lines;
     return new InputError(file, line, `malformed CSV: ${describeCsvError(error)}`);
   }
   const code = (error as NodeJS.ErrnoException).code;
@@ -166,7 +185,7 @@ function describeCsvError(error: CsvError): string {
         : detail;
     }
     case 'CSV_QUOTE_NOT_CLOSED':
-      return 'a quoted field is never closed (a missing " before the end of the file)';
+      return 'a quoted field in this record is never closed (a missing ")';
     case 'CSV_INVALID_CLOSING_QUOTE':
       return `a quote inside a field must be doubled ("") and the field quoted: ${detail}`;
     case 'CSV_MAX_RECORD_SIZE':

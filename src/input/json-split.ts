@@ -51,6 +51,12 @@ export class JsonArraySplitter {
       const ch = chunk.charCodeAt(i);
       if (ch === 10) this.line++;
       if (this.inString) {
+        // JSON strings cannot hold a raw line break: the string was left open on the line before.
+        if (ch === 10)
+          throw new JsonShapeError(
+            'malformed JSON: a string is not closed (missing ")',
+            this.line - 1,
+          );
         if (this.escaped) this.escaped = false;
         else if (ch === 92) this.escaped = true;
         else if (ch === 34) {

@@ -39,6 +39,10 @@ export const checkOriginator: Check = (value) => {
       ? `numeric sender is ${digits} digits (at most ${LIMITS.OriginatorAddress})`
       : undefined;
   }
+  if (value.trim() === '') return 'is empty';
+  if (!/^[\x20-\x7e]+$/.test(value)) {
+    return `alphanumeric sender "${value}" must be printable ASCII (letters a-z, digits, spaces)`;
+  }
   if (value.length > LIMITS.OriginatorAlphanumeric) {
     return `alphanumeric sender "${value}" is ${value.length} characters (at most ${LIMITS.OriginatorAlphanumeric})`;
   }
@@ -55,6 +59,9 @@ export const checkUserDataHeader: Check = (value) =>
 
 export function checkUserData(text: string, messageType: string): string | undefined {
   if (text === '') return 'is empty';
+  if (messageType === '00' && text.length > 160) {
+    return `is ${text.length} characters, but MessageType "00" allows 160; use "11" (or leave MessageType unset)`;
+  }
   if (messageType === '10' && !HEX.test(text)) {
     return 'must be hex (pairs of 0-9, A-F) when MessageType is "10" (binary)';
   }

@@ -52,12 +52,7 @@ async function textWriter(
   handle: FileHandle,
 ): Promise<ReportWriter> {
   let first = true;
-  const header =
-    format === 'csv'
-      ? stringify([REPORT_COLUMNS])
-      : format === 'json'
-        ? '[\n'
-        : '';
+  const header = format === 'csv' ? stringify([REPORT_COLUMNS]) : format === 'json' ? '[\n' : '';
   if (header) await handle.write(header);
   return {
     path,

@@ -150,15 +150,27 @@ describe('buildMessage: MessageType', () => {
     expect(message(build({ to: TO, text })).MessageType).toBe(type);
   });
 
-  it('keeps the record’s own MessageType for a long text', () => {
-    expect(message(build({ to: TO, text: 'a'.repeat(161), MessageType: '00' })).MessageType).toBe(
-      '00',
+  it('keeps the record’s own MessageType for a short text', () => {
+    expect(message(build({ to: TO, text: 'a'.repeat(20), MessageType: '11' })).MessageType).toBe(
+      '11',
     );
   });
 
-  it('keeps the configured MessageType for a long text', () => {
-    const built = build({ to: TO, text: 'a'.repeat(200) }, { defaults: { messageType: '00' } });
-    expect(message(built).MessageType).toBe('00');
+  it('keeps the configured MessageType', () => {
+    const built = build({ to: TO, text: 'a'.repeat(20) }, { defaults: { messageType: '11' } });
+    expect(message(built).MessageType).toBe('11');
+  });
+
+  it('refuses MessageType "00" on a text over 160 characters (the gateway rejects it)', () => {
+    const built = build({ to: TO, text: 'a'.repeat(161), MessageType: '00' });
+    expect(built.ok).toBe(false);
+    expect(built.ok ? [] : built.problems).toEqual([
+      {
+        field: 'text',
+        reason:
+          'is 161 characters, but MessageType "00" allows 160; use "11" (or leave MessageType unset)',
+      },
+    ]);
   });
 
   it('lets the record override the configured MessageType', () => {

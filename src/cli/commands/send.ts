@@ -137,20 +137,27 @@ async function sendCampaign(
     );
     await spool?.close();
     const blocking = plan.fileProblems.length > 0 || (plan.invalid > 0 && !flags.skipInvalid);
+    const problem = blocking
+      ? new UsageError(renderInvalid(plan, true), 'invalid-input')
+      : plan.records === 0
+        ? new UsageError(
+            `${files.map((f) => f.label).join(', ')}: no records to send`,
+            'empty-input',
+          )
+        : undefined;
     if (flags.dryRun) {
-      process.stdout.write(
-        flags.json ? `${JSON.stringify(planJson(plan))}\n` : `${renderPlan(plan, out)}\n`,
-      );
-      if (blocking) throw new UsageError(renderInvalid(plan, true), 'invalid-input');
-      return 0;
+      if (flags.json) {
+        // One document on stdout, even when the plan shows the run would be refused.
+        const error = problem && { code: problem.code, message: problem.message, exitCode: 2 };
+        process.stdout.write(
+          `${JSON.stringify({ ...planJson(plan), ...(error ? { error } : {}) })}\n`,
+        );
+        return problem ? 2 : 0;
+      }
+      process.stdout.write(`${renderPlan(plan, out)}\n`);
     }
-    if (blocking) throw new UsageError(renderInvalid(plan, true), 'invalid-input');
-    if (plan.records === 0) {
-      throw new UsageError(
-        `${files.map((f) => f.label).join(', ')}: no records to send`,
-        'empty-input',
-      );
-    }
+    if (problem) throw problem;
+    if (flags.dryRun) return 0;
 
     const target = gatewayTarget(settings, flags);
     if (plan.valid > CONFIRM_ABOVE && !flags.yes && process.stdin.isTTY && process.stderr.isTTY) {

@@ -35,7 +35,7 @@ export function renderPlan(plan: Plan, c: ChalkInstance): string {
 export function renderInvalid(plan: Plan, skipInvalidHint: boolean): string {
   const lines: string[] = [];
   for (const problem of plan.fileProblems) lines.push(`${problem.file}: ${problem.message}`);
-  if (plan.fileProblems.length === 0 && plan.invalid > 0) {
+  if (plan.invalid > 0) {
     lines.push(`${plural(plan.invalid, 'record')} of ${formatCount(plan.records)} cannot be sent:`);
     for (const record of plan.invalidRecords) {
       for (const problem of record.problems) {
