@@ -3,6 +3,7 @@ import type { FileSettings } from '../config/schema.js';
 import { resolveSettings } from '../config/resolve.js';
 import type { Settings } from '../config/settings.js';
 import { UsageError } from '../errors.js';
+import { colorFor } from './ui/color.js';
 
 /** Flags every gateway command understands (send and check). */
 export interface GatewayFlags {
@@ -78,9 +79,23 @@ export function gatewayTarget(settings: Settings, flags: GatewayFlags): Target {
       'no-endpoint',
     );
   }
-  const url = new URL(settings.endpoint);
+  let url: URL;
+  try {
+    url = new URL(settings.endpoint);
+  } catch {
+    url = new URL('invalid:');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(
+      `endpoint "${settings.endpoint}" (from ${settings.sources.endpoint ?? 'settings'}) must be an ` +
+        'absolute http(s) URL such as https://smsgw.intele.no/pushsms/rest',
+      'bad-endpoint',
+    );
+  }
   const loopback =
-    ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || url.hostname.startsWith('127.');
+    url.hostname === 'localhost' ||
+    url.hostname === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(url.hostname);
   if (url.protocol === 'http:' && !loopback && !flags.allowInsecure) {
     throw new UsageError(
       `${settings.endpoint} is plain http: the password would cross the network unencrypted. ` +
@@ -123,7 +138,7 @@ export async function settingsFor(
   flags: GatewayFlags,
   inputs: readonly string[] = [],
 ): Promise<Settings> {
-  return resolveSettings({
+  const settings = await resolveSettings({
     cwd: process.cwd(),
     env: process.env,
     flags: flagLayer(flags),
@@ -131,4 +146,8 @@ export async function settingsFor(
     profile: flags.profile,
     stdinPassword: flags.passwordStdin ? await readPasswordFromStdin([...inputs]) : undefined,
   });
+  const err = colorFor('stderr');
+  for (const warning of settings.warnings)
+    process.stderr.write(err.yellow(`warning: ${warning}\n`));
+  return settings;
 }

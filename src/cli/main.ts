@@ -18,7 +18,6 @@ function version(): string {
 async function main(argv: string[]): Promise<number> {
   const state: RunState = { exitCode: 0, json: argv.includes('--json') };
   const program = buildProgram(state, version());
-  program.exitOverride();
   try {
     await program.parseAsync(argv);
     return state.exitCode;

@@ -1,7 +1,7 @@
 // The config pipeline: load the file, check it, pick the profile, merge the layers, normalise.
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { resolve as resolvePath } from 'node:path';
+import { dirname, resolve as resolvePath } from 'node:path';
 import { UsageError } from '../errors.js';
 import { parseDuration } from './duration.js';
 import { ENV, envLayer } from './env.js';
@@ -127,7 +127,11 @@ function resolvePassword(
     return fromEnv;
   }
   if (values.passwordFile) {
-    const file = resolvePath(input.cwd, values.passwordFile.replace(/^~(?=$|\/)/, homedir()));
+    // Relative to the config file that names it, so a config found upward still finds its secret.
+    const from = sources.passwordFile;
+    const base =
+      from && from !== 'flag' && from !== 'env' ? dirname(from.split('#')[0]!) : input.cwd;
+    const file = resolvePath(base, values.passwordFile.replace(/^~(?=$|\/)/, homedir()));
     try {
       const secret = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
       warnIfReadable(file, warnings);

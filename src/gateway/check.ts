@@ -62,15 +62,19 @@ export async function checkGateway(
   }
   if (test) {
     const message = verdict.results[0];
+    const clean = (text: string | undefined) =>
+      text === undefined ? undefined : client.redact(text);
     result.message = {
       to: test.to,
       messageId: test.messageId,
       statusCode: message?.statusCode,
-      statusDescription: message?.statusDescription,
-      transactionId: message?.transactionId,
+      statusDescription: clean(message?.statusDescription),
+      transactionId: clean(message?.transactionId),
     };
     if (message?.outcome !== 'accepted') {
-      result.reason = `the test message was not accepted: ${message?.statusDescription ?? message?.error ?? 'no result'}`;
+      result.reason = client.redact(
+        `the test message was not accepted: ${message?.statusDescription ?? message?.error ?? 'no result'}`,
+      );
       return result;
     }
   }

@@ -134,7 +134,7 @@ export async function send(
       if (verdict.kind === 'results') {
         consecutiveFailures = 0;
         limiter.succeeded();
-        results = verdict.results;
+        results = verdict.results.map((result) => redactResult(result, options.poster));
       } else {
         // A retry verdict that ran out of attempts: the gateway surely did not take it.
         const outcome = verdict.kind === 'unknown' || ambiguous ? 'unknown' : 'failed';
@@ -192,6 +192,26 @@ export async function send(
     }
   }
   return { stopped, interrupted: !stopped && interrupted(), notSent };
+}
+
+/** A gateway that echoes the request could put the password in any text it returns. */
+function redactResult(result: MessageResult, poster: Poster): MessageResult {
+  const clean = (text: string | undefined) =>
+    text === undefined ? undefined : poster.redact(text);
+  const out: MessageResult = { ...result };
+  if (result.statusDescription !== undefined)
+    out.statusDescription = clean(result.statusDescription);
+  if (result.transactionId !== undefined) out.transactionId = clean(result.transactionId);
+  if (result.error !== undefined) out.error = clean(result.error);
+  if (result.extraInfo !== undefined) {
+    out.extraInfo = Object.fromEntries(
+      Object.entries(result.extraInfo).map(([k, v]) => [
+        poster.redact(k),
+        poster.redact(String(v)),
+      ]),
+    );
+  }
+  return out;
 }
 
 function redact(verdict: Verdict, poster: Poster): Verdict {

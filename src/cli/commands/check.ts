@@ -46,6 +46,8 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
   }
   if (flags.json) process.stdout.write(`${JSON.stringify({ check: result })}\n`);
   else process.stdout.write(`${renderCheck(result, colorFor('stdout'))}\n`);
+  // Under --json the result document already says why: it is the only thing on stdout.
+  if (!result.ok && flags.json) return 3;
   if (!result.ok)
     throw new GatewayUnusableError(`check failed: ${result.reason ?? 'unknown reason'}`);
   return 0;

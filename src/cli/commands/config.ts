@@ -60,7 +60,6 @@ export async function runConfig(flags: ConfigFlags): Promise<number> {
     const shown = value === undefined ? c.dim('(unset)') : JSON.stringify(value);
     lines.push(`  ${key.padEnd(width)}  ${shown}  ${c.dim(`← ${source ?? 'default'}`)}`);
   }
-  for (const warning of settings.warnings) lines.push(c.yellow(`warning: ${warning}`));
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }

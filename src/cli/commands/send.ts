@@ -2,7 +2,6 @@
 import { access, readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { resolveSettings } from '../../config/resolve.js';
 import type { MessageDefaults, Settings } from '../../config/settings.js';
 import { GatewayUnusableError, InterruptedError, UsageError } from '../../errors.js';
 import { GatewayClient } from '../../gateway/client.js';
@@ -21,12 +20,7 @@ import { SendEmitter } from '../../send/events.js';
 import { runCampaign } from '../../send/run.js';
 import { readSpool, removeSpool, SpoolWriter } from '../../send/spool.js';
 import type { Simulator } from '../../simulator/index.js';
-import {
-  flagLayer,
-  gatewayTarget,
-  readPasswordFromStdin,
-  type GatewayFlags,
-} from '../gateway-settings.js';
+import { gatewayTarget, settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
 import { planJson, summaryJson } from '../ui/json.js';
 import { renderInvalid, renderPlan } from '../ui/plan.js';
@@ -60,21 +54,15 @@ export interface SendFlags extends GatewayFlags {
 export async function runSend(inputs: string[], flags: SendFlags): Promise<number> {
   if (flags.force && flags.resume)
     throw new UsageError('--force and --resume contradict each other');
-  const settings = await resolveSettings({
-    cwd: process.cwd(),
-    env: process.env,
-    flags: flagLayer(flags),
-    configPath: flags.config,
-    profile: flags.profile,
-    stdinPassword: flags.passwordStdin ? await readPasswordFromStdin(inputs) : undefined,
-  });
-  const err = colorFor('stderr');
-  for (const warning of settings.warnings) {
-    process.stderr.write(err.yellow(`warning: ${warning}\n`));
-  }
+  const settings = await settingsFor(flags, inputs);
 
   const reportPath = expandReportPath(flags.report, inputs[0]!, new Date());
   reportFormat(reportPath);
+  if (!(await exists(dirname(reportPath) || '.'))) {
+    throw new UsageError(
+      `cannot write the report ${reportPath}: the folder ${dirname(reportPath)} does not exist`,
+    );
+  }
   // The lock comes first: a second run of a campaign in progress must say so (exit 4), not that
   // the report exists.
   const lock: Lock | undefined = flags.dryRun ? undefined : await acquireLock(lockPath(reportPath));
@@ -244,6 +232,8 @@ async function sendCampaign(
         `${renderSummary(summary, { simulated, stoppedReason, resumed: result.resumed }, out)}\n`,
       );
     }
+    // Under --json the summary already carries the exit code and the reason: one document only.
+    if (flags.json) return exitCode;
     if (result.stopped) {
       throw new GatewayUnusableError(
         result.stopped.authRefused
