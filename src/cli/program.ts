@@ -15,6 +15,8 @@ export function buildProgram(state: RunState, version: string): Command {
     )
     .version(version, '-V, --version')
     .showSuggestionAfterError()
+    // Before the subcommands exist, so they inherit it: main.ts maps every usage error to exit 2.
+    .exitOverride()
     .configureHelp({ sortSubcommands: false, showGlobalOptions: false });
 
   const send = gatewayOptions(program.command('send', { isDefault: true }))
