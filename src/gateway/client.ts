@@ -126,7 +126,9 @@ export class GatewayClient {
   /** A gateway or library that echoes the request must not carry the password into a report. */
   redact(text: string): string {
     const secret = this.password;
-    return secret && text.includes(secret) ? text.split(secret).join('***') : text;
+    // A password of one to three characters would mask ordinary words ("Acce***ted"); such a
+    // password protects nothing anyway.
+    return secret.length >= 4 && text.includes(secret) ? text.split(secret).join('***') : text;
   }
 
   async close(): Promise<void> {
@@ -174,6 +176,8 @@ function describeError(error: unknown): { code: string; message: string } {
     return { code: error.code, message: error.message };
   }
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-  const code = err.code ?? err.cause?.code ?? (err.name === 'AbortError' ? 'ABORTED' : 'UNKNOWN');
+  // An AbortError's `code` is the DOMException number 20: the name is what identifies it.
+  if (err.name === 'AbortError') return { code: 'ABORTED', message: err.message };
+  const code = err.code ?? err.cause?.code ?? 'UNKNOWN';
   return { code, message: err.message ?? String(error) };
 }

@@ -38,7 +38,15 @@ export class JournalWriter {
   ) {}
 
   static async open(path: string): Promise<JournalWriter> {
-    return new JournalWriter(path, await open(path, 'a', 0o600));
+    const handle = await open(path, 'a+', 0o600);
+    // A run killed mid-write leaves a torn last line; the next line must not be glued to it.
+    const { size } = await handle.stat();
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      await handle.read(last, 0, 1, size - 1);
+      if (last[0] !== 10) await handle.write('\n');
+    }
+    return new JournalWriter(path, handle);
   }
 
   append(line: JournalLine): Promise<void> {

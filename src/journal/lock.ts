@@ -1,6 +1,6 @@
 // One run per campaign: a lock file beside the report, taken over only when its owner is dead.
 import { hostname } from 'node:os';
-import { link, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { LockedError } from '../errors.js';
 
 interface LockInfo {
@@ -18,30 +18,63 @@ export interface Lock {
 }
 
 export async function acquireLock(path: string): Promise<Lock> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    // Written aside, then linked into place: the lock never exists without its owner's name in it.
-    const info: LockInfo = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
-    const aside = `${path}.${process.pid}`;
-    await writeFile(aside, JSON.stringify(info), { mode: 0o644 });
-    try {
-      await link(aside, path);
-      return { release: () => rm(path, { force: true }) };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    } finally {
-      await rm(aside, { force: true });
+  const info: LockInfo = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+  const aside = `${path}.${process.pid}`;
+  // Written aside, then linked into place: the lock never exists without its owner's name in it.
+  await writeFile(aside, JSON.stringify(info), { mode: 0o644 });
+  try {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      try {
+        await link(aside, path);
+        return { release: () => rm(path, { force: true }) };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const holder = await readLock(path);
+      if (holder && isAlive(holder)) throw lockedBy(holder, path);
+      // The owner is gone: take over, but one process at a time, or two could each remove the
+      // lock the other just took.
+      if (await takeOver(path, holder)) continue;
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 30));
     }
-    const holder = await readLock(path);
-    if (holder && isAlive(holder)) {
-      throw new LockedError(
-        `another sms-send (pid ${holder.pid} on ${holder.host}, since ${holder.since}) is sending ` +
-          `this campaign; nothing was sent. If no such run exists, delete ${path}.`,
-      );
-    }
-    // The owner is gone (killed, crashed): its lock is stale, and the journal says where it stopped.
-    await rm(path, { force: true });
+    throw new LockedError(`could not take the lock ${path}; nothing was sent`);
+  } finally {
+    await rm(aside, { force: true });
   }
-  throw new LockedError(`could not take the lock ${path}; nothing was sent`);
+}
+
+/** Removes a dead owner's lock under an exclusive takeover file; false when another run is at it. */
+async function takeOver(path: string, stale: LockInfo | undefined): Promise<boolean> {
+  const mutex = `${path}.takeover`;
+  try {
+    await writeFile(mutex, String(process.pid), { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    // A takeover file left by a process killed mid-takeover would block everyone forever.
+    const age = Date.now() - (await stat(mutex).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
+    if (age > 10_000) await rm(mutex, { force: true });
+    return false;
+  }
+  try {
+    const current = await readLock(path);
+    // Only the lock we judged stale may go; a fresh one taken meanwhile stays.
+    if (sameHolder(current, stale)) await rm(path, { force: true });
+    return true;
+  } finally {
+    await rm(mutex, { force: true });
+  }
+}
+
+function sameHolder(a: LockInfo | undefined, b: LockInfo | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.pid === b.pid && a.host === b.host && a.since === b.since;
+}
+
+function lockedBy(holder: LockInfo, path: string): LockedError {
+  return new LockedError(
+    `another sms-send (pid ${holder.pid} on ${holder.host}, since ${holder.since}) is sending ` +
+      `this campaign; nothing was sent. If no such run exists, delete ${path}.`,
+  );
 }
 
 async function readLock(path: string): Promise<LockInfo | undefined> {

@@ -1,5 +1,5 @@
 // The send pass of a campaign: report, journal and resume around send(). Knows files, not terminals.
-import { rm } from 'node:fs/promises';
+import { access, rm } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { doneLine, journalPath, JournalWriter, readJournal, sendLine } from '../journal/journal.js';
 import { ReportSink } from '../report/sink.js';
@@ -35,10 +35,14 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
   const journalFile = journalPath(options.reportPath);
   const previous = options.resume ? await readJournal(journalFile) : undefined;
   if (options.resume) {
-    if (!previous) {
-      throw new UsageError(`nothing to resume: there is no journal ${journalFile}`, 'no-journal');
+    // A run killed before its first batch left no journal: resuming it is simply starting it.
+    if (!previous && (await exists(options.reportPath))) {
+      throw new UsageError(
+        `nothing to resume: there is no journal ${journalFile} beside the existing report`,
+        'no-journal',
+      );
     }
-    if (previous.campaign !== options.campaignKey) {
+    if (previous && previous.campaign !== options.campaignKey) {
       throw new UsageError(
         `the input has changed since ${journalFile} was written, so its records cannot be matched; ` +
           'nothing was sent. Resume with the same input files, or start over with --force.',
@@ -103,5 +107,14 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
     events.off('batch', flush);
     await journal.close();
     await sink.close();
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -58,7 +58,7 @@ export interface SendOutcome {
   stopped?: { reason: string; authRefused: boolean };
   /** True when a stop or abort signal ended the run early. */
   interrupted: boolean;
-  /** Records reported `skipped` because the run was interrupted before sending them. */
+  /** Records never attempted because the run stopped or was interrupted (`failed` or `skipped`). */
   notSent: number;
 }
 

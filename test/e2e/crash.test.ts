@@ -1,0 +1,376 @@
+// The built CLI killed and interrupted mid-run against an in-test simulator: kill -9 and resume,
+// Ctrl-C (once and twice), and a second run on a locked campaign. The simulator's ledger is the
+// witness: nothing accepted twice, nothing lost. Requires `npm run build`.
+import { access, readFile } from 'node:fs/promises';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { journalPath, readJournal } from '../../src/journal/journal.js';
+import { lockPath } from '../../src/journal/lock.js';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { runCli, startCli, type CliResult } from '../helpers/cli.js';
+import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
+import { countOutcomes, journalCounts, promiseBreaches, waitFor } from '../helpers/reliability.js';
+
+const ENV = { SMS_SEND_USERNAME: 'crash-user', SMS_SEND_PASSWORD: 'crash-pw' };
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let sim: Simulator;
+const children: ChildProcess[] = [];
+
+beforeEach(async () => {
+  dir = await tempDir();
+});
+afterEach(async () => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+  await sim?.stop();
+  await dir.remove();
+});
+
+async function startSim(latencyMs: number): Promise<Simulator> {
+  sim = await startSimulator({
+    credentials: { username: ENV.SMS_SEND_USERNAME, password: ENV.SMS_SEND_PASSWORD },
+    faults: { latencyMs },
+  });
+  return sim;
+}
+
+interface Running {
+  child: ChildProcess;
+  stderr(): string;
+  done: Promise<CliResult>;
+}
+
+/** Spawns the CLI and keeps its output readable while it runs. */
+function start(args: string[]): Running {
+  const child = startCli(args, { cwd: dir.path, env: ENV });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<CliResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return { child, stderr: () => stderr, done };
+}
+
+const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
+/** Waits until the journal shows `ready`, failing at once (with stderr) if the run ended first. */
+async function waitForJournal(
+  run: Running,
+  journal: string,
+  ready: (counts: { send: number; done: number }) => boolean,
+  what: string,
+): Promise<void> {
+  await waitFor(async () => {
+    if (exited(run.child)) {
+      throw new Error(`the run ended before ${what}: ${run.stderr()}`);
+    }
+    return ready(await journalCounts(journal));
+  }, what);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function campaign(
+  count: number,
+): Promise<{ input: string; report: string; journal: string }> {
+  const input = join(dir.path, 'campaign.csv');
+  await writeCampaignCsv(input, count);
+  const report = join(dir.path, 'campaign.report.csv');
+  return { input, report, journal: journalPath(report) };
+}
+
+describe('kill -9 mid-run, then --resume', { timeout: 120_000 }, () => {
+  it('twice, at different moments: no record lost, none accepted twice, the stale lock taken over', async () => {
+    const RECORDS = 3000;
+    const BATCH = 25;
+    const CONCURRENCY = 2;
+    await startSim(60);
+    const { input, report, journal } = await campaign(RECORDS);
+    const args = [
+      input,
+      '--endpoint',
+      sim.url,
+      '--yes',
+      '--quiet',
+      '--report',
+      report,
+      '--batch-size',
+      String(BATCH),
+      '--concurrency',
+      String(CONCURRENCY),
+    ];
+
+    // First kill: early, a few batches answered and others in flight.
+    const first = start(args);
+    await waitForJournal(first, journal, (c) => c.done >= 3, 'three answered batches');
+    first.child.kill('SIGKILL');
+    expect((await first.done).signal).toBe('SIGKILL');
+    const lock = JSON.parse(await readFile(lockPath(report), 'utf8')) as { pid: number };
+    expect(lock.pid).toBe(first.child.pid); // left behind by the dead run
+    const afterFirst = await journalCounts(journal);
+
+    // Second kill: the resumed run, well into its own sending.
+    const second = start([...args, '--resume']);
+    await waitForJournal(
+      second,
+      journal,
+      (c) => c.done >= afterFirst.done + 20,
+      'twenty more answered batches',
+    );
+    second.child.kill('SIGKILL');
+    expect((await second.done).signal).toBe('SIGKILL');
+
+    // The last run finishes the campaign; the simulator no longer needs to be slow.
+    sim.setFaults({});
+    const third = await runCli([...args, '--resume'], { cwd: dir.path, env: ENV });
+    expect(third.stderr).not.toContain('another sms-send');
+
+    const rows = parseCsv(await readFile(report, 'utf8'));
+    expect(promiseBreaches(rows, RECORDS, sim.ledger)).toEqual([]);
+    const counts = countOutcomes(rows);
+    // Only batches in flight at a kill (at most one per worker) can be unknown; nothing else is lost.
+    expect(Object.keys(counts).filter((o) => o !== 'accepted' && o !== 'unknown')).toEqual([]);
+    const unknown = counts.unknown ?? 0;
+    expect(unknown).toBeLessThanOrEqual(2 * CONCURRENCY * BATCH);
+    expect(third.code).toBe(unknown > 0 ? 1 : 0);
+    // The unknown rows are exactly those the journal saw sent without an answer.
+    const state = await readJournal(journal);
+    expect(state?.runs).toBe(3);
+    expect(
+      rows
+        .filter((r) => r.outcome === 'unknown')
+        .map((r) => Number(r.row))
+        .sort((a, b) => a - b),
+    ).toEqual([...state!.inFlight.keys()].sort((a, b) => a - b));
+    // Every record reached the gateway at most once; the accepted ones exactly once.
+    expect(sim.ledger.length).toBeGreaterThanOrEqual(counts.accepted ?? 0);
+    expect(sim.ledger.length).toBeLessThanOrEqual(RECORDS);
+    expect(await exists(lockPath(report))).toBe(false);
+    expect(await exists(`${report}.spool`)).toBe(false);
+  });
+});
+
+describe('Ctrl-C', { timeout: 120_000 }, () => {
+  it('once: in-flight batches finish, exit 130, report flushed, and the printed --resume finishes the job', async () => {
+    const RECORDS = 2000;
+    await startSim(60);
+    const { input, report, journal } = await campaign(RECORDS);
+    const run = start([
+      input,
+      '--endpoint',
+      sim.url,
+      '--yes',
+      '--report',
+      report,
+      '--batch-size',
+      '20',
+      '--concurrency',
+      '2',
+    ]);
+    await waitForJournal(run, journal, (c) => c.done >= 4, 'four answered batches');
+    run.child.kill('SIGINT');
+    const result = await run.done;
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain('stopping: finishing the batches in flight');
+    const notSent = /interrupted: ([\d,]+) records not sent/.exec(result.stderr);
+    expect(notSent, result.stderr).not.toBeNull();
+    const resumeLine = /Finish the campaign with:\n\s+sms-send (.+)\n/.exec(result.stderr);
+    expect(resumeLine, result.stderr).not.toBeNull();
+    expect(resumeLine![1]).toContain('--resume');
+
+    const rows = parseCsv(await readFile(report, 'utf8'));
+    expect(promiseBreaches(rows, RECORDS, sim.ledger)).toEqual([]);
+    const counts = countOutcomes(rows);
+    expect(Object.keys(counts).sort()).toEqual(['accepted', 'skipped']);
+    // In-flight batches were allowed to finish: what the gateway took is reported accepted.
+    expect(counts.accepted).toBe(sim.ledger.length);
+    expect(counts.skipped).toBe(Number(notSent![1]!.replace(/,/g, '')));
+    expect(await exists(lockPath(report))).toBe(false);
+
+    // The command it printed, run as printed (these paths need no shell quoting).
+    sim.setFaults({});
+    const resumed = await runCli(resumeLine![1]!.split(' '), { cwd: dir.path, env: ENV });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const final = parseCsv(await readFile(report, 'utf8'));
+    expect(promiseBreaches(final, RECORDS, sim.ledger)).toEqual([]);
+    expect(countOutcomes(final)).toEqual({ accepted: RECORDS });
+    expect(sim.ledger).toHaveLength(RECORDS);
+  });
+
+  it('twice: requests in flight are abandoned as unknown at once, exit 130, and resume does not resend them', async () => {
+    const RECORDS = 200;
+    const BATCH = 20;
+    await startSim(60_000); // processed at once, answered after a minute: only abandoning ends it
+    const { input, report, journal } = await campaign(RECORDS);
+    const args = [
+      input,
+      '--endpoint',
+      sim.url,
+      '--yes',
+      '--report',
+      report,
+      '--batch-size',
+      String(BATCH),
+      '--concurrency',
+      '2',
+    ];
+    const run = start(args);
+    await waitForJournal(run, journal, (c) => c.send >= 2, 'two batches in flight');
+    await waitFor(
+      () => sim.requests.length >= 2 && sim.ledger.length >= 2 * BATCH,
+      'two requests processed',
+    );
+    run.child.kill('SIGINT');
+    // Signals of one kind do not queue: the second must come after the first was handled.
+    await waitFor(() => run.stderr().includes('stopping:'), 'the first Ctrl-C noted');
+    run.child.kill('SIGINT');
+    const result = await run.done;
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain('abandoning the batches in flight');
+    expect(result.stderr).toContain('--resume');
+
+    const rows = parseCsv(await readFile(report, 'utf8'));
+    expect(promiseBreaches(rows, RECORDS, sim.ledger)).toEqual([]);
+    expect(countOutcomes(rows)).toEqual({ unknown: 2 * BATCH, skipped: RECORDS - 2 * BATCH });
+
+    sim.setFaults({});
+    const resumed = await runCli([...args, '--resume'], { cwd: dir.path, env: ENV });
+    expect(resumed.code, resumed.stderr).toBe(1); // the unknown ones stay unknown
+    const final = parseCsv(await readFile(report, 'utf8'));
+    expect(promiseBreaches(final, RECORDS, sim.ledger)).toEqual([]);
+    expect(countOutcomes(final)).toEqual({ unknown: 2 * BATCH, accepted: RECORDS - 2 * BATCH });
+    expect(sim.ledger).toHaveLength(RECORDS); // the abandoned ones had reached it: not sent again
+  });
+});
+
+describe('the campaign lock', { timeout: 120_000 }, () => {
+  it('a second run while the first is sending exits 4, names the lock and sends nothing', async () => {
+    const RECORDS = 600;
+    const BATCH = 10;
+    // Slow enough that the first run is still sending whatever the others take to start (up to
+    // 15 s); it is sped up once they have been refused.
+    await startSim(250);
+    const { input, report, journal } = await campaign(RECORDS);
+    const args = [
+      input,
+      '--endpoint',
+      sim.url,
+      '--yes',
+      '--report',
+      report,
+      '--batch-size',
+      String(BATCH),
+      '--concurrency',
+      '1',
+    ];
+    const first = start(args);
+    await waitForJournal(first, journal, (c) => c.done >= 2, 'the first run sending');
+    const reportBefore = await readFile(report, 'utf8');
+
+    // The same cron line again, and the ways a hurried operator might force it.
+    const others = await Promise.all(
+      [[], ['--force'], ['--resume']].map((extra) =>
+        runCli([...args, ...extra], { cwd: dir.path, env: ENV }),
+      ),
+    );
+    expect(exited(first.child)).toBe(false); // the first was sending all along
+    for (const other of others) {
+      expect(other.code, other.stderr).toBe(4);
+      expect(other.stderr).toContain(lockPath(report));
+      expect(other.stderr).toContain(`pid ${first.child.pid}`);
+      expect(other.stderr).toContain('nothing was sent');
+    }
+    // Their refusal touched nothing of the first run's.
+    expect((await readFile(report, 'utf8')).startsWith(reportBefore)).toBe(true);
+    expect(JSON.parse(await readFile(lockPath(report), 'utf8'))).toMatchObject({
+      pid: first.child.pid,
+    });
+
+    sim.setFaults({});
+    const result = await first.done;
+    expect(result.code, result.stderr).toBe(0);
+    const rows = parseCsv(await readFile(report, 'utf8'));
+    expect(promiseBreaches(rows, RECORDS, sim.ledger)).toEqual([]);
+    expect(countOutcomes(rows)).toEqual({ accepted: RECORDS });
+    // Every request came from the first run: one per batch, nothing from the others.
+    expect(sim.requests).toHaveLength(RECORDS / BATCH);
+    expect(sim.ledger).toHaveLength(RECORDS);
+    expect(await exists(lockPath(report))).toBe(false);
+  });
+
+  it('two runs that find the same stale lock at the same moment: at most one takes it over', async () => {
+    // After a crash, cron and an operator (or two cron lines) may start `--resume` together. Both
+    // find the dead run's lock; if both take it, both send the rest of the campaign. Each trial
+    // has its own stale lock, and two processes (the built lock module) go for it at the same
+    // wall-clock instant.
+    const TRIALS = 60;
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    const stale = JSON.stringify({ pid: dead, host: hostname(), since: new Date().toISOString() });
+    for (let k = 0; k < TRIALS; k++) await writeFile(join(dir.path, `t${k}.lock`), stale);
+    const lockModule = pathToFileURL(
+      fileURLToPath(new URL('../../dist/journal/lock.js', import.meta.url)),
+    ).href;
+    const code = `
+      const { acquireLock } = await import(${JSON.stringify(lockModule)});
+      const [dir, trials, base] = process.argv.slice(1);
+      let taken = '';
+      for (let k = 0; k < Number(trials); k++) {
+        while (Date.now() < Number(base) + k * 25) {}
+        try { await acquireLock(dir + '/t' + k + '.lock'); taken += '1'; } catch { taken += '0'; }
+      }
+      // Stay alive (holding every lock taken) until the other taker is surely done: a lock whose
+      // owner has exited is rightly taken over, and that is not the race under test.
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      process.stdout.write(taken);`;
+    const base = Date.now() + 1_000;
+    const takers = await Promise.all(
+      [0, 1].map(
+        () =>
+          new Promise<string>((resolve, reject) => {
+            const child = spawn(process.execPath, [
+              '--input-type=module',
+              '-e',
+              code,
+              dir.path,
+              String(TRIALS),
+              String(base),
+            ]);
+            children.push(child);
+            let out = '';
+            let err = '';
+            child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+            child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+            child.on('error', reject);
+            child.on('close', (status) =>
+              status === 0 ? resolve(out) : reject(new Error(`taker failed: ${err}`)),
+            );
+          }),
+      ),
+    );
+    expect(takers.map((t) => t.length)).toEqual([TRIALS, TRIALS]);
+    const bothTook = Array.from({ length: TRIALS }, (_, k) => k).filter(
+      (k) => takers[0]![k] === '1' && takers[1]![k] === '1',
+    );
+    expect(takers.join('')).toContain('1'); // stale locks are taken over at all
+    // Takeover is serialised by an exclusive takeover file, and only the lock judged stale is
+    // removed, so a lock the other process has just linked into place survives.
+    expect(bothTook).toEqual([]);
+  });
+});
