@@ -96,10 +96,58 @@ export function buildProgram(state: RunState, version: string): Command {
       'switch a fault on, e.g. unavailable=0.1 (repeatable; see README)',
       keyValue,
     )
+    .option('--dlr', "call each accepted message's DeliveryReportUrl with a delivery report")
+    .option(
+      '--dlr-delay <ms>',
+      'ms between acceptance and the report (default 1000)',
+      nonNegativeInt,
+    )
+    .option(
+      '--dlr-mix <status=weight,...>',
+      'statuses to report and their weights, e.g. DELIVRD=0.9,UNDELIV=0.05,EXPIRED=0.05',
+    )
     .option('--no-color', 'no colours in output')
     .action(async (options: Record<string, unknown>) => {
       const { runSimulate } = await import('./commands/simulate.js');
       state.exitCode = await runSimulate(options);
+    });
+
+  const dlr = program
+    .command('dlr')
+    .description(
+      'receive delivery reports and record them in the report (deliveryStatus, deliveredAt)',
+    )
+    .requiredOption('--report <file>', 'the campaign report to update (.csv, .json, .ndjson)')
+    .option('--port <n>', 'port (default 8098; 0 picks a free one)', nonNegativeInt)
+    .option('--host <host>', 'address to bind (default 127.0.0.1)')
+    .option('--out <file>', 'NDJSON log of every request received (default <report>.dlr.ndjson)')
+    .option('-v, --verbose', 'print a line per report received')
+    .option('--no-color', 'no colours in output')
+    .action(async (options: Record<string, unknown>) => {
+      const { runDlr } = await import('./commands/dlr.js');
+      state.exitCode = await runDlr(options);
+    });
+  dlr
+    .command('apply')
+    .description('fold a log of delivery reports into the report named by dlr --report')
+    .requiredOption('--from <log>', 'NDJSON log of delivery reports (what sms-send dlr writes)')
+    .usage('--report <file> --from <log>')
+    .addHelpText('after', '\n--report <file> (required) is the report to update, as for dlr.')
+    .action(async (_options: Record<string, unknown>, command: Command) => {
+      const { runDlrApply } = await import('./commands/dlr.js');
+      state.exitCode = await runDlrApply(command.optsWithGlobals());
+    });
+
+  program
+    .command('report')
+    .alias('summary')
+    .description("count a report's rows by outcome, StatusCode and delivery status")
+    .argument('<file>', 'a report (.csv, .json, .ndjson)')
+    .option('--json', 'print the counts as one JSON document')
+    .option('--no-color', 'no colours in output')
+    .action(async (file: string, options: Record<string, unknown>) => {
+      const { runReport } = await import('./commands/report.js');
+      state.exitCode = await runReport(file, options);
     });
 
   return program;

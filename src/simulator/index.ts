@@ -1,5 +1,5 @@
 // Public entry of the in-process RestSmsRequest simulator: options, the Simulator handle, startSimulator().
-import type { DeliveryReportOptions, DeliveryReportRecord } from './dlr.js';
+import type { DeliveryReportCall, DeliveryReportOptions, DeliveryReportRecord } from './dlr.js';
 import { DeliveryReporter } from './dlr.js';
 import { validateFaults, type FaultOptions } from './faults.js';
 import {
@@ -11,7 +11,7 @@ import {
 import { credentialCheck, type Credentials } from './rules.js';
 import { SimulatorServer } from './server.js';
 
-export type { DeliveryReportOptions, DeliveryReportRecord } from './dlr.js';
+export type { DeliveryReportCall, DeliveryReportOptions, DeliveryReportRecord } from './dlr.js';
 export type { FaultOptions } from './faults.js';
 export {
   findDuplicates,
@@ -66,6 +66,8 @@ export interface Simulator {
   readonly requestCount: number;
   /** Delivery reports attempted (empty unless `deliveryReports` was set). */
   readonly deliveryReports: readonly DeliveryReportRecord[];
+  /** The same reports in full: status, timestamp, method, body and attempts. */
+  readonly deliveryReportCalls: readonly DeliveryReportCall[];
   /** Resolves once every delivery report scheduled so far has been answered or has failed. */
   deliveryReportsSettled(): Promise<void>;
   /** Replaces the fault settings for requests that arrive from now on. */
@@ -114,6 +116,13 @@ function checkLimit(name: string, value: number | undefined, fallback: number): 
  *   followed by a 10-digit counter; rejected messages carry ExtraInfo.server only.
  * - `requests` keeps the newest 100,000 records by default (`requestLimit`), `ledger` keeps
  *   everything unless `ledgerLimit` is set; the counts always cover the whole run.
+ * - Delivery reports (only with `deliveryReports`): one per accepted message that has a
+ *   DeliveryReportUrl, `delayMs` after acceptance. A URL with any of the placeholders
+ *   [$MSGID] [$STATUS] [$TIMESTAMP] [$GATEWAY] [$MNC] [$MCC] is filled and called with GET;
+ *   one without is POSTed `{"MessageId","TransactionId","Status","Timestamp"}` as JSON. The
+ *   status comes from `statusMix`, drawn from the seed and the MessageId. An answer other than
+ *   200 (or none within `timeoutMs`) is retried `retries` times, waiting `retryDelayMs`,
+ *   doubled each time; an unusable URL is not retried.
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   let faults = validateFaults(options.faults ?? {});
@@ -126,7 +135,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const requests = new BoundedLog<MutableRequestRecord>(
     checkLimit('requestLimit', options.requestLimit, DEFAULT_REQUEST_LIMIT),
   );
-  const reporter = options.deliveryReports && new DeliveryReporter(options.deliveryReports);
+  const reporter =
+    options.deliveryReports && new DeliveryReporter(options.deliveryReports, Math.trunc(seed));
   const checkCredentials = credentialCheck(options.credentials);
 
   const server = new SimulatorServer({
@@ -158,6 +168,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     get deliveryReports() {
       return reporter?.records ?? [];
+    },
+    get deliveryReportCalls() {
+      return reporter?.details ?? [];
     },
     deliveryReportsSettled: () => reporter?.settled() ?? Promise.resolve(),
     setFaults(next: FaultOptions) {

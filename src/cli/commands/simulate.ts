@@ -1,6 +1,6 @@
 // `sms-send simulate`: runs the simulator in the foreground until Ctrl-C.
 import { UsageError } from '../../errors.js';
-import type { FaultOptions } from '../../simulator/index.js';
+import type { DeliveryReportOptions, FaultOptions } from '../../simulator/index.js';
 import { colorFor } from '../ui/color.js';
 
 export interface SimulateFlags {
@@ -9,7 +9,13 @@ export interface SimulateFlags {
   seed?: number;
   credentials?: string;
   fault?: Record<string, string>;
+  dlr?: boolean;
+  dlrDelay?: number;
+  dlrMix?: string;
 }
+
+/** Default delay of the simulator's delivery reports when `--dlr` is on. */
+const DLR_DELAY_MS = 1000;
 
 export async function runSimulate(flags: SimulateFlags): Promise<number> {
   const { startSimulator } = await import('../../simulator/index.js');
@@ -23,12 +29,14 @@ export async function runSimulate(flags: SimulateFlags): Promise<number> {
       password: flags.credentials.slice(at + 1),
     };
   }
+  const deliveryReports = deliveryReportsOf(flags);
   const simulator = await startSimulator({
     port: flags.port ?? 8099,
     host: flags.host ?? '127.0.0.1',
     seed: flags.seed,
     credentials,
     faults: parseFaults(flags.fault ?? {}),
+    deliveryReports,
     // A long session or a benchmark must not grow without bound; the count is kept regardless.
     ledgerLimit: 10_000,
   }).catch((error: NodeJS.ErrnoException) => {
@@ -41,6 +49,7 @@ export async function runSimulate(flags: SimulateFlags): Promise<number> {
     `${c.green('simulator listening')} on ${simulator.url}\n` +
       `  send with: sms-send campaign.csv --endpoint ${simulator.url}\n` +
       `  credentials: ${credentials ? `only ${credentials.username}:***` : 'any non-empty username and password'}\n` +
+      `  delivery reports: ${describeDeliveryReports(deliveryReports)}\n` +
       `  Ctrl-C stops it.\n`,
   );
   await new Promise<void>((resolve) => {
@@ -52,6 +61,50 @@ export async function runSimulate(flags: SimulateFlags): Promise<number> {
   const accepted = simulator.acceptedCount;
   process.stderr.write(`simulator stopped after accepting ${accepted} messages\n`);
   return 0;
+}
+
+/** `--dlr`, or `--dlr-delay`/`--dlr-mix` (which imply it), turns delivery reports on. */
+export function deliveryReportsOf(flags: SimulateFlags): DeliveryReportOptions | undefined {
+  if (!flags.dlr && flags.dlrDelay === undefined && flags.dlrMix === undefined) return undefined;
+  return {
+    delayMs: flags.dlrDelay ?? DLR_DELAY_MS,
+    // Like the ledger: a long session must not grow without bound.
+    recordLimit: 10_000,
+    ...(flags.dlrMix === undefined ? {} : { statusMix: parseStatusMix(flags.dlrMix) }),
+  };
+}
+
+function describeDeliveryReports(options: DeliveryReportOptions | undefined): string {
+  if (!options) return 'off (--dlr turns them on)';
+  const mix = options.statusMix ?? { DELIVRD: 1 };
+  const total = Object.values(mix).reduce((a, b) => a + b, 0);
+  const shares = Object.entries(mix)
+    .map(([status, weight]) => `${status} ${Math.round((weight / total) * 1000) / 10}%`)
+    .join(', ');
+  return `${shares}, ${String(options.delayMs ?? 0)} ms after acceptance`;
+}
+
+/** `delivered=0.9,undeliverable=0.05,expired=0.05`: statuses and weights (normalised; need not add up to 1). */
+export function parseStatusMix(raw: string): Record<string, number> {
+  const mix: Record<string, number> = {};
+  for (const part of raw.split(',')) {
+    const at = part.indexOf('=');
+    const status = part.slice(0, at).trim();
+    const value = part.slice(at + 1).trim();
+    const weight = Number(value);
+    if (at <= 0 || status === '' || !/^[\w.:-]+$/.test(status)) {
+      throw new UsageError(`--dlr-mix: "${part}" must be status=weight, e.g. delivered=0.9`);
+    }
+    if (value === '' || !Number.isFinite(weight) || weight < 0) {
+      throw new UsageError(`--dlr-mix: the weight of ${status} must be a number, 0 or more`);
+    }
+    if (status in mix) throw new UsageError(`--dlr-mix: ${status} is given twice`);
+    mix[status] = weight;
+  }
+  if (!(Object.values(mix).reduce((a, b) => a + b, 0) > 0)) {
+    throw new UsageError('--dlr-mix: the weights add up to 0');
+  }
+  return mix;
 }
 
 const NUMERIC_FAULTS = new Set([

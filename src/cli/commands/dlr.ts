@@ -1,0 +1,147 @@
+// `sms-send dlr` (receive delivery reports until Ctrl-C) and `sms-send dlr apply` (fold a log of them in).
+import { stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { LockedError, UsageError } from '../../errors.js';
+import { readableFormat } from '../../report/read.js';
+import { colorFor } from '../ui/color.js';
+import {
+  renderApply,
+  renderReceiverStart,
+  renderReceiverSummary,
+  showReceiverProgress,
+} from '../ui/dlr.js';
+
+/** Next to the simulator's 8099, so the two can run side by side with no flags. */
+const DEFAULT_PORT = 8098;
+
+export interface DlrFlags {
+  report?: string;
+  port?: number;
+  host?: string;
+  out?: string;
+  verbose?: boolean;
+}
+
+export interface DlrApplyFlags extends DlrFlags {
+  from?: string;
+}
+
+function requireReport(flags: DlrFlags): string {
+  if (flags.report === undefined) throw new UsageError('--report is required');
+  readableFormat(flags.report);
+  return flags.report;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export async function runDlr(flags: DlrFlags): Promise<number> {
+  const reportPath = requireReport(flags);
+  const port = flags.port ?? DEFAULT_PORT;
+  if (port > 65535) throw new UsageError(`--port ${port}: a port is 0 to 65535`);
+  const folder = dirname(resolve(reportPath));
+  if (
+    !(await stat(folder).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  ) {
+    throw new UsageError(`--report ${reportPath}: the folder ${folder} does not exist`);
+  }
+  const host = flags.host ?? '127.0.0.1';
+  const { defaultLogPath } = await import('../../dlr/log.js');
+  const logPath = flags.out ?? defaultLogPath(reportPath);
+  if (resolve(logPath) === resolve(reportPath)) {
+    throw new UsageError('--out must not be the report itself');
+  }
+  const { DlrReceiver } = await import('../../dlr/receiver.js');
+  const receiver = await DlrReceiver.start({ reportPath, logPath, host, port }).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        throw new UsageError(`port ${port} is in use; pick another with --port`);
+      }
+      if (error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
+        throw new UsageError(`cannot listen on ${host}:${port}: ${error.message}`);
+      }
+      throw error;
+    },
+  );
+
+  const err = colorFor('stderr');
+  // The template alone on stdout, so a script can capture it; the rest is for the operator.
+  process.stdout.write(`${receiver.template}\n`);
+  process.stderr.write(
+    `${renderReceiverStart(
+      {
+        url: receiver.url,
+        template: receiver.template,
+        reportPath,
+        logPath,
+        host,
+        reportExists: await isFile(reportPath),
+      },
+      err,
+    )}\n`,
+  );
+  const progress = showReceiverProgress(receiver, { verbose: flags.verbose === true }, err);
+  await new Promise<void>((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  const fold = await receiver.stop();
+  progress.stop();
+  process.stdout.write(
+    `${renderReceiverSummary({ counts: receiver.counts, fold, reportPath, logPath }, colorFor('stdout'))}\n`,
+  );
+  // Nothing is lost when the last update could not be made (all is in the log), but the report is behind.
+  return fold?.kind === 'deferred' ? 1 : 0;
+}
+
+export async function runDlrApply(flags: DlrApplyFlags): Promise<number> {
+  const reportPath = requireReport(flags);
+  for (const flag of ['port', 'host', 'out'] as const) {
+    if (flags[flag] !== undefined) {
+      throw new UsageError(
+        `--${flag} is an option of the receiver (sms-send dlr), not of dlr apply`,
+      );
+    }
+  }
+  if (flags.from === undefined) throw new UsageError('--from is required');
+  if (!(await isFile(reportPath))) {
+    throw new UsageError(`report ${reportPath} does not exist`, 'no-report');
+  }
+  const { readLogInto, foldIntoReport } = await import('../../dlr/apply.js');
+  const { DeliveryBook } = await import('../../dlr/matching.js');
+  const book = new DeliveryBook();
+  const log = await readLogInto(flags.from, book);
+  const fold = await foldIntoReport(reportPath, book);
+  if (fold.kind === 'deferred') {
+    switch (fold.reason) {
+      case 'missing':
+        throw new UsageError(`report ${reportPath} does not exist`, 'no-report');
+      case 'locked':
+        throw new LockedError(`${fold.message} Run dlr apply again once it has finished.`);
+      case 'changed':
+        throw new LockedError(
+          `${fold.message}: something else is writing it. Run dlr apply again later.`,
+        );
+      case 'error':
+        throw new UsageError(`cannot update ${reportPath}: ${fold.message}`);
+    }
+  }
+  process.stdout.write(
+    `${renderApply(log, fold, { reportPath, logPath: flags.from }, colorFor('stdout'))}\n`,
+  );
+  // Reports for MessageIds the report does not have: another campaign's log, or the wrong report.
+  return fold.unmatched > 0 ? 1 : 0;
+}

@@ -1,0 +1,299 @@
+// Renders the delivery-report commands' output as strings, and the receiver's live count on stderr.
+import type { ChalkInstance } from 'chalk';
+import ora from 'ora';
+import type { FoldResult, LogCounts } from '../../dlr/apply.js';
+import type { DeliveryReport } from '../../dlr/matching.js';
+import type { DlrReceiver, MalformedRequest, ReceiverCounts } from '../../dlr/receiver.js';
+import type { ReportCounts } from '../../report/read.js';
+import { OUTCOMES } from '../../report/summary.js';
+import { formatCount, plural } from './format.js';
+
+/** Statuses by count, most frequent first (ties by name, so output is stable). */
+function byCount(counts: Record<string, number>): Array<[string, number]> {
+  return Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
+
+function table(
+  rows: Array<[label: string, count: number, note?: string]>,
+  indent = '  ',
+): string[] {
+  const labelWidth = Math.max(0, ...rows.map(([label]) => label.length));
+  const countWidth = Math.max(0, ...rows.map(([, count]) => formatCount(count).length));
+  return rows.map(
+    ([label, count, note]) =>
+      `${indent}${label.padEnd(labelWidth)}  ${formatCount(count).padStart(countWidth)}${note ? `  ${note}` : ''}`,
+  );
+}
+
+export interface ReceiverInfo {
+  url: string;
+  template: string;
+  reportPath: string;
+  logPath: string;
+  host: string;
+  reportExists: boolean;
+}
+
+/** What `sms-send dlr` says on start (stderr); the template alone goes to stdout. */
+export function renderReceiverStart(info: ReceiverInfo, c: ChalkInstance): string {
+  const lines = [
+    `${c.green('receiving delivery reports')} on ${info.url} (any path; GET query, POST JSON or form)`,
+    `  report  ${info.reportPath}${info.reportExists ? '' : c.yellow(' (does not exist yet: updated once it does)')}`,
+    `  log     ${info.logPath}`,
+    `  send with: sms-send campaign.csv --report ${info.reportPath} --dlr-url '${info.template}'`,
+  ];
+  if (info.host === '0.0.0.0' || info.host === '::') {
+    lines.push(
+      c.yellow(
+        `  listening on every interface: give the gateway an address it can reach instead of ${info.host}`,
+      ),
+    );
+  }
+  lines.push('  Ctrl-C stops it (the report is updated one last time).');
+  return lines.join('\n');
+}
+
+/** The receiver's running count, for the spinner. */
+export function renderReceiverLine(counts: ReceiverCounts, fold: FoldResult | undefined): string {
+  const parts = [plural(counts.received, 'delivery report')];
+  const statuses = byCount(counts.byStatus).map(([status, n]) => `${status} ${formatCount(n)}`);
+  if (counts.withoutStatus > 0) statuses.push(`no status ${formatCount(counts.withoutStatus)}`);
+  if (statuses.length > 0) parts.push(statuses.join(' · '));
+  if (counts.malformed > 0) parts.push(`malformed ${formatCount(counts.malformed)}`);
+  if (fold) parts.push(`report: ${describeFold(fold)}`);
+  return parts.join('  ');
+}
+
+function describeFold(fold: FoldResult): string {
+  if (fold.kind === 'updated') {
+    return (
+      `${formatCount(fold.matched)} matched` +
+      (fold.unmatched > 0 ? `, ${formatCount(fold.unmatched)} not in it (yet)` : '')
+    );
+  }
+  switch (fold.reason) {
+    case 'missing':
+      return 'waiting for it to exist';
+    case 'locked':
+      return 'waiting for the sending run to end';
+    case 'changed':
+      return 'it kept changing; retrying';
+    case 'error':
+      return `cannot update: ${fold.message}`;
+  }
+}
+
+/** One line per report received, for --verbose. */
+export function renderReportLine(report: DeliveryReport, c: ChalkInstance): string {
+  return (
+    `${c.bold(report.status ?? '(no status)')}  ${report.messageId}` +
+    (report.timestamp === undefined ? '' : c.dim(`  ${report.timestamp}`))
+  );
+}
+
+export function renderMalformedLine(request: MalformedRequest, c: ChalkInstance): string {
+  return c.yellow(`${request.httpStatus} ${request.method} ${request.path}: ${request.reason}`);
+}
+
+/** A note when the fold's state changes; undefined when there is nothing new to say. */
+export function renderFoldNote(
+  fold: FoldResult,
+  previous: FoldResult | undefined,
+  verbose: boolean,
+  c: ChalkInstance,
+): string | undefined {
+  const key = (f: FoldResult | undefined) =>
+    f === undefined ? '' : f.kind === 'updated' ? 'updated' : `${f.reason}:${f.message}`;
+  if (fold.kind === 'updated') {
+    if (!fold.written && !verbose) return undefined;
+    if (!verbose && key(previous) === 'updated') return undefined;
+    return c.green(
+      `report updated: ${plural(fold.changedRows, 'row')} changed, ${formatCount(fold.matched)} message ids matched` +
+        (fold.unmatched > 0 ? `, ${formatCount(fold.unmatched)} not in the report (yet)` : ''),
+    );
+  }
+  if (key(fold) === key(previous)) return undefined;
+  switch (fold.reason) {
+    case 'missing':
+      return c.yellow(`waiting for the report: ${fold.message}`);
+    case 'locked':
+      return c.yellow('a sending run holds the report; it is updated once the run ends');
+    case 'changed':
+      return c.yellow(`the report kept changing while being updated; retrying`);
+    case 'error':
+      return c.red(`cannot update the report: ${fold.message}`);
+  }
+}
+
+export interface ReceiverProgress {
+  stop(): void;
+}
+
+/**
+ * The live count: an ora spinner on a TTY; otherwise a line per report with --verbose, and a note
+ * whenever the report's state changes.
+ */
+export function showReceiverProgress(
+  receiver: DlrReceiver,
+  options: { verbose: boolean },
+  c: ChalkInstance,
+): ReceiverProgress {
+  const spinner = process.stderr.isTTY
+    ? ora({
+        text: renderReceiverLine(receiver.counts, undefined),
+        stream: process.stderr,
+        discardStdin: false,
+      }).start()
+    : undefined;
+  const say = (text: string) => {
+    spinner?.clear();
+    process.stderr.write(`${text}\n`);
+    spinner?.render();
+  };
+  let previous: FoldResult | undefined;
+  const update = () => {
+    if (spinner) spinner.text = renderReceiverLine(receiver.counts, receiver.lastFold);
+  };
+  receiver.on('report', (report) => {
+    if (options.verbose) say(renderReportLine(report, c));
+    update();
+  });
+  receiver.on('malformed', (request) => {
+    if (options.verbose) say(renderMalformedLine(request, c));
+    update();
+  });
+  receiver.on('fold', (fold) => {
+    const note = renderFoldNote(fold, previous, options.verbose, c);
+    previous = fold;
+    if (note !== undefined) say(note);
+    update();
+  });
+  receiver.on('logFailed', (error) =>
+    say(
+      c.red(`cannot write the log (answered 500 so the gateway sends it again): ${error.message}`),
+    ),
+  );
+  return {
+    stop() {
+      if (spinner) {
+        update();
+        spinner.stop();
+      }
+    },
+  };
+}
+
+export interface ReceiverSummary {
+  counts: ReceiverCounts;
+  fold: FoldResult | undefined;
+  reportPath: string;
+  logPath: string;
+}
+
+/** What `sms-send dlr` prints when it stops (stdout). */
+export function renderReceiverSummary(summary: ReceiverSummary, c: ChalkInstance): string {
+  const { counts, fold } = summary;
+  const ok = fold === undefined || fold.kind === 'updated';
+  const lines = [
+    (ok ? c.green.bold('✔ ') : c.yellow.bold('! ')) +
+      c.bold(`${plural(counts.received, 'delivery report')} received`),
+  ];
+  const rows: Array<[string, number, string?]> = byCount(counts.byStatus);
+  if (counts.withoutStatus > 0) rows.push(['(no status)', counts.withoutStatus]);
+  if (counts.malformed > 0)
+    rows.push(['malformed', counts.malformed, c.dim('answered 4xx, logged')]);
+  lines.push(...table(rows));
+  if (fold === undefined) {
+    lines.push(`  ${c.dim('report')}  ${summary.reportPath}: nothing to record`);
+  } else if (fold.kind === 'updated') {
+    lines.push(
+      `  ${c.dim('report')}  ${summary.reportPath}: ${formatCount(fold.matched)} message ids matched` +
+        (fold.unmatched > 0
+          ? `; ${formatCount(fold.unmatched)} not in the report (kept in the log), e.g. ${fold.unmatchedSample.join(', ')}`
+          : ''),
+    );
+  } else {
+    lines.push(
+      c.yellow(`  report  ${summary.reportPath} not updated: ${fold.message}`),
+      `  fold the log in later: sms-send dlr apply --report ${summary.reportPath} --from ${summary.logPath}`,
+    );
+  }
+  lines.push(`  ${c.dim('log')}     ${summary.logPath}`);
+  return lines.join('\n');
+}
+
+/** What `sms-send dlr apply` prints (stdout). */
+export function renderApply(
+  log: LogCounts,
+  fold: Extract<FoldResult, { kind: 'updated' }>,
+  paths: { reportPath: string; logPath: string },
+  c: ChalkInstance,
+): string {
+  const head =
+    fold.unmatched === 0
+      ? c.green.bold(`✔ ${plural(log.reports, 'delivery report')} folded into ${paths.reportPath}`)
+      : c.yellow.bold(
+          `! ${plural(log.reports, 'delivery report')} folded into ${paths.reportPath}`,
+        );
+  const rows: Array<[string, number, string?]> = [
+    ['matched', fold.matched, `message ids (${plural(fold.changedRows, 'row')} changed)`],
+  ];
+  if (fold.unmatched > 0) {
+    rows.push([
+      'unmatched',
+      fold.unmatched,
+      `message ids not in the report, e.g. ${fold.unmatchedSample.join(', ')}`,
+    ]);
+  }
+  if (log.withoutStatus > 0)
+    rows.push(['no status', log.withoutStatus, 'reports, nothing to record']);
+  if (log.malformed > 0) {
+    rows.push([
+      'malformed',
+      log.malformed,
+      `log lines skipped (line ${log.malformedLines.join(', ')}${log.malformed > log.malformedLines.length ? ', …' : ''})`,
+    ]);
+  }
+  return [head, ...table(rows)].join('\n');
+}
+
+/** What `sms-send report` prints. */
+export function renderReportCounts(counts: ReportCounts, c: ChalkInstance): string {
+  const lines = [c.bold(`${counts.path}: ${plural(counts.total, 'row')}`)];
+  const outcomes: Array<[string, number, string?]> = OUTCOMES.filter(
+    (o) => counts.byOutcome[o] > 0,
+  ).map((o) => [o, counts.byOutcome[o]]);
+  if (counts.otherOutcome > 0)
+    outcomes.push(['other', counts.otherOutcome, 'rows with no known outcome']);
+  if (counts.unreadable > 0)
+    outcomes.push(['unreadable', counts.unreadable, 'lines that are not rows']);
+  lines.push(...table(outcomes));
+  const codes = Object.entries(counts.byStatusCode).sort((a, b) => Number(a[0]) - Number(b[0]));
+  if (codes.length > 0) {
+    lines.push(c.bold('  by StatusCode'));
+    lines.push(
+      ...table(
+        codes.map(([code, { count, description }]) => [code, count, c.dim(description)]),
+        '    ',
+      ),
+    );
+  }
+  const deliveries: Array<[string, number, string?]> = byCount(counts.byDeliveryStatus);
+  if (deliveries.length > 0 || counts.awaitingDeliveryReport > 0) {
+    lines.push(c.bold('  by delivery status'));
+    if (counts.awaitingDeliveryReport > 0) {
+      deliveries.push([
+        '(none yet)',
+        counts.awaitingDeliveryReport,
+        c.dim('accepted, no delivery report'),
+      ]);
+    }
+    lines.push(...table(deliveries, '    '));
+  }
+  return lines.join('\n');
+}
+
+/** `sms-send report --json`. */
+export function reportCountsJson(counts: ReportCounts): Record<string, unknown> {
+  return { report: counts };
+}

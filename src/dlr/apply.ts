@@ -1,0 +1,146 @@
+// Folds delivery reports into a report's deliveryStatus and deliveredAt columns, under the campaign's lock.
+import { stat } from 'node:fs/promises';
+import { LockedError } from '../errors.js';
+import { acquireLock, lockPath, type Lock } from '../journal/lock.js';
+import { ReportChangedError, updateReport } from '../report/update.js';
+import { readLog } from './log.js';
+import type { DeliveryBook } from './matching.js';
+import {
+  DLR_COLUMNS,
+  deliveryOfRow,
+  messageIdOfRow,
+  supersedes,
+  type DeliveryReport,
+} from './matching.js';
+
+/** How many unmatched MessageIds a result names; all of them are in the log. */
+const SAMPLE = 5;
+
+export interface FoldDone {
+  kind: 'updated';
+  /** Rows in the report. */
+  rows: number;
+  /** Rows this fold changed. */
+  changedRows: number;
+  /** Whether the report was rewritten (only when a row changed). */
+  written: boolean;
+  /** MessageIds with a delivery found in the report. */
+  matched: number;
+  /** MessageIds with a delivery not found in the report: another campaign's, or not written yet. */
+  unmatched: number;
+  unmatchedSample: string[];
+  /** fileIdentity() of the report as this fold left it. */
+  identity: string;
+}
+
+export interface FoldDeferred {
+  kind: 'deferred';
+  /**
+   * missing: the report does not exist (yet); locked: a run holds the campaign's lock;
+   * changed: the report kept changing under us; error: it could not be read or written.
+   */
+  reason: 'missing' | 'locked' | 'changed' | 'error';
+  message: string;
+}
+
+export type FoldResult = FoldDone | FoldDeferred;
+
+/**
+ * Writes each MessageId's winning delivery into every report row with that MessageId, unless the
+ * row already records a later one (by timestamp). Rows are never dropped or reordered, and rows
+ * without a delivery keep what they had.
+ *
+ * The campaign's lock (`<report>.lock`, the one `sms-send send` takes) is held for the rewrite:
+ * while a run holds it the report is being appended to through an open file, which a rename
+ * would cut off, so the fold is deferred instead. A run that starts during the few milliseconds
+ * of a rewrite exits 4 and sends nothing.
+ */
+export async function foldIntoReport(reportPath: string, book: DeliveryBook): Promise<FoldResult> {
+  try {
+    await stat(reportPath);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { kind: 'deferred', reason: 'missing', message: `${reportPath} does not exist yet` };
+    }
+    return { kind: 'deferred', reason: 'error', message: (error as Error).message };
+  }
+  let lock: Lock;
+  try {
+    lock = await acquireLock(lockPath(reportPath));
+  } catch (error) {
+    if (error instanceof LockedError) {
+      return { kind: 'deferred', reason: 'locked', message: error.message };
+    }
+    return { kind: 'deferred', reason: 'error', message: (error as Error).message };
+  }
+  try {
+    let matched = new Set<string>();
+    const result = await updateReport(reportPath, DLR_COLUMNS, () => {
+      matched = new Set();
+      return (row) => {
+        const id = messageIdOfRow(row);
+        const delivery = id === undefined ? undefined : book.get(id);
+        if (id === undefined || !delivery) return undefined;
+        matched.add(id);
+        const recorded = deliveryOfRow(row);
+        if (recorded && !supersedes(delivery, recorded)) return undefined;
+        return { deliveryStatus: delivery.status, deliveredAt: delivery.at };
+      };
+    });
+    const sample: string[] = [];
+    let unmatched = 0;
+    for (const id of book.ids()) {
+      if (matched.has(id)) continue;
+      unmatched++;
+      if (sample.length < SAMPLE) sample.push(id);
+    }
+    return {
+      kind: 'updated',
+      rows: result.rows,
+      changedRows: result.changed,
+      written: result.written,
+      matched: matched.size,
+      unmatched,
+      unmatchedSample: sample,
+      identity: result.identity,
+    };
+  } catch (error) {
+    if (error instanceof ReportChangedError) {
+      return { kind: 'deferred', reason: 'changed', message: error.message };
+    }
+    return { kind: 'deferred', reason: 'error', message: (error as Error).message };
+  } finally {
+    await lock.release();
+  }
+}
+
+export interface LogCounts {
+  /** Reports read from the log. */
+  reports: number;
+  /** Of those, reports without a status: nothing to record. */
+  withoutStatus: number;
+  /** Lines that are not reports: requests the receiver answered 400, torn or foreign lines. */
+  malformed: number;
+  /** Line numbers of the first malformed lines. */
+  malformedLines: number[];
+}
+
+/** Reads a log into a book, in order: for each MessageId the later report wins. */
+export async function readLogInto(
+  logPath: string,
+  book: DeliveryBook,
+  onReport?: (report: DeliveryReport) => void,
+): Promise<LogCounts> {
+  const counts: LogCounts = { reports: 0, withoutStatus: 0, malformed: 0, malformedLines: [] };
+  for await (const entry of readLog(logPath)) {
+    if (entry.kind === 'malformed') {
+      counts.malformed++;
+      if (counts.malformedLines.length < SAMPLE) counts.malformedLines.push(entry.line);
+      continue;
+    }
+    counts.reports++;
+    if (!book.add(entry.report)) counts.withoutStatus++;
+    onReport?.(entry.report);
+  }
+  return counts;
+}

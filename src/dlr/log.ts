@@ -1,0 +1,133 @@
+// The NDJSON log of every delivery report received, malformed ones included, and reading it back.
+import { open, type FileHandle } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
+import { isPlainObject, textLines } from '../report/read.js';
+import { reportFromParams, type DeliveryReport } from './matching.js';
+
+/** `<report>.dlr.ndjson`: it travels with the report, like the journal. */
+export function defaultLogPath(reportPath: string): string {
+  return `${reportPath}.dlr.ndjson`;
+}
+
+/**
+ * One line of the log. A report has messageId (and status, timestamp, transactionId when sent);
+ * a malformed request has `malformed` with the reason. `params` holds every parameter as
+ * received (query and body merged, body winning); `body` the raw body of a malformed POST.
+ */
+export interface LogLine {
+  receivedAt: string;
+  method: string;
+  path: string;
+  messageId?: string;
+  status?: string;
+  timestamp?: string;
+  transactionId?: string;
+  malformed?: string;
+  params: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * Appends lines in arrival order; each append resolves once its line is written (grouped into
+ * one write per turn of the event loop). Written, not synced: a crash of the process loses
+ * nothing, a crash of the machine may lose the last lines; close() syncs.
+ */
+export class DlrLog {
+  private pending: { line: string; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private flushing: Promise<void> | undefined;
+
+  private constructor(
+    readonly path: string,
+    private readonly handle: FileHandle,
+  ) {}
+
+  /** Opens for appending: an earlier session's lines are kept. */
+  static async open(path: string): Promise<DlrLog> {
+    try {
+      return new DlrLog(path, await open(path, 'a'));
+    } catch (error) {
+      throw new UsageError(`cannot write the log ${path}: ${(error as Error).message}`);
+    }
+  }
+
+  append(line: LogLine): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ line: `${JSON.stringify(line)}\n`, resolve, reject });
+      this.flushing ??= this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.pending.length > 0) {
+      const group = this.pending;
+      this.pending = [];
+      try {
+        await this.handle.write(group.map((p) => p.line).join(''));
+        for (const p of group) p.resolve();
+      } catch (error) {
+        for (const p of group) p.reject(error);
+      }
+    }
+    this.flushing = undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.flushing;
+    await this.handle.sync();
+    await this.handle.close();
+  }
+}
+
+/** One line of a log read back. */
+export type LogEntry =
+  | { kind: 'report'; line: number; report: DeliveryReport }
+  | { kind: 'malformed'; line: number; reason: string };
+
+/**
+ * Reads a log of delivery reports: this receiver's own lines, or any NDJSON of objects with a
+ * msgid / MessageId (any case) and optionally status and timestamp. Lines the receiver logged as
+ * malformed, lines that are not JSON objects and objects with no message id come back as
+ * `malformed`, in order, with everything else.
+ */
+export async function* readLog(path: string): AsyncGenerator<LogEntry> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      code === 'ENOENT'
+        ? `log ${path} does not exist`
+        : `cannot read log ${path}: ${(error as Error).message}`,
+    );
+  }
+  try {
+    const input = handle.createReadStream({ autoClose: false, encoding: 'utf8' });
+    for await (const { line, text } of textLines(input)) {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        yield { kind: 'malformed', line, reason: 'not JSON' };
+        continue;
+      }
+      if (!isPlainObject(value)) {
+        yield { kind: 'malformed', line, reason: 'not a JSON object' };
+        continue;
+      }
+      if (typeof value['malformed'] === 'string') {
+        yield { kind: 'malformed', line, reason: value['malformed'] };
+        continue;
+      }
+      const receivedAt = typeof value['receivedAt'] === 'string' ? value['receivedAt'] : '';
+      let parsed = reportFromParams(value, receivedAt);
+      const params = value['params'];
+      if (!parsed.ok && isPlainObject(params)) parsed = reportFromParams(params, receivedAt);
+      yield parsed.ok
+        ? { kind: 'report', line, report: parsed.report }
+        : { kind: 'malformed', line, reason: parsed.reason };
+    }
+  } finally {
+    await handle.close();
+  }
+}
