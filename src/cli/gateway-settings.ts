@@ -3,6 +3,8 @@ import type { FileSettings } from '../config/schema.js';
 import { resolveSettings } from '../config/resolve.js';
 import type { Settings } from '../config/settings.js';
 import { UsageError } from '../errors.js';
+import { GatewayClient } from '../gateway/client.js';
+import type { Simulator } from '../simulator/index.js';
 import { colorFor } from './ui/color.js';
 
 /** Flags every gateway command understands (send and check). */
@@ -150,4 +152,45 @@ export async function settingsFor(
   for (const warning of settings.warnings)
     process.stderr.write(err.yellow(`warning: ${warning}\n`));
   return settings;
+}
+
+/** The gateway a command talks to: a client, and the in-process simulator behind --simulate. */
+export interface OpenGateway {
+  client: GatewayClient;
+  /** What to call it in output: the endpoint, or "built-in simulator". */
+  label: string;
+  simulated: boolean;
+  close(options?: { abort?: boolean }): Promise<void>;
+}
+
+export async function openGateway(
+  target: Target,
+  flags: GatewayFlags,
+  options: { connections: number; timeoutMs: number },
+): Promise<OpenGateway> {
+  let simulator: Simulator | undefined;
+  let endpoint = target.endpoint;
+  if (flags.simulate) {
+    const { startSimulator } = await import('../simulator/index.js');
+    // The in-process simulator keeps no ledger: nobody reads it, and it would grow with the run.
+    simulator = await startSimulator({ port: 0, ledgerLimit: 1 });
+    endpoint = simulator.url;
+  }
+  const client = new GatewayClient({
+    endpoint: endpoint!,
+    username: target.username,
+    password: target.password,
+    connections: options.connections,
+    timeoutMs: options.timeoutMs,
+  });
+  return {
+    client,
+    label: simulator ? 'built-in simulator' : endpoint!,
+    simulated: simulator !== undefined,
+    async close({ abort = false } = {}) {
+      if (abort) await client.destroy();
+      else await client.close();
+      await simulator?.stop();
+    },
+  };
 }

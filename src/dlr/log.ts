@@ -1,6 +1,7 @@
 // The NDJSON log of every delivery report received, malformed ones included, and reading it back.
 import { open, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
+import { LineAppender } from '../journal/appender.js';
 import { isPlainObject, textLines } from '../report/read.js';
 import { reportFromParams, type DeliveryReport } from './matching.js';
 
@@ -33,48 +34,26 @@ export interface LogLine {
  * nothing, a crash of the machine may lose the last lines; close() syncs.
  */
 export class DlrLog {
-  private pending: { line: string; resolve: () => void; reject: (e: unknown) => void }[] = [];
-  private flushing: Promise<void> | undefined;
-
   private constructor(
     readonly path: string,
-    private readonly handle: FileHandle,
+    private readonly lines: LineAppender,
   ) {}
 
   /** Opens for appending: an earlier session's lines are kept. */
   static async open(path: string): Promise<DlrLog> {
     try {
-      return new DlrLog(path, await open(path, 'a'));
+      return new DlrLog(path, new LineAppender(await open(path, 'a'), false));
     } catch (error) {
       throw new UsageError(`cannot write the log ${path}: ${(error as Error).message}`);
     }
   }
 
   append(line: LogLine): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({ line: `${JSON.stringify(line)}\n`, resolve, reject });
-      this.flushing ??= this.flush();
-    });
+    return this.lines.append(`${JSON.stringify(line)}\n`);
   }
 
-  private async flush(): Promise<void> {
-    while (this.pending.length > 0) {
-      const group = this.pending;
-      this.pending = [];
-      try {
-        await this.handle.write(group.map((p) => p.line).join(''));
-        for (const p of group) p.resolve();
-      } catch (error) {
-        for (const p of group) p.reject(error);
-      }
-    }
-    this.flushing = undefined;
-  }
-
-  async close(): Promise<void> {
-    await this.flushing;
-    await this.handle.sync();
-    await this.handle.close();
+  close(): Promise<void> {
+    return this.lines.close();
   }
 }
 

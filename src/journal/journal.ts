@@ -1,6 +1,7 @@
 // The append-only journal beside the report: each batch is recorded before it is sent and after its
 // result, and made durable, so a run killed at any instant can be resumed without sending twice.
-import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
+import { LineAppender } from './appender.js';
 import type { Outcome } from '../gateway/outcome.js';
 import type { RowResult } from '../send/events.js';
 
@@ -27,14 +28,11 @@ export type JournalLine =
   | { t: 'send'; b: string; rows: number[] }
   | { t: 'done'; b: string; r: ResultTuple[] };
 
-/** Appends lines; each append resolves once its line is on disk (writes are grouped per sync). */
+/** Appends journal lines; each append resolves once its line is on disk (grouped per sync). */
 export class JournalWriter {
-  private pending: { line: string; resolve: () => void; reject: (e: unknown) => void }[] = [];
-  private flushing: Promise<void> | undefined;
-
   private constructor(
     readonly path: string,
-    private readonly handle: FileHandle,
+    private readonly lines: LineAppender,
   ) {}
 
   static async open(path: string): Promise<JournalWriter> {
@@ -46,34 +44,15 @@ export class JournalWriter {
       await handle.read(last, 0, 1, size - 1);
       if (last[0] !== 10) await handle.write('\n');
     }
-    return new JournalWriter(path, handle);
+    return new JournalWriter(path, new LineAppender(handle, true));
   }
 
   append(line: JournalLine): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({ line: `${JSON.stringify(line)}\n`, resolve, reject });
-      this.flushing ??= this.flush();
-    });
+    return this.lines.append(`${JSON.stringify(line)}\n`);
   }
 
-  private async flush(): Promise<void> {
-    while (this.pending.length > 0) {
-      const group = this.pending;
-      this.pending = [];
-      try {
-        await this.handle.write(group.map((p) => p.line).join(''));
-        await this.handle.datasync();
-        for (const p of group) p.resolve();
-      } catch (error) {
-        for (const p of group) p.reject(error);
-      }
-    }
-    this.flushing = undefined;
-  }
-
-  async close(): Promise<void> {
-    await this.flushing;
-    await this.handle.close();
+  close(): Promise<void> {
+    return this.lines.close();
   }
 }
 

@@ -1,5 +1,5 @@
 // The send pass of a campaign: report, journal and resume around send(). Knows files, not terminals.
-import { access, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { doneLine, journalPath, JournalWriter, readJournal, sendLine } from '../journal/journal.js';
 import { ReportSink } from '../report/sink.js';
@@ -8,6 +8,7 @@ import type { SendEmitter } from './events.js';
 import { RateLimiter } from './rate.js';
 import { applyJournal, type ResumeCounts } from './resume.js';
 import { send, type Entry, type Poster, type SendOutcome } from './send.js';
+import { exists } from '../exists.js';
 
 export interface RunOptions {
   entries: AsyncIterable<Entry>;
@@ -107,14 +108,5 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
     events.off('batch', flush);
     await journal.close();
     await sink.close();
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
   }
 }

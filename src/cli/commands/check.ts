@@ -1,11 +1,9 @@
 // `sms-send check`: is the gateway reachable and are the credentials good? Sends nothing by default.
 import { GatewayUnusableError, UsageError } from '../../errors.js';
 import { checkGateway, type CheckResult, type TestMessage } from '../../gateway/check.js';
-import { GatewayClient } from '../../gateway/client.js';
 import { buildMessage } from '../../message/build.js';
 import { planColumns } from '../../message/columns.js';
-import type { Simulator } from '../../simulator/index.js';
-import { gatewayTarget, settingsFor, type GatewayFlags } from '../gateway-settings.js';
+import { gatewayTarget, openGateway, settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
 import { renderCheck } from '../ui/check.js';
 
@@ -23,26 +21,15 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
   const target = gatewayTarget(settings, flags);
   const test = flags.to === undefined ? undefined : testMessage(flags, settings);
 
-  let simulator: Simulator | undefined;
-  let endpoint = target.endpoint;
-  if (flags.simulate) {
-    const { startSimulator } = await import('../../simulator/index.js');
-    simulator = await startSimulator({ port: 0, ledgerLimit: 1 });
-    endpoint = simulator.url;
-  }
-  const client = new GatewayClient({
-    endpoint: endpoint!,
-    username: target.username,
-    password: target.password,
+  const gateway = await openGateway(target, flags, {
     connections: 1,
     timeoutMs: settings.timeoutMs,
   });
   let result: CheckResult;
   try {
-    result = await checkGateway(client, flags.simulate ? 'built-in simulator' : endpoint!, test);
+    result = await checkGateway(gateway.client, gateway.label, test);
   } finally {
-    await client.close();
-    await simulator?.stop();
+    await gateway.close();
   }
   if (flags.json) process.stdout.write(`${JSON.stringify({ check: result })}\n`);
   else process.stdout.write(`${renderCheck(result, colorFor('stdout'))}\n`);

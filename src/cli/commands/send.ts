@@ -1,10 +1,9 @@
 // `sms-send send`: settings → plan (validation pass) → confirm → send pass → report and summary.
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { MessageDefaults, Settings } from '../../config/settings.js';
 import { GatewayUnusableError, InterruptedError, UsageError } from '../../errors.js';
-import { GatewayClient } from '../../gateway/client.js';
 import { campaignKey } from '../../input/campaign-key.js';
 import type { InputFile } from '../../input/open.js';
 import { spoolStream } from '../../input/stdin.js';
@@ -19,14 +18,14 @@ import { entryOf } from '../../send/entries.js';
 import { SendEmitter } from '../../send/events.js';
 import { runCampaign } from '../../send/run.js';
 import { readSpool, removeSpool, SpoolWriter } from '../../send/spool.js';
-import type { Simulator } from '../../simulator/index.js';
-import { gatewayTarget, settingsFor, type GatewayFlags } from '../gateway-settings.js';
+import { gatewayTarget, openGateway, settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
 import { planJson, summaryJson } from '../ui/json.js';
 import { renderInvalid, renderPlan } from '../ui/plan.js';
 import { showProgress } from '../ui/progress.js';
 import { watchSignals } from '../ui/signals.js';
 import { renderSummary } from '../ui/summary.js';
+import { exists } from '../../exists.js';
 
 const CONFIRM_ABOVE = 1000;
 
@@ -156,18 +155,7 @@ async function sendCampaign(
       }
     }
 
-    let simulator: Simulator | undefined;
-    let endpoint = target.endpoint;
-    if (flags.simulate) {
-      const { startSimulator } = await import('../../simulator/index.js');
-      // The in-process simulator keeps no ledger: nobody reads it, and it would grow with the run.
-      simulator = await startSimulator({ port: 0, ledgerLimit: 1 });
-      endpoint = simulator.url;
-    }
-    const client = new GatewayClient({
-      endpoint: endpoint!,
-      username: target.username,
-      password: target.password,
+    const gateway = await openGateway(target, flags, {
       connections: settings.concurrency,
       timeoutMs: settings.timeoutMs,
     });
@@ -201,7 +189,7 @@ async function sendCampaign(
           force: flags.force === true,
           resume: flags.resume === true,
           retryUnknown: flags.retryUnknown === true,
-          poster: client,
+          poster: gateway.client,
           batchSize: settings.batchSize,
           concurrency: settings.concurrency,
           retries: settings.retries,
@@ -214,15 +202,13 @@ async function sendCampaign(
     } finally {
       signals.dispose();
       progress.stop();
-      if (signals.abort.aborted) await client.destroy();
-      else await client.close();
-      await simulator?.stop();
+      await gateway.close({ abort: signals.abort.aborted });
     }
 
     const summary = tally.summary(reportPath);
     const stoppedReason = result.stopped?.reason;
     const exitCode = result.stopped ? 3 : result.interrupted ? 130 : summary.exitCode;
-    const simulated = simulator !== undefined;
+    const simulated = gateway.simulated;
     if (flags.json) {
       process.stdout.write(
         `${JSON.stringify(summaryJson(summary, exitCode, simulated, stoppedReason, result.resumed))}\n`,
@@ -303,15 +289,6 @@ export function expandReportPath(template: string | undefined, input: string, no
   const date = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
   const time = `${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
   return template.replaceAll('{date}', date).replaceAll('{time}', time).replaceAll('{name}', name);
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function loadTemplate(flags: SendFlags) {
