@@ -186,6 +186,9 @@ function describeCsvError(error: CsvError): string {
     }
     case 'CSV_QUOTE_NOT_CLOSED':
       return 'a quoted field in this record is never closed (a missing ")';
+    // csv-parse names this code without its CSV_ prefix.
+    case 'INVALID_OPENING_QUOTE' as CsvError['code']:
+      return 'a quote in the middle of an unquoted field: quote the whole field and double the quote ("Ka""ri")';
     case 'CSV_INVALID_CLOSING_QUOTE':
       return `a quote inside a field must be doubled ("") and the field quoted: ${detail}`;
     case 'CSV_MAX_RECORD_SIZE':

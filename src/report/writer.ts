@@ -28,7 +28,7 @@ export function reportFormat(path: string): ReportFormat {
 export function reportExistsError(path: string): UsageError {
   return new UsageError(
     `report ${path} already exists: this campaign looks already sent. ` +
-      'Use --force to send it again, or --report to write elsewhere.',
+      'Use --force to send it all again, or --resume to finish it if it was interrupted.',
     'report-exists',
   );
 }

@@ -215,7 +215,11 @@ async function sendCampaign(
       );
     } else if (!flags.quiet) {
       process.stdout.write(
-        `${renderSummary(summary, { simulated, stoppedReason, resumed: result.resumed }, out)}\n`,
+        `${renderSummary(
+          summary,
+          { simulated, stoppedReason, resumed: result.resumed, interrupted: result.interrupted },
+          out,
+        )}\n`,
       );
     }
     // Under --json the summary already carries the exit code and the reason: one document only.

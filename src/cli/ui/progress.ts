@@ -56,9 +56,11 @@ export function showProgress(
     });
   }
 
-  const spinner = process.stderr.isTTY
-    ? ora({ text: line(), stream: process.stderr, discardStdin: false }).start()
-    : undefined;
+  // A pseudo-terminal with no size (some CI runners, `script`) makes the spinner redraw forever.
+  const spinner =
+    process.stderr.isTTY && (process.stderr.columns ?? 0) > 0
+      ? ora({ text: line(), stream: process.stderr, discardStdin: false }).start()
+      : undefined;
   const timer = spinner
     ? setInterval(() => (spinner.text = line()), 100)
     : options.intervalSeconds > 0

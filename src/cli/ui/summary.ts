@@ -7,6 +7,7 @@ import { formatCount, formatDuration, formatRate } from './format.js';
 
 export interface SummaryContext {
   simulated: boolean;
+  interrupted?: boolean;
   stoppedReason?: string;
   resumed?: ResumeCounts;
 }
@@ -22,7 +23,7 @@ export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: Chalk
   };
   const lines: string[] = [];
   const headline =
-    summary.exitCode === 0
+    summary.exitCode === 0 && !ctx.interrupted && !ctx.stoppedReason
       ? c.green.bold(
           `✔ ${formatCount(summary.byOutcome.accepted)} of ${formatCount(summary.total)} messages accepted`,
         )
