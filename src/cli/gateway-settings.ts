@@ -31,6 +31,8 @@ export interface GatewayFlags {
   config?: string;
   profile?: string;
   passwordStdin?: boolean;
+  stateDir?: string;
+  campaign?: string;
 }
 
 /** Credentials the in-process simulator accepts when the user configured none. */
@@ -55,6 +57,8 @@ export function flagLayer(flags: GatewayFlags): FileSettings {
     rate: flags.rate,
     timeout: flags.timeout,
     retries: flags.retries,
+    stateDir: flags.stateDir,
+    campaign: flags.campaign,
   };
   return Object.fromEntries(Object.entries(layer).filter(([, v]) => v !== undefined));
 }

@@ -22,8 +22,15 @@ export function buildProgram(state: RunState, version: string): Command {
   const send = gatewayOptions(program.command('send', { isDefault: true }))
     .description('send every record of the input files (the default command)')
     .argument('<input...>', 'CSV, JSON or NDJSON files with recipients and texts')
-    .option('--report <path>', 'report file (.csv, .json, .ndjson); default <input>.report.csv')
-    .option('--force', 'overwrite an existing report (sends the campaign again)')
+    .option(
+      '--report <path>',
+      'report file (.csv, .json, .ndjson, .xml); default <input>.report.csv',
+    )
+    .option(
+      '--campaign <name>',
+      'name the campaign ({date}, {time}, {name} allowed) instead of deriving it from the content',
+    )
+    .option('--force', 'send a campaign that was already sent, all again; overwrite its report')
     .option('--dry-run', 'validate and print the plan; send nothing')
     .option('-y, --yes', 'do not ask for confirmation before a large send')
     .option('--skip-invalid', 'send the valid records and report invalid ones, instead of stopping')
@@ -36,7 +43,7 @@ export function buildProgram(state: RunState, version: string): Command {
     .option('--json', 'print the summary (or the --dry-run plan) as one JSON document on stdout')
     .option(
       '--resume',
-      'finish an interrupted campaign from its journal; nothing settled is resent',
+      'finish an interrupted or stopped campaign from its journal; nothing settled is resent',
     )
     .option(
       '--retry-unknown',
@@ -79,6 +86,37 @@ export function buildProgram(state: RunState, version: string): Command {
     .action(async (options: Record<string, unknown>) => {
       const { runConfig } = await import('./commands/config.js');
       state.exitCode = await runConfig(options);
+    });
+
+  const campaigns = program
+    .command('campaigns')
+    .description('list the campaigns in the state directory, newest first')
+    .option('--state-dir <path>', 'state directory (default $XDG_STATE_HOME/sms-send)')
+    .option('--config <path>', 'config file (default: searched from the current folder)')
+    .option('--profile <name>', 'profile from the config file')
+    .option('--json', 'print them as one JSON document')
+    .option('--no-color', 'no colours in output')
+    .action(async (options: Record<string, unknown>) => {
+      const { runCampaigns } = await import('./commands/campaigns.js');
+      state.exitCode = await runCampaigns(options);
+    });
+  campaigns
+    .command('show')
+    .description("show one campaign's state: status, counts, inputs, reports")
+    .argument('<id>', 'campaign ID (or an unambiguous prefix)')
+    .option('--json', 'print it as one JSON document')
+    .action(async (id: string, _options: Record<string, unknown>, command: Command) => {
+      const { runCampaignShow } = await import('./commands/campaigns.js');
+      state.exitCode = await runCampaignShow(id, command.optsWithGlobals());
+    });
+  campaigns
+    .command('prune')
+    .description('remove the state of finished campaigns (their reports are kept)')
+    .option('--older-than <duration>', 'finished longer ago than this, e.g. 90d')
+    .option('--json', 'print what was removed as one JSON document')
+    .action(async (_options: Record<string, unknown>, command: Command) => {
+      const { runCampaignPrune } = await import('./commands/campaigns.js');
+      state.exitCode = await runCampaignPrune(command.optsWithGlobals());
     });
 
   program
@@ -183,6 +221,10 @@ function gatewayOptions(command: Command): Command {
     .option('--config <path>', 'config file (default: searched from the current folder)')
     .option('--profile <name>', 'profile from the config file')
     .option('--password-stdin', 'read the password from standard input')
+    .option(
+      '--state-dir <path>',
+      'where campaign state (journal, lock, manifest) lives (default $XDG_STATE_HOME/sms-send)',
+    )
     .option('--allow-insecure', 'allow credentials over plain http to a non-loopback host')
     .option('--no-color', 'no colours in output');
 }

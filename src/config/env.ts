@@ -6,6 +6,7 @@ export const ENV = {
   username: 'SMS_SEND_USERNAME',
   password: 'SMS_SEND_PASSWORD',
   profile: 'SMS_SEND_PROFILE',
+  stateDir: 'SMS_SEND_STATE_DIR',
 } as const;
 
 export function envLayer(env: NodeJS.ProcessEnv): FileSettings {
@@ -16,5 +17,7 @@ export function envLayer(env: NodeJS.ProcessEnv): FileSettings {
   if (endpoint) values.endpoint = endpoint;
   if (username) values.username = username;
   if (password) values.password = password;
+  const stateDir = env[ENV.stateDir];
+  if (stateDir) values.stateDir = stateDir;
   return values;
 }

@@ -94,11 +94,35 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
     rate: values.rate ? values.rate : undefined,
     timeoutMs: timeoutMs ?? 30_000,
     retries: values.retries ?? 3,
+    stateDir: resolvePath(
+      baseFor(merged.sources.stateDir, input.cwd),
+      expandHome(values.stateDir ?? defaultStateDir(input.env)),
+    ),
+    campaign: values.campaign,
     sources: merged.sources,
     configFile: loaded?.filepath,
     profile: profileName,
     warnings,
   };
+}
+
+/** `$XDG_STATE_HOME/sms-send`, or `~/.local/state/sms-send` when XDG_STATE_HOME is unset. */
+export function defaultStateDir(env: NodeJS.ProcessEnv): string {
+  const xdg = env.XDG_STATE_HOME;
+  // The XDG spec says a relative value is invalid and must be ignored.
+  const base = xdg && xdg.startsWith('/') ? xdg : `${homedir()}/.local/state`;
+  return `${base}/sms-send`;
+}
+
+/** A relative path in a config file is relative to that file, so a config found upward still works. */
+function baseFor(source: string | undefined, cwd: string): string {
+  return source && source !== 'flag' && source !== 'env' && source !== 'default'
+    ? dirname(source.split('#')[0]!)
+    : cwd;
+}
+
+function expandHome(path: string): string {
+  return path.replace(/^~(?=$|\/)/, homedir());
 }
 
 function resolvePassword(
@@ -128,10 +152,10 @@ function resolvePassword(
   }
   if (values.passwordFile) {
     // Relative to the config file that names it, so a config found upward still finds its secret.
-    const from = sources.passwordFile;
-    const base =
-      from && from !== 'flag' && from !== 'env' ? dirname(from.split('#')[0]!) : input.cwd;
-    const file = resolvePath(base, values.passwordFile.replace(/^~(?=$|\/)/, homedir()));
+    const file = resolvePath(
+      baseFor(sources.passwordFile, input.cwd),
+      expandHome(values.passwordFile),
+    );
     try {
       const secret = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
       warnIfReadable(file, warnings);

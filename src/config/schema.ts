@@ -47,6 +47,14 @@ const settingsEntries = {
   rate: v.pipe(v.number('must be a number'), v.minValue(0, 'must not be negative')),
   timeout: duration,
   retries: nonNegativeInt,
+  stateDir: v.pipe(v.string(), v.minLength(1, 'must be a folder path')),
+  campaign: v.pipe(
+    v.string(),
+    v.regex(
+      /^[A-Za-z0-9{}][A-Za-z0-9._{}-]{0,63}$/,
+      'must be 1-64 letters, digits, ".", "_" or "-" ({date}, {time} and {name} allowed)',
+    ),
+  ),
 } as const;
 
 // Plain objects, not strictObject: valibot stops at the first unknown key, and every one must be

@@ -29,6 +29,10 @@ export interface Settings {
   rate?: number;
   timeoutMs: number;
   retries: number;
+  /** Campaign journals, locks, spools and manifests live here (one folder per campaign). */
+  stateDir: string;
+  /** An explicit campaign name (may hold {date}, {time}, {name}); else the ID comes from the content. */
+  campaign?: string;
   /** Where each setting came from: "default", a config file path, "env" or "flag". */
   sources: Partial<Record<SettingKey, string>>;
   configFile?: string;

@@ -1,16 +1,11 @@
-// The append-only journal beside the report: each batch is recorded before it is sent and after its
-// result, and made durable, so a run killed at any instant can be resumed without sending twice.
+// The append-only journal in the campaign's state folder: each batch is recorded before it is sent
+// and after its result, and made durable, so a run killed at any instant can be resumed without sending twice.
 import { open, readFile } from 'node:fs/promises';
 import { LineAppender } from './appender.js';
 import type { Outcome } from '../gateway/outcome.js';
 import type { RowResult } from '../send/events.js';
 
 export const JOURNAL_VERSION = 1;
-
-/** `<report>.journal`: it travels with the report, whatever the report is called. */
-export function journalPath(reportPath: string): string {
-  return `${reportPath}.journal`;
-}
 
 type ResultTuple = [
   row: number,
@@ -79,8 +74,11 @@ export function doneLine(batch: string, rows: readonly RowResult[]): JournalLine
 
 /** What an earlier run left: the results it recorded, and the rows it sent without an answer. */
 export interface JournalState {
+  /** The content hash the campaign's runs were started with. */
   campaign: string;
   runs: number;
+  /** Whether any batch was ever handed to the gateway: a journal without one sent nothing. */
+  sent: boolean;
   results: Map<number, Omit<RowResult, 'to' | 'messageId'>>;
   inFlight: Map<number, number>;
 }
@@ -93,8 +91,13 @@ export async function readJournal(path: string): Promise<JournalState | undefine
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const state: JournalState = { campaign: '', runs: 0, results: new Map(), inFlight: new Map() };
-  const sent = new Map<string, number[]>();
+  const state: JournalState = {
+    campaign: '',
+    runs: 0,
+    sent: false,
+    results: new Map(),
+    inFlight: new Map(),
+  };
   for (const raw of text.split('\n')) {
     if (raw === '') continue;
     let line: JournalLine;
@@ -108,10 +111,9 @@ export async function readJournal(path: string): Promise<JournalState | undefine
       state.campaign = line.campaign;
       state.runs = Math.max(state.runs, line.run);
     } else if (line.t === 'send') {
-      sent.set(line.b, line.rows);
+      state.sent = true;
       for (const row of line.rows) state.inFlight.set(row, (state.inFlight.get(row) ?? 0) + 1);
     } else if (line.t === 'done') {
-      sent.delete(line.b);
       for (const [
         row,
         outcome,

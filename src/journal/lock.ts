@@ -1,4 +1,4 @@
-// One run per campaign: a lock file beside the report, taken over only when its owner is dead.
+// One run at a time: a lock file (a campaign's, or a report's), taken over only when its owner is dead.
 import { hostname } from 'node:os';
 import { link, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { LockedError } from '../errors.js';
@@ -9,15 +9,23 @@ interface LockInfo {
   since: string;
 }
 
+/** The report's own lock, `<report>.lock`: one writer of a report file at a time (a send or a dlr fold). */
 export function lockPath(reportPath: string): string {
   return `${reportPath}.lock`;
+}
+
+/** Whether a live process holds the lock at `path`. */
+export async function lockIsHeld(path: string): Promise<boolean> {
+  const holder = await readLock(path);
+  return holder !== undefined && isAlive(holder);
 }
 
 export interface Lock {
   release(): Promise<void>;
 }
 
-export async function acquireLock(path: string): Promise<Lock> {
+/** `what` completes "another sms-send is …" in the refusal, e.g. "sending this campaign". */
+export async function acquireLock(path: string, what = 'using this report'): Promise<Lock> {
   const info: LockInfo = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
   const aside = `${path}.${process.pid}`;
   // Written aside, then linked into place: the lock never exists without its owner's name in it.
@@ -31,7 +39,7 @@ export async function acquireLock(path: string): Promise<Lock> {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
       const holder = await readLock(path);
-      if (holder && isAlive(holder)) throw lockedBy(holder, path);
+      if (holder && isAlive(holder)) throw lockedBy(holder, path, what);
       // The owner is gone: take over, but one process at a time, or two could each remove the
       // lock the other just took.
       if (await takeOver(path, holder)) continue;
@@ -70,10 +78,10 @@ function sameHolder(a: LockInfo | undefined, b: LockInfo | undefined): boolean {
   return a.pid === b.pid && a.host === b.host && a.since === b.since;
 }
 
-function lockedBy(holder: LockInfo, path: string): LockedError {
+function lockedBy(holder: LockInfo, path: string, what: string): LockedError {
   return new LockedError(
-    `another sms-send (pid ${holder.pid} on ${holder.host}, since ${holder.since}) is sending ` +
-      `this campaign; nothing was sent. If no such run exists, delete ${path}.`,
+    `another sms-send (pid ${holder.pid} on ${holder.host}, since ${holder.since}) is ${what}; ` +
+      `nothing was sent. If no such run exists, delete ${path}.`,
   );
 }
 

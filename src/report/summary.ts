@@ -30,9 +30,16 @@ export class Tally {
   readonly byOutcome = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   readonly byStatusCode: RunSummary['byStatusCode'] = {};
   readonly startedAt = Date.now();
+  /** Rows an earlier run settled (resume): in the report, but not this run's work or rate. */
+  earlier = 0;
+  private earlierAnswered = 0;
 
-  add(row: RowResult): void {
+  add(row: RowResult, earlier = false): void {
     this.total++;
+    if (earlier) {
+      this.earlier++;
+      if (row.outcome === 'accepted' || row.outcome === 'rejected') this.earlierAnswered++;
+    }
     this.byOutcome[row.outcome]++;
     if (row.statusCode !== undefined) {
       const key = String(row.statusCode);
@@ -44,9 +51,14 @@ export class Tally {
     }
   }
 
-  /** The number of records the gateway gave an answer for. */
+  /** The number of records the gateway gave this run an answer for. */
   get answered(): number {
-    return this.byOutcome.accepted + this.byOutcome.rejected;
+    return this.byOutcome.accepted + this.byOutcome.rejected - this.earlierAnswered;
+  }
+
+  /** Rows this run settled (not those an earlier run's journal settled). */
+  get done(): number {
+    return this.total - this.earlier;
   }
 
   summary(reportPath?: string): RunSummary {

@@ -30,7 +30,8 @@ export interface RetryNotice {
 }
 
 export interface SendEvents {
-  record: [RowResult];
+  /** `earlier`: settled by an earlier run of the campaign (from its journal), not sent by this one. */
+  record: [row: RowResult, earlier?: boolean];
   batch: [BatchReport];
   retry: [RetryNotice];
   /** The run stops taking batches: circuit breaker or credentials refused. */

@@ -9,6 +9,23 @@ export interface ResumeCounts {
   inFlight: number;
 }
 
+/** Whether an earlier result is final for this run: anything but `failed` (and `unknown` with --retry-unknown). */
+function settles(outcome: string, retryUnknown: boolean): boolean {
+  return outcome !== 'failed' && !(outcome === 'unknown' && retryUnknown);
+}
+
+/** Whether an earlier run settled a row: the honest "left to send" counts only the others. */
+export function settledRows(
+  journal: JournalState,
+  retryUnknown: boolean,
+): (row: number) => boolean {
+  return (row) => {
+    const previous = journal.results.get(row);
+    if (previous) return settles(previous.outcome, retryUnknown);
+    return !retryUnknown && journal.inFlight.has(row);
+  };
+}
+
 /**
  * accepted/rejected/unknown results are final; a `failed` one was surely not processed and is
  * sent again. A batch sent without a recorded answer is `unknown`, resent only with --retry-unknown.
@@ -25,11 +42,7 @@ export async function* applyJournal(
       continue;
     }
     const previous = journal.results.get(entry.row);
-    if (
-      previous &&
-      previous.outcome !== 'failed' &&
-      !(previous.outcome === 'unknown' && retryUnknown)
-    ) {
+    if (previous && settles(previous.outcome, retryUnknown)) {
       counts.fromJournal++;
       yield {
         kind: 'final',
@@ -38,6 +51,7 @@ export async function* applyJournal(
         messageId: entry.messageId,
         result: previous,
         attempts: previous.attempts,
+        earlier: true,
       };
       continue;
     }
@@ -54,6 +68,7 @@ export async function* applyJournal(
           outcome: 'unknown',
           error: 'sent by an interrupted run that got no answer; --retry-unknown sends it again',
         },
+        earlier: true,
       };
       continue;
     }

@@ -1,23 +1,30 @@
 // The send pass of a campaign: report, journal and resume around send(). Knows files, not terminals.
 import { rm } from 'node:fs/promises';
-import { UsageError } from '../errors.js';
-import { doneLine, journalPath, JournalWriter, readJournal, sendLine } from '../journal/journal.js';
+import {
+  doneLine,
+  JOURNAL_VERSION,
+  JournalWriter,
+  sendLine,
+  type JournalState,
+} from '../journal/journal.js';
 import { ReportSink } from '../report/sink.js';
 import { openReport } from '../report/writer.js';
 import type { SendEmitter } from './events.js';
 import { RateLimiter } from './rate.js';
 import { applyJournal, type ResumeCounts } from './resume.js';
 import { send, type Entry, type Poster, type SendOutcome } from './send.js';
-import { exists } from '../exists.js';
 
 export interface RunOptions {
   entries: AsyncIterable<Entry>;
   reportPath: string;
-  campaignKey: string;
-  /** Start over: the existing report and journal are replaced. */
-  force: boolean;
-  /** Continue the campaign recorded in the journal. */
-  resume: boolean;
+  /** The campaign's journal, in its state folder. */
+  journalPath: string;
+  /** The campaign's content hash, written at the start of each run. */
+  contentHash: string;
+  /** What earlier runs recorded: given, this run continues the campaign (--resume). */
+  previous?: JournalState;
+  /** Replace an existing report file (--force, --resume: the journal rewrites it complete). */
+  overwriteReport: boolean;
   retryUnknown: boolean;
   poster: Poster;
   batchSize: number;
@@ -33,47 +40,24 @@ export interface RunResult extends SendOutcome {
 }
 
 export async function runCampaign(options: RunOptions, events: SendEmitter): Promise<RunResult> {
-  const journalFile = journalPath(options.reportPath);
-  const previous = options.resume ? await readJournal(journalFile) : undefined;
-  if (options.resume) {
-    // A run killed before its first batch left no journal: resuming it is simply starting it.
-    if (!previous && (await exists(options.reportPath))) {
-      throw new UsageError(
-        `nothing to resume: there is no journal ${journalFile} beside the existing report`,
-        'no-journal',
-      );
-    }
-    if (previous && previous.campaign !== options.campaignKey) {
-      throw new UsageError(
-        `the input has changed since ${journalFile} was written, so its records cannot be matched; ` +
-          'nothing was sent. Resume with the same input files, or start over with --force.',
-        'input-changed',
-      );
-    }
-  } else if (options.force) {
-    await rm(journalFile, { force: true });
-  } else if ((await readJournal(journalFile)) !== undefined) {
-    throw new UsageError(
-      `${journalFile} exists: an earlier run of this campaign was interrupted. ` +
-        'Use --resume to finish it, or --force to send it all again.',
-      'journal-exists',
-    );
-  }
+  const { previous } = options;
+  // A journal that is not continued belongs to a run that sent nothing, or to --force.
+  if (!previous) await rm(options.journalPath, { force: true });
 
   // The journal holds every result of earlier runs, so the report can be written afresh.
-  const writer = await openReport(options.reportPath, { force: options.force || options.resume });
+  const writer = await openReport(options.reportPath, { force: options.overwriteReport });
   const sink = new ReportSink(writer);
   const onRecord = sink.add.bind(sink);
   events.on('record', onRecord);
   const flush = () => void sink.flush();
   events.on('batch', flush);
 
-  const journal = await JournalWriter.open(journalFile);
+  const journal = await JournalWriter.open(options.journalPath);
   const run = (previous?.runs ?? 0) + 1;
   await journal.append({
     t: 'start',
-    v: 1,
-    campaign: options.campaignKey,
+    v: JOURNAL_VERSION,
+    campaign: options.contentHash,
     run,
     at: new Date().toISOString(),
   });

@@ -16,6 +16,8 @@ export type Entry =
       messageId: string;
       result: MessageResult;
       attempts?: number;
+      /** Settled by an earlier run (resume): reported, but not this run's work. */
+      earlier?: boolean;
     };
 
 type MessageEntry = Extract<Entry, { kind: 'message' }>;
@@ -79,7 +81,7 @@ export async function send(
   async function* messages(): AsyncGenerator<MessageEntry> {
     for await (const entry of entries) {
       if (entry.kind === 'final') {
-        events.emit('record', toRow(entry, entry.result, entry.attempts ?? 0));
+        events.emit('record', toRow(entry, entry.result, entry.attempts ?? 0), entry.earlier);
       } else yield entry;
     }
   }

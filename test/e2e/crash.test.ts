@@ -5,15 +5,21 @@ import { access, readFile } from 'node:fs/promises';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { journalPath, readJournal } from '../../src/journal/journal.js';
+import { readJournal } from '../../src/journal/journal.js';
 import { lockPath } from '../../src/journal/lock.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { runCli, startCli, type CliResult } from '../helpers/cli.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
-import { countOutcomes, journalCounts, promiseBreaches, waitFor } from '../helpers/reliability.js';
+import {
+  countOutcomes,
+  journalCounts,
+  promiseBreaches,
+  stateJournal,
+  waitFor,
+} from '../helpers/reliability.js';
 
 const ENV = { SMS_SEND_USERNAME: 'crash-user', SMS_SEND_PASSWORD: 'crash-pw' };
 
@@ -63,10 +69,12 @@ function start(args: string[]): Running {
 
 const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
-/** Waits until the journal shows `ready`, failing at once (with stderr) if the run ended first. */
+/**
+ * Waits until the campaign's journal (in the test's state directory) shows `ready`, failing at
+ * once (with stderr) if the run ended first.
+ */
 async function waitForJournal(
   run: Running,
-  journal: string,
   ready: (counts: { send: number; done: number }) => boolean,
   what: string,
 ): Promise<void> {
@@ -74,7 +82,7 @@ async function waitForJournal(
     if (exited(run.child)) {
       throw new Error(`the run ended before ${what}: ${run.stderr()}`);
     }
-    return ready(await journalCounts(journal));
+    return ready(await journalCounts(stateJournal()));
   }, what);
 }
 
@@ -87,13 +95,11 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-async function campaign(
-  count: number,
-): Promise<{ input: string; report: string; journal: string }> {
+async function campaign(count: number): Promise<{ input: string; report: string }> {
   const input = join(dir.path, 'campaign.csv');
   await writeCampaignCsv(input, count);
   const report = join(dir.path, 'campaign.report.csv');
-  return { input, report, journal: journalPath(report) };
+  return { input, report };
 }
 
 describe('kill -9 mid-run, then --resume', { timeout: 120_000 }, () => {
@@ -102,7 +108,7 @@ describe('kill -9 mid-run, then --resume', { timeout: 120_000 }, () => {
     const BATCH = 25;
     const CONCURRENCY = 2;
     await startSim(60);
-    const { input, report, journal } = await campaign(RECORDS);
+    const { input, report } = await campaign(RECORDS);
     const args = [
       input,
       '--endpoint',
@@ -119,18 +125,17 @@ describe('kill -9 mid-run, then --resume', { timeout: 120_000 }, () => {
 
     // First kill: early, a few batches answered and others in flight.
     const first = start(args);
-    await waitForJournal(first, journal, (c) => c.done >= 3, 'three answered batches');
+    await waitForJournal(first, (c) => c.done >= 3, 'three answered batches');
     first.child.kill('SIGKILL');
     expect((await first.done).signal).toBe('SIGKILL');
     const lock = JSON.parse(await readFile(lockPath(report), 'utf8')) as { pid: number };
     expect(lock.pid).toBe(first.child.pid); // left behind by the dead run
-    const afterFirst = await journalCounts(journal);
+    const afterFirst = await journalCounts(stateJournal());
 
     // Second kill: the resumed run, well into its own sending.
     const second = start([...args, '--resume']);
     await waitForJournal(
       second,
-      journal,
       (c) => c.done >= afterFirst.done + 20,
       'twenty more answered batches',
     );
@@ -151,7 +156,7 @@ describe('kill -9 mid-run, then --resume', { timeout: 120_000 }, () => {
     expect(unknown).toBeLessThanOrEqual(2 * CONCURRENCY * BATCH);
     expect(third.code).toBe(unknown > 0 ? 1 : 0);
     // The unknown rows are exactly those the journal saw sent without an answer.
-    const state = await readJournal(journal);
+    const state = await readJournal(stateJournal());
     expect(state?.runs).toBe(3);
     expect(
       rows
@@ -163,7 +168,8 @@ describe('kill -9 mid-run, then --resume', { timeout: 120_000 }, () => {
     expect(sim.ledger.length).toBeGreaterThanOrEqual(counts.accepted ?? 0);
     expect(sim.ledger.length).toBeLessThanOrEqual(RECORDS);
     expect(await exists(lockPath(report))).toBe(false);
-    expect(await exists(`${report}.spool`)).toBe(false);
+    expect(await exists(join(dirname(stateJournal()), 'spool'))).toBe(false);
+    expect(await exists(join(dirname(stateJournal()), 'lock'))).toBe(false);
   });
 });
 
@@ -171,7 +177,7 @@ describe('Ctrl-C', { timeout: 120_000 }, () => {
   it('once: in-flight batches finish, exit 130, report flushed, and the printed --resume finishes the job', async () => {
     const RECORDS = 2000;
     await startSim(60);
-    const { input, report, journal } = await campaign(RECORDS);
+    const { input, report } = await campaign(RECORDS);
     const run = start([
       input,
       '--endpoint',
@@ -184,7 +190,7 @@ describe('Ctrl-C', { timeout: 120_000 }, () => {
       '--concurrency',
       '2',
     ]);
-    await waitForJournal(run, journal, (c) => c.done >= 4, 'four answered batches');
+    await waitForJournal(run, (c) => c.done >= 4, 'four answered batches');
     run.child.kill('SIGINT');
     const result = await run.done;
     expect(result.code).toBe(130);
@@ -218,7 +224,7 @@ describe('Ctrl-C', { timeout: 120_000 }, () => {
     const RECORDS = 200;
     const BATCH = 20;
     await startSim(60_000); // processed at once, answered after a minute: only abandoning ends it
-    const { input, report, journal } = await campaign(RECORDS);
+    const { input, report } = await campaign(RECORDS);
     const args = [
       input,
       '--endpoint',
@@ -232,7 +238,7 @@ describe('Ctrl-C', { timeout: 120_000 }, () => {
       '2',
     ];
     const run = start(args);
-    await waitForJournal(run, journal, (c) => c.send >= 2, 'two batches in flight');
+    await waitForJournal(run, (c) => c.send >= 2, 'two batches in flight');
     await waitFor(
       () => sim.requests.length >= 2 && sim.ledger.length >= 2 * BATCH,
       'two requests processed',
@@ -267,7 +273,7 @@ describe('the campaign lock', { timeout: 120_000 }, () => {
     // Slow enough that the first run is still sending whatever the others take to start (up to
     // 15 s); it is sped up once they have been refused.
     await startSim(250);
-    const { input, report, journal } = await campaign(RECORDS);
+    const { input, report } = await campaign(RECORDS);
     const args = [
       input,
       '--endpoint',
@@ -281,7 +287,7 @@ describe('the campaign lock', { timeout: 120_000 }, () => {
       '1',
     ];
     const first = start(args);
-    await waitForJournal(first, journal, (c) => c.done >= 2, 'the first run sending');
+    await waitForJournal(first, (c) => c.done >= 2, 'the first run sending');
     const reportBefore = await readFile(report, 'utf8');
 
     // The same cron line again, and the ways a hurried operator might force it.
@@ -293,7 +299,7 @@ describe('the campaign lock', { timeout: 120_000 }, () => {
     expect(exited(first.child)).toBe(false); // the first was sending all along
     for (const other of others) {
       expect(other.code, other.stderr).toBe(4);
-      expect(other.stderr).toContain(lockPath(report));
+      expect(other.stderr).toContain(join(dirname(stateJournal()), 'lock'));
       expect(other.stderr).toContain(`pid ${first.child.pid}`);
       expect(other.stderr).toContain('nothing was sent');
     }

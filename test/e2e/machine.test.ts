@@ -3,11 +3,12 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { access, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type FaultOptions, type Simulator } from '../../src/simulator/index.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { mobile, parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
+import { stateJournal } from '../helpers/reliability.js';
 
 /** Asymmetric matchers typed as unknown, so they sit in object literals without `any`. */
 const containing = (object: object): unknown => expect.objectContaining(object) as unknown;
@@ -619,7 +620,7 @@ describe('CSV report cells that a spreadsheet would run as formulas', () => {
 });
 
 describe('an existing report is never overwritten', () => {
-  it('a second run exits 2, sends nothing and leaves report and journal byte-identical', async () => {
+  it('a second run exits 2 (already sent), sends nothing and leaves report and state byte-identical', async () => {
     const sim = await simulator();
     const input = await campaign(5);
     const report = fresh('once.csv');
@@ -629,44 +630,73 @@ describe('an existing report is never overwritten', () => {
     expect(sim.ledger).toHaveLength(5);
     const requests = sim.requests.length;
     const before = await readFile(report);
-    const journal = await readFile(`${report}.journal`);
+    const journal = await readFile(stateJournal());
 
     const second = await runCli(args, { cwd: dir.path, env: CREDENTIALS });
     expect(second.code).toBe(2);
     expect(second.stdout).toBe('');
-    expect(second.stderr).toContain(`report ${report} already exists`);
+    expect(second.stderr).toMatch(
+      /campaign \w{16} was already sent on \d{4}-\d\d-\d\d: 5 accepted/,
+    );
+    expect(second.stderr).toContain(`report ${report}`);
     expect(second.stderr).toContain('--force');
     expect(sim.ledger).toHaveLength(5);
     expect(sim.requests).toHaveLength(requests);
     expect((await readFile(report)).equals(before)).toBe(true);
-    expect((await readFile(`${report}.journal`)).equals(journal)).toBe(true);
+    expect((await readFile(stateJournal())).equals(journal)).toBe(true);
     expect(await exists(`${report}.lock`)).toBe(false);
-    expect(await exists(`${report}.spool`)).toBe(false);
+    expect(await exists(join(dirname(stateJournal()), 'spool'))).toBe(false);
 
     const json = await runCli([...args, '--json'], { cwd: dir.path, env: CREDENTIALS });
     expect(json.code).toBe(2);
     expect(oneDocument(json)).toEqual({
-      error: { code: 'report-exists', message: including(report), exitCode: 2 },
+      error: { code: 'already-sent', message: including(report), exitCode: 2 },
     });
     expect(sim.requests).toHaveLength(requests);
     expect((await readFile(report)).equals(before)).toBe(true);
   });
 
-  it("--report 'reports/{date}-{name}.csv' writes today's report, and refuses a second run that day", async () => {
+  it('another campaign never overwrites an existing report without --force', async () => {
+    const sim = await simulator();
+    const input = await campaign(5);
+    const report = fresh('shared.csv');
+    const first = await runCli([input, '--endpoint', sim.url, '--report', report], {
+      cwd: dir.path,
+      env: CREDENTIALS,
+    });
+    expect(first.code).toBe(0);
+    const before = await readFile(report);
+    const other = join(dir.path, 'other.csv');
+    await writeFile(other, `to,text\n${mobile(7)},another campaign\n`);
+    const second = await runCli([other, '--endpoint', sim.url, '--report', report, '--json'], {
+      cwd: dir.path,
+      env: CREDENTIALS,
+    });
+    expect(second.code).toBe(2);
+    expect(oneDocument(second)).toEqual({
+      error: { code: 'report-exists', message: including(report), exitCode: 2 },
+    });
+    expect(sim.ledger).toHaveLength(5);
+    expect((await readFile(report)).equals(before)).toBe(true);
+  });
+
+  it("--report 'reports/{date}-{name}.csv' writes today's report; a second run is refused whatever the report is called", async () => {
     const sim = await simulator();
     const work = fresh('cron');
     await mkdir(join(work, 'campaigns'), { recursive: true });
     await mkdir(join(work, 'reports'));
     await writeCampaignCsv(join(work, 'campaigns', 'tonight.csv'), 3);
     const args = ['campaigns/tonight.csv', '--endpoint', sim.url, '--yes', '--quiet'];
-    args.push('--report', 'reports/{date}-{name}.csv');
     const today = () => {
       const now = new Date();
       const pad = (n: number) => String(n).padStart(2, '0');
       return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
     };
     const dayBefore = today();
-    const first = await runCli(args, { cwd: work, env: CREDENTIALS });
+    const first = await runCli([...args, '--report', 'reports/{date}-{name}.csv'], {
+      cwd: work,
+      env: CREDENTIALS,
+    });
     const dayAfter = today();
     expect(first.code).toBe(0);
     expect(first.stdout).toBe('');
@@ -677,13 +707,16 @@ describe('an existing report is never overwritten', () => {
     const before = await readFile(report);
     expect(parseCsv(before.toString())).toHaveLength(3);
 
-    if (today() === written[0]!.slice(0, 10)) {
-      const second = await runCli(args, { cwd: work, env: CREDENTIALS });
-      expect(second.code).toBe(2);
-      expect(second.stderr).toContain('already exists');
-      expect(sim.ledger).toHaveLength(3);
-      expect((await readFile(report)).equals(before)).toBe(true);
+    // Same day or the next, {date} or {time}: the content was sent, so nothing goes out again.
+    for (const name of ['reports/{date}-{name}.csv', 'reports/{time}-{name}.csv']) {
+      const again = await runCli([...args, '--report', name], { cwd: work, env: CREDENTIALS });
+      expect(again.code).toBe(2);
+      expect(again.stderr).toContain('already sent');
+      expect(again.stderr).toContain(report);
     }
+    expect(sim.ledger).toHaveLength(3);
+    expect((await readFile(report)).equals(before)).toBe(true);
+    expect(await readdir(join(work, 'reports'))).toEqual(written);
   });
 
   it('a report folder that does not exist is a usage error (exit 2), not a crash', async () => {

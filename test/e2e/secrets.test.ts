@@ -4,11 +4,12 @@ import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { mkdir, readFile, readdir, realpath, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type FaultOptions, type Simulator } from '../../src/simulator/index.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
+import { stateJournal } from '../helpers/reliability.js';
 
 /** Asymmetric matchers typed as unknown, so they sit in object literals without `any`. */
 const containing = (object: object): unknown => expect.objectContaining(object) as unknown;
@@ -70,10 +71,13 @@ async function expectNoSecret(
     expect(result.stdout).not.toContain(secret);
     expect(result.stderr).not.toContain(secret);
   }
-  if (folderPath === undefined) return;
-  for (const file of await filesUnder(folderPath)) {
-    const bytes = await readFile(file);
-    expect(bytes.includes(secret), `${file} holds the password`).toBe(false);
+  // The campaign state (manifest, journal) is written too, in the test's own state directory.
+  const folders = [folderPath, process.env.SMS_SEND_STATE_DIR].filter((f) => f !== undefined);
+  for (const folder of folders) {
+    for (const file of await filesUnder(folder)) {
+      const bytes = await readFile(file);
+      expect(bytes.includes(secret), `${file} holds the password`).toBe(false);
+    }
   }
 }
 
@@ -84,7 +88,7 @@ function oneDocument(result: CliResult): Record<string, unknown> {
 }
 
 describe('the password never leaks', () => {
-  it('a run through every fault: not in stdout, stderr, report, journal or any file beside them', async () => {
+  it('a run through every fault: not in stdout, stderr, report, campaign state or any file beside them', async () => {
     const sim = await simulator(
       {
         unavailable: 0.15,
@@ -106,7 +110,10 @@ describe('the password never leaks', () => {
     // The seed gives every kind of trouble, so every code path that writes text ran.
     expect([...outcomes].sort()).toEqual(['accepted', 'failed', 'rejected', 'unknown']);
     expect(result.stderr).toMatch(/retry 1 in \d+ ms \(HTTP 503\)/);
-    expect(await filesUnder(work)).toEqual(expect.arrayContaining([report, `${report}.journal`]));
+    expect(await filesUnder(work)).toEqual(expect.arrayContaining([report]));
+    expect(await filesUnder(process.env.SMS_SEND_STATE_DIR!)).toEqual(
+      expect.arrayContaining([stateJournal(), join(dirname(stateJournal()), 'manifest.json')]),
+    );
     await expectNoSecret(PASSWORD, [result], work);
   });
 
@@ -115,10 +122,15 @@ describe('the password never leaks', () => {
     const work = await folder('stopped');
     await writeCampaignCsv(join(work, 'campaign.csv'), 20);
     const args = ['campaign.csv', '--endpoint', sim.url, '--batch-size', '3', '--concurrency', '1'];
-    const [human, json] = await Promise.all([
-      runCli([...args, '--report', 'human.csv', '--verbose'], { cwd: work, env: CREDENTIALS }),
-      runCli([...args, '--report', 'machine.json', '--json'], { cwd: work, env: CREDENTIALS }),
-    ]);
+    const human = await runCli([...args, '--report', 'human.csv', '--verbose'], {
+      cwd: work,
+      env: CREDENTIALS,
+    });
+    // The same content again: --force, or the stopped campaign's state would refuse it.
+    const json = await runCli([...args, '--report', 'machine.json', '--json', '--force'], {
+      cwd: work,
+      env: CREDENTIALS,
+    });
     expect(human.code).toBe(3);
     expect(human.stderr).toContain('Too many messages in one request');
     expect(json.code).toBe(3);

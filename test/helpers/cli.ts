@@ -17,12 +17,15 @@ export interface CliOptions {
   stdin?: string;
 }
 
-/** The environment of a clean non-interactive shell: no inherited credentials or colour forcing. */
+/**
+ * The environment of a clean non-interactive shell: no inherited credentials or colour forcing,
+ * and the test's own state directory (test/setup/state-dir.ts), never the user's.
+ */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CI: 'true' };
   for (const key of Object.keys(env)) if (key.startsWith('SMS_SEND_')) delete env[key];
   delete env.FORCE_COLOR;
-  return { ...env, ...extra };
+  return { ...env, SMS_SEND_STATE_DIR: process.env.SMS_SEND_STATE_DIR, ...extra };
 }
 
 export function startCli(args: string[], options: CliOptions = {}): ChildProcess {

@@ -1,6 +1,8 @@
 // Shared pieces of the reliability tests: synthetic entries, fake clocks, polling, and the checks
 // behind the promise "every record reported exactly once, nothing accepted twice".
+import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Clock } from '../../src/send/rate.js';
 import type { Entry } from '../../src/send/send.js';
 import {
@@ -106,6 +108,22 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 15));
   }
+}
+
+/**
+ * The journal of the one campaign in the test's state directory, or a path that does not exist
+ * (yet) when no campaign has started: runs spawned by a test share its SMS_SEND_STATE_DIR.
+ */
+export function stateJournal(stateDir = process.env.SMS_SEND_STATE_DIR!): string {
+  let names: string[] = [];
+  try {
+    names = readdirSync(join(stateDir, 'campaigns'));
+  } catch {
+    // No campaign has started yet.
+  }
+  return names.length === 1
+    ? join(stateDir, 'campaigns', names[0]!, 'journal.ndjson')
+    : join(stateDir, 'no-single-campaign');
 }
 
 /** Counts the complete `send` and `done` lines of a journal being written (a torn tail is ignored). */

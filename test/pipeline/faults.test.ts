@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/gateway/client.js';
 import { GatewayClient } from '../../src/gateway/client.js';
-import { journalPath, readJournal } from '../../src/journal/journal.js';
+import { readJournal } from '../../src/journal/journal.js';
 import { ReportSink } from '../../src/report/sink.js';
 import { openReport } from '../../src/report/writer.js';
 import { SendEmitter, type RetryNotice } from '../../src/send/events.js';
@@ -357,16 +357,19 @@ describe('faults against the simulator, one at a time', () => {
 });
 
 describe('runCampaign: the journal makes faults resumable', () => {
-  const options = (
+  // The campaign's state folder holds the journal; here a file beside the report stands in for it.
+  const journalPath = (reportPath: string) => `${reportPath}.journal`;
+  const options = async (
     sim: Simulator,
     reportPath: string,
     over: { resume?: boolean; retryUnknown?: boolean } = {},
   ) => ({
     entries: streamOf(messageEntries(RECORDS, 'j')),
     reportPath,
-    campaignKey: 'faultcamp1',
-    force: false,
-    resume: over.resume ?? false,
+    journalPath: journalPath(reportPath),
+    contentHash: 'faultcamp1',
+    previous: over.resume ? await readJournal(journalPath(reportPath)) : undefined,
+    overwriteReport: over.resume ?? false,
     retryUnknown: over.retryUnknown ?? false,
     poster: client(sim),
     batchSize: BATCH,
@@ -385,7 +388,7 @@ describe('runCampaign: the journal makes faults resumable', () => {
     } = {},
   ): Promise<{ result: RunResult; rows: Record<string, string>[] }> {
     const opts = {
-      ...options(sim, reportPath, over),
+      ...(await options(sim, reportPath, over)),
       stopSignal: over.stopSignal,
       abortSignal: over.abortSignal,
     };
@@ -459,7 +462,7 @@ describe('runCampaign: the journal makes faults resumable', () => {
     let answered = 0;
     const events = new SendEmitter();
     events.on('batch', () => ++answered === 4 && stop.abort());
-    const opts = { ...options(sim, reportPath), stopSignal: stop.signal };
+    const opts = { ...(await options(sim, reportPath)), stopSignal: stop.signal };
     const result = await runCampaign(opts, events);
     await opts.poster.close();
     expect(result.interrupted).toBe(true);
@@ -540,7 +543,7 @@ describe('runCampaign: the journal makes faults resumable', () => {
     };
     const running = runCampaign(
       {
-        ...options(sim, reportPath),
+        ...(await options(sim, reportPath)),
         poster,
         concurrency: 2,
         stopSignal: stop.signal,

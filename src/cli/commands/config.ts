@@ -37,6 +37,8 @@ export async function runConfig(flags: ConfigFlags): Promise<number> {
     ['rate', settings.rate, sources.rate],
     ['timeout', `${settings.timeoutMs / 1000}s`, sources.timeout],
     ['retries', settings.retries, sources.retries],
+    ['stateDir', settings.stateDir, sources.stateDir],
+    ['campaign', settings.campaign, sources.campaign],
   ];
   if (flags.json) {
     const doc = Object.fromEntries(

@@ -3,9 +3,10 @@ import type { Plan } from '../../message/plan.js';
 import type { RunSummary } from '../../report/summary.js';
 import type { ResumeCounts } from '../../send/resume.js';
 
-export function planJson(plan: Plan): Record<string, unknown> {
+export function planJson(plan: Plan, campaign: string): Record<string, unknown> {
   return {
     plan: {
+      campaign,
       records: plan.records,
       valid: plan.valid,
       invalid: plan.invalid,
@@ -29,10 +30,12 @@ export function summaryJson(
   exitCode: number,
   simulated: boolean,
   stoppedReason: string | undefined,
-  resumed?: ResumeCounts,
+  resumed: ResumeCounts | undefined,
+  campaign: string,
 ): Record<string, unknown> {
   return {
     summary: {
+      campaign,
       total: summary.total,
       byOutcome: summary.byOutcome,
       byStatusCode: summary.byStatusCode,

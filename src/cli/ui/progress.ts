@@ -32,7 +32,7 @@ export function showProgress(
     const { accepted, rejected, failed, unknown } = tally.byOutcome;
     const problems = rejected + failed + unknown;
     return (
-      `${options.label} ${formatCount(tally.total)} / ${formatCount(options.total)}  ` +
+      `${options.label} ${formatCount(tally.done)} / ${formatCount(options.total)}  ` +
       `accepted ${formatCount(accepted)}` +
       (problems > 0 ? `  not accepted ${formatCount(problems)}` : '') +
       (retries > 0 ? `  retries ${formatCount(retries)}` : '') +

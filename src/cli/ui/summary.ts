@@ -10,6 +10,10 @@ export interface SummaryContext {
   interrupted?: boolean;
   stoppedReason?: string;
   resumed?: ResumeCounts;
+  /** The campaign's ID, for `sms-send campaigns show`. */
+  campaign?: string;
+  /** On resume, the earlier run's report when this run wrote the complete one elsewhere. */
+  previousReport?: string;
 }
 
 export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: ChalkInstance): string {
@@ -50,6 +54,12 @@ export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: Chalk
     `  ${c.dim('time')}      ${formatDuration(summary.durationMs)}, ${formatRate(summary.messagesPerSecond)}`,
   );
   if (summary.reportPath) lines.push(`  ${c.dim('report')}    ${summary.reportPath}`);
+  if (ctx.previousReport) {
+    lines.push(
+      `  ${c.dim('')}          (complete: every record of the campaign; the earlier run wrote ${ctx.previousReport})`,
+    );
+  }
+  if (ctx.campaign) lines.push(`  ${c.dim('campaign')}  ${ctx.campaign}`);
   if (ctx.resumed) {
     lines.push(
       `  ${c.dim('resumed')}   ${formatCount(ctx.resumed.fromJournal)} records settled by the earlier run were not sent again` +

@@ -1,0 +1,55 @@
+// `sms-send campaigns`: lists, shows and prunes the campaigns in the state directory.
+import { parseDuration } from '../../config/duration.js';
+import { UsageError } from '../../errors.js';
+import { findCampaign, listCampaigns, pruneCampaigns } from '../../journal/state.js';
+import { campaignJson, renderCampaign, renderCampaignList } from '../ui/campaigns.js';
+import { colorFor } from '../ui/color.js';
+import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
+
+export interface CampaignsFlags extends GatewayFlags {
+  json?: boolean;
+  olderThan?: string;
+}
+
+export async function runCampaigns(flags: CampaignsFlags): Promise<number> {
+  const { stateDir } = await settingsFor(flags);
+  const entries = await listCampaigns(stateDir);
+  process.stdout.write(
+    flags.json
+      ? `${JSON.stringify({ stateDir, campaigns: entries.map(campaignJson) })}\n`
+      : `${renderCampaignList(entries, stateDir, colorFor('stdout'))}\n`,
+  );
+  return 0;
+}
+
+export async function runCampaignShow(id: string, flags: CampaignsFlags): Promise<number> {
+  const { stateDir } = await settingsFor(flags);
+  const entry = await findCampaign(stateDir, id);
+  process.stdout.write(
+    flags.json
+      ? `${JSON.stringify(campaignJson(entry))}\n`
+      : `${renderCampaign(entry, colorFor('stdout'))}\n`,
+  );
+  return 0;
+}
+
+export async function runCampaignPrune(flags: CampaignsFlags): Promise<number> {
+  const ms = flags.olderThan === undefined ? undefined : parseDuration(flags.olderThan);
+  if (ms === undefined) {
+    throw new UsageError('prune needs --older-than DURATION, e.g. --older-than 90d');
+  }
+  const { stateDir } = await settingsFor(flags);
+  const removed = await pruneCampaigns(stateDir, new Date(Date.now() - ms));
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify({ stateDir, removed })}\n`);
+  } else {
+    const c = colorFor('stdout');
+    process.stdout.write(
+      removed.length === 0
+        ? `nothing to prune in ${stateDir}\n`
+        : `removed the state of ${removed.length} finished campaign${removed.length === 1 ? '' : 's'}: ${removed.join(', ')}\n` +
+            c.dim('Their reports are kept; a re-run of their content is no longer refused.\n'),
+    );
+  }
+  return 0;
+}

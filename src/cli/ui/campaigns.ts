@@ -1,0 +1,102 @@
+// Renders the campaigns of the state directory (list, one campaign) as strings, and their JSON shape.
+import type { ChalkInstance } from 'chalk';
+import { basename } from 'node:path';
+import type { CampaignEntry, CampaignStatus } from '../../journal/state.js';
+import { formatCount } from './format.js';
+
+/** The stable JSON shape of one campaign (`campaigns --json`, `campaigns show --json`). */
+export function campaignJson(entry: CampaignEntry) {
+  const m = entry.manifest;
+  return {
+    id: m.id,
+    named: m.named,
+    status: entry.status,
+    createdAt: m.createdAt,
+    startedAt: m.startedAt,
+    finishedAt: m.finishedAt ?? null,
+    runs: m.runs,
+    records: m.records,
+    counts: m.counts,
+    inputs: m.inputs,
+    target: m.target,
+    report: m.reports.at(-1) ?? null,
+    reports: m.reports,
+    reason: m.reason ?? null,
+    stateFolder: entry.paths.dir,
+  };
+}
+
+function paintStatus(status: CampaignStatus, c: ChalkInstance): string {
+  const paint = { finished: c.green, running: c.cyan, interrupted: c.yellow, stopped: c.red };
+  return paint[status](status);
+}
+
+function when(iso: string): string {
+  return iso.slice(0, 16).replace('T', ' ');
+}
+
+function others(counts: Record<string, number>): string {
+  return Object.entries(counts)
+    .filter(([outcome, n]) => outcome !== 'accepted' && n > 0)
+    .map(([outcome, n]) => `${formatCount(n)} ${outcome}`)
+    .join(', ');
+}
+
+export function renderCampaignList(
+  entries: readonly CampaignEntry[],
+  stateDir: string,
+  c: ChalkInstance,
+): string {
+  if (entries.length === 0) return `no campaigns in ${stateDir}`;
+  const rows = entries.map((e) => {
+    const m = e.manifest;
+    return [
+      m.id,
+      `${when(m.startedAt)} UTC`,
+      e.status,
+      `${formatCount(m.counts.accepted)} / ${formatCount(m.records)} accepted`,
+      others(m.counts),
+      m.inputs.map((i) => basename(i.path)).join(' '),
+      m.reports.at(-1) ?? '',
+    ];
+  });
+  const header = ['ID', 'STARTED', 'STATUS', 'ACCEPTED', 'OTHER', 'INPUTS', 'REPORT'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[], paint?: (cell: string, i: number) => string) =>
+    cells
+      .map((cell, i) => {
+        const padded = i === cells.length - 1 ? cell : cell.padEnd(widths[i]!);
+        return paint ? paint(padded, i) : padded;
+      })
+      .join('  ')
+      .trimEnd();
+  return [
+    line(header, (cell) => c.bold(cell)),
+    ...rows.map((r, k) =>
+      line(r, (cell, i) =>
+        i === 2 ? cell.replace(entries[k]!.status, paintStatus(entries[k]!.status, c)) : cell,
+      ),
+    ),
+  ].join('\n');
+}
+
+export function renderCampaign(entry: CampaignEntry, c: ChalkInstance): string {
+  const m = entry.manifest;
+  const lines = [
+    `${c.bold('campaign')}  ${m.id}${m.named ? c.dim(' (named with --campaign)') : ''}`,
+    `${c.bold('status')}    ${paintStatus(entry.status, c)}${m.reason ? ` (${m.reason})` : ''}`,
+    `${c.bold('started')}   ${m.startedAt}${m.runs > 1 ? c.dim(` (run ${m.runs}; first ${m.createdAt})`) : ''}`,
+    `${c.bold('finished')}  ${m.finishedAt ?? c.dim('-')}`,
+    `${c.bold('records')}   ${formatCount(m.records)}: ${formatCount(m.counts.accepted)} accepted${others(m.counts) ? `, ${others(m.counts)}` : ''}`,
+    `${c.bold('target')}    ${m.target}`,
+    c.bold('inputs'),
+    ...m.inputs.map(
+      (i) =>
+        `  ${i.path}  ${c.dim(`${formatCount(i.bytes)} bytes, sha256 ${i.sha256.slice(0, 16)}`)}`,
+    ),
+    c.bold('reports'),
+    ...m.reports.map((r) => `  ${r}`),
+    `${c.bold('state')}     ${entry.paths.dir}`,
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,178 @@
+// Before anything is sent, a campaign's state decides: start, resume, or refuse (finished, unfinished, running).
+import { mkdir, rm, rmdir } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
+import { acquireLock } from './lock.js';
+import type { CampaignIdentity } from './identity.js';
+import { readJournal, type JournalState } from './journal.js';
+import {
+  campaignPaths,
+  ensureStateDir,
+  readManifest,
+  writeManifest,
+  type CampaignPaths,
+  type CampaignStatus,
+  type Manifest,
+} from './state.js';
+
+export interface ClaimOptions {
+  stateDir: string;
+  identity: CampaignIdentity;
+  force: boolean;
+  resume: boolean;
+}
+
+/** A campaign this run holds the lock of, with what earlier runs left. */
+export interface Claim {
+  paths: CampaignPaths;
+  /** The manifest of earlier runs, when one sent something. */
+  previous?: Manifest;
+  /** The journal to continue from, with --resume. */
+  journal?: JournalState;
+  /** Marks the campaign running: from here on its state is kept, whatever happens. */
+  start(
+    manifest: Omit<Manifest, 'createdAt' | 'runs' | 'reports'> & { report: string },
+  ): Promise<Manifest>;
+  /** Records how the run ended. */
+  finish(
+    update: Pick<Manifest, 'status' | 'counts' | 'records'> & { reason?: string },
+  ): Promise<void>;
+  /** Releases the lock; a run that never started leaves no folder behind to block the next. */
+  release(): Promise<void>;
+}
+
+export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
+  const { identity } = options;
+  await ensureStateDir(options.stateDir);
+  const paths = campaignPaths(options.stateDir, identity.id);
+  await mkdir(paths.dir, { recursive: true, mode: 0o700 });
+  const lock = await acquireLock(paths.lock, `sending campaign ${identity.id}`);
+  let started = false;
+  let current: Manifest | undefined;
+  const claim: Claim = {
+    paths,
+    async start(fields) {
+      const { report, ...rest } = fields;
+      const now = rest.startedAt;
+      current = {
+        ...rest,
+        createdAt: previous?.createdAt ?? now,
+        runs: (previous?.runs ?? 0) + 1,
+        reports: [...(previous?.reports ?? []).filter((r) => r !== report), report],
+      };
+      await writeManifest(paths.manifest, current);
+      started = true;
+      return current;
+    },
+    async finish(update) {
+      if (!current) return;
+      const now = new Date().toISOString();
+      current = {
+        ...current,
+        ...update,
+        updatedAt: now,
+        ...(update.status === 'finished' ? { finishedAt: now } : {}),
+      };
+      if (update.reason === undefined) delete current.reason;
+      await writeManifest(paths.manifest, current);
+    },
+    async release() {
+      if (!started && !previous) {
+        // Nothing was handed to the gateway: no state may block the next run.
+        await rm(paths.journal, { force: true });
+        await rm(paths.manifest, { force: true });
+      }
+      await rm(paths.spool, { force: true });
+      await lock.release();
+      if (!started && !previous) await rmdir(paths.dir).catch(() => undefined);
+    },
+  };
+
+  let previous: Manifest | undefined;
+  try {
+    const manifest = await readManifest(paths.manifest);
+    const journal = await readJournal(paths.journal);
+    // A run killed before its first batch (or stopped by validation) sent nothing: start afresh.
+    if (!manifest || !journal?.sent) {
+      await rm(paths.journal, { force: true });
+      if (manifest) await rm(paths.manifest, { force: true });
+      return claim;
+    }
+    previous = manifest;
+    claim.previous = manifest;
+    const status: CampaignStatus = manifest.status === 'running' ? 'interrupted' : manifest.status;
+    if (manifest.contentHash !== identity.contentHash && !options.force) {
+      throw new UsageError(
+        `campaign ${identity.id} was ${verb(status)} on ${day(manifest)} from other inputs or ` +
+          'settings, so its records cannot be matched; nothing was sent. ' +
+          'Give this content its own --campaign name, or --force to send it under this name anyway.',
+        'input-changed',
+      );
+    }
+    if (options.force) {
+      await rm(paths.journal, { force: true });
+      return claim;
+    }
+    if (options.resume) {
+      claim.journal = journal;
+      return claim;
+    }
+    throw refusal(manifest, status, journal);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+function refusal(manifest: Manifest, status: CampaignStatus, journal: JournalState): UsageError {
+  const report = manifest.reports.at(-1);
+  if (status === 'finished') {
+    const failed = manifest.counts.failed;
+    return new UsageError(
+      `campaign ${manifest.id} was already sent on ${day(manifest)}: ` +
+        `${countsText(manifest.counts)}; report ${report ?? '(none)'}. Nothing was sent. ` +
+        '--force sends it all again' +
+        (failed > 0 ? `; --resume sends only its ${count(failed)} failed records again.` : '.'),
+      'already-sent',
+    );
+  }
+  // The journal knows what an interrupted run settled; its manifest was last written at the start.
+  const settled = journalCounts(journal);
+  const why = status === 'stopped' && manifest.reason ? ` (${manifest.reason})` : '';
+  return new UsageError(
+    `campaign ${manifest.id} was ${status}${why} on ${day(manifest)}: ` +
+      `${countsText(settled)} of ${count(manifest.records)} records; report ${report ?? '(none)'}. ` +
+      'Nothing was sent. Finish it with --resume (nothing settled is sent again), ' +
+      'or --force to send it all again.',
+    'unfinished',
+  );
+}
+
+/** Outcomes the journal recorded, and the rows sent without an answer as "in flight". */
+function journalCounts(journal: JournalState): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const result of journal.results.values()) {
+    counts[result.outcome] = (counts[result.outcome] ?? 0) + 1;
+  }
+  if (journal.inFlight.size > 0) counts['sent without an answer'] = journal.inFlight.size;
+  return counts;
+}
+
+function verb(status: CampaignStatus): string {
+  return status === 'finished' ? 'sent' : status;
+}
+
+function day(manifest: Manifest): string {
+  return (manifest.finishedAt ?? manifest.updatedAt).slice(0, 10);
+}
+
+/** "3,000 accepted, 100 failed": counts without the zeros. */
+export function countsText(counts: Record<string, number>): string {
+  const parts = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([outcome, n]) => `${count(n)} ${outcome}`);
+  return parts.length ? parts.join(', ') : 'nothing settled';
+}
+
+function count(n: number): string {
+  return n.toLocaleString('en-US');
+}

@@ -1,0 +1,208 @@
+// The state directory: one folder per campaign with its manifest, journal, lock and spool.
+import { constants } from 'node:fs';
+import { access, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+import type { Outcome } from '../gateway/outcome.js';
+import { lockIsHeld } from './lock.js';
+
+export type CampaignStatus = 'running' | 'interrupted' | 'stopped' | 'finished';
+
+/** What the state directory remembers of a campaign; small, rewritten atomically. */
+export interface Manifest {
+  v: 1;
+  id: string;
+  /** True when the ID is a --campaign name rather than derived from the content. */
+  named: boolean;
+  contentHash: string;
+  inputs: { path: string; sha256: string; bytes: number }[];
+  /** "simulator" or the endpoint the messages went to. */
+  target: string;
+  /** Absolute report paths, one per run that wrote one; the last is the newest. */
+  reports: string[];
+  createdAt: string;
+  startedAt: string;
+  finishedAt?: string;
+  updatedAt: string;
+  status: CampaignStatus;
+  runs: number;
+  /** Records in the campaign (every input record, whatever its outcome). */
+  records: number;
+  counts: Record<Outcome, number>;
+  /** Why a stopped run stopped (gateway unusable). */
+  reason?: string;
+}
+
+export const MANIFEST_VERSION = 1;
+
+export interface CampaignPaths {
+  dir: string;
+  manifest: string;
+  journal: string;
+  lock: string;
+  spool: string;
+}
+
+export function campaignPaths(stateDir: string, id: string): CampaignPaths {
+  const dir = join(stateDir, 'campaigns', id);
+  return {
+    dir,
+    manifest: join(dir, 'manifest.json'),
+    journal: join(dir, 'journal.ndjson'),
+    lock: join(dir, 'lock'),
+    spool: join(dir, 'spool'),
+  };
+}
+
+/** Creates the state directory if needed; one that cannot be written stops the run before anything is sent. */
+export async function ensureStateDir(stateDir: string): Promise<void> {
+  try {
+    await mkdir(join(stateDir, 'campaigns'), { recursive: true, mode: 0o700 });
+    await access(join(stateDir, 'campaigns'), constants.W_OK | constants.X_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(
+      `the state directory ${stateDir} cannot be written (${code}); nothing was sent. ` +
+        'Point --state-dir, SMS_SEND_STATE_DIR or "stateDir" in the config at a writable folder.',
+      'state-dir',
+    );
+  }
+}
+
+export async function readManifest(path: string): Promise<Manifest | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(text) as Manifest;
+  } catch {
+    throw new UsageError(`${path} is not valid JSON; nothing was sent`, 'state-corrupt');
+  }
+  if (manifest.v !== MANIFEST_VERSION) {
+    throw new UsageError(
+      `${path} was written by another version of sms-send (manifest version ${String(manifest.v)}); nothing was sent`,
+      'state-version',
+    );
+  }
+  return manifest;
+}
+
+/** Write, fsync, rename, fsync the folder: a crash leaves the old manifest or the new one, never half. */
+export async function writeManifest(path: string, manifest: Manifest): Promise<void> {
+  const aside = `${path}.${process.pid}.tmp`;
+  const handle = await open(aside, 'w', 0o600);
+  try {
+    await handle.writeFile(`${JSON.stringify(manifest, null, 2)}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(aside, path);
+  const dir = await open(join(path, '..'), 'r');
+  try {
+    await dir.sync();
+  } catch {
+    // Some file systems cannot sync a folder; the rename itself is still atomic.
+  } finally {
+    await dir.close();
+  }
+}
+
+/** A running campaign whose lock has no live owner was killed: it is interrupted. */
+export async function effectiveStatus(
+  manifest: Manifest,
+  paths: CampaignPaths,
+): Promise<CampaignStatus> {
+  if (manifest.status !== 'running') return manifest.status;
+  return (await lockIsHeld(paths.lock)) ? 'running' : 'interrupted';
+}
+
+export interface CampaignEntry {
+  manifest: Manifest;
+  status: CampaignStatus;
+  paths: CampaignPaths;
+}
+
+/** Every campaign with a manifest, newest first. */
+export async function listCampaigns(stateDir: string): Promise<CampaignEntry[]> {
+  let names: string[];
+  try {
+    names = await readdir(join(stateDir, 'campaigns'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const entries: CampaignEntry[] = [];
+  for (const name of names) {
+    const paths = campaignPaths(stateDir, name);
+    let manifest: Manifest | undefined;
+    try {
+      manifest = await readManifest(paths.manifest);
+    } catch {
+      continue;
+    }
+    if (!manifest) continue;
+    entries.push({ manifest, status: await effectiveStatus(manifest, paths), paths });
+  }
+  return entries.sort((a, b) => (a.manifest.startedAt < b.manifest.startedAt ? 1 : -1));
+}
+
+/** Finds a campaign by its ID or an unambiguous prefix of it. */
+export async function findCampaign(stateDir: string, id: string): Promise<CampaignEntry> {
+  const all = await listCampaigns(stateDir);
+  const exact = all.find((e) => e.manifest.id === id);
+  if (exact) return exact;
+  const matches = all.filter((e) => e.manifest.id.startsWith(id));
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length > 1) {
+    throw new UsageError(
+      `campaign "${id}" is ambiguous: ${matches.map((e) => e.manifest.id).join(', ')}`,
+      'campaign-ambiguous',
+    );
+  }
+  throw new UsageError(`no campaign "${id}" in ${stateDir}`, 'campaign-unknown');
+}
+
+/**
+ * Removes the state of finished campaigns that finished before `before`, and of folders a run left
+ * without a manifest (it sent nothing) whose lock is not held. Unfinished campaigns are kept: their
+ * journal is what lets --resume finish them without sending twice.
+ */
+export async function pruneCampaigns(stateDir: string, before: Date): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(join(stateDir, 'campaigns'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const paths = campaignPaths(stateDir, name);
+    const manifest = await readManifest(paths.manifest).catch(() => undefined);
+    let prune: boolean;
+    if (manifest) {
+      prune =
+        manifest.status === 'finished' &&
+        new Date(manifest.finishedAt ?? manifest.updatedAt).getTime() < before.getTime();
+    } else {
+      const info = await stat(paths.dir).catch(() => undefined);
+      prune =
+        info !== undefined &&
+        info.mtime.getTime() < before.getTime() &&
+        !(await lockIsHeld(paths.lock));
+    }
+    // A live run may be validating before it marks the manifest running.
+    if (prune && manifest && (await lockIsHeld(paths.lock))) prune = false;
+    if (prune) {
+      await rm(paths.dir, { recursive: true, force: true });
+      removed.push(name);
+    }
+  }
+  return removed;
+}
