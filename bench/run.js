@@ -22,6 +22,8 @@ const env = {
   SMS_SEND_USERNAME: 'bench',
   SMS_SEND_PASSWORD: 'bench-pw',
   NO_COLOR: '1',
+  // Campaign state of its own, removed with the rest of the output.
+  SMS_SEND_STATE_DIR: join(out, 'state'),
 };
 
 const text = (i) => `Hello N${i}, this is message ${i}`;

@@ -1,4 +1,4 @@
-// Folds delivery reports into a report's deliveryStatus and deliveredAt columns, under the campaign's lock.
+// Folds delivery reports into a report's deliveryStatus and deliveredAt columns, under the report's lock.
 import { stat } from 'node:fs/promises';
 import { LockedError } from '../errors.js';
 import { acquireLock, lockPath, type Lock } from '../journal/lock.js';
@@ -36,7 +36,7 @@ export interface FoldDone {
 export interface FoldDeferred {
   kind: 'deferred';
   /**
-   * missing: the report does not exist (yet); locked: a run holds the campaign's lock;
+   * missing: the report does not exist (yet); locked: a run holds the report's lock;
    * changed: the report kept changing under us; error: it could not be read or written.
    */
   reason: 'missing' | 'locked' | 'changed' | 'error';
@@ -50,7 +50,7 @@ export type FoldResult = FoldDone | FoldDeferred;
  * row already records a later one (by timestamp). Rows are never dropped or reordered, and rows
  * without a delivery keep what they had.
  *
- * The campaign's lock (`<report>.lock`, the one `sms-send send` takes) is held for the rewrite:
+ * The report's lock (`<report>.lock`, which `sms-send send` takes while it writes the report) is held for the rewrite:
  * while a run holds it the report is being appended to through an open file, which a rename
  * would cut off, so the fold is deferred instead. A run that starts during the few milliseconds
  * of a rewrite exits 4 and sends nothing.

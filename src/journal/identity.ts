@@ -6,8 +6,11 @@ import { UsageError } from '../errors.js';
 
 /** Everything besides the input bytes that shapes the messages of a campaign. */
 export interface CampaignShape {
-  /** Where the messages go: "simulator" or the endpoint URL. */
-  target: string;
+  /**
+   * "simulator" or "gateway": trying a campaign on the built-in simulator does not make it sent,
+   * but every real endpoint counts as one, so a changed URL can never send a campaign twice.
+   */
+  target: 'simulator' | 'gateway';
   mapping: { to?: string; text?: string };
   /** The text template's source (`--text`, `--text-file`), if any. */
   template?: string;

@@ -65,7 +65,7 @@ export class ReportChangedError extends Error {
  *
  * What this cannot rule out: a writer that appends between the final stat and the rename (a
  * window of microseconds) loses that append to the replaced file. sms-send itself never does:
- * callers hold the campaign's lock while updating, and every sending run holds it while it
+ * callers hold the report's lock while updating, and every sending run holds it while it
  * writes. CSV is streamed; a JSON report is read whole and rewritten one row per line.
  */
 export async function updateReport(

@@ -290,9 +290,10 @@ describe('the campaign lock', { timeout: 120_000 }, () => {
     await waitForJournal(first, (c) => c.done >= 2, 'the first run sending');
     const reportBefore = await readFile(report, 'utf8');
 
-    // The same cron line again, and the ways a hurried operator might force it.
+    // The same cron line again, and the ways a hurried operator might force it, also under
+    // another report name: the campaign is what is sent, not where its report goes.
     const others = await Promise.all(
-      [[], ['--force'], ['--resume']].map((extra) =>
+      [[], ['--force'], ['--resume'], ['--report', 'elsewhere.csv']].map((extra) =>
         runCli([...args, ...extra], { cwd: dir.path, env: ENV }),
       ),
     );
@@ -303,6 +304,7 @@ describe('the campaign lock', { timeout: 120_000 }, () => {
       expect(other.stderr).toContain(`pid ${first.child.pid}`);
       expect(other.stderr).toContain('nothing was sent');
     }
+    expect(await exists(join(dir.path, 'elsewhere.csv'))).toBe(false);
     // Their refusal touched nothing of the first run's.
     expect((await readFile(report, 'utf8')).startsWith(reportBefore)).toBe(true);
     expect(JSON.parse(await readFile(lockPath(report), 'utf8'))).toMatchObject({

@@ -87,7 +87,7 @@ export async function runSend(inputs: string[], flags: SendFlags): Promise<numbe
     const inputHashes = await hashInputs(files);
     const identity = campaignIdentity(
       contentHash(inputHashes, {
-        target: targetName(settings, flags),
+        target: flags.simulate ? 'simulator' : 'gateway',
         mapping: flags.map ?? {},
         template: template?.source,
         inputFormat: flags.inputFormat,
@@ -401,7 +401,7 @@ export function expandReportPath(
   return join(dirname(input), `${basename(input, extname(input))}.report.csv`);
 }
 
-/** Where the messages go, as part of the campaign's identity: trying on the simulator is not sending. */
+/** Where the messages went, as the manifest shows it. */
 function targetName(settings: Settings, flags: SendFlags): string {
   return flags.simulate ? 'simulator' : (settings.endpoint ?? '');
 }
