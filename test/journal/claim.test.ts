@@ -84,7 +84,7 @@ const claim = (over: { force?: boolean; resume?: boolean; hash?: string } = {}) 
     resume: over.resume ?? false,
   });
 
-const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;
+const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid;
 
 describe('claimCampaign', () => {
   it('a new campaign: claimed; released without starting, it leaves no folder behind', async () => {
