@@ -35,9 +35,10 @@ async function send(args: string[], cwd = FIXTURES): Promise<Run> {
   const sim = await startSimulator();
   simulators.push(sim);
   const report = join(dir.path, `fields-report-${++runs}.csv`);
+  // Runs here are independent and concurrent, some over the same fixture: each its own state.
   const result = await runCli([...args, '--endpoint', sim.url, '--report', report], {
     cwd,
-    env: CREDENTIALS,
+    env: { ...CREDENTIALS, SMS_SEND_STATE_DIR: join(dir.path, `fields-state-${runs}`) },
   });
   const rows =
     result.code === 0 ? parseCsv(await readFile(report, 'utf8')) : ([] as Record<string, string>[]);

@@ -36,9 +36,10 @@ async function send(args: string[], options: { stdin?: string } = {}): Promise<R
   const sim = await startSimulator();
   simulators.push(sim);
   const report = join(dir.path, `report-${++runs}.csv`);
+  // Runs here are independent and concurrent, some over the same fixture: each its own state.
   const result = await runCli([...args, '--endpoint', sim.url, '--report', report], {
     cwd: FIXTURES,
-    env: CREDENTIALS,
+    env: { ...CREDENTIALS, SMS_SEND_STATE_DIR: join(dir.path, `state-${runs}`) },
     stdin: options.stdin,
   });
   return { ...result, sim, report };
@@ -941,6 +942,7 @@ describe.concurrent('--dry-run plan', () => {
     expect(run.code).toBe(0);
     expect(run.sim.requests.length).toBe(0);
     expect(planOf(run.stdout)).toEqual({
+      campaign: expect.stringMatching(/^[0-9a-f]{16}$/) as unknown,
       records: 17,
       valid: 17,
       invalid: 0,

@@ -328,7 +328,12 @@ describe('output when stdout and stderr are not a terminal', () => {
     const input = await campaign(10);
     const args = [input, '--endpoint', sim.url, '--report', fresh('slow.csv')];
     args.push('--batch-size', '1', '--concurrency', '1', '--progress-interval', '1');
-    return runCli(args, { cwd: dir.path, env: { ...CREDENTIALS, ...env } });
+    // Two of these run at once over the same content: each keeps its own campaign state.
+    const stateDir = fresh('slow-state');
+    return runCli(args, {
+      cwd: dir.path,
+      env: { ...CREDENTIALS, SMS_SEND_STATE_DIR: stateDir, ...env },
+    });
   }
 
   function expectPlain(result: CliResult): void {

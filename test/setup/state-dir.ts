@@ -11,17 +11,21 @@ function fresh(): string {
 // For work done in beforeAll hooks; each test then gets a folder of its own.
 const fileLevel = fresh();
 process.env.SMS_SEND_STATE_DIR = fileLevel;
-let current: string | undefined;
+// By test: concurrent tests share process.env, so each removes only its own folder (and tests
+// that run concurrently over the same content pass a state directory per run themselves).
+const folders = new Map<string, string>();
 
-beforeEach(() => {
-  current = fresh();
-  process.env.SMS_SEND_STATE_DIR = current;
+beforeEach(({ task }) => {
+  const folder = fresh();
+  folders.set(task.id, folder);
+  process.env.SMS_SEND_STATE_DIR = folder;
 });
 
-afterEach(() => {
-  process.env.SMS_SEND_STATE_DIR = fileLevel;
-  if (current) rmSync(current, { recursive: true, force: true });
-  current = undefined;
+afterEach(({ task }) => {
+  const folder = folders.get(task.id);
+  folders.delete(task.id);
+  if (process.env.SMS_SEND_STATE_DIR === folder) process.env.SMS_SEND_STATE_DIR = fileLevel;
+  if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
 afterAll(() => rmSync(fileLevel, { recursive: true, force: true }));
