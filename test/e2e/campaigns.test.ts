@@ -130,6 +130,9 @@ describe('a sent campaign is refused whatever its report is called', () => {
     const resumed = await cli([...base, '--report', 'fresh-name.csv', '--resume']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain('12 records settled by the earlier run were not sent again');
+    expect(resumed.stdout).toContain(
+      `(complete: every record of the campaign; the earlier run wrote ${join(dir.path, 'campaign.report.csv')})`,
+    );
     expect(sim!.ledger).toHaveLength(12);
     const rows = parseCsv(await readFile(join(dir.path, 'fresh-name.csv'), 'utf8'));
     expect(countOutcomes(rows)).toEqual({ accepted: 12 });
