@@ -1,4 +1,6 @@
 // JUnit XML for CI dashboards: one testsuite per run, one testcase per record, failures with reasons.
+// The shape follows the Jenkins JUnit schema (xunit-plugin/dtkit junit-4.xsd), the strictest one CI
+// parsers follow: <skipped> carries its reason as text, and <testsuites> has no `skipped` count.
 import type { RowResult } from '../send/events.js';
 
 const XML_ESCAPES: Record<string, string> = {
@@ -7,13 +9,22 @@ const XML_ESCAPES: Record<string, string> = {
   '>': '&gt;',
   '"': '&quot;',
   "'": '&apos;',
+  // A parser turns raw tab, LF and CR in an attribute into spaces (XML 1.0 §3.3.3), and CR in
+  // text into LF (§2.11); character references survive both.
+  '\t': '&#9;',
+  '\n': '&#10;',
+  '\r': '&#13;',
 };
 
-/** Escapes text for XML and drops characters XML 1.0 cannot carry at all. */
+/** Characters XML 1.0 cannot carry at all, even as references: C0 controls, lone surrogates, FFFE/F. */
+const NOT_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/**
+ * Escapes text for an XML attribute value, usable in element text too. Characters XML cannot carry
+ * become U+FFFD, as in the CSV and JSON reports, so the reader sees that something was there.
+ */
 export function xmlEscape(text: string): string {
-  return text
-    .replace(/[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(/[&<>"']/g, (ch) => XML_ESCAPES[ch]!);
+  return text.replace(NOT_XML, '\uFFFD').replace(/[&<>"'\t\n\r]/g, (ch) => XML_ESCAPES[ch]!);
 }
 
 export function junitCase(row: RowResult, suite: string): string {
@@ -30,7 +41,7 @@ export function junitCase(row: RowResult, suite: string): string {
     .filter(Boolean)
     .join(': ');
   if (row.outcome === 'skipped') {
-    return `${open}<skipped message="${xmlEscape(reason || 'skipped')}"/></testcase>\n`;
+    return `${open}<skipped>${xmlEscape(reason || 'skipped')}</skipped></testcase>\n`;
   }
   return `${open}<failure type="${row.outcome}" message="${xmlEscape(`${row.outcome}: ${reason}`)}">${xmlEscape(reason)}</failure></testcase>\n`;
 }
@@ -44,7 +55,7 @@ export interface SuiteCounts {
 export function junitHead(suite: string, counts: SuiteCounts, timestamp: string): string {
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
-    `<testsuites name="sms-send" tests="${counts.tests}" failures="${counts.failures}" skipped="${counts.skipped}">\n` +
+    `<testsuites name="sms-send" tests="${counts.tests}" failures="${counts.failures}" errors="0">\n` +
     `<testsuite name="${xmlEscape(suite)}" tests="${counts.tests}" failures="${counts.failures}" errors="0" skipped="${counts.skipped}" timestamp="${timestamp}">\n`
   );
 }
