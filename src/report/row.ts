@@ -16,12 +16,36 @@ export const REPORT_COLUMNS = [
 
 export type ReportFormat = 'csv' | 'json' | 'ndjson' | 'junit';
 
+/**
+ * A lone surrogate becomes U+FFFD. JSON.stringify writes one as `\ud800`, which JSON.parse accepts
+ * but strict readers (jq, I-JSON, RFC 8259 §8.2) refuse, so one bad input value would make the
+ * whole report unreadable; the CSV report gets U+FFFD from UTF-8 encoding.
+ */
+export function wellFormed(text: string): string {
+  return LONE_SURROGATE.test(text) ? text.replace(LONE_SURROGATES, '\uFFFD') : text;
+}
+const LONE_SURROGATE = /\p{Cs}/u;
+const LONE_SURROGATES = /\p{Cs}/gu;
+
+/** JSON.stringify for a report row read back and rewritten: every string value made well-formed. */
+export function stringifyWellFormed(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    typeof item === 'string' ? wellFormed(item) : item,
+  );
+}
+
 /** A row as json/ndjson reports carry it: absent values are omitted, extraInfo stays an object. */
 export function toJsonRow(result: RowResult): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   for (const column of REPORT_COLUMNS) {
     const value = result[column];
-    if (value !== undefined) row[column] = value;
+    if (value === undefined) continue;
+    if (typeof value === 'string') row[column] = wellFormed(value);
+    else if (typeof value === 'object') {
+      row[column] = Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [wellFormed(k), wellFormed(v)]),
+      );
+    } else row[column] = value;
   }
   return row;
 }

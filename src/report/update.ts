@@ -13,7 +13,7 @@ import {
   textLines,
   unescapeFormula,
 } from './read.js';
-import { escapeFormula } from './row.js';
+import { escapeFormula, stringifyWellFormed } from './row.js';
 
 /**
  * Given one row's values (CSV formula escapes removed), the extra columns to set on it;
@@ -267,7 +267,7 @@ const rewriteNdjson: Rewrite = async (source, out, _path, columns, updater) => {
     rows++;
     if (applyTo(value, columns, updater(value))) {
       changed++;
-      await out.add(`${JSON.stringify(value)}\n`);
+      await out.add(`${stringifyWellFormed(value)}\n`);
     } else await out.add(`${text}\n`);
   }
   return { rows, changed };
@@ -284,7 +284,7 @@ const rewriteJson: Rewrite = async (source, out, path, columns, updater) => {
       rows++;
       if (applyTo(item, columns, updater(item))) changed++;
     }
-    lines.push(`  ${JSON.stringify(item)}`);
+    lines.push(`  ${stringifyWellFormed(item)}`);
   }
   await out.add(lines.length === 0 ? '[\n]\n' : `[\n${lines.join(',\n')}\n]\n`);
   return { rows, changed };
