@@ -1,6 +1,6 @@
 // The only module that speaks HTTP: one undici Pool per run, one POST per batch, raw outcome back.
 import { subscribe } from 'node:diagnostics_channel';
-import { Pool, errors as undiciErrors } from 'undici';
+import { Client, Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { OPERATION_PATH } from './types.js';
 
 export interface ClientOptions {
@@ -32,17 +32,42 @@ export type Exchange =
 /** Cap on a response body we are willing to hold: far above any real RestSmsResponse. */
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
-/** Tags each request so undici's diagnostics can tell us when its body was fully written. */
-const TAG = 'x-sms-send-request';
-const bodySent = new Set<string>();
-let nextTag = 0;
-subscribe('undici:request:bodySent', (message) => {
-  const headers = (message as { request: { headers: unknown } }).request.headers;
-  if (!Array.isArray(headers)) return;
-  for (let i = 0; i < headers.length - 1; i += 2) {
-    if (String(headers[i]).toLowerCase() === TAG) bodySent.add(String(headers[i + 1]));
-  }
+/**
+ * Whether a request's body was fully written, learnt without touching the request: each post()
+ * gets a tracker, keyed on its dispatch options until a Client turns them into undici's request
+ * object, then keyed on that object, which undici's diagnostics messages carry.
+ */
+interface Tracker {
+  bodySent: boolean;
+}
+const trackerOfOptions = new WeakMap<object, Tracker>();
+const trackerOfRequest = new WeakMap<object, Tracker>();
+/** The tracker of the dispatch a Client is running; undici creates its request synchronously in it. */
+let dispatching: Tracker | undefined;
+
+subscribe('undici:request:create', (message) => {
+  if (dispatching) trackerOfRequest.set((message as { request: object }).request, dispatching);
 });
+subscribe('undici:request:bodySent', (message) => {
+  const tracker = trackerOfRequest.get((message as { request: object }).request);
+  if (tracker) tracker.bodySent = true;
+});
+
+/**
+ * The Pool's clients, each with an interceptor that marks its dispatches. At the Pool's level a
+ * request may wait in a queue; a Client creates undici's request object the moment it is called.
+ */
+function trackingClient(origin: URL, options: object): Dispatcher {
+  return new Client(origin, options).compose((dispatch) => (opts, handler) => {
+    const outer = dispatching;
+    dispatching = trackerOfOptions.get(opts);
+    try {
+      return dispatch(opts, handler);
+    } finally {
+      dispatching = outer;
+    }
+  });
+}
 
 /** The TLS protocol of the latest connection to each host:port, for `sms-send check`. */
 const tlsByHost = new Map<string, string>();
@@ -75,6 +100,7 @@ export class GatewayClient {
       bodyTimeout: options.timeoutMs,
       keepAliveTimeout: 10_000,
       pipelining: 1,
+      factory: trackingClient,
     });
     this.password = options.password;
     this.head = `{"Username":${JSON.stringify(options.username)},"Password":${JSON.stringify(options.password)},"Messages":[`;
@@ -86,16 +112,19 @@ export class GatewayClient {
    */
   async post(messages: readonly string[], signal?: AbortSignal): Promise<Exchange> {
     const body = `${this.head}${messages.join(',')}]}`;
-    const tag = String(++nextTag);
+    const tracker: Tracker = { bodySent: false };
+    const request: Dispatcher.RequestOptions = {
+      method: 'POST',
+      path: this.path,
+      // Only what the service interface names; HTTP adds host, content-length and connection.
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      body,
+      signal,
+    };
+    trackerOfOptions.set(request, tracker);
     const started = performance.now();
     try {
-      const response = await this.pool.request({
-        method: 'POST',
-        path: this.path,
-        headers: { accept: 'application/json', 'content-type': 'application/json', [TAG]: tag },
-        body,
-        signal,
-      });
+      const response = await this.pool.request(request);
       const text = await readCapped(response.body);
       return {
         kind: 'response',
@@ -111,10 +140,8 @@ export class GatewayClient {
         code,
         message: this.redact(message),
         latencyMs: performance.now() - started,
-        requestSent: bodySent.has(tag),
+        requestSent: tracker.bodySent,
       };
-    } finally {
-      bodySent.delete(tag);
     }
   }
 

@@ -1,0 +1,86 @@
+// What the gateway sees on the wire: only the headers the interface and HTTP need, and the client
+// still knows, for every request, whether its body was fully written.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GatewayClient } from '../../src/gateway/client.js';
+
+const OK = JSON.stringify({ ProcessResult: true, ProcessResultDescription: '', Messages: [] });
+
+let servers: Server[] = [];
+let clients: GatewayClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.map((c) => c.destroy()));
+  for (const server of servers) server.closeAllConnections();
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  servers = [];
+  clients = [];
+});
+
+/** A loopback server whose handler sees each request after its body was read in full. */
+async function gateway(
+  handle: (req: IncomingMessage, body: string, res: ServerResponse) => void,
+): Promise<string> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => handle(req, Buffer.concat(chunks).toString('utf8'), res));
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function client(endpoint: string, connections = 1, timeoutMs = 5_000): GatewayClient {
+  const c = new GatewayClient({
+    endpoint,
+    username: 'u',
+    password: 'secret-pw',
+    connections,
+    timeoutMs,
+  });
+  clients.push(c);
+  return c;
+}
+
+describe('the request on the wire', () => {
+  it('carries exactly the headers the interface names plus what HTTP needs, none of its own', async () => {
+    const seen: string[][] = [];
+    const url = await gateway((req, _body, res) => {
+      // rawHeaders keeps names as sent, in order: [name, value, name, value, …].
+      seen.push(req.rawHeaders.filter((_, i) => i % 2 === 0));
+      res.setHeader('content-type', 'application/json');
+      res.end(OK);
+    });
+    const gw = client(url);
+    for (let i = 0; i < 2; i++) expect((await gw.post(['{}'])).kind).toBe('response');
+    expect(seen).toEqual([
+      ['host', 'connection', 'accept', 'content-type', 'content-length'],
+      ['host', 'connection', 'accept', 'content-type', 'content-length'],
+    ]);
+  });
+});
+
+describe('whether the body was fully written, known without a header of our own', () => {
+  it('a connection dropped after the body was read: requestSent, also for requests that waited in the pool', async () => {
+    const url = await gateway((req) => req.socket.destroy());
+    const gw = client(url, 1);
+    const exchanges = await Promise.all([1, 2, 3].map((i) => gw.post([`{"n":${i}}`])));
+    expect(exchanges.map((e) => e.kind === 'error' && e.requestSent)).toEqual([true, true, true]);
+  });
+
+  it('a request abandoned while it waited in the pool was never written: not requestSent', async () => {
+    let arrived!: () => void;
+    const first = new Promise<void>((resolve) => (arrived = resolve));
+    const url = await gateway(() => arrived()); // never answers
+    const gw = client(url, 1, 300);
+    const hung = gw.post(['{"n":1}']);
+    await first;
+    const abort = new AbortController();
+    const queued = gw.post(['{"n":2}'], abort.signal);
+    abort.abort();
+    expect(await queued).toMatchObject({ kind: 'error', code: 'ABORTED', requestSent: false });
+    // The first one times out waiting for an answer to a request it did write.
+    expect(await hung).toMatchObject({ kind: 'error', requestSent: true });
+  });
+});
