@@ -97,14 +97,18 @@ interface Case {
 function casesOf(c14n: string): Case[] {
   const attrsOf = (tag: string) =>
     Object.fromEntries([...tag.matchAll(/([\w-]+)="([^"]*)"/g)].map((m) => [m[1]!, decode(m[2]!)]));
-  return [...c14n.matchAll(/<testcase((?:\s+[\w-]+="[^"]*")*)>([\s\S]*?)<\/testcase>/g)].map((m) => ({
-    attrs: attrsOf(m[1]!),
-    children: [...m[2]!.matchAll(/<([\w-]+)((?:\s+[\w-]+="[^"]*")*)>([\s\S]*?)<\/\1>/g)].map((c) => ({
-      name: c[1]!,
-      attrs: attrsOf(c[2]!),
-      text: decode(c[3]!),
-    })),
-  }));
+  return [...c14n.matchAll(/<testcase((?:\s+[\w-]+="[^"]*")*)>([\s\S]*?)<\/testcase>/g)].map(
+    (m) => ({
+      attrs: attrsOf(m[1]!),
+      children: [...m[2]!.matchAll(/<([\w-]+)((?:\s+[\w-]+="[^"]*")*)>([\s\S]*?)<\/\1>/g)].map(
+        (c) => ({
+          name: c[1]!,
+          attrs: attrsOf(c[2]!),
+          text: decode(c[3]!),
+        }),
+      ),
+    }),
+  );
 }
 
 describe('JUnit report', () => {
