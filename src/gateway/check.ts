@@ -46,7 +46,9 @@ export async function checkGateway(
     return result;
   }
   result.httpStatus = exchange.status;
-  const verdict = classify(exchange, test ? [test.messageId] : []);
+  const verdict = classify(exchange, test ? [test.messageId] : [], Date.now(), (text) =>
+    client.redact(text),
+  );
   try {
     const body = JSON.parse(exchange.body) as Partial<RestSmsResponse>;
     if (typeof body.ProcessResult === 'boolean') result.processResult = body.ProcessResult;

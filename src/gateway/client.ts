@@ -1,6 +1,7 @@
 // The only module that speaks HTTP: one undici Pool per run, one POST per batch, raw outcome back.
 import { subscribe } from 'node:diagnostics_channel';
 import { Client, Pool, errors as undiciErrors, type Dispatcher } from 'undici';
+import { redactor, type Redact } from './redact.js';
 import { OPERATION_PATH } from './types.js';
 
 export interface ClientOptions {
@@ -83,7 +84,7 @@ subscribe('undici:client:connected', (message) => {
 export class GatewayClient {
   private readonly pool: Pool;
   private readonly path: string;
-  private readonly password: string;
+  private readonly redactText: Redact;
   /** `{"Username":…,"Password":…,"Messages":[` — serialised once, not per batch. */
   private readonly head: string;
 
@@ -102,7 +103,7 @@ export class GatewayClient {
       pipelining: 1,
       factory: trackingClient,
     });
-    this.password = options.password;
+    this.redactText = redactor(options.username, options.password);
     this.head = `{"Username":${JSON.stringify(options.username)},"Password":${JSON.stringify(options.password)},"Messages":[`;
   }
 
@@ -150,12 +151,12 @@ export class GatewayClient {
     return tlsByHost.get(this.hostKey);
   }
 
-  /** A gateway or library that echoes the request must not carry the password into a report. */
+  /**
+   * A gateway or library that echoes the request must not carry the password into a report: every
+   * form of it (raw, JSON-escaped once or twice, CSV, XML, URL, base64 of user:password) is masked.
+   */
   redact(text: string): string {
-    const secret = this.password;
-    // A password of one to three characters would mask ordinary words ("Acce***ted"); such a
-    // password protects nothing anyway.
-    return secret.length >= 4 && text.includes(secret) ? text.split(secret).join('***') : text;
+    return this.redactText(text);
   }
 
   async close(): Promise<void> {

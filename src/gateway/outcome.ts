@@ -57,12 +57,14 @@ const AUTH_WORDS = /auth|credential|login|password|username|unauthori[sz]ed|forb
 
 /**
  * The one place that decides what an exchange means for its messages. `messageIds` are the
- * MessageIds of the request's items, in order.
+ * MessageIds of the request's items, in order. `redact` masks secrets in a response body before
+ * it is cut to an excerpt: once cut or flattened, an echoed password might no longer be found.
  */
 export function classify(
   exchange: Exchange,
   messageIds: readonly string[],
   now: number = Date.now(),
+  redact: (text: string) => string = (text) => text,
 ): Verdict {
   if (exchange.kind === 'error') {
     const detail = `${exchange.code}: ${exchange.message}`;
@@ -95,7 +97,7 @@ export function classify(
   if (status < 200 || status >= 300) {
     return {
       kind: 'failed',
-      reason: `HTTP ${status}: ${snippet(exchange.body)}`,
+      reason: `HTTP ${status}: ${snippet(redact(exchange.body))}`,
       authRefused: false,
     };
   }
@@ -104,14 +106,20 @@ export function classify(
   try {
     response = JSON.parse(exchange.body) as RestSmsResponse;
   } catch {
-    return { kind: 'unknown', reason: `malformed response body: ${snippet(exchange.body)}` };
+    return {
+      kind: 'unknown',
+      reason: `malformed response body: ${snippet(redact(exchange.body))}`,
+    };
   }
   if (
     typeof response !== 'object' ||
     response === null ||
     typeof response.ProcessResult !== 'boolean'
   ) {
-    return { kind: 'unknown', reason: `response without ProcessResult: ${snippet(exchange.body)}` };
+    return {
+      kind: 'unknown',
+      reason: `response without ProcessResult: ${snippet(redact(exchange.body))}`,
+    };
   }
   if (!response.ProcessResult) {
     const description = response.ProcessResultDescription ?? 'ProcessResult false';

@@ -111,7 +111,10 @@ export async function send(
       await limiter.acquire(batch.length);
       attempts++;
       const exchange = await options.poster.post(json, options.abortSignal);
-      let verdict = redact(classify(exchange, messageIds), options.poster);
+      let verdict = redact(
+        classify(exchange, messageIds, Date.now(), (text) => options.poster.redact(text)),
+        options.poster,
+      );
       if (verdict.kind === 'unknown') ambiguous = true;
       if (verdict.kind === 'unknown' && options.retryUnknown) {
         verdict = { kind: 'retry', reason: `${verdict.reason}; resending (--retry-unknown)` };

@@ -1,0 +1,84 @@
+// Every form of the password that a gateway or library may echo is masked, and nothing else is.
+import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../../src/gateway/client.js';
+import { classify } from '../../src/gateway/outcome.js';
+import { redactor } from '../../src/gateway/redact.js';
+
+const USER = 'acme-user';
+const PASSWORD = 'Zq7"xK\\p9$Wm#Leak-Me';
+const redact = redactor(USER, PASSWORD);
+
+/** Each form written out by hand, so the test does not share the code it checks. */
+const FORMS: [string, string][] = [
+  ['raw', 'Zq7"xK\\p9$Wm#Leak-Me'],
+  ['JSON-escaped once', 'Zq7\\"xK\\\\p9$Wm#Leak-Me'],
+  ['JSON-escaped twice', 'Zq7\\\\\\"xK\\\\\\\\p9$Wm#Leak-Me'],
+  ['CSV-escaped', 'Zq7""xK\\p9$Wm#Leak-Me'],
+  ['XML-escaped', 'Zq7&quot;xK\\p9$Wm#Leak-Me'],
+  ['XML numeric reference', 'Zq7&#34;xK\\p9$Wm#Leak-Me'],
+  ['XML-escaped JSON (an HTML error page quoting the body)', 'Zq7\\&quot;xK\\\\p9$Wm#Leak-Me'],
+  ['URL-encoded', 'Zq7%22xK%5Cp9%24Wm%23Leak-Me'],
+  ['URL-encoded JSON', 'Zq7%5C%22xK%5C%5Cp9%24Wm%23Leak-Me'],
+  ['base64 of user:password', Buffer.from(`${USER}:${PASSWORD}`).toString('base64')],
+  [
+    'base64 of user:password, unpadded',
+    Buffer.from(`${USER}:${PASSWORD}`).toString('base64').replace(/=+$/, ''),
+  ],
+];
+
+describe('redactor', () => {
+  it.each(FORMS)('masks the %s form inside other text', (_name, form) => {
+    expect(redact(`before ${form} after`)).toMatch(/^before \*\*\*=* after$/);
+    expect(redact(`${form}${form}`)).toMatch(/^\*\*\*=*\*\*\*=*$/);
+  });
+
+  it('masks a doubly escaped form whole, not around the shorter form inside it', () => {
+    const body = JSON.stringify(JSON.stringify({ Username: USER, Password: PASSWORD }));
+    expect(redact(body)).toBe(JSON.stringify(JSON.stringify({ Username: USER, Password: '***' })));
+  });
+
+  it('leaves text without the password alone, and the username too', () => {
+    for (const text of ['Accepted', `user ${USER}`, 'Zq7', 'Leak-Me', ''])
+      expect(redact(text)).toBe(text);
+  });
+
+  it('masks a plain password, and a password of fewer than four characters nowhere', () => {
+    expect(redactor('u', 'hunter22')('pw=hunter22;')).toBe('pw=***;');
+    expect(redactor('u', 'abc')('abc Accepted')).toBe('abc Accepted');
+  });
+
+  it('a password with non-ASCII, spaces or a lone surrogate: its encoded forms too, never a throw', () => {
+    const r = redactor('u', 'pä ss wörd');
+    expect(r('x pä ss wörd x')).toBe('x *** x');
+    expect(r('x p\\u00e4 ss w\\u00f6rd x')).toBe('x *** x');
+    expect(r('x p%C3%A4%20ss%20w%C3%B6rd x')).toBe('x *** x');
+    expect(r('x p%C3%A4+ss+w%C3%B6rd x')).toBe('x *** x');
+    expect(redactor('u', 'ab\ud800cd')('x ab\ud800cd x')).toBe('x *** x');
+  });
+});
+
+describe('classify() masks a response body before cutting it to an excerpt', () => {
+  const response = (status: number, body: string): Exchange => ({
+    kind: 'response',
+    status,
+    headers: {},
+    body,
+    latencyMs: 1,
+  });
+
+  it.each([
+    ['a form cut at the excerpt end', PASSWORD, 190],
+    ['a password whose tab and newline the excerpt would flatten', 'tab\tand\nnewline-pw', 10],
+  ])('%s', (_name, password, at) => {
+    const r = redactor(USER, password);
+    const body = `${'x'.repeat(at)}${JSON.stringify(password).slice(1, -1)} ${password} tail`;
+    for (const exchange of [response(400, body), response(200, body)]) {
+      const verdict = classify(exchange, ['m1'], 0, r);
+      const reason = verdict.kind === 'results' ? '' : verdict.reason;
+      expect(reason).toMatch(/^(HTTP 400|malformed response body): x+\*\*\*/);
+      for (const fragment of [password.slice(0, 6), password.slice(0, 3)]) {
+        expect(reason).not.toContain(fragment);
+      }
+    }
+  });
+});
