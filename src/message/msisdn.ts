@@ -1,9 +1,10 @@
-// Recipient numbers → international MSISDN digits, validated as mobile numbers by libphonenumber-js.
+// Recipient numbers → international MSISDN digits, accepted only when libphonenumber-js types them mobile.
 import {
   parsePhoneNumberFromString,
   validatePhoneNumberLength,
   type CountryCode,
-} from 'libphonenumber-js/mobile';
+  type NumberType,
+} from 'libphonenumber-js/max';
 
 export type MsisdnResult = { ok: true; msisdn: string } | { ok: false; reason: string };
 
@@ -17,9 +18,33 @@ const LENGTH_REASONS: Record<string, string> = {
   NOT_A_NUMBER: 'not a phone number',
 };
 
+// The max metadata (not the mobile-only one) is needed to tell a fixed-line or toll-free number
+// from an invalid one, and so to name the type. It has type data for every region and every
+// non-geographic code, so "valid" always comes with a type and no region needs an exception.
+const SMS_CAPABLE: ReadonlySet<NumberType> = new Set(['MOBILE', 'FIXED_LINE_OR_MOBILE']);
+
+const TYPE_NAMES: Record<Exclude<NumberType, undefined>, string> = {
+  FIXED_LINE: 'a fixed-line number',
+  MOBILE: 'a mobile number',
+  FIXED_LINE_OR_MOBILE: 'a fixed-line or mobile number',
+  PREMIUM_RATE: 'a premium-rate number',
+  TOLL_FREE: 'a toll-free number',
+  SHARED_COST: 'a shared-cost number',
+  VOIP: 'a VoIP number',
+  PERSONAL_NUMBER: 'a personal number',
+  PAGER: 'a pager number',
+  UAN: 'a universal access number',
+  VOICEMAIL: 'a voicemail access number',
+};
+
+/** A reading of the digits: valid with its type, or invalid. */
+type Reading = { type: NumberType; msisdn: string } | undefined;
+
 /**
  * Accepts "+47 412 34 567", "004741234567", "4741234567" and, with a country, national "41234567".
- * Digits without a prefix are read as international unless a country is given and they parse as national.
+ * With a country, digits without a prefix are read as national first; the international reading
+ * is tried only when the national one is no valid number at all, so a national toll-free or
+ * shared-cost number is refused as such rather than sent to a stranger abroad.
  */
 export function normalizeMsisdn(raw: string, country?: string): MsisdnResult {
   const compact = raw.trim().replace(SEPARATORS, '');
@@ -37,9 +62,12 @@ export function normalizeMsisdn(raw: string, country?: string): MsisdnResult {
 
   let firstReason: string | undefined;
   for (const [text, region] of candidates) {
-    const parsed = parsePhoneNumberFromString(text, region);
-    if (parsed?.isValid()) return { ok: true, msisdn: parsed.number.slice(1) };
-    firstReason ??= reasonFor(text, region, parsed !== undefined && parsed.isPossible());
+    const reading = read(text, region);
+    if (reading) {
+      if (SMS_CAPABLE.has(reading.type)) return { ok: true, msisdn: reading.msisdn };
+      return { ok: false, reason: `is ${TYPE_NAMES[reading.type!]}, not a mobile number` };
+    }
+    firstReason ??= reasonFor(text, region);
   }
   if (!country && !compact.startsWith('+') && !compact.startsWith('00') && compact.length <= 10) {
     firstReason += '; if this is a national number, give its country with --country';
@@ -47,9 +75,16 @@ export function normalizeMsisdn(raw: string, country?: string): MsisdnResult {
   return { ok: false, reason: firstReason ?? 'not a phone number' };
 }
 
-function reasonFor(text: string, region: CountryCode | undefined, possible: boolean): string {
+function read(text: string, region: CountryCode | undefined): Reading {
+  const parsed = parsePhoneNumberFromString(text, region);
+  // getType() is undefined exactly when the number is invalid, so one call does both checks.
+  const type = parsed?.getType();
+  return parsed && type ? { type, msisdn: parsed.number.slice(1) } : undefined;
+}
+
+function reasonFor(text: string, region: CountryCode | undefined): string {
   const lengthProblem = validatePhoneNumberLength(text, region);
   if (lengthProblem)
     return `not a mobile number (${LENGTH_REASONS[lengthProblem] ?? lengthProblem})`;
-  return possible ? 'not a mobile number in its country' : 'not a valid number';
+  return 'not a valid number in its country';
 }

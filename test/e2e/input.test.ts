@@ -226,7 +226,11 @@ describe.concurrent('every input format is read into the right messages', () => 
     const run = await send(['-', '--input-format', 'ndjson'], { stdin });
     expect(await aftermath(run)).toEqual(NOTHING_SENT);
     expect(problemLines(run.stderr)).toEqual([
-      { at: '-:3', field: 'to', reason: '"+4721234567" not a mobile number in its country' },
+      {
+        at: '-:3',
+        field: 'to',
+        reason: '"+4721234567" is a fixed-line number, not a mobile number',
+      },
     ]);
   });
 
@@ -281,7 +285,7 @@ describe.concurrent('every input format is read into the right messages', () => 
       ['5', 'invalid'],
     ]);
     expect(rows[3]!.error).toBe(
-      'bad-records.json:4: to: "+4721234567" not a mobile number in its country',
+      'bad-records.json:4: to: "+4721234567" is a fixed-line number, not a mobile number',
     );
     expect(rows[4]!.error).toBe(
       'bad-records.json:8: UserDataHeader: must be hex (pairs of 0-9, A-F)',
@@ -562,7 +566,7 @@ describe.concurrent(
       expect(await aftermath(run)).toEqual(NOTHING_SENT);
       expect(run.stderr).toContain('sms-send: 17 records of 20 cannot be sent:');
       const expected: [string, string, RegExp][] = [
-        ['bad-records.csv:3', 'to', /^"\+4721234567" not a mobile number/],
+        ['bad-records.csv:3', 'to', /^"\+4721234567" is a fixed-line number, not a mobile number$/],
         ['bad-records.csv:4', 'to', /^"41234567" .*--country/],
         ['bad-records.csv:5', 'to', /^"not-a-number" not a phone number/],
         [
@@ -582,7 +586,11 @@ describe.concurrent(
         ['bad-records.csv:17', 'DeliveryReportUrl', /absolute http\(s\) URL/],
         ['bad-records.csv:18', 'text', /^is empty$/],
         ['bad-records.csv:19', 'text', /is 1025 characters \(at most 1024\)/],
-        ['bad-records.csv:20', 'to', /^"\+4721234568" not a mobile number/],
+        [
+          'bad-records.csv:20',
+          'to',
+          /^"\+4721234568" is a fixed-line number, not a mobile number$/,
+        ],
         ['bad-records.csv:20', 'OriginatorAddress', /at most 11/],
       ];
       const lines = problemLines(run.stderr);
@@ -720,7 +728,9 @@ describe.concurrent('--skip-invalid, --dedupe and --limit', () => {
       'accepted',
       'accepted',
     ]);
-    expect(rows[1]!.error).toBe('skip.csv:3: to: "+4721234567" not a mobile number in its country');
+    expect(rows[1]!.error).toBe(
+      'skip.csv:3: to: "+4721234567" is a fixed-line number, not a mobile number',
+    );
     expect(rows[1]!.attempts).toBe('0');
   });
 

@@ -386,7 +386,7 @@ describe('buildMessage: problems name the field', () => {
     [
       'a fixed-line recipient',
       { phone: '+47 22 12 34 56', text: 'Hi' },
-      [{ field: 'phone', reason: '"+47 22 12 34 56" not a mobile number in its country' }],
+      [{ field: 'phone', reason: '"+47 22 12 34 56" is a fixed-line number, not a mobile number' }],
     ],
     ['empty recipient', { to: '', text: 'Hi' }, [{ field: 'to', reason: '"" empty' }]],
     ['empty text', { to: TO, text: '' }, [{ field: 'text', reason: 'is empty' }]],
