@@ -92,11 +92,13 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
     }
   }
   const info = analyzeText(text);
-  // Lengths count UTF-16 units, as the gateway's .NET strings do; an emoji counts as two.
-  const messageType = values.MessageType ?? (text.length > 160 ? '11' : '00');
+  // "00" is a single message: the contract's limit is 160 UTF-16 units (as the gateway's .NET
+  // strings count; an emoji is two), but 81 euro signs or 71 Cyrillic letters already need two
+  // segments, so our own segment count decides too. An explicit MessageType always wins.
+  const messageType = values.MessageType ?? (text.length > 160 || info.segments > 1 ? '11' : '00');
 
   const textField = plan.text ?? 'text';
-  const textProblem = checkUserData(text, messageType);
+  const textProblem = checkUserData(text, messageType, info);
   if (textProblem) problems.push({ field: textField, reason: textProblem });
 
   check(problems, 'Gateway', values.Gateway, checkGateway);

@@ -1,5 +1,6 @@
 // Field rules of the contract and gateway-facts.md, one small checker per field; undefined means fine.
 import { DEFAULT_GATEWAY, LIMITS } from '../gateway/types.js';
+import type { TextInfo } from './encoding.js';
 
 const HEX = /^(?:[0-9a-fA-F]{2})+$/;
 const MAX_INT64 = 9_223_372_036_854_775_807n;
@@ -57,10 +58,17 @@ export const checkMessageType: Check = (value) =>
 export const checkUserDataHeader: Check = (value) =>
   !HEX.test(value) ? 'must be hex (pairs of 0-9, A-F)' : maxLength(LIMITS.UserDataHeader)(value);
 
-export function checkUserData(text: string, messageType: string): string | undefined {
+export function checkUserData(
+  text: string,
+  messageType: string,
+  info: Pick<TextInfo, 'encoding' | 'segments'>,
+): string | undefined {
   if (text === '') return 'is empty';
   if (messageType === '00' && text.length > 160) {
     return `is ${text.length} characters, but MessageType "00" allows 160; use "11" (or leave MessageType unset)`;
+  }
+  if (messageType === '00' && info.segments > 1) {
+    return `needs ${info.segments} ${info.encoding} segments, but MessageType "00" is a single message; use "11" (or leave MessageType unset)`;
   }
   if (messageType === '10' && !HEX.test(text)) {
     return 'must be hex (pairs of 0-9, A-F) when MessageType is "10" (binary)';

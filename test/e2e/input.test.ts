@@ -864,17 +864,18 @@ describe.concurrent('recipients are normalised to MSISDN digits', () => {
 });
 
 describe.concurrent(
-  'text: MessageType by the >160 rule (UTF-16 units) unless the record sets it',
+  'text: MessageType by the >160 rule (UTF-16 units) and the segment count, unless the record sets it',
   () => {
-    it('sends "00" up to 160 units and "11" above, keeps a record MessageType', async ({
+    it('sends "00" for one segment and "11" above, keeps a record MessageType', async ({
       expect,
     }) => {
       const records = [
         { to: '4741000001', text: 'a'.repeat(160) }, // 160 → "00"
         { to: '4741000002', text: 'a'.repeat(161) }, // 161 → "11"
-        { to: '4741000003', text: '🎉'.repeat(80) }, // 80 emoji = 160 UTF-16 units → "00"
+        { to: '4741000003', text: '🎉'.repeat(35) }, // 35 emoji = 70 UCS-2 units, 1 segment → "00"
         { to: '4741000004', text: '🎉'.repeat(81) }, // 81 emoji = 162 units → "11"
-        { to: '4741000005', text: 'ж'.repeat(100) }, // UCS-2, 2 segments, but 100 ≤ 160 → "00"
+        { to: '4741000008', text: '€'.repeat(81) }, // 162 septets, 2 segments, 81 units → "11"
+        { to: '4741000005', text: 'ж'.repeat(100) }, // UCS-2, 2 segments, though 100 ≤ 160 → "11"
         { to: '4741000006', text: 'short', MessageType: '11' }, // the record's own value wins
         { to: '4741000007', text: '48656C6C6F', MessageType: '10' }, // binary, hex UserData
       ];
@@ -888,7 +889,8 @@ describe.concurrent(
         '11',
         '00',
         '11',
-        '00',
+        '11',
+        '11',
         '11',
         '10',
       ]);

@@ -139,13 +139,24 @@ describe('buildMessage: MessageType', () => {
     ['1024 characters', 'a'.repeat(1024), '11'],
     ['160 Norwegian letters', 'æøå'.repeat(53) + 'Æ', '00'],
     ['161 Norwegian letters', 'æøå'.repeat(53) + 'Æø', '11'],
-    ['70 Cyrillic letters (UCS-2, still short)', 'Ж'.repeat(70), '00'],
     ['161 Cyrillic letters', 'Ж'.repeat(161), '11'],
-    // 80 euro signs are 160 septets but 80 characters: the contract's rule counts characters.
-    ['80 euro signs', '€'.repeat(80), '00'],
-    // 159 letters + one emoji: 161 UTF-16 units, which is how the .NET gateway counts length.
+    // Over 160 UTF-16 units is "11" whatever the count: an emoji is two units, as .NET counts.
     ['159 letters and an emoji', 'a'.repeat(159) + '😀', '11'],
-    ['158 letters and an emoji', 'a'.repeat(158) + '😀', '00'],
+    // Otherwise the tool's own segment count decides: GSM-7 160 septets (extension characters
+    // such as € count two), UCS-2 70 units, in one segment.
+    ['160 septets', 'a'.repeat(160), '00'],
+    ['161 septets', 'a'.repeat(161), '11'],
+    ['80 euro signs = 160 septets', '€'.repeat(80), '00'],
+    ['81 euro signs = 162 septets', '€'.repeat(81), '11'],
+    ['158 letters and a € = 160 septets', 'a'.repeat(158) + '€', '00'],
+    ['159 letters and a € = 161 septets', 'a'.repeat(159) + '€', '11'],
+    ['157 letters and {} = 161 septets', 'a'.repeat(157) + '{}', '11'],
+    ['70 Cyrillic letters = 70 UCS-2 units', 'Ж'.repeat(70), '00'],
+    ['71 Cyrillic letters = 71 UCS-2 units', 'Ж'.repeat(71), '11'],
+    ['100 Cyrillic letters', 'Ж'.repeat(100), '11'],
+    ['68 letters and an emoji = 70 UCS-2 units', 'a'.repeat(68) + '😀', '00'],
+    ['69 letters and an emoji = 71 UCS-2 units', 'a'.repeat(69) + '😀', '11'],
+    ['158 letters and an emoji (UCS-2, 3 segments)', 'a'.repeat(158) + '😀', '11'],
   ])('%s → %s', (_label, text, type) => {
     expect(message(build({ to: TO, text })).MessageType).toBe(type);
   });
@@ -171,6 +182,29 @@ describe('buildMessage: MessageType', () => {
           'is 161 characters, but MessageType "00" allows 160; use "11" (or leave MessageType unset)',
       },
     ]);
+  });
+
+  it.each([
+    ['81 euro signs', '€'.repeat(81), 'needs 2 GSM-7 segments'],
+    ['100 Cyrillic letters', 'Ж'.repeat(100), 'needs 2 UCS-2 segments'],
+  ])('refuses MessageType "00" on %s: more than one segment', (_label, text, need) => {
+    for (const built of [
+      build({ to: TO, text, MessageType: '00' }),
+      build({ to: TO, text }, { defaults: { messageType: '00' } }),
+    ]) {
+      expect(problems(built)).toEqual([
+        {
+          field: 'text',
+          reason: `${need}, but MessageType "00" is a single message; use "11" (or leave MessageType unset)`,
+        },
+      ]);
+    }
+  });
+
+  it('keeps an explicit "11" on a single-segment text', () => {
+    expect(
+      message(build({ to: TO, text: 'Ж' }, { defaults: { messageType: '11' } })).MessageType,
+    ).toBe('11');
   });
 
   it('lets the record override the configured MessageType', () => {

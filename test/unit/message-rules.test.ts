@@ -13,6 +13,7 @@ import {
   checkUserData,
   checkUserDataHeader,
 } from '../../src/message/rules.js';
+import { analyzeText } from '../../src/message/encoding.js';
 
 const POSITIVE = 'must be a positive whole number such as 99700999';
 const WHOLE_ORE = 'must be a whole number of øre, 0 or more';
@@ -117,6 +118,8 @@ describe('checkUserDataHeader', () => {
 describe('checkUserData', () => {
   const TOO_LONG = (n: number) => `is ${n} characters (at most 1024)`;
   const BINARY = 'must be hex (pairs of 0-9, A-F) when MessageType is "10" (binary)';
+  const MULTI = (n: number, encoding: string) =>
+    `needs ${n} ${encoding} segments, but MessageType "00" is a single message; use "11" (or leave MessageType unset)`;
   it.each([
     ['short text', 'Hello', '00', undefined],
     ['1024 letters', 'a'.repeat(1024), '11', undefined],
@@ -132,8 +135,16 @@ describe('checkUserData', () => {
     ['plain text as binary', 'Hello', '10', BINARY],
     ['odd-length hex as binary', 'ABC', '10', BINARY],
     ['plain text as long text', 'Hello', '11', undefined],
+    // "00" is one message: refused when the tool's own count needs more than one segment.
+    ['160 letters as single', 'a'.repeat(160), '00', undefined],
+    ['80 euro signs (160 septets) as single', '€'.repeat(80), '00', undefined],
+    ['81 euro signs (162 septets) as single', '€'.repeat(81), '00', MULTI(2, 'GSM-7')],
+    ['70 Cyrillic letters as single', 'Ж'.repeat(70), '00', undefined],
+    ['71 Cyrillic letters as single', 'Ж'.repeat(71), '00', MULTI(2, 'UCS-2')],
+    ['100 Cyrillic letters as single', 'Ж'.repeat(100), '00', MULTI(2, 'UCS-2')],
+    ['81 euro signs as long text', '€'.repeat(81), '11', undefined],
   ])('%s (MessageType %s)', (_label, text, type, problem) => {
-    expect(checkUserData(text, type)).toBe(problem);
+    expect(checkUserData(text, type, analyzeText(text))).toBe(problem);
   });
 });
 
