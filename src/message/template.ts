@@ -1,4 +1,4 @@
-// {{column}} text templates: compiled once, filled per record, placeholders listed for validation.
+// {{column}} text templates (\{{ for a literal {{): compiled once, filled per record, placeholders listed.
 
 export interface Template {
   /** Placeholder names in order of first appearance. */
@@ -6,18 +6,28 @@ export interface Template {
   fill(lookup: (name: string) => string | undefined): string;
 }
 
-const PLACEHOLDER = /\{\{\s*([^{}]+?)\s*\}\}/g;
+// \{{ is an escape for a literal {{ (texts may need braces, and data must be able to hold them);
+// it is matched first, so the braces after it never start a placeholder.
+const ESCAPE = '\\{{';
+const PLACEHOLDER = /\\\{\{|\{\{\s*([^{}]+?)\s*\}\}/g;
 
 export function compileTemplate(source: string): Template {
   const literals: string[] = [];
   const names: string[] = [];
+  let literal = '';
   let last = 0;
   for (const match of source.matchAll(PLACEHOLDER)) {
-    literals.push(source.slice(last, match.index));
-    names.push(match[1]!);
+    literal += source.slice(last, match.index);
     last = match.index + match[0].length;
+    if (match[0] === ESCAPE) {
+      literal += '{{';
+      continue;
+    }
+    literals.push(literal);
+    literal = '';
+    names.push(match[1]!);
   }
-  literals.push(source.slice(last));
+  literals.push(literal + source.slice(last));
   const placeholders = [...new Set(names)];
   return {
     placeholders,
@@ -40,7 +50,8 @@ export function fillOnce(
   lookup: (name: string) => string | undefined,
 ): { text: string; missing: string[] } {
   const missing: string[] = [];
-  const text = source.replace(PLACEHOLDER, (_match, name: string) => {
+  const text = source.replace(PLACEHOLDER, (_match, name: string | undefined) => {
+    if (name === undefined) return '{{';
     const value = lookup(name);
     if (value === undefined) {
       if (!missing.includes(name)) missing.push(name);

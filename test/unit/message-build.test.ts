@@ -397,6 +397,19 @@ describe('buildMessage: templates', () => {
     ]);
   });
 
+  // Before \{{ there was no way to send braces: data "Hi {{ to }}" went out filled, and
+  // "{{7*7}}" was refused as a placeholder with no column.
+  it.each<[string, Record<string, FieldValue>, string | undefined, string]>([
+    ['a text column', { to: TO, text: 'Hi \\{{ to }}' }, undefined, 'Hi {{ to }}'],
+    ['a text column', { to: TO, text: '\\{{7*7}}' }, undefined, '{{7*7}}'],
+    ['a text column', { to: TO, text: '\\{{x}} {{n}}', n: 'Ola' }, undefined, '{{x}} Ola'],
+    ['a template', { to: TO, n: 'Ola' }, '\\{{ n }} is {{ n }}', '{{ n }} is Ola'],
+    ['a template', { to: TO }, 'Use \\{{7*7}}', 'Use {{7*7}}'],
+  ])('sends \\{{ in %s as a literal {{', (_label, fields, template, sent) => {
+    const options = template === undefined ? {} : { template };
+    expect(message(build(fields, options)).UserData).toBe(sent);
+  });
+
   it('decides MessageType on the filled text, not on the template', () => {
     const m = message(build({ to: TO, long: 'a'.repeat(161) }, { template: '{{long}}' }));
     expect(m.UserData).toHaveLength(161);

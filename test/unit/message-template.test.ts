@@ -1,6 +1,6 @@
 // compileTemplate: {{column}} placeholders, whitespace inside braces, repeats, unknown names.
 import { describe, expect, it } from 'vitest';
-import { compileTemplate } from '../../src/message/template.js';
+import { compileTemplate, fillOnce } from '../../src/message/template.js';
 
 const values: Record<string, string> = {
   name: 'Kari',
@@ -61,5 +61,35 @@ describe('compileTemplate', () => {
     expect(template.fill(() => 'Kari')).toBe('Hi Kari');
     expect(template.fill(() => 'Ola')).toBe('Hi Ola');
     expect(template.fill(() => undefined)).toBe('Hi ');
+  });
+});
+
+// \{{ is the one escape: it sends a literal {{ and starts no placeholder, in a --text or
+// --text-file template and in a text column's own content alike.
+const ESCAPES: [string, string[], string][] = [
+  ['Hi \\{{ to }}', [], 'Hi {{ to }}'],
+  ['\\{{7*7}}', [], '{{7*7}}'],
+  ['\\{{name}} is {{name}}', ['name'], '{{name}} is Kari'],
+  ['{{name}} \\{{ and \\{{', ['name'], 'Kari {{ and {{'],
+  ['a \\{ stays, \\} stays, \\x stays', [], 'a \\{ stays, \\} stays, \\x stays'],
+  ['\\{{{name}}}', [], '{{{name}}}'],
+  ['\\\\{{name}}', [], '\\{{name}}'],
+];
+
+describe('compileTemplate: \\{{ escapes', () => {
+  it.each(ESCAPES)('%j → placeholders %j, filled %j', (source, placeholders, filled) => {
+    const template = compileTemplate(source);
+    expect(template.placeholders).toEqual(placeholders);
+    expect(template.fill(fromValues)).toBe(filled);
+  });
+});
+
+describe('fillOnce: \\{{ escapes', () => {
+  it.each(ESCAPES)('%j → missing none of %j, filled %j', (source, _placeholders, filled) => {
+    expect(fillOnce(source, fromValues)).toEqual({ text: filled, missing: [] });
+  });
+
+  it('does not fill placeholders that a value brings in', () => {
+    expect(fillOnce('{{a}}', () => '{{name}}')).toEqual({ text: '{{name}}', missing: [] });
   });
 });
