@@ -6,6 +6,7 @@ import type { ColumnPlan, MessageField } from './columns.js';
 import { analyzeText, type TextInfo } from './encoding.js';
 import { checkMessageId, generateMessageId } from './message-id.js';
 import { normalizeMsisdn } from './msisdn.js';
+import { checkNested, MAX_CUSTOM_DATA, MAX_NESTED_VALUE } from './nesting.js';
 import {
   checkCategory,
   checkDeliveryReportUrl,
@@ -46,7 +47,7 @@ type Values = Partial<Record<Exclude<MessageField, 'CustomData'>, string>>;
 
 export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildContext): Built {
   const problems: Problem[] = [];
-  const fields = record.fields;
+  const fields = withinLimits(record.fields, problems);
   const rawTo = plan.to !== undefined ? asText(fields[plan.to]) : '';
   const values = defaultValues(ctx.defaults);
   const customData: Record<string, unknown> = { ...ctx.defaults.customData };
@@ -65,6 +66,11 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
   for (const [column, key] of plan.custom) {
     const value = fields[column];
     if (value !== undefined && value !== null && value !== '') customData[key] = value;
+  }
+
+  if (Object.keys(customData).length > 0) {
+    const tooBig = checkNested(customData, MAX_CUSTOM_DATA);
+    if (tooBig) problems.push({ field: 'CustomData', reason: tooBig });
   }
 
   const messageId = values.MessageId ?? generateMessageId(ctx.campaignKey, record.row);
@@ -147,6 +153,28 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
   if (values.ServiceDescription !== undefined)
     message.ServiceDescription = values.ServiceDescription;
   return { ok: true, message, to: to.msisdn, text: info };
+}
+
+/**
+ * Reports every nested value over the depth or size limit, and leaves it out of the fields the
+ * rest of the build sees: a value 5,000 levels deep would overflow the stack in JSON.stringify.
+ * Checked here, in the validation pass, so a dry run refuses what a send would choke on.
+ */
+function withinLimits(
+  fields: Record<string, FieldValue>,
+  problems: Problem[],
+): Record<string, FieldValue> {
+  let checked = fields;
+  for (const column in fields) {
+    const value = fields[column];
+    if (typeof value !== 'object' || value === null) continue;
+    const reason = checkNested(value, MAX_NESTED_VALUE);
+    if (reason === undefined) continue;
+    problems.push({ field: column, reason });
+    if (checked === fields) checked = { ...fields };
+    checked[column] = null;
+  }
+  return checked;
 }
 
 function defaultValues(d: MessageDefaults): Values {

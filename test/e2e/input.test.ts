@@ -1083,5 +1083,32 @@ describe.concurrent(
       expect(await aftermath(run)).toEqual(NOTHING_SENT);
       expect(problemLines(run.stderr).map((p) => p.at)).toEqual([`${path}:2`]);
     });
+
+    // A CustomData 5,000 levels deep passed --dry-run, then the send crashed in JSON.stringify
+    // (exit 70). Both now refuse it in the validation pass, naming file:line.
+    it.for<[string, number, (deep: string) => string]>([
+      [
+        'deep.json',
+        5000,
+        (deep: string) => `[{"to":"4741000000","text":"x","CustomData":${deep}}]`,
+      ],
+      [
+        'deep.ndjson',
+        100_000,
+        (deep: string) =>
+          `{"to":"4741000000","text":"x"}\n{"to":"4741000001","text":"y","meta":[${deep}]}\n`,
+      ],
+    ])('a value nested too deep in %s (%i levels)', async ([name, depth, content], { expect }) => {
+      const path = join(dir.path, name);
+      await writeFile(path, content('{"a":'.repeat(depth) + '1' + '}'.repeat(depth)));
+      const field = name.endsWith('.json') ? 'CustomData' : 'meta';
+      const at = name.endsWith('.json') ? `${path}:1` : `${path}:2`;
+      const problem = { at, field, reason: 'is nested more than 32 levels deep (at most 32)' };
+      for (const args of [[path, '--dry-run'], [path]]) {
+        const run = await send(args);
+        expect(await aftermath(run)).toEqual(NOTHING_SENT);
+        expect(problemLines(run.stderr)).toEqual([problem]);
+      }
+    });
   },
 );

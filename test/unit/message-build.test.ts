@@ -572,3 +572,72 @@ describe('buildMessage: problems name the field', () => {
     expect(found[0]).toEqual({ field: 'to', reason: '"abc" not a phone number' });
   });
 });
+
+describe('buildMessage: nested values', () => {
+  /** {"a":{"a":…1…}} with `depth` objects. */
+  function nest(depth: number): Record<string, unknown> {
+    let value: Record<string, unknown> = { a: 1 };
+    for (let i = 1; i < depth; i++) value = { a: value };
+    return value;
+  }
+  const TOO_DEEP = 'is nested more than 32 levels deep (at most 32)';
+
+  // A CustomData 5,000 levels deep passed the dry run and then crashed the send in JSON.stringify.
+  it.each<[string, () => Record<string, FieldValue>, Problem[]]>([
+    [
+      'CustomData 5,000 levels deep',
+      () => ({ to: TO, text: 'x', CustomData: nest(5000) }),
+      [{ field: 'CustomData', reason: TOO_DEEP }],
+    ],
+    [
+      'a CustomData cell holding JSON 5,000 levels deep',
+      () => ({ to: TO, text: 'x', CustomData: '{"a":'.repeat(5000) + '1' + '}'.repeat(5000) }),
+      [{ field: 'CustomData', reason: TOO_DEEP }],
+    ],
+    [
+      'a CustomData.<key> value 5,000 levels deep',
+      () => ({ to: TO, text: 'x', 'CustomData.deep': nest(5000) }),
+      [{ field: 'CustomData.deep', reason: TOO_DEEP }],
+    ],
+    [
+      'a template variable 5,000 levels deep',
+      () => ({ to: TO, text: 'Hi {{ meta }}', meta: nest(5000) }),
+      [{ field: 'meta', reason: TOO_DEEP }],
+    ],
+    [
+      'an unused column 5,000 levels deep',
+      () => ({ to: TO, text: 'x', extra: [nest(5000)] }),
+      [{ field: 'extra', reason: TOO_DEEP }],
+    ],
+    [
+      'a recipient 5,000 levels deep',
+      () => ({ to: nest(5000), text: 'x' }),
+      [
+        { field: 'to', reason: TOO_DEEP },
+        { field: 'to', reason: '"" empty' },
+      ],
+    ],
+    [
+      'CustomData of 5,000 characters',
+      () => ({ to: TO, text: 'x', CustomData: { note: 'x'.repeat(4990) } }),
+      [{ field: 'CustomData', reason: 'is 5001 characters as JSON (at most 4096)' }],
+    ],
+  ])('refuses %s', (_label, make, expected) => {
+    expect(problems(build(make()))).toEqual(expected);
+  });
+
+  it('counts the configured CustomData into the size limit', () => {
+    const built = build(
+      { to: TO, text: 'x', 'CustomData.b': 'y'.repeat(2000) },
+      { defaults: { customData: { a: 'x'.repeat(2100) } } },
+    );
+    expect(problems(built)).toEqual([
+      { field: 'CustomData', reason: 'is 4115 characters as JSON (at most 4096)' },
+    ]);
+  });
+
+  it('accepts CustomData 32 levels deep', () => {
+    const m = message(build({ to: TO, text: 'x', CustomData: nest(32) }));
+    expect(m.CustomData).toEqual(nest(32));
+  });
+});
