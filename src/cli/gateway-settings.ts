@@ -1,5 +1,5 @@
 // Settings shared by the commands that talk to a gateway: flags to a config layer, credentials, target.
-import type { FileSettings } from '../config/schema.js';
+import { flagAttribute, SETTING_KEYS, SETTINGS } from '../config/table.js';
 import { resolveSettings } from '../config/resolve.js';
 import type { Settings } from '../config/settings.js';
 import { UsageError } from '../errors.js';
@@ -7,60 +7,32 @@ import { GatewayClient } from '../gateway/client.js';
 import type { Simulator } from '../simulator/index.js';
 import { colorFor } from './ui/color.js';
 
-/** Flags every gateway command understands (send and check). */
+/** Flags of the commands that resolve settings; the settings' own flags come from the table. */
 export interface GatewayFlags {
-  endpoint?: string;
   simulate?: boolean;
   allowInsecure?: boolean;
-  from?: string;
-  gateway?: string;
-  price?: string;
-  messageType?: string;
-  validity?: string;
-  category?: string;
-  dlrUrl?: string;
-  custom?: Record<string, string>;
-  serviceCode?: string;
-  serviceDescription?: string;
-  country?: string;
-  batchSize?: number;
-  concurrency?: number;
-  rate?: number;
-  timeout?: string;
-  retries?: number;
   config?: string;
   profile?: string;
   passwordStdin?: boolean;
-  stateDir?: string;
-  campaign?: string;
+  [flag: string]: unknown;
 }
 
 /** Credentials the in-process simulator accepts when the user configured none. */
 export const SIMULATOR_CREDENTIALS = { username: 'simulator', password: 'simulator' };
+
 /** Only flags the user passed become a layer, so the config file can set everything else. */
-export function flagLayer(flags: GatewayFlags): FileSettings {
-  const layer: FileSettings = {
-    endpoint: flags.endpoint,
-    originatorAddress: flags.from,
-    gateway: flags.gateway,
-    price: flags.price,
-    messageType: flags.messageType,
-    validationPeriod: flags.validity,
-    category: flags.category,
-    deliveryReportUrl: flags.dlrUrl,
-    customData: flags.custom,
-    serviceCode: flags.serviceCode,
-    serviceDescription: flags.serviceDescription,
-    country: flags.country,
-    batchSize: flags.batchSize,
-    concurrency: flags.concurrency,
-    rate: flags.rate,
-    timeout: flags.timeout,
-    retries: flags.retries,
-    stateDir: flags.stateDir,
-    campaign: flags.campaign,
-  };
-  return Object.fromEntries(Object.entries(layer).filter(([, v]) => v !== undefined));
+export function flagLayer(flags: GatewayFlags): Record<string, unknown> {
+  const layer: Record<string, unknown> = {};
+  for (const key of SETTING_KEYS) {
+    const { flag, fromFlag } = SETTINGS[key] as {
+      flag?: string;
+      fromFlag?: (t: string) => unknown;
+    };
+    const value = flag === undefined ? undefined : flags[flagAttribute(flag)];
+    if (value === undefined) continue;
+    layer[key] = fromFlag && typeof value === 'string' ? fromFlag(value) : value;
+  }
+  return layer;
 }
 
 export interface Target {

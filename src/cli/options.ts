@@ -12,14 +12,6 @@ export function nonNegativeInt(value: string): number {
   return Number(value);
 }
 
-export function nonNegativeNumber(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) {
-    throw new InvalidArgumentError('must be a number, 0 or more');
-  }
-  return n;
-}
-
 /** `--custom k=v`, repeatable: collects into one object. */
 export function keyValue(
   value: string,

@@ -1,6 +1,7 @@
 // The commander program: commands and flags only. Actions load their modules lazily to keep --help fast.
 import { Command, Option } from 'commander';
-import { keyValue, mapping, nonNegativeInt, nonNegativeNumber, positiveInt } from './options.js';
+import { SETTING_KEYS, SETTINGS, type SettingGroup, type SettingSpec } from '../config/table.js';
+import { keyValue, mapping, nonNegativeInt, positiveInt } from './options.js';
 
 /** What an action reports back to main.ts. */
 export interface RunState {
@@ -19,16 +20,12 @@ export function buildProgram(state: RunState, version: string): Command {
     .exitOverride()
     .configureHelp({ sortSubcommands: false, showGlobalOptions: false });
 
-  const send = gatewayOptions(program.command('send', { isDefault: true }))
+  const send = gatewayOptions(program.command('send', { isDefault: true }), { send: true })
     .description('send every record of the input files (the default command)')
     .argument('<input...>', 'CSV, JSON or NDJSON files with recipients and texts')
     .option(
       '--report <path>',
       'report file (.csv, .json, .ndjson, .xml); default <input>.report.csv',
-    )
-    .option(
-      '--campaign <name>',
-      'name the campaign ({date}, {time}, {name} allowed) instead of deriving it from the content',
     )
     .option('--force', 'send a campaign that was already sent, all again; overwrite its report')
     .option('--dry-run', 'validate and print the plan; send nothing')
@@ -90,8 +87,8 @@ export function buildProgram(state: RunState, version: string): Command {
 
   const campaigns = program
     .command('campaigns')
-    .description('list the campaigns in the state directory, newest first')
-    .option('--state-dir <path>', 'state directory (default $XDG_STATE_HOME/sms-send)')
+    .description('list the campaigns in the state directory, newest first');
+  settingOptions(campaigns, { groups: ['state'] })
     .option('--config <path>', 'config file (default: searched from the current folder)')
     .option('--profile <name>', 'profile from the config file')
     .option('--json', 'print them as one JSON document')
@@ -191,40 +188,37 @@ export function buildProgram(state: RunState, version: string): Command {
   return program;
 }
 
-/** Options of every command that talks to a gateway: where, as whom, and message defaults. */
-function gatewayOptions(command: Command): Command {
+/** Options of every command that resolves gateway settings: the table's flags, then the rest. */
+function gatewayOptions(command: Command, options: { send?: boolean } = {}): Command {
+  command.option(
+    '--simulate',
+    'send to the built-in simulator on loopback: nothing reaches a phone',
+  );
+  settingOptions(command, { send: options.send === true });
   return command
-    .addOption(
-      new Option('--endpoint <url>', 'gateway base URL, e.g. https://smsgw.intele.no/pushsms/rest'),
-    )
-    .option('--simulate', 'send to the built-in simulator on loopback: nothing reaches a phone')
-    .option('--country <CC>', 'country for national numbers, e.g. NO')
-    .option('--from <sender>', 'OriginatorAddress: up to 11 letters/digits, or up to 25 digits')
-    .option('--gateway <number>', 'Gateway number (default 99700999)')
-    .option('--price <øre>', 'Price billed to the recipient (premium gateways only)')
-    .option('--message-type <type>', 'MessageType ("00" text, "11" long text, "10" binary)')
-    .option('--validity <period>', 'ValidationPeriod: yyyymmddhhmmss or a duration such as 2h')
-    .option('--category <name>', 'Category on the bill')
-    .option('--dlr-url <url>', 'DeliveryReportUrl, with [$MSGID] [$STATUS] … placeholders')
-    .option('--custom <key=value>', 'CustomData entry (repeatable)', keyValue)
-    .option('--service-code <code>', 'ServiceCode (premium)')
-    .option('--service-description <text>', 'ServiceDescription (premium)')
-    .option('--batch-size <n>', 'messages per request (default 100)', positiveInt)
-    .option('--concurrency <n>', 'requests in flight (default 4)', positiveInt)
-    .option('--rate <n>', 'messages per second (default unlimited)', nonNegativeNumber)
-    .option('--timeout <duration>', 'per-request timeout (default 30s)')
-    .option(
-      '--retries <n>',
-      'retries of a request the gateway surely did not process (default 3)',
-      nonNegativeInt,
-    )
     .option('--config <path>', 'config file (default: searched from the current folder)')
     .option('--profile <name>', 'profile from the config file')
     .option('--password-stdin', 'read the password from standard input')
-    .option(
-      '--state-dir <path>',
-      'where campaign state (journal, lock, manifest) lives (default $XDG_STATE_HOME/sms-send)',
-    )
     .option('--allow-insecure', 'allow credentials over plain http to a non-loopback host')
     .option('--no-color', 'no colours in output');
+}
+
+/** The settings table's flags, with their help and defaults; validation is the schema's job. */
+function settingOptions(
+  command: Command,
+  options: { send?: boolean; groups?: readonly SettingGroup[] },
+): Command {
+  for (const key of SETTING_KEYS) {
+    const spec: SettingSpec = SETTINGS[key];
+    if (spec.flag === undefined || (spec.sendOnly && !options.send)) continue;
+    if (options.groups && !options.groups.includes(spec.group)) continue;
+    const fallback =
+      spec.default === undefined
+        ? ''
+        : ` (default ${typeof spec.default === 'string' ? spec.default : JSON.stringify(spec.default)})`;
+    const option = new Option(spec.flag, `${spec.help}${fallback}`);
+    if (spec.repeatable) option.argParser(keyValue);
+    command.addOption(option);
+  }
+  return command;
 }

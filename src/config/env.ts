@@ -1,23 +1,21 @@
-// Reads the settings that the environment may set (SMS_SEND_*).
-import type { FileSettings } from './schema.js';
+// Reads the settings that the environment may set (SMS_SEND_*), as named in the settings table.
+import { SETTING_KEYS, SETTINGS, type SettingKey } from './table.js';
 
-export const ENV = {
-  endpoint: 'SMS_SEND_ENDPOINT',
-  username: 'SMS_SEND_USERNAME',
-  password: 'SMS_SEND_PASSWORD',
-  profile: 'SMS_SEND_PROFILE',
-  stateDir: 'SMS_SEND_STATE_DIR',
-} as const;
+/** Chooses a profile; not a setting of its own. */
+export const PROFILE_ENV = 'SMS_SEND_PROFILE';
 
-export function envLayer(env: NodeJS.ProcessEnv): FileSettings {
-  const values: FileSettings = {};
-  const endpoint = env[ENV.endpoint];
-  const username = env[ENV.username];
-  const password = env[ENV.password];
-  if (endpoint) values.endpoint = endpoint;
-  if (username) values.username = username;
-  if (password) values.password = password;
-  const stateDir = env[ENV.stateDir];
-  if (stateDir) values.stateDir = stateDir;
+/** The raw values the environment sets, by setting key; empty variables set nothing. */
+export function envLayer(env: NodeJS.ProcessEnv): Partial<Record<SettingKey, string>> {
+  const values: Partial<Record<SettingKey, string>> = {};
+  for (const key of SETTING_KEYS) {
+    const name: string | undefined = SETTINGS[key].env;
+    const value = name === undefined ? undefined : env[name];
+    if (value) values[key] = value;
+  }
   return values;
+}
+
+/** The variable behind a key, for messages. */
+export function envName(key: string): string {
+  return SETTINGS[key as SettingKey]?.env ?? key;
 }

@@ -1,5 +1,5 @@
 // Merges setting layers (defaults < file < env < flags), remembering where each value came from.
-import type { FileSettings, SettingKey } from './schema.js';
+import type { FileSettings, SettingKey } from './table.js';
 
 /** One source of settings: its name ("default", a file path, "env", "flag") and the values it sets. */
 export interface Layer {

@@ -1,20 +1,22 @@
-// The config pipeline: load the file, check it, pick the profile, merge the layers, normalise.
+// The config pipeline: load the file, check every layer against the schema, merge, apply cross-field rules, normalise.
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { UsageError } from '../errors.js';
+import { checkPremium } from '../message/rules.js';
 import { parseDuration } from './duration.js';
-import { ENV, envLayer } from './env.js';
+import { envLayer, envName, PROFILE_ENV } from './env.js';
 import { loadConfigFile } from './load.js';
 import { mergeLayers, type Layer } from './merge.js';
-import { checkConfigFile, type ConfigProblem, type FileSettings } from './schema.js';
-import { BUILT_IN_DEFAULTS, type Settings } from './settings.js';
+import { checkConfigFile, checkLayer, type ConfigProblem } from './schema.js';
+import type { Settings } from './settings.js';
+import { BUILT_IN_DEFAULTS, flagName, type FileSettings, type SettingKey } from './table.js';
 
 export interface ResolveInput {
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** Only the flags the user actually passed, already named like config keys. */
-  flags: FileSettings;
+  /** Only the flags the user actually passed, already named like config keys (unchecked). */
+  flags: Record<string, unknown>;
   configPath?: string;
   profile?: string;
   /** A password read from stdin by `--password-stdin`. */
@@ -26,7 +28,7 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
   const layers: Layer[] = [{ source: 'default', values: BUILT_IN_DEFAULTS }];
   const problems: ConfigProblem[] = [];
   const warnings: string[] = [];
-  const profileName = input.profile ?? input.env[ENV.profile];
+  const profileName = input.profile ?? input.env[PROFILE_ENV];
 
   if (loaded) {
     const checked = checkConfigFile(loaded.raw);
@@ -58,19 +60,23 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
     );
   }
 
-  layers.push({ source: 'env', values: envLayer(input.env) });
-  layers.push({ source: 'flag', values: input.flags });
+  // The environment and the flags go through the same schema as a file, named as the user set them.
+  const env = checkLayer(envLayer(input.env), envName);
+  const flags = checkLayer(input.flags, (key) => flagName(key as SettingKey) ?? key);
+  if (!env.ok || !flags.ok) {
+    const all = [...(env.ok ? [] : env.problems), ...(flags.ok ? [] : flags.problems)];
+    // A bad flag value is a usage error, like an unknown flag; a bad variable is configuration.
+    throw new UsageError(formatProblems('the settings', all), env.ok ? 'usage' : 'config');
+  }
+  layers.push({ source: 'env', values: env.value }, { source: 'flag', values: flags.value });
+
   const merged = mergeLayers(layers);
   const values = merged.values;
-
   const password = resolvePassword(values, input, merged.sources, problems, warnings);
-  const timeoutMs = parseDuration(values.timeout ?? '30s');
-  if (timeoutMs === undefined || timeoutMs <= 0) {
-    problems.push({ path: 'timeout', message: 'must be a duration such as 30s, 500ms or 2m' });
-  }
-  if (problems.length) {
-    throw new UsageError(formatProblems('settings', problems), 'config');
-  }
+  const premium = checkPremium(Number(values.price ?? 0), Number(values.gateway));
+  if (premium)
+    problems.push({ path: describeSource('price', merged.sources.price), message: premium });
+  if (problems.length) throw new UsageError(formatProblems('the settings', problems), 'config');
 
   return {
     endpoint: values.endpoint?.replace(/\/+$/, ''),
@@ -89,21 +95,30 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
       serviceDescription: values.serviceDescription,
     },
     country: values.country?.toUpperCase(),
-    batchSize: values.batchSize ?? 100,
-    concurrency: values.concurrency ?? 4,
+    batchSize: values.batchSize!,
+    concurrency: values.concurrency!,
     rate: values.rate ? values.rate : undefined,
-    timeoutMs: timeoutMs ?? 30_000,
-    retries: values.retries ?? 3,
+    timeoutMs: parseDuration(values.timeout!)!,
+    retries: values.retries!,
     stateDir: resolvePath(
       baseFor(merged.sources.stateDir, input.cwd),
       expandHome(values.stateDir ?? defaultStateDir(input.env)),
     ),
     campaign: values.campaign,
+    values,
     sources: merged.sources,
     configFile: loaded?.filepath,
     profile: profileName,
     warnings,
   };
+}
+
+/** A setting named the way the user set it: `--price`, `SMS_SEND_…`, or the key and its file. */
+function describeSource(key: SettingKey, source: string | undefined): string {
+  if (source === 'flag') return flagName(key) ?? key;
+  if (source === 'env') return envName(key);
+  if (source === undefined || source === 'default') return key;
+  return `${key} (${source})`;
 }
 
 /** `$XDG_STATE_HOME/sms-send`, or `~/.local/state/sms-send` when XDG_STATE_HOME is unset. */
@@ -184,5 +199,5 @@ function warnIfReadable(file: string, warnings: string[]): void {
 export function formatProblems(where: string, problems: readonly ConfigProblem[]): string {
   const lines = problems.map((p) => `  ${p.path}: ${p.message}`);
   const noun = problems.length === 1 ? 'problem' : 'problems';
-  return `${where} has ${problems.length} ${noun}:\n${lines.join('\n')}`;
+  return `${where} ${where === 'the settings' ? 'have' : 'has'} ${problems.length} ${noun}:\n${lines.join('\n')}\nNothing was sent.`;
 }

@@ -1,6 +1,5 @@
-// The resolved settings every command runs with, and their built-in defaults.
-import { DEFAULT_GATEWAY } from '../gateway/types.js';
-import type { FileSettings, SettingKey } from './schema.js';
+// The resolved settings every command runs with, normalised from the merged layers.
+import type { FileSettings, SettingKey } from './table.js';
 
 /** Message fields applied to every record unless the record sets its own. */
 export interface MessageDefaults {
@@ -33,6 +32,8 @@ export interface Settings {
   stateDir: string;
   /** An explicit campaign name (may hold {date}, {time}, {name}); else the ID comes from the content. */
   campaign?: string;
+  /** The merged values as the layers gave them, before normalising: what `sms-send config` shows. */
+  values: FileSettings;
   /** Where each setting came from: "default", a config file path, "env" or "flag". */
   sources: Partial<Record<SettingKey, string>>;
   configFile?: string;
@@ -40,12 +41,3 @@ export interface Settings {
   /** Problems that do not stop the run (e.g. a readable password file). */
   warnings: string[];
 }
-
-export const BUILT_IN_DEFAULTS: FileSettings = {
-  gateway: DEFAULT_GATEWAY,
-  price: 0,
-  batchSize: 100,
-  concurrency: 4,
-  timeout: '30s',
-  retries: 3,
-};

@@ -3,6 +3,12 @@ import { parseDuration } from '../config/duration.js';
 
 export type ValidityResult = { ok: true; value: string } | { ok: false; reason: string };
 
+/** The format alone (a real timestamp, or a duration), as the settings schema checks it. */
+export function checkValidityFormat(raw: string): string | undefined {
+  const result = normalizeValidity(raw, new Date());
+  return result.ok ? undefined : result.reason;
+}
+
 /** Durations are made absolute against `now` (UTC) because the relative format is not published. */
 export function normalizeValidity(raw: string, now: Date): ValidityResult {
   const text = raw.trim();

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_IN_DEFAULTS } from '../../src/config/settings.js';
+import { BUILT_IN_DEFAULTS } from '../../src/config/table.js';
 import { GatewayClient } from '../../src/gateway/client.js';
 import { readCampaign } from '../../src/message/campaign.js';
 import { ReportSink } from '../../src/report/sink.js';

@@ -83,7 +83,7 @@ describe('checkConfigFile: one problem, with its key path', () => {
     [
       'messageType one character',
       'messageType',
-      'must be two characters, e.g. "00"',
+      'must be two characters such as "00", "10" or "11"',
       { messageType: '0' },
     ],
     ['unknown key', 'batchsize', 'unknown key (did you mean "batchSize"?)', { batchsize: 10 }],

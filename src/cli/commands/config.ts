@@ -1,4 +1,5 @@
 // `sms-send config`: the resolved settings and where each came from, the password masked.
+import { SETTING_KEYS, SETTINGS } from '../../config/table.js';
 import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
 
@@ -8,38 +9,18 @@ export interface ConfigFlags extends GatewayFlags {
 
 export async function runConfig(flags: ConfigFlags): Promise<number> {
   const settings = await settingsFor(flags);
-  const { defaults, sources } = settings;
-  const rows: [
-    key: string,
-    value: string | number | object | undefined,
-    source: string | undefined,
-  ][] = [
-    ['endpoint', settings.endpoint, sources.endpoint],
-    ['username', settings.username, sources.username],
-    ['password', settings.password === undefined ? undefined : '***', sources.password],
-    ['gateway', defaults.gateway, sources.gateway],
-    ['originatorAddress', defaults.originatorAddress, sources.originatorAddress],
-    ['price', defaults.price, sources.price],
-    ['messageType', defaults.messageType, sources.messageType],
-    ['validationPeriod', defaults.validationPeriod, sources.validationPeriod],
-    ['category', defaults.category, sources.category],
-    ['deliveryReportUrl', defaults.deliveryReportUrl, sources.deliveryReportUrl],
-    [
-      'customData',
-      Object.keys(defaults.customData).length ? defaults.customData : undefined,
-      sources.customData,
-    ],
-    ['serviceCode', defaults.serviceCode, sources.serviceCode],
-    ['serviceDescription', defaults.serviceDescription, sources.serviceDescription],
-    ['country', settings.country, sources.country],
-    ['batchSize', settings.batchSize, sources.batchSize],
-    ['concurrency', settings.concurrency, sources.concurrency],
-    ['rate', settings.rate, sources.rate],
-    ['timeout', `${settings.timeoutMs / 1000}s`, sources.timeout],
-    ['retries', settings.retries, sources.retries],
-    ['stateDir', settings.stateDir, sources.stateDir],
-    ['campaign', settings.campaign, sources.campaign],
-  ];
+  const { sources } = settings;
+  // Every setting of the table as the layers gave it; the password (from wherever) masked, the
+  // state directory as resolved.
+  const rows = SETTING_KEYS.map((key): [string, unknown, string | undefined] => {
+    const value: unknown = SETTINGS[key].secret
+      ? settings.password && '***'
+      : key === 'stateDir'
+        ? settings.stateDir
+        : settings.values[key];
+    const empty = typeof value === 'object' && value !== null && Object.keys(value).length === 0;
+    return [key, empty ? undefined : value, sources[key]];
+  });
   if (flags.json) {
     const doc = Object.fromEntries(
       rows

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve as resolvePath } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import type { MessageDefaults, Settings } from '../../config/settings.js';
+import type { Settings } from '../../config/settings.js';
 import { GatewayUnusableError, InterruptedError, UsageError } from '../../errors.js';
 import { exists } from '../../exists.js';
 import type { Outcome } from '../../gateway/outcome.js';
@@ -20,7 +20,6 @@ import {
 import { acquireLock, lockPath } from '../../journal/lock.js';
 import { MANIFEST_VERSION, type Manifest } from '../../journal/state.js';
 import { readCampaign, type CampaignOptions } from '../../message/campaign.js';
-import { checkDefaults } from '../../message/defaults.js';
 import { planCampaign } from '../../message/plan.js';
 import { compileTemplate, type Template } from '../../message/template.js';
 import { OUTCOMES, Tally } from '../../report/summary.js';
@@ -66,16 +65,6 @@ export async function runSend(inputs: string[], flags: SendFlags): Promise<numbe
     throw new UsageError('--force and --resume contradict each other');
   const settings = await settingsFor(flags, inputs);
   const now = new Date();
-  const defaultProblems = checkDefaults(settings.defaults, now);
-  if (defaultProblems.length > 0) {
-    const lines = defaultProblems.map(
-      (p) => `  ${describeSetting(p.key, settings.sources[p.key])}: ${p.reason}`,
-    );
-    throw new UsageError(
-      `message defaults have problems:\n${lines.join('\n')}\nNothing was sent.`,
-      'config',
-    );
-  }
   // Standard input is read more than once (identity, validation, send): it is spooled first.
   const stdin = inputs.includes('-') ? await spoolStream(process.stdin) : undefined;
   try {
@@ -364,25 +353,6 @@ function resumeCommand(): string {
     ...args.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)),
     '--resume',
   ].join(' ');
-}
-
-const FLAG_FOR: Partial<Record<keyof MessageDefaults, string>> = {
-  originatorAddress: '--from',
-  validationPeriod: '--validity',
-  deliveryReportUrl: '--dlr-url',
-  messageType: '--message-type',
-  serviceCode: '--service-code',
-  serviceDescription: '--service-description',
-  gateway: '--gateway',
-  price: '--price',
-  category: '--category',
-};
-
-/** Names a setting the way the user set it: the flag, or the config key and its file. */
-function describeSetting(key: keyof MessageDefaults, source: string | undefined): string {
-  if (source === 'flag') return FLAG_FOR[key] ?? key;
-  if (source === undefined || source === 'default') return key;
-  return `${key} (${source})`;
 }
 
 /**

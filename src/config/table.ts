@@ -1,0 +1,264 @@
+// Every setting, declared once: its config key, flag, environment variable, help, schema and default.
+// Flags and help, the config schema, defaults, env names and `sms-send config` are derived from here.
+import * as v from 'valibot';
+import {
+  checkCategory,
+  checkDeliveryReportUrl,
+  checkGateway,
+  checkMessageType,
+  checkOriginator,
+  checkPrice,
+  checkServiceCode,
+  checkServiceDescription,
+  type Check,
+} from '../message/rules.js';
+import { checkValidityFormat } from '../message/validity.js';
+import { parseDuration } from './duration.js';
+
+/** Where a setting shows in help and in `sms-send config`. */
+export type SettingGroup = 'gateway' | 'message' | 'sending' | 'state';
+
+export interface Spec<S extends v.GenericSchema> {
+  /** The flag as commander takes it, e.g. `--from <sender>`. */
+  flag?: string;
+  /** The environment variable that sets it. */
+  env?: string;
+  help: string;
+  group: SettingGroup;
+  schema: S;
+  /** Flag text → the value the schema checks (flags are text; the schema wants numbers). */
+  fromFlag?: (text: string) => unknown;
+  /** The built-in default, as a config file would write it. */
+  default?: v.InferOutput<S>;
+  /** Shown as *** by `sms-send config`, never printed. */
+  secret?: boolean;
+  /** A flag that may be repeated (`--custom k=v`), collected into one value. */
+  repeatable?: boolean;
+  /** A flag only `send` takes. */
+  sendOnly?: boolean;
+}
+
+/** One setting's declaration, whatever its schema. */
+export type SettingSpec = Spec<v.GenericSchema>;
+
+const spec = <S extends v.GenericSchema>(s: Spec<S>): Spec<S> => s;
+
+/** A field rule of message/rules.ts as a schema step, so config, env and flags fail alike. */
+const rule = <T extends string | number>(check: Check) =>
+  v.rawCheck<T>(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const reason = check(String(dataset.value));
+    if (reason) addIssue({ message: reason });
+  });
+const text = (check: Check) => v.pipe(v.string(), rule<string>(check));
+const digits = (check: Check, message: string) =>
+  v.pipe(v.union([v.number(), v.string()], message), rule<string | number>(check));
+const positiveInt = v.pipe(
+  v.number('must be a number'),
+  v.integer('must be a whole number'),
+  v.minValue(1, 'must be at least 1'),
+);
+const nonNegativeInt = v.pipe(
+  v.number('must be a number'),
+  v.integer('must be a whole number'),
+  v.minValue(0, 'must not be negative'),
+);
+const durationMessage = 'must be a duration such as 30s, 500ms or 2m';
+const duration = v.pipe(
+  v.union([v.number(), v.string()], durationMessage),
+  v.check((value) => (parseDuration(value) ?? 0) > 0, durationMessage),
+);
+/** Digits become a number for the schema to judge; anything else stays text, and is refused. */
+const numeric = (value: string): unknown =>
+  /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+
+export const SETTINGS = {
+  endpoint: spec({
+    flag: '--endpoint <url>',
+    env: 'SMS_SEND_ENDPOINT',
+    help: 'gateway base URL, e.g. https://smsgw.intele.no/pushsms/rest',
+    group: 'gateway',
+    schema: v.pipe(v.string(), v.url('must be an absolute URL such as https://host/path')),
+  }),
+  username: spec({
+    env: 'SMS_SEND_USERNAME',
+    help: 'account (customer id) sent as Username',
+    group: 'gateway',
+    schema: v.pipe(v.string(), v.maxLength(128, 'must be at most 128 characters')),
+  }),
+  password: spec({
+    env: 'SMS_SEND_PASSWORD',
+    help: 'the password (prefer passwordFile, passwordEnv or --password-stdin)',
+    group: 'gateway',
+    schema: v.pipe(v.string(), v.maxLength(128, 'must be at most 128 characters')),
+    secret: true,
+  }),
+  passwordFile: spec({
+    help: 'file holding the password (relative to the config file)',
+    group: 'gateway',
+    schema: v.string(),
+  }),
+  passwordEnv: spec({
+    help: 'environment variable holding the password',
+    group: 'gateway',
+    schema: v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name')),
+  }),
+  gateway: spec({
+    flag: '--gateway <number>',
+    help: 'Gateway number',
+    group: 'message',
+    schema: digits(checkGateway, 'must be a positive whole number such as 99700999'),
+    default: 99700999,
+  }),
+  originatorAddress: spec({
+    flag: '--from <sender>',
+    help: 'OriginatorAddress: up to 11 letters/digits, or up to 25 digits',
+    group: 'message',
+    schema: text(checkOriginator),
+  }),
+  price: spec({
+    flag: '--price <øre>',
+    help: 'Price billed to the recipient, in øre (premium gateways only)',
+    group: 'message',
+    schema: digits(checkPrice, 'must be a whole number of øre, 0 or more'),
+    default: 0,
+  }),
+  messageType: spec({
+    flag: '--message-type <type>',
+    help: 'MessageType ("00" text, "11" long text, "10" binary)',
+    group: 'message',
+    schema: text(checkMessageType),
+  }),
+  validationPeriod: spec({
+    flag: '--validity <period>',
+    help: 'ValidationPeriod: yyyymmddhhmmss or a duration such as 2h',
+    group: 'message',
+    schema: text(checkValidityFormat),
+  }),
+  category: spec({
+    flag: '--category <name>',
+    help: 'Category on the bill',
+    group: 'message',
+    schema: text(checkCategory),
+  }),
+  deliveryReportUrl: spec({
+    flag: '--dlr-url <url>',
+    help: 'DeliveryReportUrl, with [$MSGID] [$STATUS] … placeholders',
+    group: 'message',
+    schema: text(checkDeliveryReportUrl),
+  }),
+  customData: spec({
+    flag: '--custom <key=value>',
+    help: 'CustomData entry (repeatable)',
+    group: 'message',
+    schema: v.record(v.string(), v.unknown()),
+    repeatable: true,
+  }),
+  serviceCode: spec({
+    flag: '--service-code <code>',
+    help: 'ServiceCode (premium)',
+    group: 'message',
+    schema: text(checkServiceCode),
+  }),
+  serviceDescription: spec({
+    flag: '--service-description <text>',
+    help: 'ServiceDescription (premium)',
+    group: 'message',
+    schema: text(checkServiceDescription),
+  }),
+  country: spec({
+    flag: '--country <CC>',
+    help: 'country for national numbers, e.g. NO',
+    group: 'message',
+    schema: v.pipe(v.string(), v.regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code')),
+  }),
+  batchSize: spec({
+    flag: '--batch-size <n>',
+    help: 'messages per request',
+    group: 'sending',
+    schema: positiveInt,
+    fromFlag: numeric,
+    default: 100,
+  }),
+  concurrency: spec({
+    flag: '--concurrency <n>',
+    help: 'requests in flight',
+    group: 'sending',
+    schema: positiveInt,
+    fromFlag: numeric,
+    default: 4,
+  }),
+  rate: spec({
+    flag: '--rate <n>',
+    help: 'messages per second (0 or unset: unlimited)',
+    group: 'sending',
+    schema: v.pipe(v.number('must be a number'), v.minValue(0, 'must not be negative')),
+    fromFlag: numeric,
+  }),
+  timeout: spec({
+    flag: '--timeout <duration>',
+    help: 'per-request timeout',
+    group: 'sending',
+    schema: duration,
+    default: '30s',
+  }),
+  retries: spec({
+    flag: '--retries <n>',
+    help: 'retries of a request the gateway surely did not process',
+    group: 'sending',
+    schema: nonNegativeInt,
+    fromFlag: numeric,
+    default: 3,
+  }),
+  stateDir: spec({
+    flag: '--state-dir <path>',
+    env: 'SMS_SEND_STATE_DIR',
+    help: 'where campaign state (journal, lock, manifest) lives; default $XDG_STATE_HOME/sms-send',
+    group: 'state',
+    schema: v.pipe(v.string(), v.minLength(1, 'must be a folder path')),
+  }),
+  campaign: spec({
+    flag: '--campaign <name>',
+    sendOnly: true,
+    help: 'campaign name ({date}, {time}, {name} allowed) instead of one derived from the content',
+    group: 'state',
+    schema: v.pipe(
+      v.string(),
+      v.regex(
+        /^[A-Za-z0-9{}][A-Za-z0-9._{}-]{0,63}$/,
+        'must be 1-64 letters, digits, ".", "_" or "-" ({date}, {time} and {name} allowed)',
+      ),
+    ),
+  }),
+};
+
+export type SettingKey = keyof typeof SETTINGS;
+export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
+
+/** The schema of one layer of settings (a config file's top level, a profile, env, flags). */
+export const settingsSchema = v.object(
+  Object.fromEntries(SETTING_KEYS.map((key) => [key, v.optional(SETTINGS[key].schema)])) as {
+    [K in SettingKey]: v.OptionalSchema<(typeof SETTINGS)[K]['schema'], undefined>;
+  },
+);
+
+export type FileSettings = v.InferOutput<typeof settingsSchema>;
+
+export const BUILT_IN_DEFAULTS: FileSettings = Object.fromEntries(
+  SETTING_KEYS.filter((key) => SETTINGS[key].default !== undefined).map((key) => [
+    key,
+    SETTINGS[key].default,
+  ]),
+);
+
+/** commander's name for a flag's value: `--dlr-url <url>` → `dlrUrl`. */
+export function flagAttribute(flag: string): string {
+  const long = /--([\w-]+)/.exec(flag)![1]!;
+  return long.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+}
+
+/** `--dlr-url` for a key with a flag, else undefined. */
+export function flagName(key: SettingKey): string | undefined {
+  const flag: string | undefined = SETTINGS[key].flag;
+  return flag === undefined ? undefined : /--[\w-]+/.exec(flag)![0];
+}
