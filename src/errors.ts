@@ -1,42 +1,80 @@
-// Errors that end a run; each carries the exit code of DESIGN.md §5 so only main.ts maps them.
+// Exit codes, named once, and the errors that end a run; each error carries its code so only main.ts maps them.
+
+/** DESIGN.md §5: the same codes for every command. */
+export const ExitCode = {
+  /** Everything accepted, or a dry run or check passed. */
+  ok: 0,
+  /** The run finished, but some records were not accepted. */
+  notAllAccepted: 1,
+  /** Usage, config or input error, or a campaign already sent or unfinished: nothing was sent. */
+  usage: 2,
+  /** The gateway could not be used: unreachable, credentials refused, too many failures. */
+  gatewayUnusable: 3,
+  /** Another run holds the campaign's (or the report's) lock. */
+  locked: 4,
+  /** An unexpected internal error: a bug. */
+  internal: 70,
+  /** Interrupted by the operator; --resume finishes the campaign. */
+  interrupted: 130,
+} as const;
+
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
 /** Base of every error that ends a run with a known exit code. */
 export class SmsSendError extends Error {
-  readonly exitCode: number;
+  readonly exitCode: ExitCode;
   /** A short machine-readable name, used by `--json` error output. */
   readonly code: string;
-  constructor(message: string, exitCode: number, code: string) {
+  /**
+   * Under --json, the document to print instead of a bare `{"error": …}` (a run summary or a plan
+   * that explains the failure); it should carry the exit code itself.
+   */
+  readonly document?: Record<string, unknown>;
+  constructor(
+    message: string,
+    exitCode: ExitCode,
+    code: string,
+    document?: Record<string, unknown>,
+  ) {
     super(message);
     this.name = new.target.name;
     this.exitCode = exitCode;
     this.code = code;
+    this.document = document;
   }
 }
 
 /** Bad usage, config or input: nothing was sent (exit 2). */
 export class UsageError extends SmsSendError {
-  constructor(message: string, code = 'usage') {
-    super(message, 2, code);
+  constructor(message: string, code = 'usage', document?: Record<string, unknown>) {
+    super(message, ExitCode.usage, code, document);
   }
 }
 
 /** The gateway could not be used at all: unreachable, credentials refused, too many failures (exit 3). */
 export class GatewayUnusableError extends SmsSendError {
-  constructor(message: string, code = 'gateway-unusable') {
-    super(message, 3, code);
+  constructor(message: string, code = 'gateway-unusable', document?: Record<string, unknown>) {
+    super(message, ExitCode.gatewayUnusable, code, document);
   }
 }
 
 /** Another run holds this campaign's lock (exit 4). */
 export class LockedError extends SmsSendError {
   constructor(message: string) {
-    super(message, 4, 'locked');
+    super(message, ExitCode.locked, 'locked');
   }
 }
 
 /** The operator interrupted the run; report and journal are flushed (exit 130). */
 export class InterruptedError extends SmsSendError {
-  constructor(message: string) {
-    super(message, 130, 'interrupted');
+  constructor(message: string, document?: Record<string, unknown>) {
+    super(message, ExitCode.interrupted, 'interrupted', document);
+  }
+}
+
+/** The run finished with records not accepted (exit 1): not an error message, but a result. */
+export class NotAllAcceptedError extends SmsSendError {
+  constructor(message: string, document?: Record<string, unknown>) {
+    super(message, ExitCode.notAllAccepted, 'not-all-accepted', document);
   }
 }

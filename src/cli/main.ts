@@ -1,8 +1,8 @@
 // The entry point: parses argv, runs the command, and is the only place that prints errors and exits.
 import { readFileSync } from 'node:fs';
 import module from 'node:module';
-import { CommanderError } from 'commander';
-import { SmsSendError } from '../errors.js';
+import { CommanderError, type Command } from 'commander';
+import { ExitCode, SmsSendError } from '../errors.js';
 import { buildProgram, type RunState } from './program.js';
 
 // Node 22+ caches compiled code between runs; start-up matters for cron and CI loops.
@@ -16,33 +16,40 @@ function version(): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const state: RunState = { exitCode: 0, json: argv.includes('--json') };
+  const state: RunState = { exitCode: ExitCode.ok };
   const program = buildProgram(state, version());
   try {
     await program.parseAsync(argv);
     return state.exitCode;
   } catch (error) {
-    return report(error, state.json);
+    return report(error, wantsJson(program));
   }
+}
+
+/** Whether the command being run was given --json, as commander parsed it (even when it then failed). */
+function wantsJson(command: Command): boolean {
+  return command.opts().json === true || command.commands.some(wantsJson);
 }
 
 function report(error: unknown, json: boolean): number {
   if (error instanceof CommanderError) {
     // Help and version are successful exits; anything else commander rejects is a usage error.
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
-    if (error.code === 'commander.help') return 0;
-    if (json) printJsonError('usage', error.message.replace(/^error: /, ''), 2);
-    return 2;
+    if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) {
+      return ExitCode.ok;
+    }
+    if (json) printJsonError('usage', error.message.replace(/^error: /, ''), ExitCode.usage);
+    return ExitCode.usage;
   }
   if (error instanceof SmsSendError) {
-    if (json) printJsonError(error.code, error.message, error.exitCode);
-    else process.stderr.write(`sms-send: ${error.message}\n`);
+    if (!json) process.stderr.write(`sms-send: ${error.message}\n`);
+    else if (error.document) process.stdout.write(`${JSON.stringify(error.document)}\n`);
+    else printJsonError(error.code, error.message, error.exitCode);
     return error.exitCode;
   }
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  if (json) printJsonError('internal', message, 70);
+  if (json) printJsonError('internal', message, ExitCode.internal);
   else process.stderr.write(`sms-send: unexpected error (please report it):\n${message}\n`);
-  return 70;
+  return ExitCode.internal;
 }
 
 function printJsonError(code: string, message: string, exitCode: number): void {

@@ -1,12 +1,12 @@
 // The commander program: commands and flags only. Actions load their modules lazily to keep --help fast.
 import { Command, Option } from 'commander';
+import type { ExitCode } from '../errors.js';
 import { SETTING_KEYS, SETTINGS, type SettingGroup, type SettingSpec } from '../config/table.js';
 import { keyValue, mapping, nonNegativeInt, positiveInt } from './options.js';
 
-/** What an action reports back to main.ts. */
+/** What an action reports back to main.ts: the exit code of a run that ended without an error. */
 export interface RunState {
-  exitCode: number;
-  json: boolean;
+  exitCode: ExitCode;
 }
 
 export function buildProgram(state: RunState, version: string): Command {

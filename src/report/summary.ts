@@ -1,4 +1,5 @@
 // Tallies a run as rows arrive: counts by outcome and StatusCode, timing, the exit code it earns.
+import { ExitCode } from '../errors.js';
 import type { Outcome } from '../gateway/outcome.js';
 import type { RowResult } from '../send/events.js';
 
@@ -22,7 +23,7 @@ export interface RunSummary {
   /** Messages the gateway answered for (accepted + rejected) per second of the run. */
   messagesPerSecond: number;
   reportPath?: string;
-  exitCode: number;
+  exitCode: ExitCode;
 }
 
 export class Tally {
@@ -74,7 +75,7 @@ export class Tally {
       durationMs,
       messagesPerSecond: durationMs > 0 ? (this.answered * 1000) / durationMs : 0,
       reportPath,
-      exitCode: settled === this.total ? 0 : 1,
+      exitCode: settled === this.total ? ExitCode.ok : ExitCode.notAllAccepted,
     };
   }
 }

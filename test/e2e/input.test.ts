@@ -1014,8 +1014,8 @@ describe.concurrent('bad message defaults are one error naming the flag or key, 
     const run = await send(['campaign-a.csv', '--from', 'ThisIsWayTooLong']);
     expect(await aftermath(run)).toEqual(NOTHING_SENT);
     expect(run.stderr).toBe(
-      'sms-send: message defaults have problems:\n' +
-        '  --from: alphanumeric sender "ThisIsWayTooLong" is 16 characters (at most 11)\n' +
+      'sms-send: the settings have 1 problem:\n' +
+        '  --from "ThisIsWayTooLong": alphanumeric sender "ThisIsWayTooLong" is 16 characters (at most 11)\n' +
         'Nothing was sent.\n',
     );
   });
@@ -1047,7 +1047,7 @@ describe.concurrent('bad message defaults are one error naming the flag or key, 
     const named = run.stderr
       .split('\n')
       .filter((l) => l.startsWith('  '))
-      .map((l) => l.trim().split(':')[0])
+      .map((l) => l.trim().split(/[ :]/)[0])
       .sort();
     expect(named).toEqual(['--category', '--dlr-url', '--gateway', '--message-type', '--validity']);
     expect(run.stderr).not.toContain('campaign-a.csv');
@@ -1059,8 +1059,9 @@ describe.concurrent('bad message defaults are one error naming the flag or key, 
     const run = await send(['campaign-a.csv', '--config', config]);
     expect(await aftermath(run)).toEqual(NOTHING_SENT);
     const lines = run.stderr.split('\n').filter((l) => l.startsWith('  '));
+    expect(run.stderr).toContain(`sms-send: ${config} has 1 problem:`);
     expect(lines).toEqual([
-      `  originatorAddress (${config}): alphanumeric sender "ThisIsWayTooLong" is 16 characters (at most 11)`,
+      '  originatorAddress: alphanumeric sender "ThisIsWayTooLong" is 16 characters (at most 11)',
     ]);
   });
 });

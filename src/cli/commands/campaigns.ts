@@ -1,6 +1,6 @@
 // `sms-send campaigns`: lists, shows and prunes the campaigns in the state directory.
 import { parseDuration } from '../../config/duration.js';
-import { UsageError } from '../../errors.js';
+import { ExitCode, UsageError } from '../../errors.js';
 import { findCampaign, listCampaigns, pruneCampaigns } from '../../journal/state.js';
 import { campaignJson, renderCampaign, renderCampaignList } from '../ui/campaigns.js';
 import { colorFor } from '../ui/color.js';
@@ -11,7 +11,7 @@ export interface CampaignsFlags extends GatewayFlags {
   olderThan?: string;
 }
 
-export async function runCampaigns(flags: CampaignsFlags): Promise<number> {
+export async function runCampaigns(flags: CampaignsFlags): Promise<ExitCode> {
   const { stateDir } = await settingsFor(flags);
   const entries = await listCampaigns(stateDir);
   process.stdout.write(
@@ -19,10 +19,10 @@ export async function runCampaigns(flags: CampaignsFlags): Promise<number> {
       ? `${JSON.stringify({ stateDir, campaigns: entries.map(campaignJson) })}\n`
       : `${renderCampaignList(entries, stateDir, colorFor('stdout'))}\n`,
   );
-  return 0;
+  return ExitCode.ok;
 }
 
-export async function runCampaignShow(id: string, flags: CampaignsFlags): Promise<number> {
+export async function runCampaignShow(id: string, flags: CampaignsFlags): Promise<ExitCode> {
   const { stateDir } = await settingsFor(flags);
   const entry = await findCampaign(stateDir, id);
   process.stdout.write(
@@ -30,10 +30,10 @@ export async function runCampaignShow(id: string, flags: CampaignsFlags): Promis
       ? `${JSON.stringify(campaignJson(entry))}\n`
       : `${renderCampaign(entry, colorFor('stdout'))}\n`,
   );
-  return 0;
+  return ExitCode.ok;
 }
 
-export async function runCampaignPrune(flags: CampaignsFlags): Promise<number> {
+export async function runCampaignPrune(flags: CampaignsFlags): Promise<ExitCode> {
   const ms = flags.olderThan === undefined ? undefined : parseDuration(flags.olderThan);
   if (ms === undefined) {
     throw new UsageError('prune needs --older-than DURATION, e.g. --older-than 90d');
@@ -51,5 +51,5 @@ export async function runCampaignPrune(flags: CampaignsFlags): Promise<number> {
             c.dim('Their reports are kept; a re-run of their content is no longer refused.\n'),
     );
   }
-  return 0;
+  return ExitCode.ok;
 }

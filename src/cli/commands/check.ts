@@ -1,5 +1,5 @@
 // `sms-send check`: is the gateway reachable and are the credentials good? Sends nothing by default.
-import { GatewayUnusableError, UsageError } from '../../errors.js';
+import { ExitCode, GatewayUnusableError, UsageError } from '../../errors.js';
 import { checkGateway, type CheckResult, type TestMessage } from '../../gateway/check.js';
 import { buildMessage } from '../../message/build.js';
 import { planColumns } from '../../message/columns.js';
@@ -13,7 +13,7 @@ export interface CheckFlags extends GatewayFlags {
   json?: boolean;
 }
 
-export async function runCheck(flags: CheckFlags): Promise<number> {
+export async function runCheck(flags: CheckFlags): Promise<ExitCode> {
   if (flags.text !== undefined && flags.to === undefined) {
     throw new UsageError('--text needs --to: without a recipient, check sends no message');
   }
@@ -31,13 +31,19 @@ export async function runCheck(flags: CheckFlags): Promise<number> {
   } finally {
     await gateway.close();
   }
-  if (flags.json) process.stdout.write(`${JSON.stringify({ check: result })}\n`);
+  const document = { check: result };
+  if (!result.ok) {
+    // Under --json the result document says why; it is the only thing on stdout.
+    if (!flags.json) process.stdout.write(`${renderCheck(result, colorFor('stdout'))}\n`);
+    throw new GatewayUnusableError(
+      `check failed: ${result.reason ?? 'unknown reason'}`,
+      'check-failed',
+      document,
+    );
+  }
+  if (flags.json) process.stdout.write(`${JSON.stringify(document)}\n`);
   else process.stdout.write(`${renderCheck(result, colorFor('stdout'))}\n`);
-  // Under --json the result document already says why: it is the only thing on stdout.
-  if (!result.ok && flags.json) return 3;
-  if (!result.ok)
-    throw new GatewayUnusableError(`check failed: ${result.reason ?? 'unknown reason'}`);
-  return 0;
+  return ExitCode.ok;
 }
 
 function testMessage(

@@ -1,4 +1,5 @@
 // `sms-send config`: the resolved settings and where each came from, the password masked.
+import { ExitCode } from '../../errors.js';
 import { SETTING_KEYS, SETTINGS } from '../../config/table.js';
 import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
@@ -7,7 +8,7 @@ export interface ConfigFlags extends GatewayFlags {
   json?: boolean;
 }
 
-export async function runConfig(flags: ConfigFlags): Promise<number> {
+export async function runConfig(flags: ConfigFlags): Promise<ExitCode> {
   const settings = await settingsFor(flags);
   const { sources } = settings;
   // Every setting of the table as the layers gave it; the password (from wherever) masked, the
@@ -30,7 +31,7 @@ export async function runConfig(flags: ConfigFlags): Promise<number> {
     process.stdout.write(
       `${JSON.stringify({ config: { file: settings.configFile ?? null, profile: settings.profile ?? null, settings: doc } })}\n`,
     );
-    return 0;
+    return ExitCode.ok;
   }
   const c = colorFor('stdout');
   const lines = [
@@ -44,5 +45,5 @@ export async function runConfig(flags: ConfigFlags): Promise<number> {
     lines.push(`  ${key.padEnd(width)}  ${shown}  ${c.dim(`← ${source ?? 'default'}`)}`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
-  return 0;
+  return ExitCode.ok;
 }

@@ -1,7 +1,7 @@
 // `sms-send dlr` (receive delivery reports until Ctrl-C) and `sms-send dlr apply` (fold a log of them in).
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { LockedError, UsageError } from '../../errors.js';
+import { ExitCode, LockedError, UsageError } from '../../errors.js';
 import { readableFormat } from '../../report/read.js';
 import { colorFor } from '../ui/color.js';
 import {
@@ -40,7 +40,7 @@ async function isFile(path: string): Promise<boolean> {
   }
 }
 
-export async function runDlr(flags: DlrFlags): Promise<number> {
+export async function runDlr(flags: DlrFlags): Promise<ExitCode> {
   const reportPath = requireReport(flags);
   const port = flags.port ?? DEFAULT_PORT;
   if (port > 65535) throw new UsageError(`--port ${port}: a port is 0 to 65535`);
@@ -104,10 +104,10 @@ export async function runDlr(flags: DlrFlags): Promise<number> {
     `${renderReceiverSummary({ counts: receiver.counts, fold, reportPath, logPath }, colorFor('stdout'))}\n`,
   );
   // Nothing is lost when the last update could not be made (all is in the log), but the report is behind.
-  return fold?.kind === 'deferred' ? 1 : 0;
+  return fold?.kind === 'deferred' ? ExitCode.notAllAccepted : ExitCode.ok;
 }
 
-export async function runDlrApply(flags: DlrApplyFlags): Promise<number> {
+export async function runDlrApply(flags: DlrApplyFlags): Promise<ExitCode> {
   const reportPath = requireReport(flags);
   for (const flag of ['port', 'host', 'out'] as const) {
     if (flags[flag] !== undefined) {
@@ -143,5 +143,5 @@ export async function runDlrApply(flags: DlrApplyFlags): Promise<number> {
     `${renderApply(log, fold, { reportPath, logPath: flags.from }, colorFor('stdout'))}\n`,
   );
   // Reports for MessageIds the report does not have: another campaign's log, or the wrong report.
-  return fold.unmatched > 0 ? 1 : 0;
+  return fold.unmatched > 0 ? ExitCode.notAllAccepted : ExitCode.ok;
 }

@@ -1,5 +1,5 @@
 // `sms-send simulate`: runs the simulator in the foreground until Ctrl-C.
-import { UsageError } from '../../errors.js';
+import { ExitCode, UsageError } from '../../errors.js';
 import type { DeliveryReportOptions, FaultOptions } from '../../simulator/index.js';
 import { colorFor } from '../ui/color.js';
 
@@ -17,7 +17,7 @@ export interface SimulateFlags {
 /** Default delay of the simulator's delivery reports when `--dlr` is on. */
 const DLR_DELAY_MS = 1000;
 
-export async function runSimulate(flags: SimulateFlags): Promise<number> {
+export async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
   const { startSimulator } = await import('../../simulator/index.js');
   const c = colorFor('stderr');
   let credentials: { username: string; password: string } | undefined;
@@ -60,7 +60,7 @@ export async function runSimulate(flags: SimulateFlags): Promise<number> {
   await simulator.stop();
   const accepted = simulator.acceptedCount;
   process.stderr.write(`simulator stopped after accepting ${accepted} messages\n`);
-  return 0;
+  return ExitCode.ok;
 }
 
 /** `--dlr`, or `--dlr-delay`/`--dlr-mix` (which imply it), turns delivery reports on. */

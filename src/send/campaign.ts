@@ -1,0 +1,330 @@
+// The main job without a terminal: campaign identity and state, the validation pass, then the send pass.
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve as resolvePath } from 'node:path';
+import type { Settings } from '../config/settings.js';
+import { ExitCode, UsageError } from '../errors.js';
+import { exists } from '../exists.js';
+import type { InputFile } from '../input/open.js';
+import { claimCampaign, type Claim } from '../journal/claim.js';
+import {
+  campaignIdentity,
+  contentHash,
+  expandCampaignName,
+  expandPlaceholders,
+  hashFile,
+  type CampaignIdentity,
+} from '../journal/identity.js';
+import { acquireLock, lockPath, type Lock } from '../journal/lock.js';
+import { MANIFEST_VERSION } from '../journal/state.js';
+import { readCampaign } from '../message/campaign.js';
+import type { Mapping } from '../message/columns.js';
+import { planCampaign, type Plan } from '../message/plan.js';
+import { compileTemplate } from '../message/template.js';
+import { OUTCOMES, Tally, type RunSummary } from '../report/summary.js';
+import { reportExistsError, reportFormat } from '../report/writer.js';
+import type { Outcome } from '../gateway/outcome.js';
+import { entryOf } from './entries.js';
+import type { SendEmitter } from './events.js';
+import { settledRows } from './resume.js';
+import { runCampaign, type RunResult } from './run.js';
+import type { Poster } from './send.js';
+import { readSpool, SpoolWriter } from './spool.js';
+
+export interface CampaignRequest {
+  /** The inputs in order; standard input already copied to a file (it is read more than once). */
+  files: InputFile[];
+  settings: Settings;
+  /** To the built-in simulator: a campaign of its own, apart from the same content sent for real. */
+  simulate: boolean;
+  mapping: Mapping;
+  /** `--text`, or the contents of `--text-file`. */
+  template?: string;
+  inputFormat?: string;
+  delimiter?: string;
+  limit?: number;
+  dedupe?: boolean;
+  skipInvalid?: boolean;
+  /** `--report`, with {date}, {time} and {name} still to fill. */
+  report?: string;
+  force: boolean;
+  resume: boolean;
+  retryUnknown: boolean;
+  /** Validate only: no state is claimed, nothing is spooled. */
+  dryRun: boolean;
+  now: Date;
+}
+
+/** Why the plan refuses the run; the CLI words it (renderInvalid) and exits 2. */
+export type Refusal = 'invalid-input' | 'empty-input';
+
+export interface PreparedCampaign {
+  identity: CampaignIdentity;
+  reportPath: string;
+  plan: Plan;
+  refusal?: Refusal;
+  /** Records this run will send: on resume, only what an earlier run did not settle. */
+  toSend: number;
+  /** An earlier run's journal is continued. */
+  resuming: boolean;
+  /** Counts every row as it is reported; progress reads it while the send pass runs. */
+  tally: Tally;
+  /** The send pass; once, and only when the plan was not refused and this is no dry run. */
+  send(options: SendPassOptions): Promise<CampaignResult>;
+  /** Releases the locks and the spool; a campaign that never started leaves no state behind. */
+  close(): Promise<void>;
+}
+
+export interface SendPassOptions {
+  poster: Poster;
+  /** What the manifest records as the target: the endpoint, or "simulator". */
+  target: string;
+  events: SendEmitter;
+  stopSignal?: AbortSignal;
+  abortSignal?: AbortSignal;
+}
+
+export interface CampaignResult {
+  run: RunResult;
+  summary: RunSummary;
+  /** The earlier run's report, when this resumed run wrote the complete one elsewhere. */
+  previousReport?: string;
+  exitCode: ExitCode;
+}
+
+/**
+ * Everything before the first message: identity, the campaign's state (exit 4 while another run
+ * holds it; exit 2 when it was sent or is unfinished, unless --force or --resume), the report's
+ * lock, and the validation pass, which writes every record ready to send to the spool.
+ */
+export async function prepareCampaign(request: CampaignRequest): Promise<PreparedCampaign> {
+  const { settings, files, now } = request;
+  const template = request.template === undefined ? undefined : compileTemplate(request.template);
+  const hashes = await hashInputs(files);
+  const identity = campaignIdentity(
+    contentHash(hashes, {
+      target: request.simulate ? 'simulator' : 'gateway',
+      mapping: request.mapping,
+      template: request.template,
+      inputFormat: request.inputFormat,
+      delimiter: request.delimiter,
+      country: settings.country,
+      defaults: settings.defaults,
+    }),
+    settings.campaign === undefined
+      ? undefined
+      : expandCampaignName(settings.campaign, files[0]!.label, now),
+  );
+  const reportPath = expandReportPath(request.report, files[0]!.label, now, identity.id);
+  reportFormat(reportPath);
+  if (!(await exists(dirname(reportPath) || '.'))) {
+    throw new UsageError(
+      `cannot write the report ${reportPath}: the folder ${dirname(reportPath)} does not exist`,
+    );
+  }
+
+  let claim: Claim | undefined;
+  let reportLock: Lock | undefined;
+  let spool: SpoolWriter | undefined;
+  const close = async () => {
+    await spool?.close().catch(() => undefined);
+    await reportLock?.release();
+    await claim?.release();
+  };
+  try {
+    if (!request.dryRun) {
+      claim = await claimCampaign({
+        stateDir: settings.stateDir,
+        identity,
+        force: request.force,
+        resume: request.resume,
+      });
+      // The report's own lock keeps a delivery-report fold from rewriting it under this run.
+      reportLock = await acquireLock(lockPath(reportPath), `writing the report ${reportPath}`);
+      if (!request.force && !request.resume && (await exists(reportPath))) {
+        throw reportExistsError(reportPath);
+      }
+      spool = await SpoolWriter.create(claim.paths.spool);
+    }
+    const settled = claim?.journal ? settledRows(claim.journal, request.retryUnknown) : () => false;
+    let toSend = 0;
+    const writer = spool;
+    const plan = await planCampaign(
+      readCampaign({
+        files,
+        inputFormat: request.inputFormat,
+        delimiter: request.delimiter,
+        mapping: request.mapping,
+        template,
+        defaults: settings.defaults,
+        country: settings.country,
+        campaignKey: identity.stem,
+        now,
+        limit: request.limit,
+        dedupe: request.dedupe,
+      }),
+      settings.batchSize,
+      writer &&
+        ((record) => {
+          const entry = entryOf(record);
+          if (entry.kind === 'message' && !settled(entry.row)) toSend++;
+          return writer.add(entry);
+        }),
+    );
+    await spool?.close();
+    spool = undefined;
+    const refusal: Refusal | undefined =
+      plan.fileProblems.length > 0 || (plan.invalid > 0 && !request.skipInvalid)
+        ? 'invalid-input'
+        : plan.records === 0
+          ? 'empty-input'
+          : undefined;
+    const tally = new Tally();
+    let sent = false;
+    return {
+      identity,
+      reportPath,
+      plan,
+      refusal,
+      toSend,
+      resuming: claim?.journal !== undefined,
+      tally,
+      close,
+      async send(options) {
+        if (!claim || refusal || sent) throw new Error('this campaign cannot be sent');
+        sent = true;
+        return sendPass(request, { claim, identity, reportPath, plan, tally }, options, hashes);
+      },
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function sendPass(
+  request: CampaignRequest,
+  prepared: {
+    claim: Claim;
+    identity: CampaignIdentity;
+    reportPath: string;
+    plan: Plan;
+    tally: Tally;
+  },
+  options: SendPassOptions,
+  hashes: { sha256: string; bytes: number }[],
+): Promise<CampaignResult> {
+  const { claim, identity, reportPath, plan, tally } = prepared;
+  const { settings } = request;
+  const startedAt = new Date().toISOString();
+  const report = resolvePath(reportPath);
+  await claim.start({
+    v: MANIFEST_VERSION,
+    id: identity.id,
+    named: identity.named,
+    contentHash: identity.contentHash,
+    inputs: request.files.map((f, i) => ({
+      path: f.label === '-' ? '-' : resolvePath(f.label),
+      ...hashes[i]!,
+    })),
+    target: options.target,
+    report,
+    startedAt,
+    updatedAt: startedAt,
+    status: 'running',
+    records: plan.records,
+    counts: Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>,
+  });
+  const onRecord = tally.add.bind(tally);
+  options.events.on('record', onRecord);
+  let run: RunResult;
+  try {
+    run = await runCampaign(
+      {
+        entries: readSpool(claim.paths.spool),
+        reportPath,
+        journalPath: claim.paths.journal,
+        contentHash: identity.contentHash,
+        previous: claim.journal,
+        overwriteReport: request.force || request.resume,
+        retryUnknown: request.retryUnknown,
+        poster: options.poster,
+        batchSize: settings.batchSize,
+        concurrency: settings.concurrency,
+        retries: settings.retries,
+        rate: settings.rate,
+        stopSignal: options.stopSignal,
+        abortSignal: options.abortSignal,
+      },
+      options.events,
+    );
+  } finally {
+    options.events.off('record', onRecord);
+  }
+  const summary = tally.summary(reportPath);
+  await claim.finish({
+    status: run.stopped ? 'stopped' : run.interrupted ? 'interrupted' : 'finished',
+    counts: summary.byOutcome,
+    records: summary.total,
+    reason: run.stopped?.reason,
+  });
+  const previous = claim.previous?.reports.at(-1);
+  return {
+    run,
+    summary,
+    previousReport: run.resumed && previous && previous !== report ? previous : undefined,
+    exitCode: run.stopped
+      ? ExitCode.gatewayUnusable
+      : run.interrupted
+        ? ExitCode.interrupted
+        : summary.exitCode,
+  };
+}
+
+/**
+ * The report path: `--report` with {date}, {time} and {name} filled (so a cron line gets one
+ * report per night), or `<input basename>.report.csv` beside the first input; for standard input,
+ * `stdin-<campaign ID>.report.csv`, so two different piped campaigns do not share a report.
+ */
+export function expandReportPath(
+  template: string | undefined,
+  input: string,
+  now: Date,
+  campaignId: string,
+): string {
+  if (template !== undefined) return expandPlaceholders(template, input, now);
+  if (input === '-') return `stdin-${campaignId.slice(0, 8)}.report.csv`;
+  return join(dirname(input), `${basename(input, extname(input))}.report.csv`);
+}
+
+/** `--text` or `--text-file` (its last newline dropped), never both. */
+export async function loadTemplate(
+  text: string | undefined,
+  textFile: string | undefined,
+): Promise<string | undefined> {
+  if (text !== undefined && textFile !== undefined) {
+    throw new UsageError('give --text or --text-file, not both');
+  }
+  if (textFile === undefined) return text;
+  try {
+    return (await readFile(textFile, 'utf8')).replace(/\r?\n$/, '');
+  } catch {
+    throw new UsageError(`cannot read --text-file ${textFile}`);
+  }
+}
+
+async function hashInputs(files: InputFile[]): Promise<{ sha256: string; bytes: number }[]> {
+  const hashes = [];
+  for (const file of files) {
+    try {
+      hashes.push(await hashFile(file.path));
+    } catch (error) {
+      const e = error as NodeJS.ErrnoException;
+      if (e.code === 'ENOENT') throw new UsageError(`${file.label}: does not exist`, 'input');
+      if (e.code === 'EISDIR') {
+        throw new UsageError(`${file.label}: is a directory, not a file`, 'input');
+      }
+      throw new UsageError(`${file.label}: cannot read (${e.code ?? e.message})`, 'input');
+    }
+  }
+  return hashes;
+}
