@@ -1,6 +1,7 @@
 // The only module that speaks HTTP: one undici Pool per run, one POST per batch, raw outcome back.
 import { subscribe } from 'node:diagnostics_channel';
 import { Client, Pool, errors as undiciErrors, type Dispatcher } from 'undici';
+import { answerOf, type Answer } from './outcome.js';
 import { redactor, type Redact } from './redact.js';
 import { OPERATION_PATH } from './types.js';
 
@@ -108,10 +109,20 @@ export class GatewayClient {
   }
 
   /**
-   * POSTs one RestSmsRequest whose Messages are already serialised (one JSON object each).
-   * Never throws for network trouble: that is an Exchange of kind 'error'.
+   * POSTs one RestSmsRequest whose Messages are already serialised (one JSON object each), with
+   * their MessageIds in order, and says what the answer means for them: classified, every text
+   * masked. Never throws for network trouble: that is a verdict like any other.
    */
-  async post(messages: readonly string[], signal?: AbortSignal): Promise<Exchange> {
+  async post(
+    messages: readonly string[],
+    messageIds: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<Answer> {
+    return answerOf(await this.exchange(messages, signal), messageIds, Date.now(), this.redactText);
+  }
+
+  /** The raw exchange behind post(); kept to this module, where the masking is. */
+  private async exchange(messages: readonly string[], signal?: AbortSignal): Promise<Exchange> {
     const body = `${this.head}${messages.join(',')}]}`;
     const tracker: Tracker = { bodySent: false };
     const request: Dispatcher.RequestOptions = {
@@ -139,7 +150,7 @@ export class GatewayClient {
       return {
         kind: 'error',
         code,
-        message: this.redact(message),
+        message: this.redactText(message),
         latencyMs: performance.now() - started,
         requestSent: tracker.bodySent,
       };
@@ -149,14 +160,6 @@ export class GatewayClient {
   /** The TLS protocol negotiated with the gateway (e.g. TLSv1.3), once connected over https. */
   get tlsProtocol(): string | undefined {
     return tlsByHost.get(this.hostKey);
-  }
-
-  /**
-   * A gateway or library that echoes the request must not carry the password into a report: every
-   * form of it (raw, JSON-escaped once or twice, CSV, XML, URL, base64 of user:password) is masked.
-   */
-  redact(text: string): string {
-    return this.redactText(text);
   }
 
   async close(): Promise<void> {

@@ -196,3 +196,69 @@ function snippet(body: string): string {
   const flat = body.replace(/\s+/g, ' ').trim();
   return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat || '(empty body)';
 }
+
+/**
+ * What the send loop gets back for one request: the verdict with every text in it already masked,
+ * and the few HTTP facts it reports or acts on. The send loop never sees a raw body.
+ */
+export interface Answer {
+  verdict: Verdict;
+  /** "HTTP 503", "ECONNREFUSED": for progress lines and the journal. */
+  status: string;
+  /** The HTTP status, when there was an answer at all. */
+  httpStatus?: number;
+  latencyMs: number;
+  /** The gateway said 429: every connection pauses, and the rate is halved. */
+  throttled: boolean;
+  /** From a response body that has them (sms-send check shows them). */
+  processResult?: boolean;
+  processResultDescription?: string;
+}
+
+/** Classifies an exchange and masks secrets in every text the verdict carries. */
+export function answerOf(
+  exchange: Exchange,
+  messageIds: readonly string[],
+  now: number,
+  redact: (text: string) => string,
+): Answer {
+  const verdict = classify(exchange, messageIds, now, redact);
+  const answer: Answer = {
+    verdict:
+      verdict.kind === 'results'
+        ? { kind: 'results', results: verdict.results.map((r) => redactResult(r, redact)) }
+        : { ...verdict, reason: redact(verdict.reason) },
+    status: exchange.kind === 'response' ? `HTTP ${exchange.status}` : exchange.code,
+    latencyMs: exchange.latencyMs,
+    throttled: exchange.kind === 'response' && exchange.status === 429,
+  };
+  if (exchange.kind === 'response') {
+    answer.httpStatus = exchange.status;
+    try {
+      const body = JSON.parse(exchange.body) as Partial<RestSmsResponse>;
+      if (typeof body.ProcessResult === 'boolean') answer.processResult = body.ProcessResult;
+      if (typeof body.ProcessResultDescription === 'string') {
+        answer.processResultDescription = redact(body.ProcessResultDescription);
+      }
+    } catch {
+      // The verdict already says the body was malformed.
+    }
+  }
+  return answer;
+}
+
+/** A gateway that echoes the request could put the password in any text it returns. */
+function redactResult(result: MessageResult, redact: (text: string) => string): MessageResult {
+  const out: MessageResult = { ...result };
+  if (result.statusDescription !== undefined) {
+    out.statusDescription = redact(result.statusDescription);
+  }
+  if (result.transactionId !== undefined) out.transactionId = redact(result.transactionId);
+  if (result.error !== undefined) out.error = redact(result.error);
+  if (result.extraInfo !== undefined) {
+    out.extraInfo = Object.fromEntries(
+      Object.entries(result.extraInfo).map(([k, v]) => [redact(k), redact(String(v))]),
+    );
+  }
+  return out;
+}

@@ -1,6 +1,5 @@
 // The send loop: batches from a stream, a fixed number of workers, retries, rate, circuit breaker.
-import type { Exchange } from '../gateway/client.js';
-import { classify, type MessageResult, type Verdict } from '../gateway/outcome.js';
+import type { Answer, MessageResult } from '../gateway/outcome.js';
 import { backoffDelay } from './backoff.js';
 import { batches } from './batcher.js';
 import type { RowResult, SendEmitter } from './events.js';
@@ -22,11 +21,16 @@ export type Entry =
 
 type MessageEntry = Extract<Entry, { kind: 'message' }>;
 
-/** The one thing send() needs of the gateway client; tests may pass another implementation. */
+/**
+ * The one thing send() needs of the gateway client: a batch POSTed, its answer classified and
+ * already free of secrets. Tests may pass another implementation.
+ */
 export interface Poster {
-  post(messages: readonly string[], signal?: AbortSignal): Promise<Exchange>;
-  /** Scrubs secrets from text bound for the report (an error body may echo the request). */
-  redact(text: string): string;
+  post(
+    messages: readonly string[],
+    messageIds: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<Answer>;
 }
 
 /** Awaited around each request, so a journal can make intent and result durable in order. */
@@ -110,19 +114,14 @@ export async function send(
     for (;;) {
       await limiter.acquire(batch.length);
       attempts++;
-      const exchange = await options.poster.post(json, options.abortSignal);
-      let verdict = redact(
-        classify(exchange, messageIds, Date.now(), (text) => options.poster.redact(text)),
-        options.poster,
-      );
+      const answer = await options.poster.post(json, messageIds, options.abortSignal);
+      let verdict = answer.verdict;
       if (verdict.kind === 'unknown') ambiguous = true;
       if (verdict.kind === 'unknown' && options.retryUnknown) {
         verdict = { kind: 'retry', reason: `${verdict.reason}; resending (--retry-unknown)` };
       }
-      const status = exchange.kind === 'response' ? `HTTP ${exchange.status}` : exchange.code;
       if (verdict.kind === 'retry') {
-        if (exchange.kind === 'response' && exchange.status === 429)
-          limiter.throttled(verdict.retryAfterMs);
+        if (answer.throttled) limiter.throttled(verdict.retryAfterMs);
         if (attempts <= options.retries && !halted()) {
           const delayMs = verdict.retryAfterMs ?? backoffDelay(attempts, undefined, options.random);
           events.emit('retry', {
@@ -139,7 +138,7 @@ export async function send(
       if (verdict.kind === 'results') {
         consecutiveFailures = 0;
         limiter.succeeded();
-        results = verdict.results.map((result) => redactResult(result, options.poster));
+        results = verdict.results;
       } else {
         // A retry verdict that ran out of attempts: the gateway surely did not take it.
         const outcome = verdict.kind === 'unknown' || ambiguous ? 'unknown' : 'failed';
@@ -157,8 +156,8 @@ export async function send(
         batch: number,
         size: batch.length,
         attempts,
-        latencyMs: exchange.latencyMs,
-        status,
+        latencyMs: answer.latencyMs,
+        status: answer.status,
         verdict:
           verdict.kind === 'results'
             ? 'results'
@@ -197,32 +196,6 @@ export async function send(
     }
   }
   return { stopped, interrupted: !stopped && interrupted(), notSent };
-}
-
-/** A gateway that echoes the request could put the password in any text it returns. */
-function redactResult(result: MessageResult, poster: Poster): MessageResult {
-  const clean = (text: string | undefined) =>
-    text === undefined ? undefined : poster.redact(text);
-  const out: MessageResult = { ...result };
-  if (result.statusDescription !== undefined)
-    out.statusDescription = clean(result.statusDescription);
-  if (result.transactionId !== undefined) out.transactionId = clean(result.transactionId);
-  if (result.error !== undefined) out.error = clean(result.error);
-  if (result.extraInfo !== undefined) {
-    out.extraInfo = Object.fromEntries(
-      Object.entries(result.extraInfo).map(([k, v]) => [
-        poster.redact(k),
-        poster.redact(String(v)),
-      ]),
-    );
-  }
-  return out;
-}
-
-function redact(verdict: Verdict, poster: Poster): Verdict {
-  return verdict.kind === 'results'
-    ? verdict
-    : { ...verdict, reason: poster.redact(verdict.reason) };
 }
 
 /** Built field by field: spreading results into rows was a hot spot at 100,000 messages. */

@@ -53,7 +53,7 @@ describe('the request on the wire', () => {
       res.end(OK);
     });
     const gw = client(url);
-    for (let i = 0; i < 2; i++) expect((await gw.post(['{}'])).kind).toBe('response');
+    for (let i = 0; i < 2; i++) expect((await gw.post(['{}'], [''])).httpStatus).toBe(200);
     expect(seen).toEqual([
       ['host', 'connection', 'accept', 'content-type', 'content-length'],
       ['host', 'connection', 'accept', 'content-type', 'content-length'],
@@ -61,26 +61,34 @@ describe('the request on the wire', () => {
   });
 });
 
+// Whether the body was written decides the verdict: a drop after it is `unknown` (the gateway may
+// have the messages), a request never written is safe to retry or `failed`.
 describe('whether the body was fully written, known without a header of our own', () => {
-  it('a connection dropped after the body was read: requestSent, also for requests that waited in the pool', async () => {
+  it('a connection dropped after the body was read: unknown, also for requests that waited in the pool', async () => {
     const url = await gateway((req) => req.socket.destroy());
     const gw = client(url, 1);
-    const exchanges = await Promise.all([1, 2, 3].map((i) => gw.post([`{"n":${i}}`])));
-    expect(exchanges.map((e) => e.kind === 'error' && e.requestSent)).toEqual([true, true, true]);
+    const answers = await Promise.all([1, 2, 3].map((i) => gw.post([`{"n":${i}}`], [`m${i}`])));
+    expect(answers.map((a) => a.verdict.kind)).toEqual(['unknown', 'unknown', 'unknown']);
   });
 
-  it('a request abandoned while it waited in the pool was never written: not requestSent', async () => {
+  it('a request abandoned while it waited in the pool was never written: failed, not unknown', async () => {
     let arrived!: () => void;
     const first = new Promise<void>((resolve) => (arrived = resolve));
     const url = await gateway(() => arrived()); // never answers
     const gw = client(url, 1, 300);
-    const hung = gw.post(['{"n":1}']);
+    const hung = gw.post(['{"n":1}'], ['m1']);
     await first;
     const abort = new AbortController();
-    const queued = gw.post(['{"n":2}'], abort.signal);
+    const queued = gw.post(['{"n":2}'], ['m2'], abort.signal);
     abort.abort();
-    expect(await queued).toMatchObject({ kind: 'error', code: 'ABORTED', requestSent: false });
+    expect(await queued).toMatchObject({
+      status: 'ABORTED',
+      verdict: {
+        kind: 'failed',
+        reason: expect.stringMatching(/^aborted before sending/) as unknown,
+      },
+    });
     // The first one times out waiting for an answer to a request it did write.
-    expect(await hung).toMatchObject({ kind: 'error', requestSent: true });
+    expect((await hung).verdict.kind).toBe('unknown');
   });
 });

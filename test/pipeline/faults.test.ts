@@ -5,7 +5,7 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Exchange } from '../../src/gateway/client.js';
+import type { Answer } from '../../src/gateway/outcome.js';
 import { GatewayClient } from '../../src/gateway/client.js';
 import { readJournal } from '../../src/journal/journal.js';
 import { ReportSink } from '../../src/report/sink.js';
@@ -70,15 +70,14 @@ function client(sim: Simulator, timeoutMs = 10_000, connections = 4): GatewayCli
 }
 
 /** Wraps a Poster to see each exchange as it returns (e.g. to switch a fault off). */
-function watching(inner: Poster, onAnswer: (exchange: Exchange, n: number) => void): Poster {
+function watching(inner: Poster, onAnswer: (answer: Answer, n: number) => void): Poster {
   let n = 0;
   return {
-    async post(messages, signal) {
-      const exchange = await inner.post(messages, signal);
-      onAnswer(exchange, ++n);
-      return exchange;
+    async post(messages, ids, signal) {
+      const answer = await inner.post(messages, ids, signal);
+      onAnswer(answer, ++n);
+      return answer;
     },
-    redact: (text) => inner.redact(text),
   };
 }
 
@@ -201,7 +200,7 @@ describe('faults against the simulator, one at a time', () => {
     // Every request fails with 503 until six answers have come back, then the gateway recovers.
     const sim = await simulator({ unavailable: 1, retryAfterSeconds: 2 });
     const sent = await sendThrough(sim, {
-      wrap: (poster) => watching(poster, (_exchange, n) => n === 6 && sim.setFaults({})),
+      wrap: (poster) => watching(poster, (_answer, n) => n === 6 && sim.setFaults({})),
     });
     expectPromiseKept(sent, sim);
     expect(countOutcomes(sent.rows)).toEqual({ accepted: RECORDS });
@@ -535,11 +534,10 @@ describe('runCampaign: the journal makes faults resumable', () => {
     const gateway = client(sim, 30_000, 1);
     const sentBatches: string[][] = [];
     const poster: Poster = {
-      post(messages, signal) {
-        sentBatches.push(messages.map((m) => (JSON.parse(m) as { MessageId: string }).MessageId));
-        return gateway.post(messages, signal);
+      post(messages, ids, signal) {
+        sentBatches.push([...ids]);
+        return gateway.post(messages, ids, signal);
       },
-      redact: (text) => gateway.redact(text),
     };
     const running = runCampaign(
       {

@@ -2,6 +2,7 @@
 // Poster and an injected sleep, so every decision is visible and nothing waits for real.
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/gateway/client.js';
+import { answerOf, type Answer } from '../../src/gateway/outcome.js';
 import {
   SendEmitter,
   type BatchReport,
@@ -30,21 +31,24 @@ class ScriptedPoster implements Poster {
     private readonly log?: string[],
   ) {}
 
-  async post(messages: readonly string[], signal?: AbortSignal): Promise<Exchange> {
+  async post(
+    messages: readonly string[],
+    messageIds: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<Answer> {
     const ids = messages.map((m) => (JSON.parse(m) as { MessageId: string }).MessageId);
+    expect(messageIds).toEqual(ids);
     this.calls.push(ids);
     this.log?.push(`post ${ids.join(',')}`);
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     try {
-      return await this.script({ n: this.calls.length, ids, signal });
+      // What the gateway client does with every exchange: classify it, mask the secret.
+      const exchange = await this.script({ n: this.calls.length, ids, signal });
+      return answerOf(exchange, ids, Date.now(), (text) => text.split(SECRET).join('***'));
     } finally {
       this.inFlight--;
     }
-  }
-
-  redact(text: string): string {
-    return text.split(SECRET).join('***');
   }
 }
 
