@@ -2,11 +2,12 @@
 import type { Exchange } from './client.js';
 import type { RestSmsMessageResp, RestSmsResponse } from './types.js';
 
-export type Outcome = 'accepted' | 'rejected' | 'invalid' | 'failed' | 'unknown' | 'skipped';
-
-/** The result of one message, as the report records it. */
-export interface MessageResult {
-  outcome: Outcome;
+/**
+ * What the gateway's answer says about one message: its StatusCode decides accepted or rejected,
+ * and a message the answer does not cover is unknown. The other outcomes are decided elsewhere.
+ */
+export interface GatewayResult {
+  outcome: 'accepted' | 'rejected' | 'unknown';
   statusCode?: number;
   statusDescription?: string;
   transactionId?: string;
@@ -21,7 +22,7 @@ export interface MessageResult {
  * - unknown: it may have processed it; sending again could deliver twice.
  */
 export type Verdict =
-  | { kind: 'results'; results: MessageResult[] }
+  | { kind: 'results'; results: GatewayResult[] }
   | { kind: 'retry'; reason: string; retryAfterMs?: number }
   | { kind: 'failed'; reason: string; authRefused: boolean }
   | { kind: 'unknown'; reason: string };
@@ -143,7 +144,7 @@ export function classify(
 export function matchResults(
   results: readonly RestSmsMessageResp[],
   messageIds: readonly string[],
-): MessageResult[] {
+): GatewayResult[] {
   if (results.length === messageIds.length) {
     return messageIds.map((id, i) => {
       const result = results[i]!;
@@ -165,9 +166,9 @@ export function matchResults(
   });
 }
 
-function fromResp(result: RestSmsMessageResp): MessageResult {
+function fromResp(result: RestSmsMessageResp): GatewayResult {
   const accepted = result.StatusCode === 0;
-  const out: MessageResult = {
+  const out: GatewayResult = {
     outcome: accepted ? 'accepted' : 'rejected',
     statusCode: result.StatusCode,
     statusDescription: result.StatusDescription,
@@ -248,8 +249,8 @@ export function answerOf(
 }
 
 /** A gateway that echoes the request could put the password in any text it returns. */
-function redactResult(result: MessageResult, redact: (text: string) => string): MessageResult {
-  const out: MessageResult = { ...result };
+function redactResult(result: GatewayResult, redact: (text: string) => string): GatewayResult {
+  const out: GatewayResult = { ...result };
   if (result.statusDescription !== undefined) {
     out.statusDescription = redact(result.statusDescription);
   }

@@ -2,8 +2,7 @@
 // and after its result, and made durable, so a run killed at any instant can be resumed without sending twice.
 import { open, readFile } from 'node:fs/promises';
 import { LineAppender } from './appender.js';
-import type { Outcome } from '../gateway/outcome.js';
-import type { RowResult } from '../send/events.js';
+import type { Outcome, RowResult } from '../report/outcome.js';
 
 export const JOURNAL_VERSION = 1;
 

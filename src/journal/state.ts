@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { access, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import type { Outcome } from '../gateway/outcome.js';
+import type { Outcome } from '../report/outcome.js';
 import { lockIsHeld } from './lock.js';
 
 export type CampaignStatus = 'running' | 'interrupted' | 'stopped' | 'finished';

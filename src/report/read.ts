@@ -5,9 +5,9 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse } from 'csv-parse';
 import { UsageError } from '../errors.js';
-import type { Outcome } from '../gateway/outcome.js';
+import { OUTCOMES, type Outcome } from './outcome.js';
 import { escapeFormula } from './row.js';
-import { OUTCOMES, Tally } from './summary.js';
+import { Tally } from './summary.js';
 
 /** The report formats that can be read back and rewritten; JUnit XML is write-only. */
 export type ReadableFormat = 'csv' | 'json' | 'ndjson';

@@ -1,5 +1,5 @@
 // The report's columns and how one result becomes one row of them.
-import type { RowResult } from '../send/events.js';
+import type { RowResult } from './outcome.js';
 
 export const REPORT_COLUMNS = [
   'row',

@@ -1,16 +1,6 @@
 // Tallies a run as rows arrive: counts by outcome and StatusCode, timing, the exit code it earns.
 import { ExitCode } from '../errors.js';
-import type { Outcome } from '../gateway/outcome.js';
-import type { RowResult } from '../send/events.js';
-
-export const OUTCOMES: readonly Outcome[] = [
-  'accepted',
-  'rejected',
-  'invalid',
-  'failed',
-  'unknown',
-  'skipped',
-];
+import { OUTCOMES, type Outcome, type RowResult } from './outcome.js';
 
 export interface RunSummary {
   total: number;

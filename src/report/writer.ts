@@ -4,7 +4,7 @@ import { open, rm, type FileHandle } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { UsageError } from '../errors.js';
-import type { RowResult } from '../send/events.js';
+import type { RowResult } from './outcome.js';
 import { junitCase, junitHead, JUNIT_TAIL } from './junit.js';
 import { escapeFormula, REPORT_COLUMNS, toCsvCells, toJsonRow, type ReportFormat } from './row.js';
 

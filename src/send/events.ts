@@ -1,15 +1,6 @@
 // Events a send emits; the CLI turns them into a spinner, progress lines and the report.
 import { EventEmitter } from 'node:events';
-import type { MessageResult } from '../gateway/outcome.js';
-
-/** One finished record: a report row. */
-export interface RowResult extends MessageResult {
-  row: number;
-  to: string;
-  messageId: string;
-  /** HTTP requests that carried this record (0 when it was never sent). */
-  attempts: number;
-}
+import type { RowResult } from '../report/outcome.js';
 
 export interface BatchReport {
   /** 1-based, in the order batches were taken. */

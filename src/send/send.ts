@@ -1,8 +1,9 @@
 // The send loop: batches from a stream, a fixed number of workers, retries, rate, circuit breaker.
-import type { Answer, MessageResult } from '../gateway/outcome.js';
+import type { Answer } from '../gateway/outcome.js';
+import type { MessageResult, RowResult } from '../report/outcome.js';
 import { backoffDelay } from './backoff.js';
 import { batches } from './batcher.js';
-import type { RowResult, SendEmitter } from './events.js';
+import type { SendEmitter } from './events.js';
 import { RateLimiter } from './rate.js';
 
 /** What send() consumes: a message to send (already serialised), or a record decided beforehand. */

@@ -12,7 +12,7 @@ import {
   type RowUpdater,
 } from '../../src/report/update.js';
 import { openReport } from '../../src/report/writer.js';
-import type { RowResult } from '../../src/send/events.js';
+import type { RowResult } from '../../src/report/outcome.js';
 import { parseCsv, tempDir } from '../helpers/files.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;

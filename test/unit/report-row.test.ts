@@ -7,7 +7,7 @@ import {
   toCsvCells,
   toJsonRow,
 } from '../../src/report/row.js';
-import type { RowResult } from '../../src/send/events.js';
+import type { RowResult } from '../../src/report/outcome.js';
 
 const ACCEPTED: RowResult = {
   row: 3,

@@ -3,12 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/gateway/client.js';
 import { answerOf, type Answer } from '../../src/gateway/outcome.js';
-import {
-  SendEmitter,
-  type BatchReport,
-  type RetryNotice,
-  type RowResult,
-} from '../../src/send/events.js';
+import type { RowResult } from '../../src/report/outcome.js';
+import { SendEmitter, type BatchReport, type RetryNotice } from '../../src/send/events.js';
 import { RateLimiter } from '../../src/send/rate.js';
 import { send, type Entry, type Poster, type SendOptions } from '../../src/send/send.js';
 import { InstantClock, messageEntries, settle, streamOf } from '../helpers/reliability.js';

@@ -5,7 +5,7 @@ import type { FoldResult, LogCounts } from '../../dlr/apply.js';
 import type { DeliveryReport } from '../../dlr/matching.js';
 import type { DlrReceiver, MalformedRequest, ReceiverCounts } from '../../dlr/receiver.js';
 import type { ReportCounts } from '../../report/read.js';
-import { OUTCOMES } from '../../report/summary.js';
+import { OUTCOMES } from '../../report/outcome.js';
 import { formatCount, plural } from './format.js';
 
 /** Statuses by count, most frequent first (ties by name, so output is stable). */

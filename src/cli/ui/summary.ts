@@ -1,7 +1,7 @@
 // Renders the end-of-run summary as a string; the command decides where it goes.
 import type { ChalkInstance } from 'chalk';
-import type { Outcome } from '../../gateway/outcome.js';
-import { OUTCOMES, type RunSummary } from '../../report/summary.js';
+import { OUTCOMES, type Outcome } from '../../report/outcome.js';
+import type { RunSummary } from '../../report/summary.js';
 import type { ResumeCounts } from '../../send/resume.js';
 import { formatCount, formatDuration, formatRate } from './format.js';
 
