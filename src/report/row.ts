@@ -14,8 +14,6 @@ export const REPORT_COLUMNS = [
   'error',
 ] as const;
 
-export type ReportFormat = 'csv' | 'json' | 'ndjson' | 'junit';
-
 /**
  * A lone surrogate becomes U+FFFD. JSON.stringify writes one as `\ud800`, which JSON.parse accepts
  * but strict readers (jq, I-JSON, RFC 8259 §8.2) refuse, so one bad input value would make the
@@ -50,7 +48,10 @@ export function toJsonRow(result: RowResult): Record<string, unknown> {
   return row;
 }
 
-/** A row as CSV carries it: every column present, extraInfo as `key=value; key=value`. */
+/**
+ * A row as CSV carries it: every column present, extraInfo as `key=value; key=value`. Formula
+ * escapes are the CSV layout's business (format.ts).
+ */
 export function toCsvCells(result: RowResult): string[] {
   return REPORT_COLUMNS.map((column) => {
     const value = result[column];
@@ -64,14 +65,4 @@ export function formatExtraInfo(info: Record<string, string>): string {
   return Object.entries(info)
     .map(([key, value]) => `${key}=${value}`)
     .join('; ');
-}
-
-/**
- * Spreadsheets run a cell that starts with = + - @ (or tab/CR) as a formula; a leading apostrophe
- * keeps it text. Plain numbers are left alone: they cannot carry a formula.
- */
-export function escapeFormula(cell: string): string {
-  if (cell === '' || !/^[=+\-@\t\r]/.test(cell)) return cell;
-  if (/^[+-]?\d+(\.\d+)?$/.test(cell)) return cell;
-  return `'${cell}`;
 }

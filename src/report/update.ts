@@ -1,19 +1,12 @@
-// Rewrites a report with extra columns, atomically: a new file beside it, checked, then renamed over it.
+// Rewrites a report with extra columns, atomically: a new file beside it, made durable, then renamed over it.
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { stringify } from 'csv-stringify/sync';
-import {
-  csvRecords,
-  isPlainObject,
-  jsonReportItems,
-  openReportForReading,
-  readableFormat,
-  textLines,
-  unescapeFormula,
-} from './read.js';
-import { escapeFormula, stringifyWellFormed } from './row.js';
+import { FORMATS, readableFormat, unescapeFormula, type Layout, type ReadRow } from './format.js';
+import { openReportForReading, readRows } from './read.js';
+import { stringifyWellFormed } from './row.js';
+import { LayoutWriter } from './writer.js';
 
 /**
  * Given one row's values (CSV formula escapes removed), the extra columns to set on it;
@@ -55,6 +48,9 @@ export class ReportChangedError extends Error {
   }
 }
 
+/** Rows are written in groups of this many: few writes, little memory. */
+const GROUP = 1000;
+
 /**
  * Adds `columns` to a csv, json or ndjson report and sets them row by row, without losing or
  * reordering rows. The new report is written to a temporary file beside the old one, made
@@ -66,7 +62,7 @@ export class ReportChangedError extends Error {
  * What this cannot rule out: a writer that appends between the final stat and the rename (a
  * window of microseconds) loses that append to the replaced file. sms-send itself never does:
  * callers hold the report's lock while updating, and every sending run holds it while it
- * writes. CSV is streamed; a JSON report is read whole and rewritten one row per line.
+ * writes. CSV and ndjson are streamed; a JSON report is read whole and rewritten one row per line.
  */
 export async function updateReport(
   path: string,
@@ -82,18 +78,11 @@ export async function updateReport(
   throw new ReportChangedError(path, passes);
 }
 
-interface PassResult {
-  rows: number;
-  changed: number;
-  written: boolean;
-  identity: string;
-}
-
 async function rewriteOnce(
   path: string,
   columns: readonly string[],
   updater: RowUpdater,
-): Promise<PassResult | 'changed'> {
+): Promise<Omit<UpdateResult, 'passes'> | 'changed'> {
   const format = readableFormat(path);
   const source = await openReportForReading(path);
   const temp = join(
@@ -102,17 +91,17 @@ async function rewriteOnce(
   );
   let before: Stats;
   let after: Stats;
-  let counts: { rows: number; changed: number };
+  let counts: Counts;
   try {
     before = await source.stat();
     const target = await open(temp, 'wx', 0o600);
     try {
       await target.chmod(before.mode & 0o7777);
-      const out = new Output(target);
-      const rewrite =
-        format === 'csv' ? rewriteCsv : format === 'ndjson' ? rewriteNdjson : rewriteJson;
-      counts = await rewrite(source, out, path, columns, updater);
-      await out.flush();
+      const rows = readRows(source, path);
+      counts =
+        format === 'csv'
+          ? await rewriteCsv(rows, target, columns, updater)
+          : await rewriteJson(FORMATS[format].layout, rows, target, columns, updater);
       if (counts.changed > 0) await target.sync();
       after = await target.stat();
     } finally {
@@ -129,7 +118,7 @@ async function rewriteOnce(
     return { ...counts, written: false, identity: fileIdentity(before) };
   }
   try {
-    if (!sameFile(before, await stat(path))) {
+    if (fileIdentity(before) !== fileIdentity(await stat(path))) {
       await rm(temp, { force: true });
       return 'changed';
     }
@@ -140,10 +129,6 @@ async function rewriteOnce(
   }
   await syncDirectory(dirname(path));
   return { ...counts, written: true, identity: fileIdentity(after) };
-}
-
-function sameFile(a: Stats, b: Stats): boolean {
-  return fileIdentity(a) === fileIdentity(b);
 }
 
 /** Makes the rename itself durable; not every platform can sync a directory, so best effort. */
@@ -160,29 +145,95 @@ async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
-/** Buffers text and writes it in large pieces. */
-class Output {
-  private buffer = '';
-  constructor(private readonly handle: FileHandle) {}
-  async add(text: string): Promise<void> {
-    this.buffer += text;
-    if (this.buffer.length >= 1 << 16) await this.flush();
-  }
-  async flush(): Promise<void> {
-    if (this.buffer === '') return;
-    const text = this.buffer;
-    this.buffer = '';
-    await this.handle.write(text);
-  }
+interface Counts {
+  rows: number;
+  changed: number;
 }
 
-type Rewrite = (
-  source: FileHandle,
-  out: Output,
-  path: string,
+/**
+ * Cells are kept by position, as the file holds them (escapes included: writing them again adds
+ * none), so a row with more cells than the header keeps them too. The new values are escaped as
+ * they are written.
+ */
+async function rewriteCsv(
+  entries: AsyncIterable<ReadRow>,
+  target: FileHandle,
   columns: readonly string[],
   updater: RowUpdater,
-) => Promise<{ rows: number; changed: number }>;
+): Promise<Counts> {
+  let out: LayoutWriter<string[]> | undefined;
+  let header: string[] = [];
+  let positions: number[] = [];
+  const counts: Counts = { rows: 0, changed: 0 };
+  let group: string[][] = [];
+  for await (const entry of entries) {
+    if (entry.kind === 'header') {
+      header = [...entry.columns, ...columns.filter((column) => !entry.columns.includes(column))];
+      positions = columns.map((column) => header.indexOf(column));
+      out = await LayoutWriter.start(target, FORMATS.csv.layout, header);
+      continue;
+    }
+    if (entry.kind !== 'row' || !out) continue;
+    counts.rows++;
+    const values = updater(entry.values);
+    const next = [...(entry.cells ?? [])];
+    while (next.length < header.length) next.push('');
+    let touched = false;
+    if (values) {
+      columns.forEach((column, i) => {
+        const value = values[column];
+        const at = positions[i]!;
+        if (value === undefined || unescapeFormula(next[at]!) === value) return;
+        next[at] = value;
+        touched = true;
+      });
+    }
+    if (touched) counts.changed++;
+    group.push(next);
+    if (group.length >= GROUP) {
+      await out.write(group);
+      group = [];
+    }
+  }
+  await out?.write(group);
+  await out?.end();
+  return counts;
+}
+
+/**
+ * json and ndjson: an unchanged ndjson line is copied as it is, and so is a line that is not a
+ * row (torn by a crash); JSON elements are written one per line, as the writer lays them out.
+ */
+async function rewriteJson(
+  layout: Layout<string>,
+  entries: AsyncIterable<ReadRow>,
+  target: FileHandle,
+  columns: readonly string[],
+  updater: RowUpdater,
+): Promise<Counts> {
+  const out = await LayoutWriter.start(target, layout, columns);
+  const counts: Counts = { rows: 0, changed: 0 };
+  let group: string[] = [];
+  for await (const entry of entries) {
+    if (entry.kind === 'header') continue;
+    if (entry.kind === 'unreadable') group.push(entry.text);
+    else {
+      counts.rows++;
+      const touched = applyTo(entry.values, columns, updater(entry.values));
+      if (touched) counts.changed++;
+      group.push(
+        touched || entry.text === undefined ? stringifyWellFormed(entry.values) : entry.text,
+      );
+    }
+    if (group.length >= GROUP) {
+      await out.write(group);
+      group = [];
+    }
+  }
+  await out.write(group);
+  await out.end();
+  return counts;
+}
 
 /** Sets the updater's values on an object row; returns whether anything changed. */
 function applyTo(
@@ -201,91 +252,3 @@ function applyTo(
   }
   return touched;
 }
-
-const rewriteCsv: Rewrite = async (source, out, path, columns, updater) => {
-  const input = source.createReadStream({ autoClose: false, encoding: 'utf8' });
-  let names: string[] | undefined;
-  let header: string[] = [];
-  let positions: number[] = [];
-  let rows = 0;
-  let changed = 0;
-  let pending: string[][] = [];
-  for await (const cells of csvRecords(input, path)) {
-    if (!names) {
-      names = cells;
-      header = [...cells, ...columns.filter((column) => !cells.includes(column))];
-      positions = columns.map((column) => header.indexOf(column));
-      pending.push(header);
-      continue;
-    }
-    rows++;
-    const values = updater(
-      Object.fromEntries(names.map((name, i) => [name, unescapeFormula(cells[i] ?? '')])),
-    );
-    const next = cells.length < header.length ? [...cells] : cells;
-    while (next.length < header.length) next.push('');
-    let touched = false;
-    if (values) {
-      columns.forEach((column, i) => {
-        const value = values[column];
-        const at = positions[i]!;
-        if (value === undefined) return;
-        const cell = escapeFormula(value);
-        if (next[at] !== cell) {
-          next[at] = cell;
-          touched = true;
-        }
-      });
-    }
-    if (touched) changed++;
-    pending.push(next);
-    if (pending.length >= 1000) {
-      await out.add(stringify(pending));
-      pending = [];
-    }
-  }
-  if (pending.length > 0) await out.add(stringify(pending));
-  return { rows, changed };
-};
-
-/** Lines that are not JSON objects (a line torn by a crash) are kept as they are. */
-const rewriteNdjson: Rewrite = async (source, out, _path, columns, updater) => {
-  const input = source.createReadStream({ autoClose: false, encoding: 'utf8' });
-  let rows = 0;
-  let changed = 0;
-  for await (const { text } of textLines(input)) {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      value = undefined;
-    }
-    if (!isPlainObject(value)) {
-      await out.add(`${text}\n`);
-      continue;
-    }
-    rows++;
-    if (applyTo(value, columns, updater(value))) {
-      changed++;
-      await out.add(`${stringifyWellFormed(value)}\n`);
-    } else await out.add(`${text}\n`);
-  }
-  return { rows, changed };
-};
-
-/** Written in the writer's layout, one row per line; a report cut short by a crash comes out whole. */
-const rewriteJson: Rewrite = async (source, out, path, columns, updater) => {
-  const items = jsonReportItems(await source.readFile('utf8'), path);
-  let rows = 0;
-  let changed = 0;
-  const lines: string[] = [];
-  for (const item of items) {
-    if (isPlainObject(item)) {
-      rows++;
-      if (applyTo(item, columns, updater(item))) changed++;
-    }
-    lines.push(`  ${stringifyWellFormed(item)}`);
-  }
-  await out.add(lines.length === 0 ? '[\n]\n' : `[\n${lines.join(',\n')}\n]\n`);
-  return { rows, changed };
-};

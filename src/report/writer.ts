@@ -1,12 +1,12 @@
-// Report writers (csv, json, ndjson): rows are appended as results arrive, never held in memory.
+// Report writers: rows are appended in their format's layout as results arrive, never held in memory.
 import { createReadStream } from 'node:fs';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { stringify } from 'csv-stringify/sync';
 import { UsageError } from '../errors.js';
-import type { RowResult } from './outcome.js';
+import { FORMATS, reportFormat, type Layout, type ReportFormat } from './format.js';
 import { junitCase, junitHead, JUNIT_TAIL } from './junit.js';
-import { escapeFormula, REPORT_COLUMNS, toCsvCells, toJsonRow, type ReportFormat } from './row.js';
+import type { RowResult } from './outcome.js';
+import { REPORT_COLUMNS, toCsvCells, toJsonRow } from './row.js';
 
 export interface ReportWriter {
   readonly path: string;
@@ -15,13 +15,39 @@ export interface ReportWriter {
   close(): Promise<void>;
 }
 
-export function reportFormat(path: string): ReportFormat {
-  const ext = extname(path).toLowerCase();
-  if (ext === '.json') return 'json';
-  if (ext === '.ndjson' || ext === '.jsonl') return 'ndjson';
-  if (ext === '.xml') return 'junit';
-  if (ext === '.csv' || ext === '') return 'csv';
-  throw new UsageError(`--report ${path}: the extension must be .csv, .json, .ndjson or .xml`);
+/**
+ * Writes encoded rows to an open file in a layout: the head at once, each batch in one write,
+ * the tail on end(). Sending runs and report rewrites both write through it.
+ */
+export class LayoutWriter<Unit> {
+  private empty = true;
+
+  private constructor(
+    private readonly handle: FileHandle,
+    private readonly layout: Layout<Unit>,
+  ) {}
+
+  static async start<Unit>(
+    handle: FileHandle,
+    layout: Layout<Unit>,
+    columns: readonly string[],
+  ): Promise<LayoutWriter<Unit>> {
+    const head = layout.head(columns);
+    if (head) await handle.write(head);
+    return new LayoutWriter(handle, layout);
+  }
+
+  async write(rows: Unit[]): Promise<void> {
+    if (rows.length === 0) return;
+    const text = this.layout.body(rows, this.empty);
+    this.empty = false;
+    await this.handle.write(text);
+  }
+
+  async end(): Promise<void> {
+    const tail = this.layout.tail(this.empty);
+    if (tail) await this.handle.write(tail);
+  }
 }
 
 /** The error every command gives when a report would be overwritten. */
@@ -43,37 +69,33 @@ export async function openReport(path: string, options: { force: boolean }): Pro
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw reportExistsError(path);
     throw new UsageError(`cannot write report ${path}: ${(error as Error).message}`);
   }
-  return format === 'junit' ? junitWriter(path, handle) : textWriter(path, format, handle);
+  switch (format) {
+    case 'csv':
+      return rowWriter(path, format, handle, FORMATS.csv.layout, toCsvCells);
+    case 'json':
+    case 'ndjson':
+      return rowWriter(path, format, handle, FORMATS[format].layout, (row) =>
+        JSON.stringify(toJsonRow(row)),
+      );
+    case 'junit':
+      return junitWriter(path, handle);
+  }
 }
 
-async function textWriter(
+async function rowWriter<Unit>(
   path: string,
-  format: Exclude<ReportFormat, 'junit'>,
+  format: ReportFormat,
   handle: FileHandle,
+  layout: Layout<Unit>,
+  encode: (row: RowResult) => Unit,
 ): Promise<ReportWriter> {
-  let first = true;
-  const header = format === 'csv' ? stringify([REPORT_COLUMNS]) : format === 'json' ? '[\n' : '';
-  if (header) await handle.write(header);
+  const file = await LayoutWriter.start(handle, layout, REPORT_COLUMNS);
   return {
     path,
     format,
-    async write(rows) {
-      if (rows.length === 0) return;
-      let text: string;
-      if (format === 'csv') {
-        text = stringify(rows.map((row) => toCsvCells(row).map(escapeFormula)));
-      } else if (format === 'ndjson') {
-        text = rows.map((row) => JSON.stringify(toJsonRow(row))).join('\n') + '\n';
-      } else {
-        text =
-          (first ? '' : ',\n') +
-          rows.map((row) => `  ${JSON.stringify(toJsonRow(row))}`).join(',\n');
-      }
-      first = false;
-      await handle.write(text);
-    },
+    write: (rows) => file.write(rows.map(encode)),
     async close() {
-      if (format === 'json') await handle.write(first ? ']\n' : '\n]\n');
+      await file.end();
       await handle.sync();
       await handle.close();
     },

@@ -4,7 +4,8 @@ import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { readReportRows, summarizeReport, unescapeFormula } from '../../src/report/read.js';
+import { unescapeFormula } from '../../src/report/format.js';
+import { readReport, summarizeReport } from '../../src/report/read.js';
 import {
   fileIdentity,
   ReportChangedError,
@@ -242,8 +243,8 @@ describe('summarizeReport', () => {
     const path = join(dir.path, 'r.ndjson');
     await writeFile(path, '{"row":1,"outcome":"accepted","statusCode":0}\nnot json\n[1]\n');
     const rows = [];
-    for await (const r of readReportRows(path)) rows.push(r.ok);
-    expect(rows).toEqual([true, false, false]);
+    for await (const r of readReport(path)) rows.push(r.kind);
+    expect(rows).toEqual(['row', 'unreadable', 'unreadable']);
     expect(await summarizeReport(path)).toMatchObject({ total: 1, unreadable: 2 });
   });
 

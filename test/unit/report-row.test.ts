@@ -1,12 +1,6 @@
-// Report rows: CSV cells (with formula escaping) and JSON rows from one RowResult.
+// Report rows: CSV cells and JSON rows from one RowResult (formula escaping: report-format.test.ts).
 import { describe, expect, it } from 'vitest';
-import {
-  escapeFormula,
-  formatExtraInfo,
-  REPORT_COLUMNS,
-  toCsvCells,
-  toJsonRow,
-} from '../../src/report/row.js';
+import { formatExtraInfo, REPORT_COLUMNS, toCsvCells, toJsonRow } from '../../src/report/row.js';
 import type { RowResult } from '../../src/report/outcome.js';
 
 const ACCEPTED: RowResult = {
@@ -78,7 +72,7 @@ describe('toCsvCells', () => {
     ]);
   });
 
-  it('does not escape formulas itself (the writer applies escapeFormula)', () => {
+  it('does not escape formulas itself (the CSV layout does)', () => {
     const cells = toCsvCells({ ...INVALID, to: '=HYPERLINK("x")' });
     expect(cells[1]).toBe('=HYPERLINK("x")');
   });
@@ -135,47 +129,5 @@ describe('formatExtraInfo', () => {
     [{ subnumref: '1933', server: 'smsgw1' }, 'subnumref=1933; server=smsgw1'],
   ])('%j → %j', (info, text) => {
     expect(formatExtraInfo(info)).toBe(text);
-  });
-});
-
-describe('escapeFormula', () => {
-  it.each([
-    ['=SUM(A1:A9)', "'=SUM(A1:A9)"],
-    ['=1', "'=1"],
-    ['+cmd', "'+cmd"],
-    ['-cmd', "'-cmd"],
-    ['@SUM(A1)', "'@SUM(A1)"],
-    ['\t=1', "'\t=1"],
-    ['\rfoo', "'\rfoo"],
-    ['-', "'-"],
-    ['+', "'+"],
-    ['=', "'="],
-    ['+1+1', "'+1+1"],
-    ["-2+3+cmd|' /C calc'!A0", "'-2+3+cmd|' /C calc'!A0"],
-    ['-1e5', "'-1e5"],
-    ['+47 412 34 567', "'+47 412 34 567"],
-    ['-5\n=1', "'-5\n=1"],
-  ])('%j is escaped → %j', (cell, escaped) => {
-    expect(escapeFormula(cell)).toBe(escaped);
-  });
-
-  it.each([
-    '',
-    'hello',
-    'accepted',
-    '4741234567',
-    '0',
-    '+4741234567',
-    '-5',
-    '+5',
-    '-1.5',
-    '+0.25',
-    'a=b',
-    'x+y',
-    'mail@example.com',
-    ' =1',
-    'server=smsgw1; subnumref=1933',
-  ])('%j is left as it is', (cell) => {
-    expect(escapeFormula(cell)).toBe(cell);
   });
 });

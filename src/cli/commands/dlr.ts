@@ -2,7 +2,7 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ExitCode, LockedError, UsageError } from '../../errors.js';
-import { readableFormat } from '../../report/read.js';
+import { readableFormat } from '../../report/format.js';
 import { colorFor } from '../ui/color.js';
 import {
   renderApply,
