@@ -2,7 +2,7 @@
 import { stat } from 'node:fs/promises';
 import { LockedError } from '../errors.js';
 import { acquireLock, lockPath, type Lock } from '../journal/lock.js';
-import { ReportChangedError, updateReport } from '../report/update.js';
+import { updateReport } from '../report/update.js';
 import { readLog } from './log.js';
 import type { DeliveryBook } from './matching.js';
 import {
@@ -37,9 +37,9 @@ export interface FoldDeferred {
   kind: 'deferred';
   /**
    * missing: the report does not exist (yet); locked: a run holds the report's lock;
-   * changed: the report kept changing under us; error: it could not be read or written.
+   * error: it could not be read or written.
    */
-  reason: 'missing' | 'locked' | 'changed' | 'error';
+  reason: 'missing' | 'locked' | 'error';
   message: string;
 }
 
@@ -74,18 +74,15 @@ export async function foldIntoReport(reportPath: string, book: DeliveryBook): Pr
     return { kind: 'deferred', reason: 'error', message: (error as Error).message };
   }
   try {
-    let matched = new Set<string>();
-    const result = await updateReport(reportPath, DLR_COLUMNS, () => {
-      matched = new Set();
-      return (row) => {
-        const id = messageIdOfRow(row);
-        const delivery = id === undefined ? undefined : book.get(id);
-        if (id === undefined || !delivery) return undefined;
-        matched.add(id);
-        const recorded = deliveryOfRow(row);
-        if (recorded && !supersedes(delivery, recorded)) return undefined;
-        return { deliveryStatus: delivery.status, deliveredAt: delivery.at };
-      };
+    const matched = new Set<string>();
+    const result = await updateReport(reportPath, DLR_COLUMNS, (row) => {
+      const id = messageIdOfRow(row);
+      const delivery = id === undefined ? undefined : book.get(id);
+      if (id === undefined || !delivery) return undefined;
+      matched.add(id);
+      const recorded = deliveryOfRow(row);
+      if (recorded && !supersedes(delivery, recorded)) return undefined;
+      return { deliveryStatus: delivery.status, deliveredAt: delivery.at };
     });
     const sample: string[] = [];
     let unmatched = 0;
@@ -105,9 +102,6 @@ export async function foldIntoReport(reportPath: string, book: DeliveryBook): Pr
       identity: result.identity,
     };
   } catch (error) {
-    if (error instanceof ReportChangedError) {
-      return { kind: 'deferred', reason: 'changed', message: error.message };
-    }
     return { kind: 'deferred', reason: 'error', message: (error as Error).message };
   } finally {
     await lock.release();

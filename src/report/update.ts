@@ -1,7 +1,7 @@
 // Rewrites a report with extra columns, atomically: a new file beside it, made durable, then renamed over it.
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { FORMATS, readableFormat, unescapeFormula, type Layout, type ReadRow } from './format.js';
 import { openReportForReading, readRows } from './read.js';
@@ -23,8 +23,6 @@ export interface UpdateResult {
   changed: number;
   /** Whether the report was replaced: only when some row changed. */
   written: boolean;
-  /** Passes it took (more than 1 when the report changed under a pass). */
-  passes: number;
   /**
    * fileIdentity() of the report this result describes (as read, or as written), so a caller
    * can tell later whether the report has changed since.
@@ -37,52 +35,23 @@ export function fileIdentity(stats: Stats): string {
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
 }
 
-/** The report kept changing while it was being rewritten; it was left as it was. */
-export class ReportChangedError extends Error {
-  constructor(
-    readonly path: string,
-    passes: number,
-  ) {
-    super(`${path} changed during each of ${passes} attempts to update it; left as it was`);
-    this.name = 'ReportChangedError';
-  }
-}
-
 /** Rows are written in groups of this many: few writes, little memory. */
 const GROUP = 1000;
 
 /**
  * Adds `columns` to a csv, json or ndjson report and sets them row by row, without losing or
  * reordering rows. The new report is written to a temporary file beside the old one, made
- * durable, and renamed over it only if the old one's identity, size and mtime are what they
- * were when reading began; otherwise the pass is thrown away and done again (up to `passes`
- * times, then ReportChangedError). `makeUpdater` is called once per pass, so an updater that
- * counts what it matched starts afresh.
+ * durable, and renamed over it; a report no row of which changes is left untouched.
  *
- * What this cannot rule out: a writer that appends between the final stat and the rename (a
- * window of microseconds) loses that append to the replaced file. sms-send itself never does:
- * callers hold the report's lock while updating, and every sending run holds it while it
- * writes. CSV and ndjson are streamed; a JSON report is read whole and rewritten one row per line.
+ * The caller holds the report's lock (`<report>.lock`): every sending run holds it while it
+ * writes the report, so nothing appends to it during the rewrite. CSV and ndjson are streamed;
+ * a JSON report is read whole and rewritten one row per line.
  */
 export async function updateReport(
   path: string,
   columns: readonly string[],
-  makeUpdater: () => RowUpdater,
-  options: { passes?: number } = {},
-): Promise<UpdateResult> {
-  const passes = options.passes ?? 3;
-  for (let pass = 1; pass <= passes; pass++) {
-    const result = await rewriteOnce(path, columns, makeUpdater());
-    if (result !== 'changed') return { ...result, passes: pass };
-  }
-  throw new ReportChangedError(path, passes);
-}
-
-async function rewriteOnce(
-  path: string,
-  columns: readonly string[],
   updater: RowUpdater,
-): Promise<Omit<UpdateResult, 'passes'> | 'changed'> {
+): Promise<UpdateResult> {
   const format = readableFormat(path);
   const source = await openReportForReading(path);
   const temp = join(
@@ -118,10 +87,6 @@ async function rewriteOnce(
     return { ...counts, written: false, identity: fileIdentity(before) };
   }
   try {
-    if (fileIdentity(before) !== fileIdentity(await stat(path))) {
-      await rm(temp, { force: true });
-      return 'changed';
-    }
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
@@ -151,8 +116,8 @@ interface Counts {
 }
 
 /**
- * Cells are kept by position, as the file holds them (escapes included: writing them again adds
- * none), so a row with more cells than the header keeps them too. The new values are escaped as
+ * Cells are kept by position, as the file holds them: escapes included, so writing them again adds
+ * none, and a row shorter than the header (torn by a crash) is padded. New values are escaped as
  * they are written.
  */
 async function rewriteCsv(

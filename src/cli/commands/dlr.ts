@@ -131,10 +131,6 @@ export async function runDlrApply(flags: DlrApplyFlags): Promise<ExitCode> {
         throw new UsageError(`report ${reportPath} does not exist`, 'no-report');
       case 'locked':
         throw new LockedError(`${fold.message} Run dlr apply again once it has finished.`);
-      case 'changed':
-        throw new LockedError(
-          `${fold.message}: something else is writing it. Run dlr apply again later.`,
-        );
       case 'error':
         throw new UsageError(`cannot update ${reportPath}: ${fold.message}`);
     }

@@ -76,8 +76,6 @@ function describeFold(fold: FoldResult): string {
       return 'waiting for it to exist';
     case 'locked':
       return 'waiting for the sending run to end';
-    case 'changed':
-      return 'it kept changing; retrying';
     case 'error':
       return `cannot update: ${fold.message}`;
   }
@@ -118,8 +116,6 @@ export function renderFoldNote(
       return c.yellow(`waiting for the report: ${fold.message}`);
     case 'locked':
       return c.yellow('a sending run holds the report; it is updated once the run ends');
-    case 'changed':
-      return c.yellow(`the report kept changing while being updated; retrying`);
     case 'error':
       return c.red(`cannot update the report: ${fold.message}`);
   }
