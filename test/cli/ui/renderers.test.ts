@@ -1,0 +1,543 @@
+// Renderers return strings: pinned here with colour off (level 0) and on (level 1, escapes made visible).
+import { Chalk, type ChalkInstance } from 'chalk';
+import { describe, expect, it } from 'vitest';
+import { renderCampaign, renderCampaignList } from '../../../src/cli/ui/campaigns.js';
+import { renderCheck } from '../../../src/cli/ui/check.js';
+import {
+  renderApply,
+  renderReceiverLine,
+  renderReceiverSummary,
+  renderReportCounts,
+} from '../../../src/cli/ui/dlr.js';
+import { renderInvalid, renderPlan } from '../../../src/cli/ui/plan.js';
+import { renderSummary } from '../../../src/cli/ui/summary.js';
+import type { FoldResult, LogCounts } from '../../../src/dlr/apply.js';
+import type { ReceiverCounts } from '../../../src/dlr/receiver.js';
+import type { CampaignEntry, Manifest } from '../../../src/journal/state.js';
+import type { Plan } from '../../../src/message/plan.js';
+import type { ReportCounts } from '../../../src/report/read.js';
+import type { RunSummary } from '../../../src/report/summary.js';
+
+const plain = new Chalk({ level: 0 });
+const colour = new Chalk({ level: 1 });
+
+/** ANSI escapes as <n> so a coloured snapshot stays readable text. */
+function visible(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\x1b\[(\d+(?:;\d+)*)m/g, '<$1>');
+}
+
+function both(render: (c: ChalkInstance) => string): { plain: string; colour: string } {
+  const flat = render(plain);
+  expect(flat).not.toContain('\x1b');
+  return { plain: flat, colour: visible(render(colour)) };
+}
+
+const summary: RunSummary = {
+  total: 12_345,
+  byOutcome: { accepted: 12_000, rejected: 300, invalid: 40, failed: 0, unknown: 5, skipped: 0 },
+  byStatusCode: {
+    '0': { count: 12_000, description: 'Accepted' },
+    '105': { count: 300, description: 'Premium needs a short-number gateway' },
+  },
+  startedAt: Date.UTC(2025, 5, 1, 12, 0, 0),
+  finishedAt: Date.UTC(2025, 5, 1, 12, 1, 5),
+  durationMs: 65_000,
+  messagesPerSecond: 189.2,
+  reportPath: 'campaign.report.csv',
+  exitCode: 1,
+};
+
+const plan: Plan = {
+  records: 1200,
+  valid: 1190,
+  invalid: 7,
+  skipped: 3,
+  fileProblems: [],
+  invalidRecords: [
+    {
+      row: 7,
+      file: 'campaign.csv',
+      line: 8,
+      problems: [{ field: 'Price', reason: 'Price 100 needs a short-number gateway' }],
+    },
+  ],
+  invalidByField: { Price: 1, DestinationAddress: 6 },
+  batches: 12,
+  batchSize: 100,
+  segments: 1500,
+  segmentsByEncoding: { 'GSM-7': 1300, 'UCS-2': 200 },
+  messagesByEncoding: { 'GSM-7': 1100, 'UCS-2': 90 },
+  ucs2Chars: [
+    { char: 'ж', messages: 80 },
+    { char: '🎉', messages: 10 },
+  ],
+  premiumTotal: 550,
+  premiumMessages: 2,
+};
+
+const reportCounts: ReportCounts = {
+  path: 'campaign.report.csv',
+  format: 'csv',
+  total: 1005,
+  byOutcome: { accepted: 1000, rejected: 3, invalid: 0, failed: 1, unknown: 1, skipped: 0 },
+  byStatusCode: {
+    '0': { count: 1000, description: 'Accepted' },
+    '101': { count: 3, description: 'Invalid DestinationAddress' },
+  },
+  byDeliveryStatus: { DELIVRD: 990, EXPIRED: 4, UNDELIV: 4 },
+  awaitingDeliveryReport: 2,
+  otherOutcome: 1,
+  unreadable: 2,
+};
+
+const receiverCounts: ReceiverCounts = {
+  received: 1002,
+  byStatus: { DELIVRD: 990, EXPIRED: 10 },
+  withoutStatus: 2,
+  malformed: 3,
+};
+
+const updated: Extract<FoldResult, { kind: 'updated' }> = {
+  kind: 'updated',
+  rows: 1005,
+  changedRows: 998,
+  written: true,
+  matched: 998,
+  unmatched: 2,
+  unmatchedSample: ['other-1', 'other-2'],
+  identity: 'x',
+};
+
+function manifest(overrides: Partial<Manifest>): Manifest {
+  return {
+    v: 1,
+    id: 'c-3f2a9b',
+    named: false,
+    contentHash: 'h',
+    inputs: [{ path: '/data/campaign.csv', sha256: 'ab'.repeat(32), bytes: 123_456 }],
+    target: 'simulator',
+    reports: ['/data/campaign.report.csv'],
+    createdAt: '2025-06-01T12:00:00.000Z',
+    startedAt: '2025-06-01T12:00:00.000Z',
+    updatedAt: '2025-06-01T12:01:00.000Z',
+    finishedAt: '2025-06-01T12:01:00.000Z',
+    status: 'finished',
+    runs: 1,
+    records: 1200,
+    counts: { accepted: 1190, rejected: 3, invalid: 7, failed: 0, unknown: 0, skipped: 0 },
+    ...overrides,
+  };
+}
+
+const campaigns: CampaignEntry[] = [
+  {
+    manifest: manifest({}),
+    status: 'finished',
+    paths: {
+      dir: '/state/campaigns/c-3f2a9b',
+      manifest: '',
+      journal: '',
+      lock: '',
+      spool: '',
+    },
+  },
+  {
+    manifest: manifest({
+      id: 'tonight-2025-06-02',
+      named: true,
+      startedAt: '2025-06-02T21:00:00.000Z',
+      createdAt: '2025-06-02T20:00:00.000Z',
+      finishedAt: undefined,
+      runs: 2,
+      records: 5,
+      counts: { accepted: 2, rejected: 0, invalid: 0, failed: 0, unknown: 3, skipped: 0 },
+      reports: [],
+      reason: 'gateway unreachable',
+    }),
+    status: 'interrupted',
+    paths: {
+      dir: '/state/campaigns/tonight-2025-06-02',
+      manifest: '',
+      journal: '',
+      lock: '',
+      spool: '',
+    },
+  },
+];
+
+describe('renderSummary', () => {
+  it('lists outcomes, StatusCodes, time and report', () => {
+    expect(both((c) => renderSummary(summary, { simulated: true, campaign: 'c-1' }, c)))
+      .toMatchInlineSnapshot(`
+        {
+          "colour": "<33><1>! 12,000 of 12,345 messages accepted<22><39>
+          <32>accepted <39> 12,000
+          <31>rejected <39>    300
+          <33>invalid  <39>     40
+          <35>unknown  <39>      5
+        <1>  by StatusCode<22>
+               0  12,000  <2>Accepted<22>
+             105     300  <2>Premium needs a short-number gateway<22>
+          <2>time<22>      1 min 5 s, 189 msg/s
+          <2>report<22>    campaign.report.csv
+          <2>campaign<22>  c-1
+        <36>  Simulated run: the built-in simulator answered; nothing reached a real phone.<39>",
+          "plain": "! 12,000 of 12,345 messages accepted
+          accepted  12,000
+          rejected     300
+          invalid       40
+          unknown        5
+          by StatusCode
+               0  12,000  Accepted
+             105     300  Premium needs a short-number gateway
+          time      1 min 5 s, 189 msg/s
+          report    campaign.report.csv
+          campaign  c-1
+          Simulated run: the built-in simulator answered; nothing reached a real phone.",
+        }
+      `);
+  });
+
+  it('says when everything was accepted, and what a resume skipped', () => {
+    const clean: RunSummary = {
+      ...summary,
+      total: 3,
+      byOutcome: { accepted: 3, rejected: 0, invalid: 0, failed: 0, unknown: 0, skipped: 0 },
+      byStatusCode: { '0': { count: 3, description: 'Accepted' } },
+      exitCode: 0,
+    };
+    expect(
+      both((c) =>
+        renderSummary(
+          clean,
+          {
+            simulated: false,
+            resumed: { fromJournal: 2, inFlight: 1 },
+            previousReport: 'old.report.csv',
+            stoppedReason: 'the gateway stopped answering',
+          },
+          c,
+        ),
+      ),
+    ).toMatchInlineSnapshot(`
+      {
+        "colour": "<33><1>! 3 of 3 messages accepted<22><39>
+        <32>accepted <39> 3
+      <1>  by StatusCode<22>
+             0  3  <2>Accepted<22>
+        <2>time<22>      1 min 5 s, 189 msg/s
+        <2>report<22>    campaign.report.csv
+                  (complete: every record of the campaign; the earlier run wrote old.report.csv)
+        <2>resumed<22>   2 records settled by the earlier run were not sent again; 1 it sent without an answer are unknown
+      <31>  stopped early: the gateway stopped answering<39>",
+        "plain": "! 3 of 3 messages accepted
+        accepted  3
+        by StatusCode
+             0  3  Accepted
+        time      1 min 5 s, 189 msg/s
+        report    campaign.report.csv
+                  (complete: every record of the campaign; the earlier run wrote old.report.csv)
+        resumed   2 records settled by the earlier run were not sent again; 1 it sent without an answer are unknown
+        stopped early: the gateway stopped answering",
+      }
+    `);
+  });
+});
+
+describe('renderPlan', () => {
+  it('counts records, batches, segments, UCS-2 characters and premium', () => {
+    expect(both((c) => renderPlan(plan, c))).toMatchInlineSnapshot(`
+      {
+        "colour": "<1>Plan (dry run: nothing sent)<22>
+        records     1,200
+        to send     1,190
+        invalid     <33>7<39>
+        skipped     3 (--limit/--dedupe)
+        batches     12 of up to 100
+        segments    1,500
+          GSM-7   1,100 messages, 1,300 segments
+          UCS-2   90 messages, 200 segments
+        UCS-2 forced by ж ×80, 🎉 ×10
+        premium     2 messages, 550 øre in total",
+        "plain": "Plan (dry run: nothing sent)
+        records     1,200
+        to send     1,190
+        invalid     7
+        skipped     3 (--limit/--dedupe)
+        batches     12 of up to 100
+        segments    1,500
+          GSM-7   1,100 messages, 1,300 segments
+          UCS-2   90 messages, 200 segments
+        UCS-2 forced by ж ×80, 🎉 ×10
+        premium     2 messages, 550 øre in total",
+      }
+    `);
+  });
+
+  it('explains invalid records', () => {
+    expect(renderInvalid(plan, true)).toMatchInlineSnapshot(`
+      "7 records of 1,200 cannot be sent:
+        campaign.csv:8: Price: Price 100 needs a short-number gateway
+        … and 6 more records
+      by field: DestinationAddress 6, Price 1
+      Nothing was sent. Fix the input, or pass --skip-invalid to send the valid records and report the rest as invalid."
+    `);
+  });
+});
+
+describe('dlr and report counts', () => {
+  it('renders the report counts', () => {
+    expect(both((c) => renderReportCounts(reportCounts, c))).toMatchInlineSnapshot(`
+      {
+        "colour": "<1>campaign.report.csv: 1,005 rows<22>
+        accepted    1,000
+        rejected        3
+        failed          1
+        unknown         1
+        other           1  rows with no known outcome
+        unreadable      2  lines that are not rows
+      <1>  by StatusCode<22>
+          0    1,000  <2>Accepted<22>
+          101      3  <2>Invalid DestinationAddress<22>
+      <1>  by delivery status<22>
+          DELIVRD     990
+          EXPIRED       4
+          UNDELIV       4
+          (none yet)    2  <2>accepted, no delivery report<22>",
+        "plain": "campaign.report.csv: 1,005 rows
+        accepted    1,000
+        rejected        3
+        failed          1
+        unknown         1
+        other           1  rows with no known outcome
+        unreadable      2  lines that are not rows
+        by StatusCode
+          0    1,000  Accepted
+          101      3  Invalid DestinationAddress
+        by delivery status
+          DELIVRD     990
+          EXPIRED       4
+          UNDELIV       4
+          (none yet)    2  accepted, no delivery report",
+      }
+    `);
+  });
+
+  it('renders the receiver summary, updated and deferred', () => {
+    const paths = { reportPath: 'campaign.report.csv', logPath: 'dlr.ndjson' };
+    expect(
+      both((c) => renderReceiverSummary({ counts: receiverCounts, fold: updated, ...paths }, c)),
+    ).toMatchInlineSnapshot(`
+      {
+        "colour": "<32><1>✔ <22><39><1>1,002 delivery reports received<22>
+        DELIVRD      990
+        EXPIRED       10
+        (no status)    2
+        malformed      3  <2>answered 4xx, logged<22>
+        <2>report<22>  campaign.report.csv: 998 message ids matched; 2 not in the report (kept in the log), e.g. other-1, other-2
+        <2>log<22>     dlr.ndjson",
+        "plain": "✔ 1,002 delivery reports received
+        DELIVRD      990
+        EXPIRED       10
+        (no status)    2
+        malformed      3  answered 4xx, logged
+        report  campaign.report.csv: 998 message ids matched; 2 not in the report (kept in the log), e.g. other-1, other-2
+        log     dlr.ndjson",
+      }
+    `);
+    expect(
+      both((c) =>
+        renderReceiverSummary(
+          {
+            counts: receiverCounts,
+            fold: { kind: 'deferred', reason: 'locked', message: 'a run holds it' },
+            ...paths,
+          },
+          c,
+        ),
+      ),
+    ).toMatchInlineSnapshot(`
+      {
+        "colour": "<33><1>! <22><39><1>1,002 delivery reports received<22>
+        DELIVRD      990
+        EXPIRED       10
+        (no status)    2
+        malformed      3  <2>answered 4xx, logged<22>
+      <33>  report  campaign.report.csv not updated: a run holds it<39>
+        fold the log in later: sms-send dlr apply --report campaign.report.csv --from dlr.ndjson
+        <2>log<22>     dlr.ndjson",
+        "plain": "! 1,002 delivery reports received
+        DELIVRD      990
+        EXPIRED       10
+        (no status)    2
+        malformed      3  answered 4xx, logged
+        report  campaign.report.csv not updated: a run holds it
+        fold the log in later: sms-send dlr apply --report campaign.report.csv --from dlr.ndjson
+        log     dlr.ndjson",
+      }
+    `);
+  });
+
+  it('renders dlr apply', () => {
+    const log: LogCounts = {
+      reports: 1004,
+      withoutStatus: 2,
+      malformed: 12,
+      malformedLines: [3, 9],
+    };
+    expect(
+      both((c) =>
+        renderApply(log, updated, { reportPath: 'campaign.report.csv', logPath: 'dlr.ndjson' }, c),
+      ),
+    ).toMatchInlineSnapshot(`
+      {
+        "colour": "<33><1>! 1,004 delivery reports folded into campaign.report.csv<22><39>
+        matched    998  message ids (998 rows changed)
+        unmatched    2  message ids not in the report, e.g. other-1, other-2
+        no status    2  reports, nothing to record
+        malformed   12  log lines skipped (line 3, 9, …)",
+        "plain": "! 1,004 delivery reports folded into campaign.report.csv
+        matched    998  message ids (998 rows changed)
+        unmatched    2  message ids not in the report, e.g. other-1, other-2
+        no status    2  reports, nothing to record
+        malformed   12  log lines skipped (line 3, 9, …)",
+      }
+    `);
+  });
+
+  it('renders the receiver line of the spinner', () => {
+    expect(renderReceiverLine(receiverCounts, updated)).toMatchInlineSnapshot(
+      `"1,002 delivery reports  DELIVRD 990 · EXPIRED 10 · no status 2  malformed 3  report: 998 matched, 2 not in it (yet)"`,
+    );
+  });
+});
+
+describe('campaigns', () => {
+  it('lists campaigns as a table', () => {
+    expect(both((c) => renderCampaignList(campaigns, '/state', c))).toMatchInlineSnapshot(`
+      {
+        "colour": "<1>ID                <22>  <1>STARTED             <22>  <1>STATUS     <22>  <1>ACCEPTED              <22>  <1>OTHER                <22>  <1>INPUTS      <22>  <1>REPORT<22>
+      c-3f2a9b            2025-06-01 12:00 UTC  <32>finished<39>     1,190 / 1,200 accepted  3 rejected, 7 invalid  campaign.csv  /data/campaign.report.csv
+      tonight-2025-06-02  2025-06-02 21:00 UTC  <33>interrupted<39>  2 / 5 accepted          3 unknown              campaign.csv",
+        "plain": "ID                  STARTED               STATUS       ACCEPTED                OTHER                  INPUTS        REPORT
+      c-3f2a9b            2025-06-01 12:00 UTC  finished     1,190 / 1,200 accepted  3 rejected, 7 invalid  campaign.csv  /data/campaign.report.csv
+      tonight-2025-06-02  2025-06-02 21:00 UTC  interrupted  2 / 5 accepted          3 unknown              campaign.csv",
+      }
+    `);
+  });
+
+  it('says when there are none', () => {
+    expect(renderCampaignList([], '/state', plain)).toMatchInlineSnapshot(
+      `"no campaigns in /state"`,
+    );
+  });
+
+  it('shows one campaign', () => {
+    expect(both((c) => renderCampaign(campaigns[1]!, c))).toMatchInlineSnapshot(`
+      {
+        "colour": "<1>campaign<22>  tonight-2025-06-02<2> (named with --campaign)<22>
+      <1>status<22>    <33>interrupted<39> (gateway unreachable)
+      <1>started<22>   2025-06-02T21:00:00.000Z<2> (run 2; first 2025-06-02T20:00:00.000Z)<22>
+      <1>finished<22>  <2>-<22>
+      <1>records<22>   5: 2 accepted, 3 unknown
+      <1>target<22>    simulator
+      <1>inputs<22>
+        /data/campaign.csv  <2>123,456 bytes, sha256 abababababababab<22>
+      <1>reports<22>
+      <1>state<22>     /state/campaigns/tonight-2025-06-02",
+        "plain": "campaign  tonight-2025-06-02 (named with --campaign)
+      status    interrupted (gateway unreachable)
+      started   2025-06-02T21:00:00.000Z (run 2; first 2025-06-02T20:00:00.000Z)
+      finished  -
+      records   5: 2 accepted, 3 unknown
+      target    simulator
+      inputs
+        /data/campaign.csv  123,456 bytes, sha256 abababababababab
+      reports
+      state     /state/campaigns/tonight-2025-06-02",
+      }
+    `);
+  });
+});
+
+describe('renderCheck', () => {
+  it('renders a passed check with a test message', () => {
+    expect(
+      both((c) =>
+        renderCheck(
+          {
+            ok: true,
+            endpoint: 'https://smsgw.example/rest',
+            httpStatus: 200,
+            processResult: true,
+            roundTripMs: 42,
+            tls: 'TLSv1.3',
+            message: {
+              to: '4741234567',
+              messageId: 'm1',
+              statusCode: 0,
+              statusDescription: 'Accepted',
+              transactionId: 't-1',
+            },
+          },
+          c,
+        ),
+      ),
+    ).toMatchInlineSnapshot(`
+      {
+        "colour": "<32><1>✔ gateway check passed<22><39>
+        endpoint        https://smsgw.example/rest
+        HTTP status     200
+        ProcessResult   true
+        round trip      42 ms
+        TLS             TLSv1.3
+        test message    to 4741234567: StatusCode 0 Accepted
+        TransactionId   t-1",
+        "plain": "✔ gateway check passed
+        endpoint        https://smsgw.example/rest
+        HTTP status     200
+        ProcessResult   true
+        round trip      42 ms
+        TLS             TLSv1.3
+        test message    to 4741234567: StatusCode 0 Accepted
+        TransactionId   t-1",
+      }
+    `);
+  });
+
+  it('renders a failed check with its reason', () => {
+    expect(
+      both((c) =>
+        renderCheck(
+          {
+            ok: false,
+            endpoint: 'http://127.0.0.1:9/rest',
+            processResult: false,
+            processResultDescription: 'Authentication failed',
+            roundTripMs: 3,
+            reason: 'credentials refused',
+          },
+          c,
+        ),
+      ),
+    ).toMatchInlineSnapshot(`
+      {
+        "colour": "<31><1>✖ gateway check failed<22><39>
+        endpoint        http://127.0.0.1:9/rest
+        HTTP status     -
+        ProcessResult   false (Authentication failed)
+        round trip      3 ms
+        TLS             -
+      <31>  reason          credentials refused<39>",
+        "plain": "✖ gateway check failed
+        endpoint        http://127.0.0.1:9/rest
+        HTTP status     -
+        ProcessResult   false (Authentication failed)
+        round trip      3 ms
+        TLS             -
+        reason          credentials refused",
+      }
+    `);
+  });
+});
