@@ -3,6 +3,7 @@ import type { ChalkInstance } from 'chalk';
 import { basename } from 'node:path';
 import type { CampaignEntry, CampaignStatus } from '../../journal/state.js';
 import { formatCount } from './format.js';
+import { formatTable } from './table.js';
 
 /** The stable JSON shape of one campaign (`campaigns --json`, `campaigns show --json`). */
 export function campaignJson(entry: CampaignEntry) {
@@ -61,23 +62,16 @@ export function renderCampaignList(
     ];
   });
   const header = ['ID', 'STARTED', 'STATUS', 'ACCEPTED', 'OTHER', 'INPUTS', 'REPORT'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[], paint?: (cell: string, i: number) => string) =>
-    cells
-      .map((cell, i) => {
-        const padded = i === cells.length - 1 ? cell : cell.padEnd(widths[i]!);
-        return paint ? paint(padded, i) : padded;
-      })
-      .join('  ')
-      .trimEnd();
-  return [
-    line(header, (cell) => c.bold(cell)),
-    ...rows.map((r, k) =>
-      line(r, (cell, i) =>
-        i === 2 ? cell.replace(entries[k]!.status, paintStatus(entries[k]!.status, c)) : cell,
-      ),
-    ),
-  ].join('\n');
+  const lines = formatTable([header, ...rows], {
+    // The header in bold; a row's status coloured inside its padded cell, so widths stay true.
+    paint: (cell, column, row) =>
+      row === 0
+        ? c.bold(cell)
+        : column === 2
+          ? cell.replace(entries[row - 1]!.status, paintStatus(entries[row - 1]!.status, c))
+          : cell,
+  });
+  return lines.join('\n');
 }
 
 export function renderCampaign(entry: CampaignEntry, c: ChalkInstance): string {

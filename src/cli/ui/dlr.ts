@@ -7,21 +7,23 @@ import type { DlrReceiver, MalformedRequest, ReceiverCounts } from '../../dlr/re
 import type { ReportCounts } from '../../report/read.js';
 import { OUTCOMES } from '../../report/outcome.js';
 import { formatCount, plural } from './format.js';
+import { formatTable } from './table.js';
 
 /** Statuses by count, most frequent first (ties by name, so output is stable). */
 function byCount(counts: Record<string, number>): Array<[string, number]> {
   return Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 
+/** Label, right-aligned count and an optional note: the shape of every count list here. */
 function table(
   rows: Array<[label: string, count: number, note?: string]>,
   indent = '  ',
 ): string[] {
-  const labelWidth = Math.max(0, ...rows.map(([label]) => label.length));
-  const countWidth = Math.max(0, ...rows.map(([, count]) => formatCount(count).length));
-  return rows.map(
-    ([label, count, note]) =>
-      `${indent}${label.padEnd(labelWidth)}  ${formatCount(count).padStart(countWidth)}${note ? `  ${note}` : ''}`,
+  return formatTable(
+    rows.map(([label, count, note]) =>
+      note ? [label, formatCount(count), note] : [label, formatCount(count)],
+    ),
+    { indent, align: ['left', 'right'] },
   );
 }
 

@@ -2,6 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { Plan } from '../../message/plan.js';
 import { formatCount, plural } from './format.js';
+import { formatTable } from './table.js';
 
 export function renderPlan(plan: Plan, c: ChalkInstance): string {
   const lines = [c.bold('Plan (dry run: nothing sent)')];
@@ -11,14 +12,16 @@ export function renderPlan(plan: Plan, c: ChalkInstance): string {
   if (plan.skipped > 0) lines.push(`  skipped     ${formatCount(plan.skipped)} (--limit/--dedupe)`);
   lines.push(`  batches     ${formatCount(plan.batches)} of up to ${formatCount(plan.batchSize)}`);
   lines.push(`  segments    ${formatCount(plan.segments)}`);
-  for (const encoding of ['GSM-7', 'UCS-2'] as const) {
-    const messages = plan.messagesByEncoding[encoding];
-    if (messages > 0) {
-      lines.push(
-        `    ${encoding.padEnd(6)}  ${plural(messages, 'message')}, ${plural(plan.segmentsByEncoding[encoding], 'segment')}`,
-      );
-    }
-  }
+  const encodings = (['GSM-7', 'UCS-2'] as const).filter((e) => plan.messagesByEncoding[e] > 0);
+  lines.push(
+    ...formatTable(
+      encodings.map((e) => [
+        e,
+        `${plural(plan.messagesByEncoding[e], 'message')}, ${plural(plan.segmentsByEncoding[e], 'segment')}`,
+      ]),
+      { indent: '    ', minWidths: [6] },
+    ),
+  );
   if (plan.ucs2Chars.length > 0) {
     const shown = plan.ucs2Chars.slice(0, 10).map((u) => `${u.char} ×${formatCount(u.messages)}`);
     lines.push(`  UCS-2 forced by ${shown.join(', ')}${plan.ucs2Chars.length > 10 ? ', …' : ''}`);

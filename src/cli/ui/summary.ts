@@ -4,6 +4,7 @@ import { OUTCOMES, type Outcome } from '../../report/outcome.js';
 import type { RunSummary } from '../../report/summary.js';
 import type { ResumeCounts } from '../../send/resume.js';
 import { formatCount, formatDuration, formatRate } from './format.js';
+import { formatTable } from './table.js';
 
 export interface SummaryContext {
   simulated: boolean;
@@ -35,20 +36,34 @@ export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: Chalk
           `! ${formatCount(summary.byOutcome.accepted)} of ${formatCount(summary.total)} messages accepted`,
         );
   lines.push(headline);
+  // One count width for both lists, taken over every outcome, so the columns line up.
   const width = Math.max(...OUTCOMES.map((o) => formatCount(summary.byOutcome[o]).length));
-  for (const outcome of OUTCOMES) {
-    const count = summary.byOutcome[outcome];
-    if (count === 0 && outcome !== 'accepted') continue;
-    lines.push(`  ${paint[outcome](outcome.padEnd(9))} ${formatCount(count).padStart(width)}`);
-  }
+  const shown = OUTCOMES.filter((o) => o === 'accepted' || summary.byOutcome[o] > 0);
+  lines.push(
+    ...formatTable(
+      shown.map((o) => [o, formatCount(summary.byOutcome[o])]),
+      {
+        indent: '  ',
+        gap: ' ',
+        align: ['left', 'right'],
+        minWidths: [9, width],
+        paint: (cell, column, row) => (column === 0 ? paint[shown[row]!](cell) : cell),
+      },
+    ),
+  );
   const codes = Object.entries(summary.byStatusCode).sort((a, b) => Number(a[0]) - Number(b[0]));
   if (codes.length > 0) {
     lines.push(c.bold('  by StatusCode'));
-    for (const [code, { count, description }] of codes) {
-      lines.push(
-        `    ${code.padStart(4)}  ${formatCount(count).padStart(width)}  ${c.dim(description)}`,
-      );
-    }
+    lines.push(
+      ...formatTable(
+        codes.map(([code, { count, description }]) => [
+          code,
+          formatCount(count),
+          c.dim(description),
+        ]),
+        { indent: '    ', align: ['right', 'right'], minWidths: [4, width] },
+      ),
+    );
   }
   lines.push(
     `  ${c.dim('time')}      ${formatDuration(summary.durationMs)}, ${formatRate(summary.messagesPerSecond)}`,
