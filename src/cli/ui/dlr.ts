@@ -1,12 +1,12 @@
 // Renders the delivery-report commands' output as strings, and the receiver's live count on stderr.
 import type { ChalkInstance } from 'chalk';
-import ora from 'ora';
 import type { FoldResult, LogCounts } from '../../dlr/apply.js';
 import type { DeliveryReport } from '../../dlr/matching.js';
 import type { DlrReceiver, MalformedRequest, ReceiverCounts } from '../../dlr/receiver.js';
 import type { ReportCounts } from '../../report/read.js';
 import { OUTCOMES } from '../../report/outcome.js';
 import { formatCount, plural } from './format.js';
+import { startLiveLine, type StatusStream } from './spinner.js';
 import { formatTable } from './table.js';
 
 /** Statuses by count, most frequent first (ties by name, so output is stable). */
@@ -128,56 +128,39 @@ export interface ReceiverProgress {
 }
 
 /**
- * The live count: an ora spinner on a TTY; otherwise a line per report with --verbose, and a note
- * whenever the report's state changes.
+ * The live count: a spinner on a terminal that can show one; otherwise a line per report with
+ * --verbose, and a note whenever the report's state changes.
  */
 export function showReceiverProgress(
   receiver: DlrReceiver,
   options: { verbose: boolean },
   c: ChalkInstance,
+  stream: StatusStream = process.stderr,
 ): ReceiverProgress {
-  const spinner = process.stderr.isTTY
-    ? ora({
-        text: renderReceiverLine(receiver.counts, undefined),
-        stream: process.stderr,
-        discardStdin: false,
-      }).start()
-    : undefined;
-  const say = (text: string) => {
-    spinner?.clear();
-    process.stderr.write(`${text}\n`);
-    spinner?.render();
-  };
+  const live = startLiveLine(renderReceiverLine(receiver.counts, undefined), stream);
   let previous: FoldResult | undefined;
-  const update = () => {
-    if (spinner) spinner.text = renderReceiverLine(receiver.counts, receiver.lastFold);
-  };
+  const update = () => live.update(renderReceiverLine(receiver.counts, receiver.lastFold));
   receiver.on('report', (report) => {
-    if (options.verbose) say(renderReportLine(report, c));
+    if (options.verbose) live.say(renderReportLine(report, c));
     update();
   });
   receiver.on('malformed', (request) => {
-    if (options.verbose) say(renderMalformedLine(request, c));
+    if (options.verbose) live.say(renderMalformedLine(request, c));
     update();
   });
   receiver.on('fold', (fold) => {
     const note = renderFoldNote(fold, previous, options.verbose, c);
     previous = fold;
-    if (note !== undefined) say(note);
+    if (note !== undefined) live.say(note);
     update();
   });
   receiver.on('logFailed', (error) =>
-    say(
+    live.say(
       c.red(`cannot write the log (answered 500 so the gateway sends it again): ${error.message}`),
     ),
   );
   return {
-    stop() {
-      if (spinner) {
-        update();
-        spinner.stop();
-      }
-    },
+    stop: () => live.stop(renderReceiverLine(receiver.counts, receiver.lastFold)),
   };
 }
 

@@ -1,8 +1,8 @@
 // Live progress: an ora spinner on a TTY; elsewhere a plain line now and then. Listens to events only.
-import ora from 'ora';
 import type { Tally } from '../../report/summary.js';
 import type { SendEmitter } from '../../send/events.js';
 import { formatCount, formatRate } from './format.js';
+import { startLiveLine, type StatusStream } from './spinner.js';
 
 export interface Progress {
   /** A message for the operator that must not be lost under the spinner. */
@@ -23,6 +23,7 @@ export function showProgress(
   events: SendEmitter,
   tally: Tally,
   options: ProgressOptions,
+  stream: StatusStream = process.stderr,
 ): Progress {
   let retries = 0;
   events.on('retry', () => retries++);
@@ -42,46 +43,31 @@ export function showProgress(
 
   if (options.quiet) return { note() {}, stop() {} };
 
+  const live = startLiveLine(line(), stream);
   if (options.verbose) {
-    events.on('batch', (b) => {
-      const text = `batch ${b.batch}: ${b.size} messages, ${b.status}, ${Math.round(b.latencyMs)} ms, ${b.attempts} attempt${b.attempts === 1 ? '' : 's'}`;
-      if (spinner) spinner.clear();
-      process.stderr.write(`${text}\n`);
-      spinner?.render();
-    });
-    events.on('retry', (r) => {
-      process.stderr.write(
-        `batch ${r.batch}: retry ${r.attempt} in ${Math.round(r.delayMs)} ms (${r.reason})\n`,
-      );
-    });
+    events.on('batch', (b) =>
+      live.say(
+        `batch ${b.batch}: ${b.size} messages, ${b.status}, ${Math.round(b.latencyMs)} ms, ${b.attempts} attempt${b.attempts === 1 ? '' : 's'}`,
+      ),
+    );
+    events.on('retry', (r) =>
+      live.say(`batch ${r.batch}: retry ${r.attempt} in ${Math.round(r.delayMs)} ms (${r.reason})`),
+    );
   }
 
-  // A pseudo-terminal with no size (some CI runners, `script`) makes the spinner redraw forever.
-  const spinner =
-    process.stderr.isTTY && (process.stderr.columns ?? 0) > 0
-      ? ora({ text: line(), stream: process.stderr, discardStdin: false }).start()
-      : undefined;
-  const timer = spinner
-    ? setInterval(() => (spinner.text = line()), 100)
+  // Without a spinner, a plain line now and then shows a log reader that the run is alive.
+  const timer = live.spinning
+    ? setInterval(() => live.update(line()), 100)
     : options.intervalSeconds > 0
-      ? setInterval(() => process.stderr.write(`${line()}\n`), options.intervalSeconds * 1000)
+      ? setInterval(() => live.say(line()), options.intervalSeconds * 1000)
       : undefined;
   timer?.unref();
 
   return {
-    note(text) {
-      if (spinner) {
-        spinner.clear();
-        process.stderr.write(`${text}\n`);
-        spinner.render();
-      } else process.stderr.write(`${text}\n`);
-    },
+    note: (text) => live.say(text),
     stop() {
       if (timer) clearInterval(timer);
-      if (spinner) {
-        spinner.text = line();
-        spinner.stop();
-      }
+      live.stop(line());
     },
   };
 }

@@ -1,0 +1,54 @@
+// The one live status line every command uses: an ora spinner when stderr can show one, else nothing.
+import ora, { type Ora } from 'ora';
+
+/** The part of a terminal stream the live line needs; a test passes a fake one. */
+export interface StatusStream {
+  readonly isTTY?: boolean;
+  readonly columns?: number;
+  write(text: string): boolean;
+}
+
+export interface LiveLine {
+  /** Whether a spinner is drawn (a terminal with a size); otherwise only `say` prints. */
+  readonly spinning: boolean;
+  /** Replaces the spinner's text. */
+  update(text: string): void;
+  /** A line for the operator, printed above the spinner so it is never lost under it. */
+  say(text: string): void;
+  /** Shows the last text once more and stops; safe to call twice. */
+  stop(text?: string): void;
+}
+
+/**
+ * A spinner only on a terminal that reports its width: a pseudo-terminal with zero columns
+ * (some CI runners, `script`) makes ora redraw forever.
+ */
+export function canSpin(stream: StatusStream): boolean {
+  return stream.isTTY === true && (stream.columns ?? 0) > 0;
+}
+
+export function startLiveLine(text: string, stream: StatusStream = process.stderr): LiveLine {
+  const spinner: Ora | undefined = canSpin(stream)
+    ? ora({ text, stream: stream as NodeJS.WritableStream, discardStdin: false }).start()
+    : undefined;
+  let stopped = false;
+  return {
+    spinning: spinner !== undefined,
+    update(next) {
+      if (spinner && !stopped) spinner.text = next;
+    },
+    say(line) {
+      if (spinner && !stopped) {
+        spinner.clear();
+        stream.write(`${line}\n`);
+        spinner.render();
+      } else stream.write(`${line}\n`);
+    },
+    stop(last) {
+      if (!spinner || stopped) return;
+      stopped = true;
+      if (last !== undefined) spinner.text = last;
+      spinner.stop();
+    },
+  };
+}
