@@ -1,4 +1,5 @@
 // Delivery reports as values: parameters → report, timestamps, and which report for a MessageId wins.
+import { parseCompactTimestamp } from '../shared/timestamp.js';
 
 /** The report columns a delivery report fills in. */
 export const DLR_COLUMNS = ['deliveryStatus', 'deliveredAt'] as const;
@@ -75,27 +76,7 @@ export function reportFromParams(
  */
 export function parseTimestamp(raw: string): number | undefined {
   const text = raw.trim();
-  const compact = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(text);
-  if (compact) {
-    const [y, mo, d, h, mi, s] = compact.slice(1).map(Number) as [
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-    ];
-    const ms = Date.UTC(y, mo - 1, d, h, mi, s);
-    const back = new Date(ms);
-    const valid =
-      back.getUTCFullYear() === y &&
-      back.getUTCMonth() === mo - 1 &&
-      back.getUTCDate() === d &&
-      back.getUTCHours() === h &&
-      back.getUTCMinutes() === mi &&
-      back.getUTCSeconds() === s;
-    return valid ? ms : undefined;
-  }
+  if (/^\d{14}$/.test(text)) return parseCompactTimestamp(text);
   if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(text)) {
     const ms = Date.parse(text.replace(' ', 'T'));
     return Number.isNaN(ms) ? undefined : ms;

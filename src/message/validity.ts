@@ -1,5 +1,6 @@
 // ValidationPeriod: an absolute yyyymmddhhmmss, or a duration ("2h", "30m") turned into one.
 import { parseDuration } from '../config/duration.js';
+import { formatTimestamp, parseCompactTimestamp } from '../shared/timestamp.js';
 
 export type ValidityResult = { ok: true; value: string } | { ok: false; reason: string };
 
@@ -13,7 +14,7 @@ export function checkValidityFormat(raw: string): string | undefined {
 export function normalizeValidity(raw: string, now: Date): ValidityResult {
   const text = raw.trim();
   if (/^\d{14}$/.test(text)) {
-    return isRealTimestamp(text)
+    return parseCompactTimestamp(text) !== undefined
       ? { ok: true, value: text }
       : { ok: false, reason: `${text} is not a real date and time (yyyymmddhhmmss)` };
   }
@@ -25,31 +26,4 @@ export function normalizeValidity(raw: string, now: Date): ValidityResult {
     return { ok: false, reason: 'must be yyyymmddhhmmss or a duration such as 30m, 2h or 1d' };
   }
   return { ok: true, value: formatTimestamp(new Date(now.getTime() + ms)) };
-}
-
-function isRealTimestamp(text: string): boolean {
-  const [y, mo, d, h, mi, s] = [0, 4, 6, 8, 10, 12].map((i, k) =>
-    Number(text.slice(i, k === 0 ? 4 : i + 2)),
-  ) as [number, number, number, number, number, number];
-  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
-  return (
-    date.getUTCFullYear() === y &&
-    date.getUTCMonth() === mo - 1 &&
-    date.getUTCDate() === d &&
-    date.getUTCHours() === h &&
-    date.getUTCMinutes() === mi &&
-    date.getUTCSeconds() === s
-  );
-}
-
-export function formatTimestamp(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return (
-    String(date.getUTCFullYear()) +
-    pad(date.getUTCMonth() + 1) +
-    pad(date.getUTCDate()) +
-    pad(date.getUTCHours()) +
-    pad(date.getUTCMinutes()) +
-    pad(date.getUTCSeconds())
-  );
 }

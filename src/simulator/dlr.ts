@@ -2,6 +2,7 @@
 // with its placeholders filled, or a JSON POST when it has none), with seeded statuses and retries.
 import http from 'node:http';
 import https from 'node:https';
+import { formatTimestamp } from '../shared/timestamp.js';
 import { requestRandom } from './faults.js';
 import { BoundedLog } from './ledger.js';
 
@@ -77,19 +78,6 @@ const MCC_BY_CALLING_CODE: ReadonlyArray<readonly [string, string]> = [
 
 /** The vendor's placeholders; a template with any of them is called with GET. */
 const PLACEHOLDER = /\[\$(?:MSGID|STATUS|TIMESTAMP|GATEWAY|MNC|MCC)\]/;
-
-/** yyyymmddhhmmss in UTC, the same shape as an absolute ValidationPeriod. */
-function timestamp(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return (
-    String(date.getUTCFullYear()) +
-    pad(date.getUTCMonth() + 1) +
-    pad(date.getUTCDate()) +
-    pad(date.getUTCHours()) +
-    pad(date.getUTCMinutes()) +
-    pad(date.getUTCSeconds())
-  );
-}
 
 /** Fills the vendor's placeholders; every value is URL-encoded since the template is a URL. */
 export function fillTemplate(template: string, values: Record<string, string>): string {
@@ -253,7 +241,7 @@ export class DeliveryReporter {
   private send(subject: ReportSubject): void {
     const mcc = MCC_BY_CALLING_CODE.find(([prefix]) => subject.destination.startsWith(prefix));
     const status = this.statusFor(subject.messageId);
-    const time = timestamp(new Date());
+    const time = formatTimestamp(new Date());
     const get = hasPlaceholders(subject.template);
     const call: MutableCall = {
       messageId: subject.messageId,

@@ -1,6 +1,7 @@
 // Request-level (credentials) and per-message validation, mirroring the contract and the server's DTO limits.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { DEFAULT_GATEWAY, LIMITS } from '../gateway/types.js';
+import { parseCompactTimestamp } from '../shared/timestamp.js';
 import { STATUS_CODES, type StatusCodeName } from './status-codes.js';
 
 /** An object's properties keyed by lower-cased name: the real server matches names case-insensitively. */
@@ -74,19 +75,6 @@ function integerOf(value: unknown): number | undefined {
 function show(value: unknown): string {
   const text = typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value));
   return text.length > SHOWN_MAX ? `${text.slice(0, SHOWN_MAX)}…` : text;
-}
-
-function isTimestamp(text: string): boolean {
-  if (text.length !== 14) return false;
-  const year = Number(text.slice(0, 4));
-  const month = Number(text.slice(4, 6));
-  const day = Number(text.slice(6, 8));
-  const hour = Number(text.slice(8, 10));
-  const minute = Number(text.slice(10, 12));
-  const second = Number(text.slice(12, 14));
-  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59;
 }
 
 function reject(messageId: string, name: StatusCodeName, description: string): MessageCheck {
@@ -216,7 +204,7 @@ export function checkMessage(item: unknown): MessageCheck {
         `ValidationPeriod is ${validity.length} characters long (maximum ${LIMITS.ValidationPeriod})`,
       );
     }
-    if (DIGITS.test(validity) && !isTimestamp(validity)) {
+    if (DIGITS.test(validity) && parseCompactTimestamp(validity) === undefined) {
       return reject(
         messageId,
         'validationPeriod',

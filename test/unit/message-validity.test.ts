@@ -1,6 +1,7 @@
 // normalizeValidity: 14-digit absolute timestamps checked, durations made absolute against `now` in UTC.
 import { describe, expect, it } from 'vitest';
-import { formatTimestamp, normalizeValidity } from '../../src/message/validity.js';
+import { normalizeValidity } from '../../src/message/validity.js';
+import { formatTimestamp } from '../../src/shared/timestamp.js';
 
 const NOW = new Date(Date.UTC(2025, 5, 1, 12, 0, 0)); // 2025-06-01 12:00:00 UTC
 const NOT_REAL = (text: string) => `${text} is not a real date and time (yyyymmddhhmmss)`;
