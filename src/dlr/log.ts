@@ -2,7 +2,8 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { LineAppender } from '../journal/appender.js';
-import { isPlainObject, textLines } from '../report/format.js';
+import { textLines } from '../report/format.js';
+import { isPlainObject } from '../shared/plain-object.js';
 import { reportFromParams, type DeliveryReport } from './matching.js';
 
 /** `<report>.dlr.ndjson`: it travels with the report, like the journal. */

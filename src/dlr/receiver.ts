@@ -2,7 +2,7 @@
 import { EventEmitter } from 'node:events';
 import { stat } from 'node:fs/promises';
 import http from 'node:http';
-import { isPlainObject } from '../report/format.js';
+import { isPlainObject } from '../shared/plain-object.js';
 import { fileIdentity } from '../report/update.js';
 import { foldIntoReport, type FoldResult } from './apply.js';
 import { DlrLog, type LogLine } from './log.js';

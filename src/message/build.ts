@@ -2,6 +2,7 @@
 import type { MessageDefaults } from '../config/settings.js';
 import type { RestSmsMessageReq } from '../gateway/types.js';
 import type { FieldValue, InputRecord } from '../input/types.js';
+import { isPlainObject } from '../shared/plain-object.js';
 import type { ColumnPlan, MessageField } from './columns.js';
 import { analyzeText, type TextInfo } from './encoding.js';
 import { checkMessageId, generateMessageId } from './message-id.js';
@@ -211,13 +212,11 @@ function lookup(fields: Record<string, FieldValue>, name: string): string | unde
 }
 
 function parseCustomData(value: FieldValue): Record<string, unknown> | string {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;
+  if (isPlainObject(value)) return value;
   if (typeof value === 'string') {
     try {
       const parsed: unknown = JSON.parse(value);
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
-        return parsed as Record<string, unknown>;
-      }
+      if (isPlainObject(parsed)) return parsed;
     } catch {
       // Reported below with the expected form.
     }

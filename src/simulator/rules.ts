@@ -1,6 +1,7 @@
 // Request-level (credentials) and per-message validation, mirroring the contract and the server's DTO limits.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { DEFAULT_GATEWAY, LIMITS } from '../gateway/types.js';
+import { isPlainObject } from '../shared/plain-object.js';
 import { parseCompactTimestamp } from '../shared/timestamp.js';
 import { STATUS_CODES, type StatusCodeName } from './status-codes.js';
 
@@ -41,10 +42,6 @@ const SHOWN_MAX = 40;
 /** A value of the wrong JSON type for a string field (object, array, boolean). */
 const WRONG_TYPE = Symbol('wrong type');
 type Text = string | undefined | typeof WRONG_TYPE;
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A null-prototype copy so a `__proto__` key in the JSON is just another (ignored) field. */
 export function foldKeys(object: Record<string, unknown>): FoldedFields {

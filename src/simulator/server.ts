@@ -6,7 +6,8 @@ import type { RestSmsMessageResp, RestSmsResponse } from '../gateway/types.js';
 import type { DeliveryReporter } from './dlr.js';
 import { decideFaults, type FaultOptions, type RequestFaults } from './faults.js';
 import type { BoundedLog, LedgerEntry, MutableRequestRecord, RequestOutcome } from './ledger.js';
-import { checkMessage, foldKeys, isPlainObject, type FoldedFields } from './rules.js';
+import { isPlainObject } from '../shared/plain-object.js';
+import { checkMessage, foldKeys, type FoldedFields } from './rules.js';
 import { STATUS_CODES } from './status-codes.js';
 
 /** Larger bodies get 413: far above 100 messages of 1024 characters, far below a memory problem. */
