@@ -1,5 +1,6 @@
 // Field rules of the contract and gateway-facts.md, one small checker per field; undefined means fine.
-import { DEFAULT_GATEWAY, LIMITS } from '../gateway/types.js';
+import { LIMITS } from '../gateway/types.js';
+import { premiumAllowed } from '../shared/premium.js';
 import type { TextInfo } from './encoding.js';
 
 const HEX = /^(?:[0-9a-fA-F]{2})+$/;
@@ -26,11 +27,11 @@ export const checkPrice: Check = (value) => {
   return undefined;
 };
 
-/** Premium needs a short-number gateway; the cross-country gateway only carries Price 0. */
+/** Premium needs a short-number gateway: the same rule the simulator applies (shared/premium.ts). */
 export function checkPremium(price: number, gateway: number): string | undefined {
-  return price > 0 && gateway === DEFAULT_GATEWAY
-    ? `Price ${price} needs a short-number gateway (premium is not possible on ${DEFAULT_GATEWAY})`
-    : undefined;
+  return premiumAllowed(price, gateway)
+    ? undefined
+    : `Price ${price} needs a short-number gateway (premium is not possible on ${gateway})`;
 }
 
 export const checkOriginator: Check = (value) => {

@@ -20,7 +20,7 @@ export {
   type RequestRecord,
 } from './ledger.js';
 export type { Credentials } from './rules.js';
-export { SHORT_NUMBER_GATEWAY_LIMIT } from './rules.js';
+export { SHORT_NUMBER_GATEWAY_LIMIT } from '../shared/premium.js';
 export { MAX_BODY_BYTES } from './server.js';
 export {
   STATUS_CODES,

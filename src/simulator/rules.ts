@@ -2,6 +2,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { DEFAULT_GATEWAY, LIMITS } from '../gateway/types.js';
 import { isPlainObject } from '../shared/plain-object.js';
+import { premiumAllowed } from '../shared/premium.js';
 import { parseCompactTimestamp } from '../shared/timestamp.js';
 import { STATUS_CODES, type StatusCodeName } from './status-codes.js';
 
@@ -25,9 +26,6 @@ export type MessageCheck =
       deliveryReportUrl: string | undefined;
     }
   | { ok: false; messageId: string; code: number; description: string };
-
-/** Gateways below this are short-number gateways, the only ones where premium (Price > 0) works. */
-export const SHORT_NUMBER_GATEWAY_LIMIT = 100_000;
 
 const MSISDN = /^[1-9][0-9]{7,14}$/;
 const DIGITS = /^[0-9]+$/;
@@ -168,7 +166,7 @@ export function checkMessage(item: unknown): MessageCheck {
       `Price ${show(priceRaw)} is not a non-negative 32-bit integer`,
     );
   }
-  if (price > 0 && gateway >= SHORT_NUMBER_GATEWAY_LIMIT) {
+  if (!premiumAllowed(price, gateway)) {
     return reject(
       messageId,
       'premiumGateway',

@@ -475,6 +475,16 @@ describe('buildMessage: problems name the field', () => {
       ],
     ],
     [
+      'premium price on a long gateway other than 99700999',
+      { to: TO, text: 'Hi', Gateway: '200000', Price: '500' },
+      [
+        {
+          field: 'Price',
+          reason: 'Price 500 needs a short-number gateway (premium is not possible on 200000)',
+        },
+      ],
+    ],
+    [
       'long alphanumeric sender',
       { to: TO, text: 'Hi', OriginatorAddress: 'ABCDEFGHIJKL' },
       [

@@ -63,6 +63,10 @@ describe('checkPremium', () => {
     [500, 1933, undefined],
     [1, 99700999, 'Price 1 needs a short-number gateway (premium is not possible on 99700999)'],
     [500, 99700999, 'Price 500 needs a short-number gateway (premium is not possible on 99700999)'],
+    [500, 200000, 'Price 500 needs a short-number gateway (premium is not possible on 200000)'],
+    [1, 100000, 'Price 1 needs a short-number gateway (premium is not possible on 100000)'],
+    [500, 99999, undefined],
+    [0, 200000, undefined],
   ])('price %d on gateway %d → %s', (price, gateway, problem) => {
     expect(checkPremium(price, gateway)).toBe(problem);
   });
