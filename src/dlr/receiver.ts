@@ -2,6 +2,7 @@
 import { EventEmitter } from 'node:events';
 import { stat } from 'node:fs/promises';
 import http from 'node:http';
+import { readCappedBody } from '../shared/body.js';
 import { isPlainObject } from '../shared/plain-object.js';
 import { fileIdentity } from '../report/update.js';
 import { foldIntoReport, type FoldResult } from './apply.js';
@@ -244,23 +245,14 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
       this.reject(res, base, query, 405, `method ${method} is not accepted (GET or POST)`);
       return;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let overflow = false;
-    req.on('data', (chunk: Buffer) => {
-      if (overflow) return;
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        overflow = true;
-        chunks.length = 0;
+    void readCappedBody(req, MAX_BODY_BYTES).then((read) => {
+      // A client that goes away mid-body sent nothing complete.
+      if (read.kind === 'aborted') return;
+      if (read.kind === 'too-large') {
         this.reject(res, base, query, 413, `body larger than ${MAX_BODY_BYTES} bytes`);
         return;
       }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (overflow) return;
-      const body = Buffer.concat(chunks, size).toString('utf8');
+      const body = read.body.toString('utf8');
       const parsed = paramsFromBody(req.headers['content-type'], body);
       if (!parsed.ok) {
         this.reject(res, base, query, 400, parsed.reason, body);
@@ -269,8 +261,6 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
       // Body parameters win over query parameters of the same name.
       this.accept(res, base, { ...query, ...parsed.params }, body);
     });
-    // A client that goes away mid-body sent nothing complete; its socket error is ignored.
-    req.on('error', () => undefined);
   }
 
   private accept(

@@ -6,6 +6,7 @@ import type { RestSmsMessageResp, RestSmsResponse } from '../gateway/types.js';
 import type { DeliveryReporter } from './dlr.js';
 import { decideFaults, type FaultOptions, type RequestFaults } from './faults.js';
 import type { BoundedLog, LedgerEntry, MutableRequestRecord, RequestOutcome } from './ledger.js';
+import { readCappedBody } from '../shared/body.js';
 import { isPlainObject } from '../shared/plain-object.js';
 import { checkMessage, foldKeys, type FoldedFields } from './rules.js';
 import { STATUS_CODES } from './status-codes.js';
@@ -203,38 +204,17 @@ export class SimulatorServer {
       });
       return;
     }
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > MAX_BODY_BYTES) {
-      this.tooLarge(res, record, faults.delayMs);
-      return;
-    }
-
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let overflow = false;
-    let complete = false;
-    req.on('data', (chunk: Buffer) => {
-      if (overflow) return;
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        overflow = true;
-        chunks.length = 0;
+    void readCappedBody(req, MAX_BODY_BYTES).then((read) => {
+      if (read.kind === 'too-large') {
         this.tooLarge(res, record, faults.delayMs);
-        return;
+      } else if (read.kind === 'aborted') {
+        if (record.outcome === 'pending') record.outcome = 'aborted';
+      } else {
+        const text = read.body.toString('utf8');
+        // .NET clients may prefix a BOM; the real server reads past it.
+        const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+        this.process(req, res, record, faults, json, callback);
       }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      complete = true;
-      if (overflow) return;
-      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
-      const text = body ? body.toString('utf8') : '';
-      // .NET clients may prefix a BOM; the real server reads past it.
-      const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-      this.process(req, res, record, faults, json, callback);
-    });
-    req.on('close', () => {
-      if (!complete && record.outcome === 'pending') record.outcome = 'aborted';
     });
   }
 
