@@ -3,13 +3,13 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { RestSmsMessageResp, RestSmsResponse } from '../gateway/types.js';
+import { acceptMessages } from './accept.js';
 import type { DeliveryReporter } from './dlr.js';
 import { decideFaults, type FaultOptions, type RequestFaults } from './faults.js';
 import type { BoundedLog, LedgerEntry, MutableRequestRecord, RequestOutcome } from './ledger.js';
 import { readCappedBody } from '../shared/body.js';
 import { isPlainObject } from '../shared/plain-object.js';
-import { checkMessage, foldKeys, type FoldedFields } from './rules.js';
-import { STATUS_CODES } from './status-codes.js';
+import { foldKeys, type FoldedFields } from './rules.js';
 
 /** Larger bodies get 413: far above 100 messages of 1024 characters, far below a memory problem. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -345,68 +345,24 @@ export class SimulatorServer {
     }
   }
 
-  /** Validates and accepts or rejects each item in order: one result per item (rules 1–3). */
+  /** Books what acceptMessages accepted and schedules its delivery reports; returns the results. */
   private send(
     items: unknown[],
     record: MutableRequestRecord,
     faults: RequestFaults,
   ): RestSmsMessageResp[] {
     const { ledger, reporter, serverName } = this.context;
-    const results: RestSmsMessageResp[] = new Array<RestSmsMessageResp>(items.length);
-    const now = Date.now();
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i];
-      const check = checkMessage(item);
-      // Drawn for every item so one invalid message does not shift the dice of the next.
-      const rejected = faults.rejectNext();
-      const transactionId = this.nextTransactionId();
-      if (!check.ok) {
-        results[i] = {
-          StatusCode: check.code,
-          StatusDescription: check.description,
-          MessageId: check.messageId,
-          TransactionId: transactionId,
-          ExtraInfo: { server: serverName },
-        };
-      } else if (rejected) {
-        results[i] = {
-          StatusCode: STATUS_CODES.simulatedRejection.code,
-          StatusDescription: 'Rejected by simulated operator fault',
-          MessageId: check.messageId,
-          TransactionId: transactionId,
-          ExtraInfo: { server: serverName },
-        };
-      } else {
-        ledger.push({
-          transactionId,
-          messageId: check.messageId,
-          destination: check.destination,
-          message: item as Record<string, unknown>,
-          request: record.seq,
-          receivedAt: now,
-        });
-        record.accepted += 1;
-        results[i] = {
-          StatusCode: STATUS_CODES.accepted.code,
-          StatusDescription: 'Accepted',
-          MessageId: check.messageId,
-          TransactionId: transactionId,
-          ExtraInfo: {
-            server: serverName,
-            subnumref: String(check.gateway) + String(ledger.count).padStart(10, '0'),
-          },
-        };
-        if (reporter && check.deliveryReportUrl !== undefined) {
-          reporter.schedule({
-            messageId: check.messageId,
-            transactionId,
-            destination: check.destination,
-            gateway: check.gateway,
-            template: check.deliveryReportUrl,
-          });
-        }
-      }
-    }
+    const { results, accepted, reports } = acceptMessages(items, {
+      serverName,
+      request: record.seq,
+      receivedAt: Date.now(),
+      acceptedBefore: ledger.count,
+      nextTransactionId: () => this.nextTransactionId(),
+      rejectNext: () => faults.rejectNext(),
+    });
+    for (const entry of accepted) ledger.push(entry);
+    record.accepted += accepted.length;
+    if (reporter) for (const subject of reports) reporter.schedule(subject);
     return results;
   }
 
