@@ -1,7 +1,6 @@
 // Optional delivery reports: after a delay, calls each accepted message's DeliveryReportUrl (GET
 // with its placeholders filled, or a JSON POST when it has none), with seeded statuses and retries.
-import http from 'node:http';
-import https from 'node:https';
+import { Agent, request } from 'undici';
 import { formatTimestamp } from '../shared/timestamp.js';
 import { requestRandom } from './faults.js';
 import { BoundedLog } from './ledger.js';
@@ -136,9 +135,9 @@ export class DeliveryReporter {
   private readonly calls: BoundedLog<MutableCall>;
   /** Every pending report waits on exactly one timer or one request. */
   private readonly timers = new Map<NodeJS.Timeout, MutableCall | undefined>();
-  private readonly inFlight = new Set<http.ClientRequest>();
-  private readonly httpAgent = new http.Agent({ keepAlive: true });
-  private readonly httpsAgent = new https.Agent({ keepAlive: true });
+  /** Aborted by stop(): cancels every request in flight. */
+  private readonly stopping = new AbortController();
+  private readonly agent: Agent;
   private readonly mix: Array<readonly [string, number]> | undefined;
   private readonly retries: number;
   private readonly retryDelayMs: number;
@@ -160,6 +159,11 @@ export class DeliveryReporter {
       throw new RangeError('deliveryReports.recordLimit must be a positive integer');
     }
     this.calls = new BoundedLog<MutableCall>(limit);
+    this.agent = new Agent({ connect: { timeout: this.timeoutMs } });
+  }
+
+  private get timeoutMs(): number {
+    return this.options.timeoutMs ?? 5000;
   }
 
   /** Reports sent or attempted since start, including any the record limit has dropped. */
@@ -210,9 +214,9 @@ export class DeliveryReporter {
     }
     this.pending -= this.timers.size;
     this.timers.clear();
-    for (const request of this.inFlight) request.destroy();
-    this.httpAgent.destroy();
-    this.httpsAgent.destroy();
+    this.stopping.abort();
+    // Closes the kept-alive connections; requests still in flight settle through the abort.
+    this.agent.destroy().catch(() => undefined);
     this.release();
   }
 
@@ -290,22 +294,7 @@ export class DeliveryReporter {
   /** One HTTP request; an answer other than 200, or none, is retried while retries remain. */
   private attempt(call: MutableCall, target: URL): void {
     call.attempts += 1;
-    const secure = target.protocol === 'https:';
-    const body = call.body === undefined ? undefined : Buffer.from(call.body);
-    const request = (secure ? https : http).request(target, {
-      method: call.method,
-      agent: secure ? this.httpsAgent : this.httpAgent,
-      timeout: this.options.timeoutMs ?? 5000,
-      headers: body
-        ? { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length }
-        : undefined,
-    });
-    this.inFlight.add(request);
-    let answered = false;
     const done = (httpStatus: number | undefined, error?: string) => {
-      if (answered) return;
-      answered = true;
-      this.inFlight.delete(request);
       const problem =
         error ?? (httpStatus === 200 ? undefined : `receiver answered HTTP ${String(httpStatus)}`);
       if (problem === undefined || this.stopped || call.attempts > this.retries) {
@@ -318,14 +307,43 @@ export class DeliveryReporter {
         this.attempt(call, target),
       );
     };
-    request.on('response', (response) => {
-      response.resume();
-      response.on('end', () => done(response.statusCode));
-      response.on('error', (error) => done(undefined, error.message));
-    });
-    request.on('timeout', () => request.destroy(new Error('timed out')));
-    request.on('error', (error) => done(undefined, error.message));
-    request.on('close', () => done(undefined, 'connection closed before an answer'));
-    request.end(body);
+    request(target, {
+      method: call.method,
+      dispatcher: this.agent,
+      signal: this.stopping.signal,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      headers:
+        call.body === undefined ? undefined : { 'content-type': 'application/json; charset=utf-8' },
+      body: call.body,
+    }).then(
+      async (response) => {
+        try {
+          await response.body.dump();
+        } catch (error) {
+          done(undefined, problemOf(error));
+          return;
+        }
+        done(response.statusCode);
+      },
+      (error: unknown) =>
+        done(
+          undefined,
+          this.stopping.signal.aborted ? 'simulator stopped before an answer' : problemOf(error),
+        ),
+    );
   }
+}
+
+const TIMEOUTS = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/** A failed call's reason for the record: undici's three timeouts read as one, as they did before. */
+function problemOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && TIMEOUTS.has(code) ? 'timed out' : error.message;
 }
