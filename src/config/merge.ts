@@ -1,4 +1,5 @@
 // Merges setting layers (defaults < file < env < flags), remembering where each value came from.
+import { isPlainObject } from '../shared/plain-object.js';
 import type { FileSettings, SettingKey } from './table.js';
 
 /** One source of settings: its name ("default", a file path, "env", "flag") and the values it sets. */
@@ -31,8 +32,4 @@ export function mergeLayers(layers: readonly Layer[]): Merged {
     }
   }
   return { values: values, sources };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,6 @@
 // The config file's schema, derived from the settings table, checked with valibot so every problem surfaces at once.
 import * as v from 'valibot';
+import { isPlainObject } from '../shared/plain-object.js';
 import { SETTING_KEYS, settingsSchema, type FileSettings } from './table.js';
 
 export type { FileSettings, SettingKey } from './table.js';
@@ -63,16 +64,16 @@ const KNOWN = new Set<string>(SETTING_KEYS);
 
 /** Every key the schema does not know, top level and inside each profile (typos are the usual cause). */
 function unknownKeys(raw: unknown): ConfigProblem[] {
-  if (!isObject(raw)) return [];
+  if (!isPlainObject(raw)) return [];
   const problems: ConfigProblem[] = [];
   for (const key of Object.keys(raw)) {
     if (!KNOWN.has(key) && key !== 'profiles')
       problems.push({ path: key, message: unknownKeyMessage(key) });
   }
   const profiles = raw.profiles;
-  if (isObject(profiles)) {
+  if (isPlainObject(profiles)) {
     for (const [name, profile] of Object.entries(profiles)) {
-      if (!isObject(profile)) continue;
+      if (!isPlainObject(profile)) continue;
       for (const key of Object.keys(profile)) {
         if (!KNOWN.has(key)) {
           problems.push({ path: `profiles.${name}.${key}`, message: unknownKeyMessage(key) });
@@ -87,8 +88,4 @@ function unknownKeyMessage(key: string): string {
   const lower = key.toLowerCase();
   const near = [...KNOWN].find((known) => known.toLowerCase() === lower);
   return near ? `unknown key (did you mean "${near}"?)` : 'unknown key';
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,4 +1,5 @@
 // The report formats in one table: the extensions that choose each, how rows are laid out, how they read back.
+import { isPlainObject } from '../shared/plain-object.js';
 import type { FileHandle } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -201,10 +202,6 @@ export async function* textLines(input: Readable): AsyncGenerator<{ line: number
   } finally {
     input.destroy();
   }
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

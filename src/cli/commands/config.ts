@@ -3,6 +3,7 @@ import { ExitCode } from '../../errors.js';
 import { SETTING_KEYS, SETTINGS } from '../../config/table.js';
 import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
+import { renderConfig } from '../ui/config.js';
 
 export interface ConfigFlags extends GatewayFlags {
   json?: boolean;
@@ -33,17 +34,10 @@ export async function runConfig(flags: ConfigFlags): Promise<ExitCode> {
     );
     return ExitCode.ok;
   }
-  const c = colorFor('stdout');
-  const lines = [
-    `${c.bold('config file')}  ${settings.configFile ?? c.dim('(none found)')}`,
-    `${c.bold('profile')}      ${settings.profile ?? c.dim('(none)')}`,
-    '',
-  ];
-  const width = Math.max(...rows.map(([k]) => k.length));
-  for (const [key, value, source] of rows) {
-    const shown = value === undefined ? c.dim('(unset)') : JSON.stringify(value);
-    lines.push(`  ${key.padEnd(width)}  ${shown}  ${c.dim(`← ${source ?? 'default'}`)}`);
-  }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  const lines = renderConfig(
+    { file: settings.configFile, profile: settings.profile, rows },
+    colorFor('stdout'),
+  );
+  process.stdout.write(`${lines}\n`);
   return ExitCode.ok;
 }
