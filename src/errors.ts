@@ -71,10 +71,3 @@ export class InterruptedError extends SmsSendError {
     super(message, ExitCode.interrupted, 'interrupted', document);
   }
 }
-
-/** The run finished with records not accepted (exit 1): not an error message, but a result. */
-export class NotAllAcceptedError extends SmsSendError {
-  constructor(message: string, document?: Record<string, unknown>) {
-    super(message, ExitCode.notAllAccepted, 'not-all-accepted', document);
-  }
-}

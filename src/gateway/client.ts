@@ -3,7 +3,7 @@ import { subscribe } from 'node:diagnostics_channel';
 import { Client, Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { answerOf, type Answer } from './outcome.js';
 import { redactor, type Redact } from './redact.js';
-import { OPERATION_PATH } from './types.js';
+import { OPERATION_PATH, type RestSmsRequest } from './types.js';
 
 export interface ClientOptions {
   endpoint: string;
@@ -105,7 +105,12 @@ export class GatewayClient {
       factory: trackingClient,
     });
     this.redactText = redactor(options.username, options.password);
-    this.head = `{"Username":${JSON.stringify(options.username)},"Password":${JSON.stringify(options.password)},"Messages":[`;
+    // Typed, so the wire names are checked; the Messages array is appended per batch.
+    const credentials: Omit<RestSmsRequest, 'Messages'> = {
+      Username: options.username,
+      Password: options.password,
+    };
+    this.head = `${JSON.stringify(credentials).slice(0, -1)},"Messages":[`;
   }
 
   /**

@@ -1,6 +1,7 @@
 // The append-only journal in the campaign's state folder: each batch is recorded before it is sent
 // and after its result, and made durable, so a run killed at any instant can be resumed without sending twice.
 import { open, readFile } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
 import { LineAppender } from './appender.js';
 import type { Outcome, RowResult } from '../report/outcome.js';
 
@@ -107,6 +108,13 @@ export async function readJournal(path: string): Promise<JournalState | undefine
       continue;
     }
     if (line.t === 'start') {
+      // A newer sms-send may record what this one cannot read back: resuming would guess.
+      if (line.v > JOURNAL_VERSION) {
+        throw new UsageError(
+          `${path} was written by a newer sms-send (journal version ${line.v}, this one reads ${JOURNAL_VERSION}); nothing was sent. Resume with that version.`,
+          'journal-version',
+        );
+      }
       state.campaign = line.campaign;
       state.runs = Math.max(state.runs, line.run);
     } else if (line.t === 'send') {

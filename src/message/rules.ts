@@ -48,7 +48,7 @@ export const checkOriginator: Check = (value) => {
   if (value.length > LIMITS.OriginatorAlphanumeric) {
     return `alphanumeric sender "${value}" is ${value.length} characters (at most ${LIMITS.OriginatorAlphanumeric})`;
   }
-  return value.trim() === '' ? 'is empty' : undefined;
+  return undefined;
 };
 
 export const checkMessageType: Check = (value) =>

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve as resolvePath } from 'node:path';
 import type { Settings } from '../config/settings.js';
 import { ExitCode, UsageError } from '../errors.js';
-import { exists } from '../exists.js';
+import { exists } from '../shared/files.js';
 import type { InputFile } from '../input/open.js';
 import { claimCampaign, type Claim } from '../journal/claim.js';
 import {

@@ -1,7 +1,7 @@
 // The validation pass writes each record ready to send; the send pass streams it back. The input is
 // read and every record built once, and the file keeps memory flat however large the campaign is.
 import { createReadStream } from 'node:fs';
-import { open, rm, type FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { Entry } from './send.js';
 
 /** Writes one line per record: `M\trow\tto\tmessageId\t<message JSON>` or `F\t<final entry JSON>`. */
@@ -74,8 +74,4 @@ function parseLine(line: string): Entry {
     messageId: line.slice(b + 1, c),
     json: line.slice(c + 1),
   };
-}
-
-export async function removeSpool(path: string): Promise<void> {
-  await rm(path, { force: true });
 }

@@ -154,6 +154,15 @@ describe('claimCampaign', () => {
     await c.release();
   });
 
+  it('a journal written by a newer sms-send is refused (exit 2), not guessed at', async () => {
+    await seed(manifest({ status: 'interrupted' }), JOURNAL_SENT.replace('"v":1', '"v":2'));
+    await expect(claim({ resume: true })).rejects.toMatchObject({
+      exitCode: 2,
+      code: 'journal-version',
+      message: expect.stringContaining('journal version 2, this one reads 1') as unknown,
+    });
+  });
+
   it('a named campaign sent from other content is refused, even with --resume', async () => {
     await seed(manifest({ status: 'interrupted' }), JOURNAL_SENT);
     await expect(claim({ resume: true, hash: 'e'.repeat(64) })).rejects.toMatchObject({

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ExitCode, LockedError, UsageError } from '../../errors.js';
 import { readableFormat } from '../../report/format.js';
+import { isFile } from '../../shared/files.js';
 import { colorFor } from '../ui/color.js';
 import {
   renderApply,
@@ -30,14 +31,6 @@ function requireReport(flags: DlrFlags): string {
   if (flags.report === undefined) throw new UsageError('--report is required');
   readableFormat(flags.report);
   return flags.report;
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
 }
 
 export async function runDlr(flags: DlrFlags): Promise<ExitCode> {

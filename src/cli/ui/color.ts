@@ -1,10 +1,7 @@
 // One chalk instance per stream, honouring NO_COLOR, FORCE_COLOR and --no-color through chalk's detection.
-import { Chalk, chalkStderr, type ChalkInstance } from 'chalk';
+import { chalkStderr, type ChalkInstance } from 'chalk';
 import chalk from 'chalk';
 
 export function colorFor(stream: 'stdout' | 'stderr'): ChalkInstance {
   return stream === 'stdout' ? chalk : chalkStderr;
 }
-
-/** A chalk that never colours: for renderers asked for plain text. */
-export const plain: ChalkInstance = new Chalk({ level: 0 });
