@@ -1,8 +1,9 @@
 // The NDJSON log of every delivery report received, malformed ones included, and reading it back.
-import { open, type FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { LineAppender } from '../journal/appender.js';
-import { textLines } from '../report/format.js';
+import { jsonLines } from '../report/format.js';
+import { openForReading } from '../shared/files.js';
 import { isPlainObject } from '../shared/plain-object.js';
 import { reportFromParams, type DeliveryReport } from './matching.js';
 
@@ -70,24 +71,11 @@ export type LogEntry =
  * `malformed`, in order, with everything else.
  */
 export async function* readLog(path: string): AsyncGenerator<LogEntry> {
-  let handle: FileHandle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      code === 'ENOENT'
-        ? `log ${path} does not exist`
-        : `cannot read log ${path}: ${(error as Error).message}`,
-    );
-  }
+  const handle = await openForReading(path, 'log', 'usage');
   try {
     const input = handle.createReadStream({ autoClose: false, encoding: 'utf8' });
-    for await (const { line, text } of textLines(input)) {
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
+    for await (const { line, value } of jsonLines(input)) {
+      if (value === undefined) {
         yield { kind: 'malformed', line, reason: 'not JSON' };
         continue;
       }

@@ -1,6 +1,7 @@
 // The append-only journal in the campaign's state folder: each batch is recorded before it is sent
 // and after its result, and made durable, so a run killed at any instant can be resumed without sending twice.
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import { readIfExists } from '../shared/files.js';
 import { UsageError } from '../errors.js';
 import { LineAppender } from './appender.js';
 import type { Outcome, RowResult } from '../report/outcome.js';
@@ -84,13 +85,8 @@ export interface JournalState {
 }
 
 export async function readJournal(path: string): Promise<JournalState | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = await readIfExists(path);
+  if (text === undefined) return undefined;
   const state: JournalState = {
     campaign: '',
     runs: 0,

@@ -1,8 +1,9 @@
 // The state directory: one folder per campaign with its manifest, journal, lock and spool.
 import { constants } from 'node:fs';
-import { access, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { access, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { listIfExists, readIfExists } from '../shared/files.js';
 import type { Outcome } from '../report/outcome.js';
 import { lockIsHeld } from './lock.js';
 
@@ -70,13 +71,8 @@ export async function ensureStateDir(stateDir: string): Promise<void> {
 }
 
 export async function readManifest(path: string): Promise<Manifest | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = await readIfExists(path);
+  if (text === undefined) return undefined;
   let manifest: Manifest;
   try {
     manifest = JSON.parse(text) as Manifest;
@@ -130,13 +126,7 @@ export interface CampaignEntry {
 
 /** Every campaign with a manifest, newest first. */
 export async function listCampaigns(stateDir: string): Promise<CampaignEntry[]> {
-  let names: string[];
-  try {
-    names = await readdir(join(stateDir, 'campaigns'));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  const names = await listIfExists(join(stateDir, 'campaigns'));
   const entries: CampaignEntry[] = [];
   for (const name of names) {
     const paths = campaignPaths(stateDir, name);
@@ -174,13 +164,7 @@ export async function findCampaign(stateDir: string, id: string): Promise<Campai
  * journal is what lets --resume finish them without sending twice.
  */
 export async function pruneCampaigns(stateDir: string, before: Date): Promise<string[]> {
-  let names: string[];
-  try {
-    names = await readdir(join(stateDir, 'campaigns'));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  const names = await listIfExists(join(stateDir, 'campaigns'));
   const removed: string[] = [];
   for (const name of names) {
     const paths = campaignPaths(stateDir, name);

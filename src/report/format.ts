@@ -116,13 +116,7 @@ async function* readCsv(source: FileHandle, path: string): AsyncGenerator<ReadRo
 
 async function* readNdjson(source: FileHandle): AsyncGenerator<ReadRow> {
   const input = source.createReadStream({ autoClose: false, encoding: 'utf8' });
-  for await (const { line, text } of textLines(input)) {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      value = undefined;
-    }
+  for await (const { line, text, value } of jsonLines(input)) {
     yield isPlainObject(value)
       ? { kind: 'row', line, values: value, text }
       : { kind: 'unreadable', line, text };
@@ -188,6 +182,21 @@ export function readableFormat(path: string): ReadableFormat {
   }
   if (format) return format;
   throw new UsageError(`${path}: a report's extension must be ${extensionList(READABLE)}`);
+}
+
+/** Non-empty lines of an NDJSON file, each parsed (`value` undefined when it is not JSON). */
+export async function* jsonLines(
+  input: Readable,
+): AsyncGenerator<{ line: number; text: string; value: unknown }> {
+  for await (const { line, text } of textLines(input)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = undefined;
+    }
+    yield { line, text, value };
+  }
 }
 
 /** Non-empty lines with their 1-based line numbers. */

@@ -1,23 +1,13 @@
 // The one reader of reports (csv, json, ndjson), used by `sms-send report` and the dlr fold, and the tally of one.
-import { open, type FileHandle } from 'node:fs/promises';
-import { UsageError } from '../errors.js';
+import type { FileHandle } from 'node:fs/promises';
+import { openForReading } from '../shared/files.js';
 import { FORMATS, readableFormat, type ReadableFormat, type ReadRow } from './format.js';
 import { OUTCOMES, type Outcome } from './outcome.js';
 import { Tally } from './summary.js';
 
 /** Opens a report for reading; a missing or unreadable one is a usage error (exit 2). */
 export async function openReportForReading(path: string): Promise<FileHandle> {
-  try {
-    return await open(path, 'r');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      code === 'ENOENT'
-        ? `report ${path} does not exist`
-        : `cannot read report ${path}: ${(error as Error).message}`,
-      code === 'ENOENT' ? 'no-report' : 'usage',
-    );
-  }
+  return openForReading(path, 'report', 'no-report');
 }
 
 /** Every entry of an open report, in order, in the format its path names. */

@@ -1,5 +1,6 @@
-// Whether a path exists, or is a file: asked before creating reports and reading them.
-import { stat } from 'node:fs/promises';
+// Small file-system questions: does it exist, is it a file, its text or entries if it exists.
+import { open, readdir, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
 
 export async function exists(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined)) !== undefined;
@@ -7,4 +8,46 @@ export async function exists(path: string): Promise<boolean> {
 
 export async function isFile(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isFile() === true;
+}
+
+/** A file's text, or undefined when it does not exist (any other failure is thrown). */
+export async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** A folder's entries, or none when it does not exist (any other failure is thrown). */
+export async function listIfExists(path: string): Promise<string[]> {
+  try {
+    return await readdir(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+/**
+ * Opens a file the user named for reading; a missing or unreadable one is a usage error (exit 2)
+ * that says which kind of file it is ("report x.csv does not exist").
+ */
+export async function openForReading(
+  path: string,
+  noun: string,
+  missingCode: string,
+): Promise<FileHandle> {
+  try {
+    return await open(path, 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      code === 'ENOENT'
+        ? `${noun} ${path} does not exist`
+        : `cannot read ${noun} ${path}: ${(error as Error).message}`,
+      code === 'ENOENT' ? missingCode : 'usage',
+    );
+  }
 }

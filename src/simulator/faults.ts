@@ -51,7 +51,8 @@ export interface RequestFaults {
   rejectNext(): boolean;
 }
 
-const PROBABILITIES = [
+/** The faults that are probabilities, 0 to 1. */
+export const PROBABILITIES = [
   'unavailable',
   'rateLimited',
   'errorAfterProcessing',

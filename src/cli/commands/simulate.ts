@@ -1,6 +1,7 @@
 // `sms-send simulate`: runs the simulator in the foreground until Ctrl-C.
 import { ExitCode, UsageError } from '../../errors.js';
 import type { DeliveryReportOptions, FaultOptions } from '../../simulator/index.js';
+import { PROBABILITIES } from '../../simulator/faults.js';
 import { colorFor } from '../ui/color.js';
 
 export interface SimulateFlags {
@@ -107,18 +108,12 @@ export function parseStatusMix(raw: string): Record<string, number> {
   return mix;
 }
 
-const NUMERIC_FAULTS = new Set([
+// The probabilities, and the faults that are numbers of another kind.
+const NUMERIC_FAULTS = new Set<string>([
+  ...PROBABILITIES,
   'latencyMs',
   'latencyJitterMs',
-  'unavailable',
-  'rateLimited',
   'retryAfterSeconds',
-  'errorAfterProcessing',
-  'resetBeforeProcessing',
-  'resetAfterProcessing',
-  'hang',
-  'processResultFalse',
-  'rejectMessage',
   'maxBatchSize',
 ]);
 
