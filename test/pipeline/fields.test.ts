@@ -1,49 +1,27 @@
 // Every RestSmsMessageReq field reaches the simulator exactly as the record or the defaults set it:
 // per-record columns (PascalCase, camelCase, JSON), defaults from flags and from a config file.
+// In-process, through the send command's pipeline (test/helpers/pipeline.ts).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { runCli, type CliResult } from '../helpers/cli.js';
-import { parseCsv, tempDir } from '../helpers/files.js';
+import { tempDir } from '../helpers/files.js';
+import { runPipeline, type PipelineRun } from '../helpers/pipeline.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/input/', import.meta.url));
-const CREDENTIALS = { SMS_SEND_USERNAME: 'tester', SMS_SEND_PASSWORD: 'not-a-secret' };
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
-let runs = 0;
-const simulators: Simulator[] = [];
 
 beforeAll(async () => {
   dir = await tempDir();
 });
 afterAll(async () => {
-  await Promise.all(simulators.map((s) => s.stop()));
   await dir.remove();
 });
 
-interface Run extends CliResult {
-  /** What the simulator accepted, each request item exactly as received. */
-  messages: Record<string, unknown>[];
-  /** Report rows by campaign row. */
-  rows: Record<string, string>[];
-}
-
-/** Sends with a fresh simulator and report; `cwd` defaults to the fixtures folder. */
-async function send(args: string[], cwd = FIXTURES): Promise<Run> {
-  const sim = await startSimulator();
-  simulators.push(sim);
-  const report = join(dir.path, `fields-report-${++runs}.csv`);
-  // Runs here are independent and concurrent, some over the same fixture: each its own state.
-  const result = await runCli([...args, '--endpoint', sim.url, '--report', report], {
-    cwd,
-    env: { ...CREDENTIALS, SMS_SEND_STATE_DIR: join(dir.path, `fields-state-${runs}`) },
-  });
-  const rows =
-    result.code === 0 ? parseCsv(await readFile(report, 'utf8')) : ([] as Record<string, string>[]);
-  rows.sort((a, b) => Number(a.row) - Number(b.row));
-  return { ...result, messages: sim.ledger.map((e) => e.message), rows };
+/** Sends with a fresh simulator and report; `cwd` (where config is searched) defaults to the fixtures. */
+function send(args: string[], cwd = FIXTURES): Promise<PipelineRun> {
+  return runPipeline(args, { cwd, workDir: dir.path });
 }
 
 /** yyyymmddhhmmss in UTC, computed independently of src/. */
@@ -82,7 +60,7 @@ describe.concurrent('every RestSmsMessageReq field reaches the simulator exactly
     expect,
   }) => {
     const run = await send(['fields-every.csv', ...DEFAULT_FLAGS]);
-    expect(run.stderr).toBe('');
+    expect(run.error).toBeUndefined();
     expect(run.code).toBe(0);
     expect(run.messages).toHaveLength(2);
     // Row 1: every column set, so every flag is overridden. CustomData is the CustomData column's
@@ -125,7 +103,7 @@ describe.concurrent('every RestSmsMessageReq field reaches the simulator exactly
 
   it('a record setting every field by camelCase columns', async ({ expect }) => {
     const run = await send(['fields-camel.csv']);
-    expect(run.stderr).toBe('');
+    expect(run.error).toBeUndefined();
     expect(run.code).toBe(0);
     expect(run.messages).toEqual([
       {
@@ -151,7 +129,7 @@ describe.concurrent('every RestSmsMessageReq field reaches the simulator exactly
     expect,
   }) => {
     const run = await send(['fields-every.json']);
-    expect(run.stderr).toBe('');
+    expect(run.error).toBeUndefined();
     expect(run.code).toBe(0);
     expect(run.messages).toEqual([
       {
@@ -185,7 +163,7 @@ describe.concurrent('every RestSmsMessageReq field reaches the simulator exactly
   it('defaults from a config file given with --config (country included)', async ({ expect }) => {
     // fields-defaults.csv holds a national number, 412 34 567: the config's country NO places it.
     const run = await send(['fields-defaults.csv', '--config', 'fields-config.json']);
-    expect(run.stderr).toBe('');
+    expect(run.error).toBeUndefined();
     expect(run.code).toBe(0);
     expect(run.messages).toEqual([
       {
@@ -230,7 +208,7 @@ describe.concurrent('every RestSmsMessageReq field reaches the simulator exactly
       ],
       cwd,
     );
-    expect(run.stderr).toBe('');
+    expect(run.error).toBeUndefined();
     expect(run.code).toBe(0);
     expect(run.messages).toEqual([
       {
@@ -254,7 +232,7 @@ describe.concurrent('every RestSmsMessageReq field reaches the simulator exactly
 
   it('binary: MessageType "10" with hex UserData and a UserDataHeader', async ({ expect }) => {
     const run = await send(['fields-binary.csv']);
-    expect(run.stderr).toBe('');
+    expect(run.error).toBeUndefined();
     expect(run.code).toBe(0);
     expect(run.messages).toEqual([
       {
@@ -291,7 +269,7 @@ describe.concurrent('every RestSmsMessageReq field reaches the simulator exactly
     const before = Date.now();
     const run = await send(['fields-validity.csv', '--validity', '2h']);
     const after = Date.now();
-    expect(run.stderr).toBe('');
+    expect(run.error).toBeUndefined();
     expect(run.code).toBe(0);
     const [first, second] = run.messages.map((m) => m.ValidationPeriod as string);
     const hours2 = 2 * 3600_000;
