@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/journal/journal.js';
 import { lockPath } from '../../src/journal/lock.js';
@@ -22,6 +22,9 @@ import {
 } from '../helpers/reliability.js';
 
 const ENV = { SMS_SEND_USERNAME: 'crash-user', SMS_SEND_PASSWORD: 'crash-pw' };
+/** Lets a child process run TypeScript from src/ (never a stale dist/). */
+const TS_LOADER = new URL('../helpers/ts-loader.js', import.meta.url).href;
+const LOCK_TAKER = fileURLToPath(new URL('../helpers/lock-taker.ts', import.meta.url));
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let sim: Simulator;
@@ -326,57 +329,56 @@ describe('the campaign lock', { timeout: 120_000 }, () => {
   it('two runs that find the same stale lock at the same moment: at most one takes it over', async () => {
     // After a crash, cron and an operator (or two cron lines) may start `--resume` together. Both
     // find the dead run's lock; if both take it, both send the rest of the campaign. Each trial
-    // has its own stale lock, and two processes (the built lock module) go for it at the same
-    // wall-clock instant.
+    // has its own stale lock, and two processes (test/helpers/lock-taker.ts, running the lock
+    // module from src/) go for it together: each says it is ready, and both are released at once.
     const TRIALS = 60;
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     const stale = JSON.stringify({ pid: dead, host: hostname(), since: new Date().toISOString() });
     for (let k = 0; k < TRIALS; k++) await writeFile(join(dir.path, `t${k}.lock`), stale);
-    const lockModule = pathToFileURL(
-      fileURLToPath(new URL('../../dist/journal/lock.js', import.meta.url)),
-    ).href;
-    const code = `
-      const { acquireLock } = await import(${JSON.stringify(lockModule)});
-      const [dir, trials, base] = process.argv.slice(1);
-      let taken = '';
-      for (let k = 0; k < Number(trials); k++) {
-        while (Date.now() < Number(base) + k * 25) {}
-        try { await acquireLock(dir + '/t' + k + '.lock'); taken += '1'; } catch { taken += '0'; }
-      }
-      // Stay alive (holding every lock taken) until the other taker is surely done: a lock whose
-      // owner has exited is rightly taken over, and that is not the race under test.
-      await new Promise((resolve) => setTimeout(resolve, 4000));
-      process.stdout.write(taken);`;
-    const base = Date.now() + 1_000;
-    const takers = await Promise.all(
-      [0, 1].map(
-        () =>
-          new Promise<string>((resolve, reject) => {
-            const child = spawn(process.execPath, [
-              '--input-type=module',
-              '-e',
-              code,
-              dir.path,
-              String(TRIALS),
-              String(base),
-            ]);
-            children.push(child);
-            let out = '';
-            let err = '';
-            child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-            child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-            child.on('error', reject);
-            child.on('close', (status) =>
-              status === 0 ? resolve(out) : reject(new Error(`taker failed: ${err}`)),
-            );
-          }),
-      ),
-    );
-    expect(takers.map((t) => t.length)).toEqual([TRIALS, TRIALS]);
+    const takers = [0, 1].map(() => {
+      const child = spawn(
+        process.execPath,
+        ['--import', TS_LOADER, LOCK_TAKER, dir.path, String(TRIALS)],
+        { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] },
+      );
+      children.push(child);
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+      return { child, stderr: () => stderr, closed };
+    });
+    const ready = new Map<number, number>();
+    const taken: (string | undefined)[] = [undefined, undefined];
+    await new Promise<void>((resolve, reject) => {
+      takers.forEach(({ child, stderr }, i) => {
+        child.on('error', reject);
+        child.on('exit', (code) => {
+          if (taken[i] === undefined) reject(new Error(`taker ${i} exited ${code}: ${stderr()}`));
+        });
+        child.on('message', (message: { ready?: number; taken?: string }) => {
+          if (message.ready !== undefined) {
+            const k = message.ready;
+            ready.set(k, (ready.get(k) ?? 0) + 1);
+            // Both are at the line: release them together, each hearing first in turn.
+            if (ready.get(k) === 2) {
+              for (const j of k % 2 === 0 ? [0, 1] : [1, 0]) takers[j]!.child.send({ go: k });
+            }
+          } else if (message.taken !== undefined) {
+            taken[i] = message.taken;
+            if (taken.every((t) => t !== undefined)) resolve();
+          }
+        });
+      });
+    });
+    // Both are done and still alive, holding what they took: now they may go.
+    for (const { child } of takers) child.send({ exit: true });
+    expect(await Promise.all(takers.map((t) => t.closed))).toEqual([0, 0]);
+
+    expect(taken.map((t) => t!.length)).toEqual([TRIALS, TRIALS]);
     const bothTook = Array.from({ length: TRIALS }, (_, k) => k).filter(
-      (k) => takers[0]![k] === '1' && takers[1]![k] === '1',
+      (k) => taken[0]![k] === '1' && taken[1]![k] === '1',
     );
-    expect(takers.join('')).toContain('1'); // stale locks are taken over at all
+    expect(taken.join('')).toContain('1'); // stale locks are taken over at all
     // Takeover is serialised by an exclusive takeover file, and only the lock judged stale is
     // removed, so a lock the other process has just linked into place survives.
     expect(bothTook).toEqual([]);
