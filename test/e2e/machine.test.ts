@@ -6,7 +6,7 @@ import { access, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type FaultOptions, type Simulator } from '../../src/simulator/index.js';
-import { runCli, type CliResult } from '../helpers/cli.js';
+import { runCli, type CliOptions, type CliResult } from '../helpers/cli.js';
 import { mobile, parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { stateJournal } from '../helpers/reliability.js';
 
@@ -47,6 +47,20 @@ function fresh(name: string): string {
   return join(dir.path, `${++files}-${name}`);
 }
 
+/**
+ * The tests here run concurrently, and several send the same content: each gives its runs a
+ * campaign state folder of its own (`state`), instead of the per-test one in process.env.
+ */
+function ownState(): {
+  cli: (args: string[], options?: CliOptions) => Promise<CliResult>;
+  state: string;
+} {
+  const state = fresh('state');
+  const cli = (args: string[], options: CliOptions = {}) =>
+    runCli(args, { ...options, env: { SMS_SEND_STATE_DIR: state, ...options.env } });
+  return { cli, state };
+}
+
 async function campaign(count: number): Promise<string> {
   const file = fresh('campaign.csv');
   await writeCampaignCsv(file, count);
@@ -77,10 +91,11 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-describe('sms-send check', () => {
+describe.concurrent('sms-send check', () => {
   it('passes against a gateway that accepts the credentials: exit 0, endpoint, HTTP 200, ProcessResult true; sends nothing', async () => {
+    const { cli } = ownState();
     const sim = await simulator();
-    const result = await runCli(['check', '--endpoint', sim.url], {
+    const result = await cli(['check', '--endpoint', sim.url], {
       cwd: dir.path,
       env: CREDENTIALS,
     });
@@ -95,8 +110,9 @@ describe('sms-send check', () => {
   });
 
   it('exits 3 when the gateway refuses the credentials', async () => {
+    const { cli } = ownState();
     const sim = await simulator();
-    const result = await runCli(['check', '--endpoint', sim.url], {
+    const result = await cli(['check', '--endpoint', sim.url], {
       cwd: dir.path,
       env: { SMS_SEND_USERNAME: USER, SMS_SEND_PASSWORD: 'not-the-password' },
     });
@@ -108,8 +124,9 @@ describe('sms-send check', () => {
   });
 
   it('exits 3 when nothing listens at the endpoint', async () => {
+    const { cli } = ownState();
     const port = await closedPort();
-    const result = await runCli(['check', '--endpoint', `http://127.0.0.1:${port}`], {
+    const result = await cli(['check', '--endpoint', `http://127.0.0.1:${port}`], {
       cwd: dir.path,
       env: CREDENTIALS,
     });
@@ -119,8 +136,9 @@ describe('sms-send check', () => {
   });
 
   it('--json prints one document {check:{ok:true,…}} when the check passes', async () => {
+    const { cli } = ownState();
     const sim = await simulator();
-    const result = await runCli(['check', '--endpoint', sim.url, '--json'], {
+    const result = await cli(['check', '--endpoint', sim.url, '--json'], {
       cwd: dir.path,
       env: CREDENTIALS,
     });
@@ -138,14 +156,15 @@ describe('sms-send check', () => {
   });
 
   it('--json prints one document {check:{ok:false,…}} when the check fails (bad credentials, unreachable)', async () => {
+    const { cli } = ownState();
     const sim = await simulator();
     const port = await closedPort();
     const [refused, unreachable] = await Promise.all([
-      runCli(['check', '--endpoint', sim.url, '--json'], {
+      cli(['check', '--endpoint', sim.url, '--json'], {
         cwd: dir.path,
         env: { SMS_SEND_USERNAME: USER, SMS_SEND_PASSWORD: 'not-the-password' },
       }),
-      runCli(['check', '--endpoint', `http://127.0.0.1:${port}`, '--json'], {
+      cli(['check', '--endpoint', `http://127.0.0.1:${port}`, '--json'], {
         cwd: dir.path,
         env: CREDENTIALS,
       }),
@@ -164,13 +183,14 @@ describe('sms-send check', () => {
   });
 
   it('--to sends exactly one message and reports its TransactionId', async () => {
+    const { cli } = ownState();
     const sim = await simulator();
     const [human, json] = await Promise.all([
-      runCli(['check', '--endpoint', sim.url, '--to', '4741234567'], {
+      cli(['check', '--endpoint', sim.url, '--to', '4741234567'], {
         cwd: dir.path,
         env: CREDENTIALS,
       }),
-      runCli(['check', '--endpoint', sim.url, '--to', '4741234568', '--json'], {
+      cli(['check', '--endpoint', sim.url, '--to', '4741234568', '--json'], {
         cwd: dir.path,
         env: CREDENTIALS,
       }),
@@ -197,9 +217,10 @@ describe('sms-send check', () => {
   });
 
   it('exits 2 with no endpoint, naming --endpoint and --simulate; --json gives one error document', async () => {
+    const { cli } = ownState();
     const [result, json] = await Promise.all([
-      runCli(['check'], { cwd: dir.path, env: CREDENTIALS }),
-      runCli(['check', '--json'], { cwd: dir.path, env: CREDENTIALS }),
+      cli(['check'], { cwd: dir.path, env: CREDENTIALS }),
+      cli(['check', '--json'], { cwd: dir.path, env: CREDENTIALS }),
     ]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
@@ -212,14 +233,15 @@ describe('sms-send check', () => {
   });
 });
 
-describe('sms-send send --json', () => {
+describe.concurrent('sms-send send --json', () => {
   it('prints only the summary document and exits 0 when all are accepted (no progress lines either)', async () => {
+    const { cli } = ownState();
     const sim = await simulator({ latencyMs: 150 });
     const input = await campaign(8);
     const report = fresh('json.csv');
     const args = [input, '--endpoint', sim.url, '--report', report, '--json'];
     args.push('--batch-size', '1', '--concurrency', '1', '--progress-interval', '1');
-    const result = await runCli(args, { cwd: dir.path, env: CREDENTIALS });
+    const result = await cli(args, { cwd: dir.path, env: CREDENTIALS });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const doc = oneDocument(result);
@@ -240,15 +262,13 @@ describe('sms-send send --json', () => {
   });
 
   it('reports rejections with exitCode 1 in the document and as the process exit code', async () => {
+    const { cli } = ownState();
     const sim = await simulator({ rejectMessage: 1 });
     const input = await campaign(5);
-    const result = await runCli(
-      [input, '--endpoint', sim.url, '--report', fresh('r.csv'), '--json'],
-      {
-        cwd: dir.path,
-        env: CREDENTIALS,
-      },
-    );
+    const result = await cli([input, '--endpoint', sim.url, '--report', fresh('r.csv'), '--json'], {
+      cwd: dir.path,
+      env: CREDENTIALS,
+    });
     expect(result.code).toBe(1);
     expect(oneDocument(result)).toEqual({
       summary: containing({
@@ -262,9 +282,10 @@ describe('sms-send send --json', () => {
   });
 
   it('a missing input file: one error document with exitCode 2, nothing else on stdout', async () => {
+    const { cli } = ownState();
     const sim = await simulator();
     const missing = join(dir.path, 'no-such-campaign.csv');
-    const result = await runCli([missing, '--endpoint', sim.url, '--json'], {
+    const result = await cli([missing, '--endpoint', sim.url, '--json'], {
       cwd: dir.path,
       env: CREDENTIALS,
     });
@@ -276,8 +297,9 @@ describe('sms-send send --json', () => {
   });
 
   it('no endpoint: one error document with exitCode 2', async () => {
+    const { cli } = ownState();
     const input = await campaign(2);
-    const result = await runCli([input, '--report', fresh('r.csv'), '--json'], {
+    const result = await cli([input, '--report', fresh('r.csv'), '--json'], {
       cwd: dir.path,
       env: CREDENTIALS,
     });
@@ -293,8 +315,9 @@ describe('sms-send send --json', () => {
   ])(
     'a usage error from the command line (%s): exit 2 and one error document',
     async (_, extra) => {
+      const { cli } = ownState();
       const input = await campaign(2);
-      const result = await runCli([input, '--simulate', '--json', ...extra], { cwd: dir.path });
+      const result = await cli([input, '--simulate', '--json', ...extra], { cwd: dir.path });
       expect(result.code).toBe(2);
       expect(oneDocument(result)).toEqual({
         error: { code: 'usage', message: anyString, exitCode: 2 },
@@ -303,15 +326,13 @@ describe('sms-send send --json', () => {
   );
 
   it('credentials refused mid-run (exit 3): stdout is still one JSON document', async () => {
+    const { cli } = ownState();
     const sim = await simulator();
     const input = await campaign(3);
-    const result = await runCli(
-      [input, '--endpoint', sim.url, '--report', fresh('r.csv'), '--json'],
-      {
-        cwd: dir.path,
-        env: { SMS_SEND_USERNAME: USER, SMS_SEND_PASSWORD: 'not-the-password' },
-      },
-    );
+    const result = await cli([input, '--endpoint', sim.url, '--report', fresh('r.csv'), '--json'], {
+      cwd: dir.path,
+      env: { SMS_SEND_USERNAME: USER, SMS_SEND_PASSWORD: 'not-the-password' },
+    });
     expect(result.code).toBe(3);
     const doc = oneDocument(result);
     const exitCode =
@@ -321,7 +342,7 @@ describe('sms-send send --json', () => {
   });
 });
 
-describe('output when stdout and stderr are not a terminal', () => {
+describe.concurrent('output when stdout and stderr are not a terminal', () => {
   /** Sends 10 records one per request at 250 ms each: a run of ~2.5 s with a line per second. */
   async function slowRun(env: Record<string, string | undefined>): Promise<CliResult> {
     const sim = await simulator({ latencyMs: 250 });
@@ -369,9 +390,10 @@ describe('output when stdout and stderr are not a terminal', () => {
   });
 
   it('warnings and the summary of a troubled run are plain too', async () => {
+    const { cli } = ownState();
     const sim = await simulator({ errorAfterProcessing: 1 });
     const input = await campaign(3);
-    const result = await runCli([input, '--endpoint', sim.url, '--report', fresh('u.csv')], {
+    const result = await cli([input, '--endpoint', sim.url, '--report', fresh('u.csv')], {
       cwd: dir.path,
       env: { ...CREDENTIALS, NO_COLOR: undefined, CI: undefined, TERM: 'xterm-256color' },
     });
@@ -381,13 +403,14 @@ describe('output when stdout and stderr are not a terminal', () => {
   });
 
   it('--quiet prints nothing at all for a successful run', async () => {
+    const { cli } = ownState();
     // 8 requests of 150 ms: long enough for a progress line, had --quiet not silenced it.
     const sim = await simulator({ latencyMs: 150 });
     const input = await campaign(8);
     const report = fresh('quiet.csv');
     const args = [input, '--endpoint', sim.url, '--report', report, '--quiet'];
     args.push('--batch-size', '1', '--concurrency', '1', '--progress-interval', '1');
-    const result = await runCli(args, { cwd: dir.path, env: CREDENTIALS });
+    const result = await cli(args, { cwd: dir.path, env: CREDENTIALS });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe('');
@@ -442,8 +465,9 @@ function readXml(xml: string): XmlElement[] {
   return elements;
 }
 
-describe('--report x.xml (JUnit)', () => {
+describe.concurrent('--report x.xml (JUnit)', () => {
   it('has one testcase per record and one failure per record not accepted, counts on <testsuite>', async () => {
+    const { cli } = ownState();
     const sim = await simulator({ rejectMessage: 0.4 }, 7);
     const input = fresh('junit.csv');
     const valid = Array.from({ length: 12 }, (_, i) => `${mobile(i)},Hello ${i}`);
@@ -454,7 +478,7 @@ describe('--report x.xml (JUnit)', () => {
     ];
     await writeFile(input, ['to,text', ...valid, ...invalid].join('\n') + '\n');
     const report = fresh('results.xml');
-    const result = await runCli(
+    const result = await cli(
       [input, '--endpoint', sim.url, '--report', report, '--skip-invalid', '--json'],
       { cwd: dir.path, env: CREDENTIALS },
     );
@@ -538,8 +562,9 @@ async function scriptedGateway(
   };
 }
 
-describe('CSV report cells that a spreadsheet would run as formulas', () => {
+describe.concurrent('CSV report cells that a spreadsheet would run as formulas', () => {
   it('get a leading apostrophe: recipient, MessageId and the error column', async () => {
+    const { cli } = ownState();
     const sim = await simulator();
     const work = fresh('formula');
     await mkdir(work);
@@ -555,7 +580,7 @@ describe('CSV report cells that a spreadsheet would run as formulas', () => {
     ];
     await writeFile(join(work, '=campaign.csv'), lines.join('\n') + '\n');
     const report = join(work, 'report.csv');
-    const result = await runCli(
+    const result = await cli(
       ['=campaign.csv', '--endpoint', sim.url, '--report', report, '--skip-invalid'],
       { cwd: work, env: CREDENTIALS },
     );
@@ -580,6 +605,7 @@ describe('CSV report cells that a spreadsheet would run as formulas', () => {
   });
 
   it('get a leading apostrophe when the gateway answers with them (description, TransactionId, ExtraInfo)', async () => {
+    const { cli } = ownState();
     const answers = [
       {
         StatusCode: 0,
@@ -599,7 +625,7 @@ describe('CSV report cells that a spreadsheet would run as formulas', () => {
     try {
       const input = await campaign(4);
       const report = fresh('gw-formula.csv');
-      const result = await runCli([input, '--endpoint', gateway.url, '--report', report], {
+      const result = await cli([input, '--endpoint', gateway.url, '--report', report], {
         cwd: dir.path,
         env: CREDENTIALS,
       });
@@ -624,20 +650,21 @@ describe('CSV report cells that a spreadsheet would run as formulas', () => {
   });
 });
 
-describe('an existing report is never overwritten', () => {
+describe.concurrent('an existing report is never overwritten', () => {
   it('a second run exits 2 (already sent), sends nothing and leaves report and state byte-identical', async () => {
+    const { cli, state } = ownState();
     const sim = await simulator();
     const input = await campaign(5);
     const report = fresh('once.csv');
     const args = [input, '--endpoint', sim.url, '--report', report];
-    const first = await runCli(args, { cwd: dir.path, env: CREDENTIALS });
+    const first = await cli(args, { cwd: dir.path, env: CREDENTIALS });
     expect(first.code).toBe(0);
     expect(sim.ledger).toHaveLength(5);
     const requests = sim.requests.length;
     const before = await readFile(report);
-    const journal = await readFile(stateJournal());
+    const journal = await readFile(stateJournal(state));
 
-    const second = await runCli(args, { cwd: dir.path, env: CREDENTIALS });
+    const second = await cli(args, { cwd: dir.path, env: CREDENTIALS });
     expect(second.code).toBe(2);
     expect(second.stdout).toBe('');
     expect(second.stderr).toMatch(
@@ -648,11 +675,11 @@ describe('an existing report is never overwritten', () => {
     expect(sim.ledger).toHaveLength(5);
     expect(sim.requests).toHaveLength(requests);
     expect((await readFile(report)).equals(before)).toBe(true);
-    expect((await readFile(stateJournal())).equals(journal)).toBe(true);
+    expect((await readFile(stateJournal(state))).equals(journal)).toBe(true);
     expect(await exists(`${report}.lock`)).toBe(false);
-    expect(await exists(join(dirname(stateJournal()), 'spool'))).toBe(false);
+    expect(await exists(join(dirname(stateJournal(state)), 'spool'))).toBe(false);
 
-    const json = await runCli([...args, '--json'], { cwd: dir.path, env: CREDENTIALS });
+    const json = await cli([...args, '--json'], { cwd: dir.path, env: CREDENTIALS });
     expect(json.code).toBe(2);
     expect(oneDocument(json)).toEqual({
       error: { code: 'already-sent', message: including(report), exitCode: 2 },
@@ -662,10 +689,11 @@ describe('an existing report is never overwritten', () => {
   });
 
   it('another campaign never overwrites an existing report without --force', async () => {
+    const { cli } = ownState();
     const sim = await simulator();
     const input = await campaign(5);
     const report = fresh('shared.csv');
-    const first = await runCli([input, '--endpoint', sim.url, '--report', report], {
+    const first = await cli([input, '--endpoint', sim.url, '--report', report], {
       cwd: dir.path,
       env: CREDENTIALS,
     });
@@ -673,7 +701,7 @@ describe('an existing report is never overwritten', () => {
     const before = await readFile(report);
     const other = join(dir.path, 'other.csv');
     await writeFile(other, `to,text\n${mobile(7)},another campaign\n`);
-    const second = await runCli([other, '--endpoint', sim.url, '--report', report, '--json'], {
+    const second = await cli([other, '--endpoint', sim.url, '--report', report, '--json'], {
       cwd: dir.path,
       env: CREDENTIALS,
     });
@@ -686,6 +714,7 @@ describe('an existing report is never overwritten', () => {
   });
 
   it("--report 'reports/{date}-{name}.csv' writes today's report; a second run is refused whatever the report is called", async () => {
+    const { cli } = ownState();
     const sim = await simulator();
     const work = fresh('cron');
     await mkdir(join(work, 'campaigns'), { recursive: true });
@@ -698,7 +727,7 @@ describe('an existing report is never overwritten', () => {
       return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
     };
     const dayBefore = today();
-    const first = await runCli([...args, '--report', 'reports/{date}-{name}.csv'], {
+    const first = await cli([...args, '--report', 'reports/{date}-{name}.csv'], {
       cwd: work,
       env: CREDENTIALS,
     });
@@ -714,7 +743,7 @@ describe('an existing report is never overwritten', () => {
 
     // Same day or the next, {date} or {time}: the content was sent, so nothing goes out again.
     for (const name of ['reports/{date}-{name}.csv', 'reports/{time}-{name}.csv']) {
-      const again = await runCli([...args, '--report', name], { cwd: work, env: CREDENTIALS });
+      const again = await cli([...args, '--report', name], { cwd: work, env: CREDENTIALS });
       expect(again.code).toBe(2);
       expect(again.stderr).toContain('already sent');
       expect(again.stderr).toContain(report);
@@ -725,11 +754,12 @@ describe('an existing report is never overwritten', () => {
   });
 
   it('a report folder that does not exist is a usage error (exit 2), not a crash', async () => {
+    const { cli } = ownState();
     const sim = await simulator();
     const work = fresh('no-reports-dir');
     await mkdir(work);
     await writeCampaignCsv(join(work, 'tonight.csv'), 2);
-    const result = await runCli(
+    const result = await cli(
       ['tonight.csv', '--endpoint', sim.url, '--report', 'missing/{date}-{name}.csv'],
       { cwd: work, env: CREDENTIALS },
     );
