@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/journal/journal.js';
 import { lockPath } from '../../src/journal/lock.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
@@ -26,26 +26,44 @@ const ENV = { SMS_SEND_USERNAME: 'crash-user', SMS_SEND_PASSWORD: 'crash-pw' };
 const TS_LOADER = new URL('../helpers/ts-loader.js', import.meta.url).href;
 const LOCK_TAKER = fileURLToPath(new URL('../helpers/lock-taker.ts', import.meta.url));
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let sim: Simulator;
-const children: ChildProcess[] = [];
+/**
+ * What one test owns: a folder (its campaigns, reports and campaign state), the children and
+ * simulators it started. The tests run concurrently, so nothing of this is shared.
+ */
+interface Ctx {
+  dir: string;
+  state: string;
+  env: Record<string, string>;
+  children: ChildProcess[];
+  sims: Simulator[];
+}
 
-beforeEach(async () => {
-  dir = await tempDir();
-});
-afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
-  await sim?.stop();
-  await dir.remove();
-});
+async function context(onTestFinished: (fn: () => Promise<void>) => void): Promise<Ctx> {
+  const dir = await tempDir();
+  const state = join(dir.path, 'state');
+  const ctx: Ctx = {
+    dir: dir.path,
+    state,
+    env: { ...ENV, SMS_SEND_STATE_DIR: state },
+    children: [],
+    sims: [],
+  };
+  onTestFinished(async () => {
+    for (const child of ctx.children) {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+    await Promise.all(ctx.sims.map((sim) => sim.stop()));
+    await dir.remove();
+  });
+  return ctx;
+}
 
-async function startSim(latencyMs: number): Promise<Simulator> {
-  sim = await startSimulator({
+async function startSim(ctx: Ctx, latencyMs: number): Promise<Simulator> {
+  const sim = await startSimulator({
     credentials: { username: ENV.SMS_SEND_USERNAME, password: ENV.SMS_SEND_PASSWORD },
     faults: { latencyMs },
   });
+  ctx.sims.push(sim);
   return sim;
 }
 
@@ -56,9 +74,9 @@ interface Running {
 }
 
 /** Spawns the CLI and keeps its output readable while it runs. */
-function start(args: string[]): Running {
-  const child = startCli(args, { cwd: dir.path, env: ENV });
-  children.push(child);
+function start(ctx: Ctx, args: string[]): Running {
+  const child = startCli(args, { cwd: ctx.dir, env: ctx.env });
+  ctx.children.push(child);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -77,6 +95,7 @@ const exited = (child: ChildProcess) => child.exitCode !== null || child.signalC
  * once (with stderr) if the run ended first.
  */
 async function waitForJournal(
+  ctx: Ctx,
   run: Running,
   ready: (counts: { send: number; done: number }) => boolean,
   what: string,
@@ -85,7 +104,7 @@ async function waitForJournal(
     if (exited(run.child)) {
       throw new Error(`the run ended before ${what}: ${run.stderr()}`);
     }
-    return ready(await journalCounts(stateJournal()));
+    return ready(await journalCounts(stateJournal(ctx.state)));
   }, what);
 }
 
@@ -98,20 +117,23 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-async function campaign(count: number): Promise<{ input: string; report: string }> {
-  const input = join(dir.path, 'campaign.csv');
+async function campaign(ctx: Ctx, count: number): Promise<{ input: string; report: string }> {
+  const input = join(ctx.dir, 'campaign.csv');
   await writeCampaignCsv(input, count);
-  const report = join(dir.path, 'campaign.report.csv');
+  const report = join(ctx.dir, 'campaign.report.csv');
   return { input, report };
 }
 
-describe('kill -9 mid-run, then --resume', { timeout: 120_000 }, () => {
-  it('twice, at different moments: no record lost, none accepted twice, the stale lock taken over', async () => {
+describe.concurrent('kill -9 mid-run, then --resume', { timeout: 120_000 }, () => {
+  it('twice, at different moments: no record lost, none accepted twice, the stale lock taken over', async ({
+    onTestFinished,
+  }) => {
+    const ctx = await context(onTestFinished);
     const RECORDS = 3000;
     const BATCH = 25;
     const CONCURRENCY = 2;
-    await startSim(60);
-    const { input, report } = await campaign(RECORDS);
+    const sim = await startSim(ctx, 60);
+    const { input, report } = await campaign(ctx, RECORDS);
     const args = [
       input,
       '--endpoint',
@@ -127,17 +149,18 @@ describe('kill -9 mid-run, then --resume', { timeout: 120_000 }, () => {
     ];
 
     // First kill: early, a few batches answered and others in flight.
-    const first = start(args);
-    await waitForJournal(first, (c) => c.done >= 3, 'three answered batches');
+    const first = start(ctx, args);
+    await waitForJournal(ctx, first, (c) => c.done >= 3, 'three answered batches');
     first.child.kill('SIGKILL');
     expect((await first.done).signal).toBe('SIGKILL');
     const lock = JSON.parse(await readFile(lockPath(report), 'utf8')) as { pid: number };
     expect(lock.pid).toBe(first.child.pid); // left behind by the dead run
-    const afterFirst = await journalCounts(stateJournal());
+    const afterFirst = await journalCounts(stateJournal(ctx.state));
 
     // Second kill: the resumed run, well into its own sending.
-    const second = start([...args, '--resume']);
+    const second = start(ctx, [...args, '--resume']);
     await waitForJournal(
+      ctx,
       second,
       (c) => c.done >= afterFirst.done + 20,
       'twenty more answered batches',
@@ -147,7 +170,7 @@ describe('kill -9 mid-run, then --resume', { timeout: 120_000 }, () => {
 
     // The last run finishes the campaign; the simulator no longer needs to be slow.
     sim.setFaults({});
-    const third = await runCli([...args, '--resume'], { cwd: dir.path, env: ENV });
+    const third = await runCli([...args, '--resume'], { cwd: ctx.dir, env: ctx.env });
     expect(third.stderr).not.toContain('another sms-send');
 
     const rows = parseCsv(await readFile(report, 'utf8'));
@@ -159,7 +182,7 @@ describe('kill -9 mid-run, then --resume', { timeout: 120_000 }, () => {
     expect(unknown).toBeLessThanOrEqual(2 * CONCURRENCY * BATCH);
     expect(third.code).toBe(unknown > 0 ? 1 : 0);
     // The unknown rows are exactly those the journal saw sent without an answer.
-    const state = await readJournal(stateJournal());
+    const state = await readJournal(stateJournal(ctx.state));
     expect(state?.runs).toBe(3);
     expect(
       rows
@@ -171,17 +194,20 @@ describe('kill -9 mid-run, then --resume', { timeout: 120_000 }, () => {
     expect(sim.ledger.length).toBeGreaterThanOrEqual(counts.accepted ?? 0);
     expect(sim.ledger.length).toBeLessThanOrEqual(RECORDS);
     expect(await exists(lockPath(report))).toBe(false);
-    expect(await exists(join(dirname(stateJournal()), 'spool'))).toBe(false);
-    expect(await exists(join(dirname(stateJournal()), 'lock'))).toBe(false);
+    expect(await exists(join(dirname(stateJournal(ctx.state)), 'spool'))).toBe(false);
+    expect(await exists(join(dirname(stateJournal(ctx.state)), 'lock'))).toBe(false);
   });
 });
 
-describe('Ctrl-C', { timeout: 120_000 }, () => {
-  it('once: in-flight batches finish, exit 130, report flushed, and the printed --resume finishes the job', async () => {
+describe.concurrent('Ctrl-C', { timeout: 120_000 }, () => {
+  it('once: in-flight batches finish, exit 130, report flushed, and the printed --resume finishes the job', async ({
+    onTestFinished,
+  }) => {
+    const ctx = await context(onTestFinished);
     const RECORDS = 2000;
-    await startSim(60);
-    const { input, report } = await campaign(RECORDS);
-    const run = start([
+    const sim = await startSim(ctx, 60);
+    const { input, report } = await campaign(ctx, RECORDS);
+    const run = start(ctx, [
       input,
       '--endpoint',
       sim.url,
@@ -193,7 +219,7 @@ describe('Ctrl-C', { timeout: 120_000 }, () => {
       '--concurrency',
       '2',
     ]);
-    await waitForJournal(run, (c) => c.done >= 4, 'four answered batches');
+    await waitForJournal(ctx, run, (c) => c.done >= 4, 'four answered batches');
     run.child.kill('SIGINT');
     const result = await run.done;
     expect(result.code).toBe(130);
@@ -215,7 +241,7 @@ describe('Ctrl-C', { timeout: 120_000 }, () => {
 
     // The command it printed, run as printed (these paths need no shell quoting).
     sim.setFaults({});
-    const resumed = await runCli(resumeLine![1]!.split(' '), { cwd: dir.path, env: ENV });
+    const resumed = await runCli(resumeLine![1]!.split(' '), { cwd: ctx.dir, env: ctx.env });
     expect(resumed.code, resumed.stderr).toBe(0);
     const final = parseCsv(await readFile(report, 'utf8'));
     expect(promiseBreaches(final, RECORDS, sim.ledger)).toEqual([]);
@@ -223,11 +249,14 @@ describe('Ctrl-C', { timeout: 120_000 }, () => {
     expect(sim.ledger).toHaveLength(RECORDS);
   });
 
-  it('twice: requests in flight are abandoned as unknown at once, exit 130, and resume does not resend them', async () => {
+  it('twice: requests in flight are abandoned as unknown at once, exit 130, and resume does not resend them', async ({
+    onTestFinished,
+  }) => {
+    const ctx = await context(onTestFinished);
     const RECORDS = 200;
     const BATCH = 20;
-    await startSim(60_000); // processed at once, answered after a minute: only abandoning ends it
-    const { input, report } = await campaign(RECORDS);
+    const sim = await startSim(ctx, 60_000); // processed at once, answered after a minute: only abandoning ends it
+    const { input, report } = await campaign(ctx, RECORDS);
     const args = [
       input,
       '--endpoint',
@@ -240,8 +269,8 @@ describe('Ctrl-C', { timeout: 120_000 }, () => {
       '--concurrency',
       '2',
     ];
-    const run = start(args);
-    await waitForJournal(run, (c) => c.send >= 2, 'two batches in flight');
+    const run = start(ctx, args);
+    await waitForJournal(ctx, run, (c) => c.send >= 2, 'two batches in flight');
     await waitFor(
       () => sim.requests.length >= 2 && sim.ledger.length >= 2 * BATCH,
       'two requests processed',
@@ -260,7 +289,7 @@ describe('Ctrl-C', { timeout: 120_000 }, () => {
     expect(countOutcomes(rows)).toEqual({ unknown: 2 * BATCH, skipped: RECORDS - 2 * BATCH });
 
     sim.setFaults({});
-    const resumed = await runCli([...args, '--resume'], { cwd: dir.path, env: ENV });
+    const resumed = await runCli([...args, '--resume'], { cwd: ctx.dir, env: ctx.env });
     expect(resumed.code, resumed.stderr).toBe(1); // the unknown ones stay unknown
     const final = parseCsv(await readFile(report, 'utf8'));
     expect(promiseBreaches(final, RECORDS, sim.ledger)).toEqual([]);
@@ -269,14 +298,17 @@ describe('Ctrl-C', { timeout: 120_000 }, () => {
   });
 });
 
-describe('the campaign lock', { timeout: 120_000 }, () => {
-  it('a second run while the first is sending exits 4, names the lock and sends nothing', async () => {
+describe.concurrent('the campaign lock', { timeout: 120_000 }, () => {
+  it('a second run while the first is sending exits 4, names the lock and sends nothing', async ({
+    onTestFinished,
+  }) => {
+    const ctx = await context(onTestFinished);
     const RECORDS = 600;
     const BATCH = 10;
     // Slow enough that the first run is still sending whatever the others take to start (up to
     // 15 s); it is sped up once they have been refused.
-    await startSim(250);
-    const { input, report } = await campaign(RECORDS);
+    const sim = await startSim(ctx, 250);
+    const { input, report } = await campaign(ctx, RECORDS);
     const args = [
       input,
       '--endpoint',
@@ -289,25 +321,25 @@ describe('the campaign lock', { timeout: 120_000 }, () => {
       '--concurrency',
       '1',
     ];
-    const first = start(args);
-    await waitForJournal(first, (c) => c.done >= 2, 'the first run sending');
+    const first = start(ctx, args);
+    await waitForJournal(ctx, first, (c) => c.done >= 2, 'the first run sending');
     const reportBefore = await readFile(report, 'utf8');
 
     // The same cron line again, and the ways a hurried operator might force it, also under
     // another report name: the campaign is what is sent, not where its report goes.
     const others = await Promise.all(
       [[], ['--force'], ['--resume'], ['--report', 'elsewhere.csv']].map((extra) =>
-        runCli([...args, ...extra], { cwd: dir.path, env: ENV }),
+        runCli([...args, ...extra], { cwd: ctx.dir, env: ctx.env }),
       ),
     );
     expect(exited(first.child)).toBe(false); // the first was sending all along
     for (const other of others) {
       expect(other.code, other.stderr).toBe(4);
-      expect(other.stderr).toContain(join(dirname(stateJournal()), 'lock'));
+      expect(other.stderr).toContain(join(dirname(stateJournal(ctx.state)), 'lock'));
       expect(other.stderr).toContain(`pid ${first.child.pid}`);
       expect(other.stderr).toContain('nothing was sent');
     }
-    expect(await exists(join(dir.path, 'elsewhere.csv'))).toBe(false);
+    expect(await exists(join(ctx.dir, 'elsewhere.csv'))).toBe(false);
     // Their refusal touched nothing of the first run's.
     expect((await readFile(report, 'utf8')).startsWith(reportBefore)).toBe(true);
     expect(JSON.parse(await readFile(lockPath(report), 'utf8'))).toMatchObject({
@@ -326,7 +358,10 @@ describe('the campaign lock', { timeout: 120_000 }, () => {
     expect(await exists(lockPath(report))).toBe(false);
   });
 
-  it('two runs that find the same stale lock at the same moment: at most one takes it over', async () => {
+  it('two runs that find the same stale lock at the same moment: at most one takes it over', async ({
+    onTestFinished,
+  }) => {
+    const ctx = await context(onTestFinished);
     // After a crash, cron and an operator (or two cron lines) may start `--resume` together. Both
     // find the dead run's lock; if both take it, both send the rest of the campaign. Each trial
     // has its own stale lock, and two processes (test/helpers/lock-taker.ts, running the lock
@@ -334,14 +369,14 @@ describe('the campaign lock', { timeout: 120_000 }, () => {
     const TRIALS = 60;
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     const stale = JSON.stringify({ pid: dead, host: hostname(), since: new Date().toISOString() });
-    for (let k = 0; k < TRIALS; k++) await writeFile(join(dir.path, `t${k}.lock`), stale);
+    for (let k = 0; k < TRIALS; k++) await writeFile(join(ctx.dir, `t${k}.lock`), stale);
     const takers = [0, 1].map(() => {
       const child = spawn(
         process.execPath,
-        ['--import', TS_LOADER, LOCK_TAKER, dir.path, String(TRIALS)],
+        ['--import', TS_LOADER, LOCK_TAKER, ctx.dir, String(TRIALS)],
         { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] },
       );
-      children.push(child);
+      ctx.children.push(child);
       let stderr = '';
       child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
