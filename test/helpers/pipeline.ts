@@ -109,6 +109,7 @@ export async function runPipeline(argv: string[], options: PipelineOptions): Pro
     const now = new Date();
     const problems = checkDefaults(settings.defaults, now);
     if (problems.length > 0) {
+      // The CLI's wording names each flag or config key; test/e2e/input.test.ts checks it.
       throw new UsageError(`message defaults have problems: ${JSON.stringify(problems)}`);
     }
     if (inputs.includes('-')) stdin = await spoolStream(Readable.from([options.stdin ?? '']));
