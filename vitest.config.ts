@@ -9,6 +9,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // The default is one worker per core less one: a single worker on a 2-core machine, idle
+    // while e2e files wait on their children and on simulated latency. Two keep both cores busy.
+    maxWorkers: 2,
     allowOnly: false,
   },
 });
