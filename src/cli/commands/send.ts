@@ -81,12 +81,7 @@ async function sendPrepared(
 ): Promise<ExitCode> {
   const out = colorFor('stdout');
   const { plan, identity } = prepared;
-  const problem =
-    prepared.refusal === 'invalid-input'
-      ? new UsageError(renderInvalid(plan, true), 'invalid-input')
-      : prepared.refusal === 'empty-input'
-        ? new UsageError(`${inputs.join(', ')}: no records to send`, 'empty-input')
-        : undefined;
+  const problem = refusalError(prepared, inputs);
   if (flags.dryRun) {
     const document = planJson(plan, identity.id);
     if (problem) {
@@ -202,6 +197,17 @@ async function sendPrepared(
     );
   }
   return exitCode;
+}
+
+/** The plan's refusal, worded as the user sees it (exit 2), or undefined when the run may go on. */
+export function refusalError(prepared: PreparedCampaign, inputs: string[]): UsageError | undefined {
+  if (prepared.refusal === 'invalid-input') {
+    return new UsageError(renderInvalid(prepared.plan, true), 'invalid-input');
+  }
+  if (prepared.refusal === 'empty-input') {
+    return new UsageError(`${inputs.join(', ')}: no records to send`, 'empty-input');
+  }
+  return undefined;
 }
 
 /** The command line that finishes this campaign: the same arguments, with --resume. */
