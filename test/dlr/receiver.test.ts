@@ -1,7 +1,7 @@
 // The receiver in-process: what it accepts, what it refuses, what it logs, and how it updates the report.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FoldResult } from '../../src/dlr/apply.js';
 import { DlrReceiver, paramsFromBody } from '../../src/dlr/receiver.js';
 import { acquireLock, lockPath } from '../../src/journal/lock.js';
@@ -47,16 +47,8 @@ async function start(updateIntervalMs = 20): Promise<DlrReceiver> {
 }
 
 /** Polls until the check passes, up to a deadline; the last failure is the test's failure. */
-async function eventually<T>(check: () => Promise<T> | T): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+function eventually<T>(check: () => Promise<T> | T): Promise<T> {
+  return vi.waitFor(check, { timeout: 10_000, interval: 20 });
 }
 
 async function rows(): Promise<Record<string, string>[]> {

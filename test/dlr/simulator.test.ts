@@ -1,7 +1,7 @@
 // The simulator's delivery reports: POST without placeholders, seeded status mix, retries, CLI flags.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deliveryReportsOf, parseStatusMix } from '../../src/cli/commands/simulate.js';
 import { UsageError } from '../../src/errors.js';
 import { hasPlaceholders } from '../../src/simulator/dlr.js';
@@ -151,9 +151,10 @@ describe('simulator delivery reports', () => {
   it('retries a receiver that is not there, and stop() cancels the wait', async () => {
     const sim = await start({ deliveryReports: { retryDelayMs: 60_000 } });
     await send(sim, [message({ DeliveryReportUrl: 'http://127.0.0.1:1/dlr?msgid=[$MSGID]' })]);
-    for (let i = 0; i < 500 && sim.deliveryReportCalls[0]?.error === undefined; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await vi.waitFor(() => expect(sim.deliveryReportCalls[0]?.error).toBeDefined(), {
+      timeout: 5_000,
+      interval: 10,
+    });
     expect(sim.deliveryReportCalls[0]).toMatchObject({ attempts: 1 });
     await sim.stop();
     await sim.deliveryReportsSettled();

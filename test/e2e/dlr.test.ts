@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPORT_COLUMNS } from '../../src/report/row.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { runCli, startCli } from '../helpers/cli.js';
@@ -16,16 +16,8 @@ const TEMPLATE =
 const CREDENTIALS = { SMS_SEND_USERNAME: 'customer', SMS_SEND_PASSWORD: 'secret' };
 
 /** Polls until the check passes, up to a deadline; the last failure is the test's failure. */
-async function eventually<T>(check: () => Promise<T> | T, seconds = 15): Promise<T> {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+function eventually<T>(check: () => Promise<T> | T, seconds = 15): Promise<T> {
+  return vi.waitFor(check, { timeout: seconds * 1000, interval: 50 });
 }
 
 describe('sms-send dlr', () => {

@@ -1,4 +1,5 @@
 // Shared helpers for the simulator tests: a plain-fetch client and message builders.
+import { vi } from 'vitest';
 import http from 'node:http';
 import type { RestSmsMessageReq, RestSmsResponse } from '../../src/gateway/types.js';
 import { OPERATION_PATH } from '../../src/gateway/types.js';
@@ -92,9 +93,10 @@ export function messages(n: number, prefix = 'm'): Record<string, unknown>[] {
 
 /** Waits (without asserting on time) until a condition holds, e.g. a request has been recorded. */
 export async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`gave up waiting for ${what}`);
+  await vi.waitFor(
+    () => {
+      if (!condition()) throw new Error(`gave up waiting for ${what}`);
+    },
+    { timeout: 5_000, interval: 10 },
+  );
 }
