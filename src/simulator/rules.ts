@@ -85,6 +85,19 @@ function tooLong(field: string, value: Text, max: number): string | undefined {
   return undefined;
 }
 
+/** An optional text field: its type, then its length, then its form; the first problem found. */
+function optionalText(
+  value: Text,
+  field: string,
+  max: number,
+  wrongType: string,
+  form: (text: string) => string | undefined,
+): string | undefined {
+  if (value === WRONG_TYPE) return wrongType;
+  if (value === undefined || value === '') return undefined;
+  return tooLong(field, value, max) ?? form(value);
+}
+
 /**
  * Checks one Messages item; the first failing rule decides the code (order in status-codes.ts).
  * Kept allocation-light: it runs for every message of the benchmark.
@@ -187,50 +200,30 @@ export function checkMessage(item: unknown): MessageCheck {
     );
   }
 
-  const validity = textOf(f['validationperiod']);
-  if (validity === WRONG_TYPE) {
-    return reject(messageId, 'validationPeriod', 'ValidationPeriod must be a string');
-  }
-  if (validity !== undefined && validity !== '') {
-    if (validity.length > LIMITS.ValidationPeriod) {
-      return reject(
-        messageId,
-        'validationPeriod',
-        `ValidationPeriod is ${validity.length} characters long (maximum ${LIMITS.ValidationPeriod})`,
-      );
-    }
-    if (DIGITS.test(validity) && parseCompactTimestamp(validity) === undefined) {
-      return reject(
-        messageId,
-        'validationPeriod',
-        `ValidationPeriod ${show(validity)} is not a valid yyyymmddhhmmss timestamp`,
-      );
-    }
-  }
+  const validityProblem = optionalText(
+    textOf(f['validationperiod']),
+    'ValidationPeriod',
+    LIMITS.ValidationPeriod,
+    'ValidationPeriod must be a string',
+    (text) =>
+      DIGITS.test(text) && parseCompactTimestamp(text) === undefined
+        ? `ValidationPeriod ${show(text)} is not a valid yyyymmddhhmmss timestamp`
+        : undefined,
+  );
+  if (validityProblem) return reject(messageId, 'validationPeriod', validityProblem);
 
   const idProblem = tooLong('MessageId', idText, LIMITS.MessageId);
   if (idProblem !== undefined) return reject(messageId, 'messageId', idProblem);
 
-  const header = textOf(f['userdataheader']);
-  if (header === WRONG_TYPE) {
-    return reject(messageId, 'userDataHeader', 'UserDataHeader must be a hex string');
-  }
-  if (header !== undefined && header !== '') {
-    if (header.length > LIMITS.UserDataHeader) {
-      return reject(
-        messageId,
-        'userDataHeader',
-        `UserDataHeader is ${header.length} characters long (maximum ${LIMITS.UserDataHeader})`,
-      );
-    }
-    if (!HEX.test(header)) {
-      return reject(
-        messageId,
-        'userDataHeader',
-        `UserDataHeader ${show(header)} is not an even-length hex string`,
-      );
-    }
-  }
+  const headerProblem = optionalText(
+    textOf(f['userdataheader']),
+    'UserDataHeader',
+    LIMITS.UserDataHeader,
+    'UserDataHeader must be a hex string',
+    (text) =>
+      HEX.test(text) ? undefined : `UserDataHeader ${show(text)} is not an even-length hex string`,
+  );
+  if (headerProblem) return reject(messageId, 'userDataHeader', headerProblem);
 
   const userData = textOf(f['userdata']);
   if (userData === WRONG_TYPE) {

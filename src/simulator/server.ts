@@ -80,6 +80,12 @@ interface Answer {
   jsonp?: string | null;
 }
 
+/** The two ways the simulator turns a request away before processing it, with Retry-After. */
+const TURNED_AWAY = {
+  unavailable: [503, 'ServiceUnavailable', 'service unavailable'],
+  'rate-limited': [429, 'TooManyRequests', 'rate limit exceeded'],
+} as const;
+
 /** Serves one simulator on node:http and owns its sockets and timers so stop() leaves nothing behind. */
 export class SimulatorServer {
   private readonly server: http.Server;
@@ -255,19 +261,15 @@ export class SimulatorServer {
     const retryAfter = String(options.retryAfterSeconds ?? 1);
     switch (faults.before) {
       case 'unavailable':
-        this.answer(res, record, '503', delayMs, {
-          status: 503,
+      case 'rate-limited': {
+        const [status, type, text] = TURNED_AWAY[faults.before];
+        this.answer(res, record, String(status) as '503' | '429', delayMs, {
+          status,
           headers: { 'Retry-After': retryAfter },
-          json: errorBody('ServiceUnavailable', 'Simulated fault: service unavailable'),
+          json: errorBody(type, `Simulated fault: ${text}`),
         });
         return;
-      case 'rate-limited':
-        this.answer(res, record, '429', delayMs, {
-          status: 429,
-          headers: { 'Retry-After': retryAfter },
-          json: errorBody('TooManyRequests', 'Simulated fault: rate limit exceeded'),
-        });
-        return;
+      }
       case 'reset-before':
         this.reset(req, record, 'reset-before', delayMs);
         return;
