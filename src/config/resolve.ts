@@ -100,6 +100,7 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
     rate: values.rate ? values.rate : undefined,
     timeoutMs: parseDuration(values.timeout!)!,
     retries: values.retries!,
+    outageGraceMs: parseDuration(values.outageGrace!)!,
     stateDir: resolvePath(
       baseFor(merged.sources.stateDir, input.cwd),
       expandHome(values.stateDir ?? defaultStateDir(input.env)),

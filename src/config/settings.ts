@@ -28,6 +28,8 @@ export interface Settings {
   rate?: number;
   timeoutMs: number;
   retries: number;
+  /** How long an unusable gateway is waited for (probed) before the run stops; 0 never waits. */
+  outageGraceMs: number;
   /** Campaign journals, locks, spools and manifests live here (one folder per campaign). */
   stateDir: string;
   /** An explicit campaign name (may hold {date}, {time}, {name}); else the ID comes from the content. */

@@ -202,6 +202,16 @@ export const SETTINGS = {
     schema: duration,
     default: '30s',
   }),
+  outageGrace: spec({
+    flag: '--outage-grace <duration>',
+    help: 'how long to wait for a gateway that stopped answering before stopping (exit 3); 0 never waits',
+    group: 'sending',
+    schema: v.pipe(
+      v.union([v.number(), v.string()], durationMessage),
+      v.check((value) => parseDuration(value) !== undefined, durationMessage),
+    ),
+    default: '60s',
+  }),
   retries: spec({
     flag: '--retries <n>',
     help: 'retries of a request the gateway surely did not process',

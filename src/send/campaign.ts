@@ -252,6 +252,7 @@ async function sendPass(
         batchSize: settings.batchSize,
         concurrency: settings.concurrency,
         retries: settings.retries,
+        outageGraceMs: settings.outageGraceMs,
         rate: settings.rate,
         stopSignal: options.stopSignal,
         abortSignal: options.abortSignal,

@@ -25,8 +25,12 @@ export interface SendEvents {
   record: [row: RowResult, earlier?: boolean];
   batch: [BatchReport];
   retry: [RetryNotice];
-  /** The run stops taking batches: circuit breaker or credentials refused. */
+  /** The run stops taking batches: credentials refused, or the gateway stayed unusable. */
   stop: [{ reason: string; authRefused: boolean }];
+  /** The gateway looks down: no new batches while it is probed, for up to `graceMs`. */
+  outage: [{ reason: string; graceMs: number }];
+  /** A probe was answered: sending goes on. */
+  recovered: [{ afterMs: number }];
 }
 
 export class SendEmitter extends EventEmitter<SendEvents> {}

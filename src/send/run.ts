@@ -30,6 +30,8 @@ export interface RunOptions {
   batchSize: number;
   concurrency: number;
   retries: number;
+  /** How long an unusable gateway is waited for before the run stops (0: never). */
+  outageGraceMs?: number;
   rate?: number;
   stopSignal?: AbortSignal;
   abortSignal?: AbortSignal;
@@ -75,6 +77,7 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
         batchSize: options.batchSize,
         concurrency: options.concurrency,
         retries: options.retries,
+        outageGraceMs: options.outageGraceMs,
         retryUnknown: options.retryUnknown,
         limiter: new RateLimiter(options.rate),
         stopSignal: options.stopSignal,

@@ -47,8 +47,15 @@ export interface SendOptions {
   retries: number;
   /** Also resend batches whose outcome is unknown (may deliver twice). */
   retryUnknown?: boolean;
-  /** Request-level failures in a row that stop the run. */
+  /** Request-level failures in a row that open the circuit breaker. */
   maxConsecutiveFailures?: number;
+  /**
+   * How long an open breaker (or a batch that surely did not get through) waits for the gateway,
+   * probing it with an empty request, before the run stops; 0 (the default here) never waits.
+   */
+  outageGraceMs?: number;
+  /** The clock the grace is measured with; injectable so tests need not wait. */
+  now?: () => number;
   limiter?: RateLimiter;
   hooks?: SendHooks;
   /** Once aborted, no new batch is taken; batches in flight finish. */
@@ -69,6 +76,9 @@ export interface SendOutcome {
   notSent: number;
 }
 
+/** Outage waits one batch may sit through before it is reported `failed`. */
+const MAX_OUTAGE_WAITS = 3;
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export async function send(
@@ -79,9 +89,17 @@ export async function send(
   const sleep = options.sleep ?? defaultSleep;
   const limiter = options.limiter ?? new RateLimiter(undefined);
   const maxFailures = options.maxConsecutiveFailures ?? 5;
+  const graceMs = options.outageGraceMs ?? 0;
+  const now = options.now ?? Date.now;
   let consecutiveFailures = 0;
   let batchNumber = 0;
   let stopped: SendOutcome['stopped'];
+  // Whether any request of this run got an HTTP answer: none at all means the gateway was never
+  // reached (refused, DNS, TLS, timeouts), which is exit 3, not a run with failed records.
+  let reached = false;
+  let attempted = false;
+  let lastReason = '';
+  let outage: Promise<boolean> | undefined;
 
   async function* messages(): AsyncGenerator<MessageEntry> {
     for await (const entry of entries) {
@@ -101,6 +119,45 @@ export async function send(
     events.emit('stop', stopped);
   }
 
+  /**
+   * One wait shared by every worker: probe the gateway with an empty RestSmsRequest (it sends and
+   * bills nothing), with backoff, until it answers (true) or the grace runs out (false, the run
+   * stops). Refused credentials stop at once.
+   */
+  function waitForGateway(reason: string): Promise<boolean> {
+    outage ??= (async () => {
+      events.emit('outage', { reason, graceMs });
+      const started = now();
+      for (let attempt = 1; ; attempt++) {
+        const left = graceMs - (now() - started);
+        await sleep(
+          Math.max(0, Math.min(left, 250 + backoffDelay(attempt, undefined, options.random))),
+        );
+        if (interrupted()) return false;
+        const probe = await options.poster.post([], [], options.abortSignal);
+        if (probe.httpStatus !== undefined) reached = true;
+        if (probe.verdict.kind === 'results') {
+          consecutiveFailures = 0;
+          events.emit('recovered', { afterMs: now() - started });
+          return true;
+        }
+        if (probe.verdict.kind === 'failed' && probe.verdict.authRefused) {
+          stop(probe.verdict.reason, true);
+          return false;
+        }
+        if (now() - started >= graceMs) {
+          const seconds = Math.round(graceMs / 100) / 10;
+          stop(
+            `the gateway stayed unusable for ${seconds}s (${reason}; last probe: ${probe.verdict.reason})`,
+            false,
+          );
+          return false;
+        }
+      }
+    })().finally(() => (outage = undefined));
+    return outage;
+  }
+
   async function sendBatch(batch: MessageEntry[]): Promise<void> {
     const number = ++batchNumber;
     const json = batch.map((entry) => entry.json);
@@ -110,12 +167,18 @@ export async function send(
       batch.map((entry) => entry.row),
     );
     let attempts = 0;
+    // Attempts since the last outage wait: a batch sent again after one gets its retries anew.
+    let tries = 0;
+    let outageWaits = 0;
     // Once an attempt may have reached the gateway, a later failure cannot be called `failed`.
     let ambiguous = false;
     for (;;) {
       await limiter.acquire(batch.length);
       attempts++;
+      tries++;
       const answer = await options.poster.post(json, messageIds, options.abortSignal);
+      attempted = true;
+      if (answer.httpStatus !== undefined) reached = true;
       let verdict = answer.verdict;
       if (verdict.kind === 'unknown') ambiguous = true;
       if (verdict.kind === 'unknown' && options.retryUnknown) {
@@ -123,8 +186,8 @@ export async function send(
       }
       if (verdict.kind === 'retry') {
         if (answer.throttled) limiter.throttled(verdict.retryAfterMs);
-        if (attempts <= options.retries && !halted()) {
-          const delayMs = verdict.retryAfterMs ?? backoffDelay(attempts, undefined, options.random);
+        if (tries <= options.retries && !halted()) {
+          const delayMs = verdict.retryAfterMs ?? backoffDelay(tries, undefined, options.random);
           events.emit('retry', {
             batch: number,
             attempt: attempts,
@@ -141,15 +204,32 @@ export async function send(
         limiter.succeeded();
         results = verdict.results;
       } else {
-        // A retry verdict that ran out of attempts: the gateway surely did not take it.
+        lastReason = verdict.reason;
+        // Retries ran out on a request the gateway surely did not process (unavailable, 429,
+        // refused, reset before sending): wait for the gateway and send this batch again, rather
+        // than leave a person to --resume after a blip. Bounded, for a gateway that answers the
+        // probe but never this batch.
+        const waitable = graceMs > 0 && !ambiguous && !halted();
+        if (verdict.kind === 'retry' && waitable && outageWaits < MAX_OUTAGE_WAITS) {
+          outageWaits++;
+          if (await waitForGateway(verdict.reason)) {
+            tries = 0;
+            continue;
+          }
+        }
         const outcome = verdict.kind === 'unknown' || ambiguous ? 'unknown' : 'failed';
         const note = attempts > 1 ? ` (after ${attempts} attempts)` : '';
         results = batch.map(() => ({ outcome, error: verdict.reason + note }));
         consecutiveFailures++;
+        const tripped = consecutiveFailures >= maxFailures;
+        const last = reached
+          ? `${consecutiveFailures} requests in a row failed; last: ${verdict.reason}`
+          : `the gateway was never reached: ${verdict.reason}`;
         if (verdict.kind === 'failed' && verdict.authRefused) stop(verdict.reason, true);
-        else if (consecutiveFailures >= maxFailures) {
-          stop(`${consecutiveFailures} requests in a row failed; last: ${verdict.reason}`, false);
-        }
+        // Refusals in a row will not pass by waiting: the breaker stops the run.
+        else if (tripped && (verdict.kind === 'failed' || graceMs <= 0)) stop(last, false);
+        // Unavailable or unanswered in a row: new batches wait while the gateway is probed.
+        else if (tripped && !halted()) void waitForGateway(last);
       }
       const rows: RowResult[] = batch.map((entry, i) => toRow(entry, results[i]!, attempts));
       await options.hooks?.afterResult?.(number, rows);
@@ -173,6 +253,8 @@ export async function send(
 
   async function worker(): Promise<void> {
     while (!halted()) {
+      // While the gateway is being probed, no new batch goes out.
+      if (outage && !(await outage)) return;
       const next = await pending.next();
       if (next.done) return;
       await sendBatch(next.value);
@@ -180,6 +262,9 @@ export async function send(
   }
 
   await Promise.all(Array.from({ length: options.concurrency }, worker));
+  if (attempted && !reached && !interrupted()) {
+    stop(`the gateway was never reached: ${lastReason}`, false);
+  }
 
   // Every record must end in the report, also those never attempted.
   let notSent = 0;

@@ -213,8 +213,12 @@ describe('a campaign stopped by an unreachable gateway', () => {
     await writeCampaignCsv(join(dir.path, 'campaign.csv'), 50);
     // Port 1 on loopback: connections are refused, so the circuit breaker opens.
     const unreachable = ['campaign.csv', '--endpoint', 'http://127.0.0.1:1', '--batch-size', '5'];
-    const stopped = await cli([...unreachable, '--retries', '0']);
+    // No grace: an unreachable gateway is waited for (probed) 60 s by default.
+    const stopped = await cli([...unreachable, '--retries', '0', '--outage-grace', '0']);
     expect(stopped.code, stopped.stderr).toBe(3);
+    expect(stopped.stderr).toContain(
+      'the gateway could not be used: the gateway was never reached',
+    );
     const [state] = await campaigns();
     expect(state).toMatchObject({ status: 'stopped', records: 50 });
 
@@ -232,6 +236,25 @@ describe('a campaign stopped by an unreachable gateway', () => {
     const [finished] = await campaigns();
     expect(finished).toMatchObject({ id: state!.id, status: 'finished', runs: 2 });
     expect(nonZero(finished!.counts)).toEqual({ accepted: 50 });
+  });
+});
+
+describe('a gateway that is never reached', () => {
+  it('one record is enough: exit 3 with the reason, the record reported failed', async () => {
+    await writeCampaignCsv(join(dir.path, 'one.csv'), 1);
+    const result = await cli([
+      'one.csv',
+      '--endpoint',
+      'http://127.0.0.1:1',
+      '--retries',
+      '1',
+      '--outage-grace',
+      '0',
+    ]);
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stderr).toMatch(/the gateway was never reached: .*ECONNREFUSED/);
+    const rows = parseCsv(await readFile(join(dir.path, 'one.report.csv'), 'utf8'));
+    expect(rows.map((r) => r.outcome)).toEqual(['failed']);
   });
 });
 

@@ -579,3 +579,79 @@ describe('runCampaign: the journal makes faults resumable', () => {
     expect(countOutcomes(second.rows)).toEqual({ unknown: BATCH, accepted: RECORDS - BATCH });
   });
 });
+
+describe('runCampaign: an outage of the gateway mid-run (--outage-grace)', () => {
+  async function outageRun(
+    sim: Simulator,
+    reportPath: string,
+    graceMs: number,
+    onAnswer: (answer: Answer, n: number) => void,
+    resume = false,
+  ): Promise<{ result: RunResult; rows: Record<string, string>[] }> {
+    const journalPath = `${reportPath}.journal`;
+    const inner = client(sim);
+    try {
+      const result = await runCampaign(
+        {
+          entries: streamOf(messageEntries(RECORDS, 'o')),
+          reportPath,
+          journalPath,
+          contentHash: 'outage',
+          previous: resume ? await readJournal(journalPath) : undefined,
+          overwriteReport: resume,
+          retryUnknown: false,
+          poster: watching(inner, onAnswer),
+          batchSize: BATCH,
+          concurrency: 2,
+          retries: 0,
+          outageGraceMs: graceMs,
+        },
+        new SendEmitter(),
+      );
+      return { result, rows: parseCsv(await readFile(reportPath, 'utf8')) };
+    } finally {
+      await inner.close();
+    }
+  }
+
+  it('down for a moment: new batches wait, the gateway is probed, the run finishes with nothing twice', async () => {
+    const sim = await simulator({});
+    let probes = 0;
+    const { result, rows } = await outageRun(sim, join(dir.path, 'blip.csv'), 30_000, (a, n) => {
+      if (n === 5) sim.setFaults({ unavailable: 1 });
+      if (
+        a.httpStatus === 503 &&
+        a.verdict.kind !== 'results' &&
+        sim.requests.at(-1)?.messageCount === 0
+      ) {
+        if (++probes === 2) sim.setFaults({});
+      }
+    });
+    expect(result.stopped).toBeUndefined();
+    expect(probes).toBe(2);
+    expect(promiseBreaches(rows, RECORDS, sim.ledger)).toEqual([]);
+    expect(countOutcomes(rows)).toEqual({ accepted: RECORDS });
+    expect(findDuplicates(sim.ledger)).toEqual([]);
+    expect(sim.ledger).toHaveLength(RECORDS);
+  });
+
+  it('down for longer than the grace: the run stops; --resume later finishes it with nothing twice', async () => {
+    const sim = await simulator({});
+    const reportPath = join(dir.path, 'outage.csv');
+    const first = await outageRun(sim, reportPath, 1_000, (_a, n) => {
+      if (n === 5) sim.setFaults({ unavailable: 1 });
+    });
+    expect(first.result.stopped?.reason).toMatch(/^the gateway stayed unusable for 1s \(HTTP 503/);
+    expect(promiseBreaches(first.rows, RECORDS, sim.ledger)).toEqual([]);
+    const accepted = first.rows.filter((r) => r.outcome === 'accepted').length;
+    expect(accepted).toBe(sim.ledger.length);
+    expect(first.rows.filter((r) => r.outcome === 'failed')).toHaveLength(RECORDS - accepted);
+
+    sim.setFaults({});
+    const second = await outageRun(sim, reportPath, 1_000, () => undefined, true);
+    expect(second.result.stopped).toBeUndefined();
+    expect(countOutcomes(second.rows)).toEqual({ accepted: RECORDS });
+    expect(findDuplicates(sim.ledger)).toEqual([]);
+    expect(sim.ledger).toHaveLength(RECORDS);
+  });
+});

@@ -655,3 +655,103 @@ describe('send: 429 and the rate limiter', () => {
     expect(clock.time).toBeGreaterThanOrEqual(((4 - 1) * 1000) / 10);
   });
 });
+
+// A blip is not an outage: with a grace, an open breaker (or a batch that surely did not get
+// through) makes the run wait, probing with an empty request, instead of stopping.
+const OK_EMPTY = { ProcessResult: true, Messages: [] };
+
+describe('send: waiting out an outage (--outage-grace)', () => {
+  /** A gateway down for `down` calls (probes included), answering `during` meanwhile. */
+  function blip(down: number, during: Exchange = response(503)) {
+    return new ScriptedPoster(({ n, ids }) => (n <= down ? during : accepted(ids)));
+  }
+  const graceful = (clock: InstantClock) => ({
+    outageGraceMs: 60_000,
+    now: () => clock.now(),
+    sleep: (ms: number) => clock.sleep(ms),
+  });
+
+  it('503 past the retries: probes until the gateway answers, then sends the same batch again', async () => {
+    const clock = new InstantClock();
+    const outages: unknown[] = [];
+    const events = new SendEmitter();
+    events.on('outage', (o) => outages.push(o));
+    // 4 attempts of batch 1 (1 + 3 retries), then 3 probes, all 503; then everything is answered.
+    const poster = blip(7);
+    const r = await run(messageEntries(4, 'm'), { poster, ...graceful(clock) }, events);
+    expect(r.outcome.stopped).toBeUndefined();
+    expect(outages).toEqual([{ reason: 'HTTP 503', graceMs: 60_000 }]);
+    expect(poster.calls.map((ids) => ids.length)).toEqual([2, 2, 2, 2, 0, 0, 0, 0, 2, 2]);
+    expectEachRowOnce(r.records, 4);
+    expect(r.records.every((row) => row.outcome === 'accepted')).toBe(true);
+    expect(r.byRow.get(1)).toMatchObject({ attempts: 5 });
+  });
+
+  it('down for longer than the grace: the run stops (exit 3 reason), nothing after it is sent', async () => {
+    const clock = new InstantClock();
+    const poster = new ScriptedPoster(() => networkError('ECONNREFUSED', false));
+    const r = await run(messageEntries(6, 'm'), { poster, ...graceful(clock) });
+    expect(r.outcome.stopped?.reason).toMatch(
+      /^the gateway stayed unusable for 60s \(.*ECONNREFUSED.*; last probe: /,
+    );
+    expect(clock.now()).toBeGreaterThanOrEqual(60_000);
+    expectEachRowOnce(r.records, 6);
+    expect(r.records.every((row) => row.outcome === 'failed')).toBe(true);
+    expect(poster.calls.filter((ids) => ids.length > 0)).toHaveLength(4); // batch 1 only
+  });
+
+  it('unknown answers in a row open the breaker: they stay unknown, the rest waits and goes on', async () => {
+    const clock = new InstantClock();
+    const poster = new ScriptedPoster(({ n, ids }) =>
+      n <= 5 ? response(502) : ids.length === 0 ? response(200, OK_EMPTY) : accepted(ids),
+    );
+    const r = await run(messageEntries(20, 'm'), { poster, ...graceful(clock) });
+    expect(r.outcome.stopped).toBeUndefined();
+    expectEachRowOnce(r.records, 20);
+    const unknown = r.records.filter((row) => row.outcome === 'unknown').map((row) => row.row);
+    expect(unknown.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // No unknown batch is sent twice: each id appears in exactly one non-empty request.
+    const sent = poster.calls.flat();
+    expect(new Set(sent).size).toBe(sent.length);
+  });
+
+  it('credentials refused while probing stop the run at once', async () => {
+    const clock = new InstantClock();
+    const poster = new ScriptedPoster(({ n }) =>
+      n <= 4 ? response(503) : refused('Invalid username or password'),
+    );
+    const r = await run(messageEntries(4, 'm'), { poster, ...graceful(clock) });
+    expect(r.outcome.stopped).toMatchObject({ authRefused: true });
+    expect(clock.now()).toBeLessThan(60_000);
+  });
+
+  it('refusals in a row (ProcessResult false) still stop the run: waiting would not help', async () => {
+    const clock = new InstantClock();
+    const poster = new ScriptedPoster(() => refused('Too many messages'));
+    const r = await run(messageEntries(20, 'm'), { poster, ...graceful(clock) });
+    expect(r.outcome.stopped?.reason).toMatch(/^5 requests in a row failed/);
+    expect(poster.calls.every((ids) => ids.length > 0)).toBe(true); // never probed
+  });
+});
+
+describe('send: a gateway never reached', () => {
+  it.each([
+    ['refused', networkError('ECONNREFUSED', false)],
+    ['a DNS failure', networkError('ENOTFOUND', false)],
+    ['an untrusted certificate', networkError('DEPTH_ZERO_SELF_SIGNED_CERT', false)],
+  ])(
+    '(%s): even one batch makes it a stopped run, not one with failed records',
+    async (_, answer) => {
+      const poster = new ScriptedPoster(() => answer);
+      const r = await run(messageEntries(1, 'm'), { poster, retries: 1 });
+      expect(r.outcome.stopped?.reason).toMatch(/^the gateway was never reached: /);
+      expect(r.byRow.get(1)).toMatchObject({ outcome: 'failed' });
+    },
+  );
+
+  it('one HTTP answer, even a refusal, means it was reached', async () => {
+    const poster = new ScriptedPoster(() => response(400, 'bad'));
+    const r = await run(messageEntries(1, 'm'), { poster });
+    expect(r.outcome.stopped).toBeUndefined();
+  });
+});

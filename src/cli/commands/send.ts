@@ -6,6 +6,7 @@ import { SendEmitter } from '../../send/events.js';
 import { gatewayTarget, openGateway, settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
 import { confirm } from '../ui/confirm.js';
+import { formatDuration } from '../ui/format.js';
 import { planJson, summaryJson } from '../ui/json.js';
 import { renderInvalid, renderPlan } from '../ui/plan.js';
 import { showProgress } from '../ui/progress.js';
@@ -124,6 +125,14 @@ async function sendPrepared(
     quiet: flags.quiet === true || flags.json === true,
     verbose: flags.verbose === true,
   });
+  events.on('outage', ({ reason, graceMs }) =>
+    progress.note(
+      `the gateway is not answering (${reason}); waiting up to ${formatDuration(graceMs)} for it, no new batches meanwhile`,
+    ),
+  );
+  events.on('recovered', ({ afterMs }) =>
+    progress.note(`the gateway answers again after ${formatDuration(afterMs)}; sending on`),
+  );
   const signals = watchSignals({
     first: () =>
       progress.note(
