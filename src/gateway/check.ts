@@ -42,7 +42,8 @@ export async function checkGateway(
     tls: endpoint.startsWith('https:') ? client.tlsProtocol : 'none (plain http)',
   };
   if (answer.httpStatus === undefined) {
-    result.reason = `no answer: ${verdict.kind === 'results' ? answer.status : verdict.reason}`;
+    const reason = verdict.kind === 'results' ? answer.status : verdict.reason;
+    result.reason = reason.startsWith('no answer') ? reason : `no answer: ${reason}`;
     return result;
   }
   result.httpStatus = answer.httpStatus;

@@ -29,6 +29,8 @@ export type Exchange =
       latencyMs: number;
       /** True once the whole request was written: from then on the gateway may have processed it. */
       requestSent: boolean;
+      /** The client's timeout, so the words can say "within 30s". */
+      timeoutMs?: number;
     };
 
 /** Cap on a response body we are willing to hold: far above any real RestSmsResponse. */
@@ -75,11 +77,12 @@ function trackingClient(origin: URL, options: object): Dispatcher {
 const tlsByHost = new Map<string, string>();
 subscribe('undici:client:connected', (message) => {
   const { connectParams, socket } = message as {
-    connectParams: { host: string; port: string | number };
+    connectParams: { hostname: string; port: string | number };
     socket: { getProtocol?: () => string | null };
   };
   const protocol = socket.getProtocol?.();
-  if (protocol) tlsByHost.set(`${connectParams.host}:${connectParams.port}`, protocol);
+  // `host` may already carry the port; hostname and port make the same key as the client's.
+  if (protocol) tlsByHost.set(tlsKey(connectParams.hostname, connectParams.port), protocol);
 });
 
 export class GatewayClient {
@@ -90,10 +93,12 @@ export class GatewayClient {
   private readonly head: string;
 
   private readonly hostKey: string;
+  private readonly timeoutMs: number;
 
   constructor(options: ClientOptions) {
     const url = new URL(options.endpoint);
-    this.hostKey = `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+    this.hostKey = tlsKey(url.hostname, url.port || (url.protocol === 'https:' ? '443' : '80'));
+    this.timeoutMs = options.timeoutMs;
     this.path = `${url.pathname.replace(/\/+$/, '')}${OPERATION_PATH}${url.search}`;
     this.pool = new Pool(url.origin, {
       connections: options.connections,
@@ -130,13 +135,16 @@ export class GatewayClient {
   private async exchange(messages: readonly string[], signal?: AbortSignal): Promise<Exchange> {
     const body = `${this.head}${messages.join(',')}]}`;
     const tracker: Tracker = { bodySent: false };
+    const deadline = AbortSignal.timeout(this.timeoutMs);
     const request: Dispatcher.RequestOptions = {
       method: 'POST',
       path: this.path,
       // Only what the service interface names; HTTP adds host, content-length and connection.
       headers: { accept: 'application/json', 'content-type': 'application/json' },
       body,
-      signal,
+      // One deadline on the whole request (queue, connect, headers, body), so --timeout 3s
+      // means 3 seconds, not 3 seconds for each phase.
+      signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
     };
     trackerOfOptions.set(request, tracker);
     const started = performance.now();
@@ -151,13 +159,17 @@ export class GatewayClient {
         latencyMs: performance.now() - started,
       };
     } catch (error) {
-      const { code, message } = describeError(error);
+      const timedOut = deadline.aborted && signal?.aborted !== true;
+      const { code, message } = timedOut
+        ? { code: 'TIMEOUT', message: 'timeout' }
+        : describeError(error);
       return {
         kind: 'error',
         code,
         message: this.redactText(message),
         latencyMs: performance.now() - started,
         requestSent: tracker.bodySent,
+        timeoutMs: this.timeoutMs,
       };
     }
   }
@@ -207,6 +219,11 @@ function flattenHeaders(
 }
 
 /** Error codes only, never the error object: some libraries put request details in messages. */
+/** The key of a host in the TLS map: the client and the diagnostics message must agree on it. */
+export function tlsKey(hostname: string, port: string | number): string {
+  return `${hostname}:${String(port)}`;
+}
+
 function describeError(error: unknown): { code: string; message: string } {
   if (error instanceof undiciErrors.UndiciError) {
     return { code: error.code, message: error.message };

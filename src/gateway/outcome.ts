@@ -1,5 +1,6 @@
 // Turns one HTTP exchange into per-message results, or a batch-level verdict: retry, failed, unknown.
 import type { Exchange } from './client.js';
+import { isTimeout, plainWords } from './words.js';
 import type { RestSmsMessageResp, RestSmsResponse } from './types.js';
 
 /**
@@ -68,20 +69,27 @@ export function classify(
   redact: (text: string) => string = (text) => text,
 ): Verdict {
   if (exchange.kind === 'error') {
-    const detail = `${exchange.code}: ${exchange.message}`;
-    if (ABORTED.has(exchange.code)) {
-      return exchange.requestSent
-        ? { kind: 'unknown', reason: `aborted while waiting for the answer (${detail})` }
-        : { kind: 'failed', reason: `aborted before sending (${detail})`, authRefused: false };
+    const { code, requestSent } = exchange;
+    const words = plainWords(code, exchange.message, exchange.timeoutMs);
+    if (ABORTED.has(code)) {
+      return requestSent
+        ? { kind: 'unknown', reason: 'aborted while waiting for the answer' }
+        : { kind: 'failed', reason: 'aborted before sending', authRefused: false };
     }
-    if (NOT_CONNECTED.has(exchange.code)) {
-      return { kind: 'retry', reason: `cannot connect (${detail})` };
+    if (NOT_CONNECTED.has(code) || (code === 'TIMEOUT' && !requestSent)) {
+      // The deadline passed before the request was written: it never left, like a connect timeout.
+      const reason =
+        code === 'TIMEOUT'
+          ? plainWords('UND_ERR_CONNECT_TIMEOUT', exchange.message, exchange.timeoutMs)
+          : words;
+      return { kind: 'retry', reason };
     }
-    if (CONNECTION_LOST.has(exchange.code) && !exchange.requestSent) {
-      return { kind: 'retry', reason: `connection lost before the request was sent (${detail})` };
+    if (CONNECTION_LOST.has(code) && !requestSent) {
+      return { kind: 'retry', reason: `${words} before the request was sent` };
     }
-    const when = exchange.requestSent ? 'after the request was sent' : 'during the request';
-    return { kind: 'unknown', reason: `no answer ${when} (${detail})` };
+    if (isTimeout(code)) return { kind: 'unknown', reason: words };
+    const when = requestSent ? 'after the request was sent' : 'during the request';
+    return { kind: 'unknown', reason: `${words} ${when}` };
   }
   const { status } = exchange;
   if (status === 401 || status === 403) {

@@ -85,6 +85,7 @@ describe('precedence: defaults < config file < environment < flags', () => {
       price: { value: 0, source: 'default' },
       concurrency: { value: 4, source: 'default' },
       retries: { value: 3, source: 'default' },
+      outageGrace: { value: '60s', source: 'default' },
       stateDir: { value: process.env.SMS_SEND_STATE_DIR, source: 'env' },
     });
   });

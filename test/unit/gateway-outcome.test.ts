@@ -1,6 +1,7 @@
 // classify: one HTTP exchange → per-message results, or retry / failed / unknown for the whole batch.
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/gateway/client.js';
+import { plainWords } from '../../src/gateway/words.js';
 import { classify, matchResults, parseRetryAfter } from '../../src/gateway/outcome.js';
 import type { RestSmsMessageResp } from '../../src/gateway/types.js';
 
@@ -56,11 +57,10 @@ describe('classify: network errors', () => {
     'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
     'ERR_TLS_CERT_ALTNAME_INVALID',
     'ERR_SSL_WRONG_VERSION_NUMBER',
-  ])('%s: never connected, so retry', (code) => {
-    expect(classify(networkError(code, 'boom'), SENT, NOW)).toEqual({
-      kind: 'retry',
-      reason: `cannot connect (${code}: boom)`,
-    });
+  ])('%s: never connected, so retry, in plain words (the code is not in the reason)', (code) => {
+    const verdict = classify(networkError(code, 'boom'), SENT, NOW);
+    expect(verdict).toEqual({ kind: 'retry', reason: plainWords(code, 'boom') });
+    expect(verdict.kind === 'retry' && verdict.reason).not.toContain(code);
   });
 
   it.each(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT'])(
@@ -70,50 +70,78 @@ describe('classify: network errors', () => {
     },
   );
 
-  it.each(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'])(
-    '%s before the request was fully written: surely not processed, so retry',
-    (code) => {
-      expect(classify(networkError(code, 'boom', false), SENT, NOW)).toEqual({
-        kind: 'retry',
-        reason: `connection lost before the request was sent (${code}: boom)`,
-      });
-    },
-  );
-
   it.each([
-    'ECONNRESET',
-    'EPIPE',
-    'ETIMEDOUT',
-    'UND_ERR_SOCKET',
-    'UND_ERR_HEADERS_TIMEOUT',
-    'UND_ERR_BODY_TIMEOUT',
-    'RESPONSE_TOO_LARGE',
-    'UNKNOWN',
-  ])('%s after the request was sent: may have been processed, so unknown', (code) => {
-    expect(classify(networkError(code, 'boom', true), SENT, NOW)).toEqual({
-      kind: 'unknown',
-      reason: `no answer after the request was sent (${code}: boom)`,
+    ['ECONNRESET', 'connection reset before the request was sent'],
+    ['EPIPE', 'connection broken before the request was sent'],
+    ['ECONNABORTED', 'connection aborted before the request was sent'],
+    ['UND_ERR_SOCKET', 'connection closed by the other side before the request was sent'],
+    ['UND_ERR_CLOSED', 'connection closed before the request was sent'],
+  ])('%s before the request was fully written: surely not processed, so retry', (code, reason) => {
+    expect(classify(networkError(code, 'boom', false), SENT, NOW)).toEqual({
+      kind: 'retry',
+      reason,
     });
   });
 
-  it.each(['ETIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UNKNOWN'])(
+  it.each([
+    ['ECONNRESET', 'connection reset after the request was sent'],
+    ['EPIPE', 'connection broken after the request was sent'],
+    ['ETIMEDOUT', 'no answer in time (timeout)'],
+    ['UND_ERR_SOCKET', 'connection closed by the other side after the request was sent'],
+    ['UND_ERR_HEADERS_TIMEOUT', 'no answer in time (timeout)'],
+    ['UND_ERR_BODY_TIMEOUT', 'the answer did not finish in time (timeout)'],
+    ['TIMEOUT', 'no answer in time (timeout)'],
+    ['RESPONSE_TOO_LARGE', 'the answer was too large after the request was sent'],
+    ['UNKNOWN', 'boom after the request was sent'],
+  ])('%s after the request was sent: may have been processed, so unknown', (code, reason) => {
+    expect(classify(networkError(code, 'boom', true), SENT, NOW)).toEqual({
+      kind: 'unknown',
+      reason,
+    });
+  });
+
+  it.each([
+    ['ETIMEDOUT', 'no answer in time (timeout)'],
+    ['UND_ERR_HEADERS_TIMEOUT', 'no answer in time (timeout)'],
+    ['UND_ERR_BODY_TIMEOUT', 'the answer did not finish in time (timeout)'],
+    ['UNKNOWN', 'boom during the request'],
+  ])(
     '%s with no proof of sending is still unknown (only lost connections are known safe)',
-    (code) => {
+    (code, reason) => {
       expect(classify(networkError(code, 'boom', false), SENT, NOW)).toEqual({
         kind: 'unknown',
-        reason: `no answer during the request (${code}: boom)`,
+        reason,
       });
     },
   );
+
+  it("the client's own deadline passing before the request was written: it never left, so retry", () => {
+    const timedOut = (requestSent: boolean): Exchange => ({
+      kind: 'error',
+      code: 'TIMEOUT',
+      message: 'timeout',
+      latencyMs: 3000,
+      requestSent,
+      timeoutMs: 3000,
+    });
+    expect(classify(timedOut(false), SENT, NOW)).toEqual({
+      kind: 'retry',
+      reason: 'could not connect within 3s (timeout)',
+    });
+    expect(classify(timedOut(true), SENT, NOW)).toEqual({
+      kind: 'unknown',
+      reason: 'no answer within 3s (timeout)',
+    });
+  });
 
   it.each(['UND_ERR_ABORTED', 'ABORT_ERR', 'ABORTED'])('%s: aborted by the operator', (code) => {
     expect(classify(networkError(code, 'boom', true), SENT, NOW)).toEqual({
       kind: 'unknown',
-      reason: `aborted while waiting for the answer (${code}: boom)`,
+      reason: 'aborted while waiting for the answer',
     });
     expect(classify(networkError(code, 'boom', false), SENT, NOW)).toEqual({
       kind: 'failed',
-      reason: `aborted before sending (${code}: boom)`,
+      reason: 'aborted before sending',
       authRefused: false,
     });
   });
