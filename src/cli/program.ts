@@ -80,6 +80,7 @@ export function buildProgram(state: RunState, version: string): Command {
   gatewayOptions(program.command('config'))
     .description('print the resolved settings and where each came from (password masked)')
     .option('--json', 'print them as one JSON document')
+    .option('--profiles', "list the config file's profiles and what each sets")
     .action(async (options: Record<string, unknown>) => {
       const { runConfig } = await import('./commands/config.js');
       state.exitCode = await runConfig(options);

@@ -21,14 +21,19 @@ export interface LoadedConfig {
   raw: unknown;
 }
 
-/** Loads `explicitPath` when given, else searches upward from `cwd` to the project root. */
+/**
+ * Loads `explicitPath` when given, else searches upward from `cwd` to the home folder (or to the
+ * root, outside it), then in the user's `$XDG_CONFIG_HOME/sms-send/` (`config.json` and the other
+ * names cosmiconfig knows): cosmiconfig's global strategy, so a cron job run from `/` still finds
+ * the user's settings, and a project's own config wins over them.
+ */
 export async function loadConfigFile(
   cwd: string,
   explicitPath?: string,
 ): Promise<LoadedConfig | undefined> {
   const explorer = cosmiconfig(MODULE_NAME, {
     searchPlaces: SEARCH_PLACES,
-    searchStrategy: 'project',
+    searchStrategy: 'global',
     cache: false,
   });
   try {

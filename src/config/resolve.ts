@@ -29,18 +29,22 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
   const problems: ConfigProblem[] = [];
   const warnings: string[] = [];
   const profileName = input.profile ?? input.env[PROFILE_ENV];
+  let profiles: Record<string, string[]> = {};
 
   if (loaded) {
     const checked = checkConfigFile(loaded.raw);
     if (!checked.ok) {
       throw new UsageError(formatProblems(loaded.filepath, checked.problems), 'config');
     }
-    const { profiles, ...top } = checked.value;
+    const { profiles: defined, ...top } = checked.value;
+    profiles = Object.fromEntries(
+      Object.entries(defined ?? {}).map(([name, values]) => [name, Object.keys(values)]),
+    );
     layers.push({ source: loaded.filepath, values: top });
     if (profileName) {
-      const profile = profiles?.[profileName];
+      const profile = defined?.[profileName];
       if (!profile) {
-        const known = Object.keys(profiles ?? {});
+        const known = Object.keys(profiles);
         throw new UsageError(
           `profile "${profileName}" is not defined in ${loaded.filepath}` +
             (known.length ? ` (defined: ${known.join(', ')})` : ' (it defines no profiles)'),
@@ -51,7 +55,7 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
     }
     const holdsPassword =
       top.password !== undefined ||
-      Object.values(profiles ?? {}).some((p) => p.password !== undefined);
+      Object.values(defined ?? {}).some((p) => p.password !== undefined);
     if (holdsPassword) warnIfReadable(loaded.filepath, warnings);
   } else if (profileName) {
     throw new UsageError(
@@ -110,6 +114,7 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
     sources: merged.sources,
     configFile: loaded?.filepath,
     profile: profileName,
+    profiles,
     warnings,
   };
 }

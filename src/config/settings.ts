@@ -40,6 +40,8 @@ export interface Settings {
   sources: Partial<Record<SettingKey, string>>;
   configFile?: string;
   profile?: string;
+  /** The profiles the config file defines, with the keys each sets (`sms-send config --profiles`). */
+  profiles: Record<string, string[]>;
   /** Problems that do not stop the run (e.g. a readable password file). */
   warnings: string[];
 }

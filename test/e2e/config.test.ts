@@ -441,3 +441,41 @@ describe('--config PATH', () => {
     expect(result.stderr).toContain('config file nowhere.json does not exist');
   });
 });
+
+describe('a user-level config in $XDG_CONFIG_HOME/sms-send/', () => {
+  it('is found from a folder with no config (a cron job run from /), and a project config wins over it', async () => {
+    const xdg = await emptyFolder();
+    await mkdir(join(xdg, 'sms-send'));
+    const user = join(xdg, 'sms-send', 'config.json');
+    await writeFile(
+      user,
+      JSON.stringify({
+        endpoint: 'https://user.example/rest',
+        profiles: { prod: { batchSize: 50 }, night: { rate: 10, retries: 1 } },
+      }),
+    );
+    const env = { XDG_CONFIG_HOME: xdg };
+    const [fromRoot, fromEmpty, fromProject] = await Promise.all([
+      resolved('/', [], env),
+      emptyFolder().then((cwd) => resolved(cwd, [], env)),
+      fixture('precedence').then((cwd) => resolved(cwd, [], env)),
+    ]);
+    for (const config of [fromRoot, fromEmpty]) {
+      expect(config.file).toBe(user);
+      expect(config.settings.endpoint).toEqual({
+        value: 'https://user.example/rest',
+        source: user,
+      });
+    }
+    expect(fromProject.settings.endpoint!.value).toBe('https://file.example.com/rest');
+
+    const profiles = await runCli(['config', '--profiles', '--json'], { cwd: '/', env });
+    expect(profiles.code).toBe(0);
+    expect(JSON.parse(profiles.stdout)).toEqual({
+      profiles: { file: user, defined: { prod: ['batchSize'], night: ['rate', 'retries'] } },
+    });
+    const text = await runCli(['config', '--profiles'], { cwd: '/', env });
+    expect(text.stdout).toContain(`profiles in ${user}`);
+    expect(text.stdout).toMatch(/night {2}rate, retries/);
+  });
+});

@@ -1,4 +1,4 @@
-// Every test gets its own campaign state directory, so no test reads or writes a real one (or another test's).
+// Every test gets its own campaign state directory (and an empty user config folder), so no test reads or writes a real one (or another test's).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,9 @@ import { afterAll, afterEach, beforeEach } from 'vitest';
 function fresh(): string {
   return mkdtempSync(join(tmpdir(), 'sms-send-state-'));
 }
+
+// The user-level config folder ($XDG_CONFIG_HOME/sms-send) is searched too: never the real one.
+process.env.XDG_CONFIG_HOME = mkdtempSync(join(tmpdir(), 'sms-send-xdg-config-'));
 
 // For work done in beforeAll hooks; each test then gets a folder of its own.
 const fileLevel = fresh();
@@ -28,4 +31,7 @@ afterEach(({ task }) => {
   if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
-afterAll(() => rmSync(fileLevel, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(fileLevel, { recursive: true, force: true });
+  rmSync(process.env.XDG_CONFIG_HOME!, { recursive: true, force: true });
+});

@@ -3,14 +3,24 @@ import { ExitCode } from '../../errors.js';
 import { SETTING_KEYS, SETTINGS } from '../../config/table.js';
 import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
-import { renderConfig } from '../ui/config.js';
+import { renderConfig, renderProfiles } from '../ui/config.js';
 
 export interface ConfigFlags extends GatewayFlags {
   json?: boolean;
+  profiles?: boolean;
 }
 
 export async function runConfig(flags: ConfigFlags): Promise<ExitCode> {
   const settings = await settingsFor(flags);
+  if (flags.profiles) {
+    const file = settings.configFile ?? null;
+    process.stdout.write(
+      flags.json
+        ? `${JSON.stringify({ profiles: { file, defined: settings.profiles } })}\n`
+        : `${renderProfiles(file, settings.profiles, colorFor('stdout'))}\n`,
+    );
+    return ExitCode.ok;
+  }
   const { sources } = settings;
   // Every setting of the table as the layers gave it; the password (from wherever) masked, the
   // state directory as resolved.

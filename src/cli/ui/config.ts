@@ -30,3 +30,22 @@ export function renderConfig(view: ConfigView, c: ChalkInstance): string {
     ...table,
   ].join('\n');
 }
+
+/** `sms-send config --profiles`: each profile of the config file and the keys it sets. */
+export function renderProfiles(
+  file: string | null,
+  profiles: Record<string, string[]>,
+  c: ChalkInstance,
+): string {
+  if (file === null) return 'no config file found, so no profiles';
+  const names = Object.keys(profiles);
+  if (names.length === 0) return `${file} defines no profiles`;
+  return [
+    `${c.bold('profiles in')} ${file}`,
+    ...formatTable(
+      names.map((name) => [name, profiles[name]!.join(', ') || '(sets nothing)']),
+      { indent: '  ', paint: (cell, column) => (column === 1 ? c.dim(cell) : cell) },
+    ),
+    c.dim('Choose one with --profile NAME or SMS_SEND_PROFILE.'),
+  ].join('\n');
+}
