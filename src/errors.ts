@@ -20,6 +20,17 @@ export const ExitCode = {
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
+/** What each exit code means, as `--help` and the README list them; one entry per code. */
+export const EXIT_CODE_MEANING: Record<ExitCode, string> = {
+  0: 'everything accepted (or: a dry run or check passed)',
+  1: 'the run finished but some records were rejected, invalid, failed or unknown',
+  2: 'usage, config or input error, or the campaign was already sent or is unfinished; nothing was sent',
+  3: 'the gateway could not be used: unreachable, credentials refused, or too many request-level failures in a row',
+  4: "another run holds this campaign's lock; nothing was sent",
+  70: 'an unexpected internal error (a bug; please report it)',
+  130: 'interrupted; --resume finishes the campaign',
+};
+
 /** Base of every error that ends a run with a known exit code. */
 export class SmsSendError extends Error {
   readonly exitCode: ExitCode;

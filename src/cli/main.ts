@@ -32,14 +32,9 @@ function wantsJson(command: Command): boolean {
 }
 
 function report(error: unknown, json: boolean): number {
-  if (error instanceof CommanderError) {
-    // Help and version are successful exits; anything else commander rejects is a usage error.
-    if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) {
-      return ExitCode.ok;
-    }
-    if (json) printJsonError('usage', error.message.replace(/^error: /, ''), ExitCode.usage);
-    return ExitCode.usage;
-  }
+  // Help and version are successful exits; program.ts turns every other commander error into a
+  // UsageError in sms-send's voice.
+  if (error instanceof CommanderError) return ExitCode.ok;
   if (error instanceof SmsSendError) {
     if (!json) process.stderr.write(`sms-send: ${error.message}\n`);
     else if (error.document) process.stdout.write(`${JSON.stringify(error.document)}\n`);

@@ -1,6 +1,8 @@
-// The commander program: commands and flags only. Actions load their modules lazily to keep --help fast.
-import { Command, Option } from 'commander';
-import type { ExitCode } from '../errors.js';
+// The commander program: commands, flags and help only. Actions load their modules lazily to keep --help fast.
+import { existsSync } from 'node:fs';
+import { Command, Help, Option, type CommanderError } from 'commander';
+import { EXIT_CODE_MEANING, UsageError, type ExitCode } from '../errors.js';
+import { PROFILE_ENV } from '../config/env.js';
 import { SETTING_KEYS, SETTINGS, type SettingGroup, type SettingSpec } from '../config/table.js';
 import { keyValue, mapping, nonNegativeInt, positiveInt } from './options.js';
 
@@ -9,6 +11,32 @@ export interface RunState {
   exitCode: ExitCode;
 }
 
+/** The help's flag groups, in the order `send --help` lists them. */
+const GROUP = {
+  input: 'Input:',
+  message: 'Message:',
+  sending: 'Sending:',
+  report: 'Report and state:',
+  output: 'Output:',
+  gateway: 'Gateway and credentials:',
+} as const;
+
+/** Where each group of the settings table shows in help. */
+const SETTING_GROUP: Record<SettingGroup, string> = {
+  gateway: GROUP.gateway,
+  message: GROUP.message,
+  sending: GROUP.sending,
+  state: GROUP.report,
+};
+
+/** Sections a command's help adds after its flags (examples, exit codes, environment). */
+type HelpSection =
+  { title: string; items: [string, string][] } | { title: string; lines: string[] };
+const helpSections = new WeakMap<Command, HelpSection[]>();
+
+/** Commander codes that are not errors: help and version were asked for. */
+const NOT_AN_ERROR = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
+
 export function buildProgram(state: RunState, version: string): Command {
   const program = new Command('sms-send')
     .description(
@@ -16,43 +44,25 @@ export function buildProgram(state: RunState, version: string): Command {
     )
     .version(version, '-V, --version')
     .showSuggestionAfterError()
-    // Before the subcommands exist, so they inherit it: main.ts maps every usage error to exit 2.
+    // Before the subcommands exist, so they inherit them: commander prints nothing itself and
+    // throws; usageErrors() below rewords what it throws, and main.ts prints it.
     .exitOverride()
-    .configureHelp({ sortSubcommands: false, showGlobalOptions: false });
+    .configureOutput({ outputError: () => undefined })
+    .configureHelp({
+      sortSubcommands: false,
+      showGlobalOptions: false,
+      formatHelp(this: Help, command: Command, helper: Help): string {
+        return (
+          Help.prototype.formatHelp.call(this, command, helper) + formatSections(command, helper)
+        );
+      },
+    });
 
-  const send = gatewayOptions(program.command('send', { isDefault: true }), { send: true })
+  const send = program
+    .command('send', { isDefault: true })
     .description('send every record of the input files (the default command)')
-    .argument('<input...>', 'CSV, JSON or NDJSON files with recipients and texts')
-    .option(
-      '--report <path>',
-      'report file (.csv, .json, .ndjson, .xml); default <input>.report.csv',
-    )
-    .option('--force', 'send a campaign that was already sent, all again; overwrite its report')
-    .option('--dry-run', 'validate and print the plan; send nothing')
-    .option('-y, --yes', 'do not ask for confirmation before a large send')
-    .option('--skip-invalid', 'send the valid records and report invalid ones, instead of stopping')
-    .option(
-      '--limit <n>',
-      'send only the first N valid records; report the rest as skipped',
-      positiveInt,
-    )
-    .option('--dedupe', 'skip records whose recipient and text repeat an earlier record')
-    .option('--json', 'print the summary (or the --dry-run plan) as one JSON document on stdout')
-    .option(
-      '--resume',
-      'finish an interrupted or stopped campaign from its journal; nothing settled is resent',
-    )
-    .option(
-      '--retry-unknown',
-      'also resend messages whose outcome is unknown (may send them twice)',
-    )
-    .option('-q, --quiet', 'print only errors')
-    .option('-v, --verbose', 'print a line per batch (status, latency, attempts)')
-    .option(
-      '--progress-interval <seconds>',
-      'seconds between progress lines when not on a terminal (default 10)',
-      nonNegativeInt,
-    )
+    .argument('<input...>', 'CSV, JSON or NDJSON files with recipients and texts ("-": stdin)')
+    .optionsGroup(GROUP.input)
     .option('--text <template>', 'message text with {{column}} placeholders')
     .option('--text-file <path>', 'read the text template from a file')
     .option('--map <to=COL,text=COL>', 'which columns hold the recipient and the text', mapping)
@@ -61,30 +71,123 @@ export function buildProgram(state: RunState, version: string): Command {
       '--delimiter <char>',
       'CSV delimiter (default: detected from the header among , ; and tab)',
     )
-    .action(async (inputs: string[], options: Record<string, unknown>) => {
+    .option('--skip-invalid', 'send the valid records and report invalid ones, instead of stopping')
+    .option(
+      '--limit <n>',
+      'send only the first N valid records; report the rest as skipped',
+      positiveInt,
+    )
+    .option('--dedupe', 'skip records whose recipient and text repeat an earlier record');
+  settingOptions(send, { send: true, groups: ['message'] })
+    .optionsGroup(GROUP.sending)
+    .option('--dry-run', 'validate and print the plan; send nothing')
+    .option('-y, --yes', 'do not ask for confirmation before a large send')
+    .option('--force', 'send a campaign that was already sent, all again; overwrite its report')
+    .option(
+      '--resume',
+      'finish an interrupted or stopped campaign from its journal; nothing settled is resent',
+    )
+    .option(
+      '--retry-unknown',
+      'also resend messages whose outcome is unknown (may send them twice)',
+    );
+  settingOptions(send, { send: true, groups: ['sending'] })
+    .optionsGroup(GROUP.report)
+    .option(
+      '--report <path>',
+      'report file: .csv, .json, .ndjson or .xml (JUnit); {date} {time} {name} filled in; ' +
+        'default <input>.report.csv',
+    );
+  settingOptions(send, { send: true, groups: ['state'] })
+    .optionsGroup(GROUP.output)
+    .option('--json', 'print the summary (or the --dry-run plan) as one JSON document on stdout')
+    .option('-q, --quiet', 'print only errors')
+    .option('-v, --verbose', 'print a line per batch (status, latency, attempts)')
+    .option(
+      '--progress-interval <seconds>',
+      'seconds between progress lines when not on a terminal (default 10)',
+      nonNegativeInt,
+    );
+  gatewayOptions(send, { send: true }).action(
+    async (inputs: string[], options: Record<string, unknown>) => {
       const { runSend } = await import('./commands/send.js');
       state.exitCode = await runSend(inputs, options);
-    });
-  send.helpOption('-h, --help', 'show help for send');
+    },
+  );
+  helpSections.set(send, [
+    examples([
+      [
+        'try it: the built-in simulator, nothing reaches a phone',
+        'sms-send campaign.csv --simulate',
+      ],
+      ['validate every record and show the plan; send nothing', 'sms-send campaign.csv --dry-run'],
+      [
+        'a cron job: endpoint and credentials from config, one report a day',
+        "sms-send tonight.csv --yes --quiet --report 'reports/{date}.csv'",
+      ],
+      [
+        'from standard input',
+        'generate-list | sms-send - --input-format ndjson --text "Hi {{name}}"',
+      ],
+      ['finish a run that was interrupted or stopped', 'sms-send campaign.csv --resume'],
+    ]),
+    exitCodes(),
+    environment(),
+    learnMore(),
+  ]);
+  // `sms-send sned x`: "sned" reached send as an input; say it may be a mistyped command.
+  program.hook('preSubcommand', (root, sub) => {
+    const first = root.args[0];
+    if (
+      sub === send &&
+      first !== undefined &&
+      first !== send.name() &&
+      /^[a-z][a-z-]*$/i.test(first) &&
+      !existsSync(first)
+    ) {
+      // commander's own wording and suggestion ("did you mean send?"); usageErrors() rewords it.
+      (root as unknown as { unknownCommand(): never }).unknownCommand();
+    }
+  });
 
-  gatewayOptions(program.command('check'))
-    .description('check that the gateway answers and accepts the credentials; sends nothing')
+  const check = program
+    .command('check')
+    .description('check that the gateway answers and accepts the credentials; sends nothing');
+  gatewayOptions(check)
+    .optionsGroup('Test message:')
     .option('--to <msisdn>', 'send one real test message to this number instead')
-    .option('--text <text>', 'text of the test message (with --to)')
+    .option('--text <text>', 'text of the test message (with --to)');
+  settingOptions(check, { groups: ['message'], heading: 'Test message:' })
+    .optionsGroup(GROUP.output)
     .option('--json', 'print the result as one JSON document on stdout')
+    .option('--no-color', 'no colours in output')
     .action(async (options: Record<string, unknown>) => {
       const { runCheck } = await import('./commands/check.js');
       state.exitCode = await runCheck(options);
     });
+  helpSections.set(check, [
+    examples([
+      ['is the gateway up and are the credentials good?', 'sms-send check --json'],
+      ['send one real test message', 'sms-send check --to +4741234567 --text "test"'],
+    ]),
+    exitCodes(),
+    environment(),
+  ]);
 
-  gatewayOptions(program.command('config'))
-    .description('print the resolved settings and where each came from (password masked)')
+  const config = program
+    .command('config')
+    .description('print the resolved settings and where each came from (password masked)');
+  gatewayOptions(config);
+  settingOptions(config, { groups: ['message', 'sending', 'state'] })
+    .optionsGroup(GROUP.output)
     .option('--json', 'print them as one JSON document')
     .option('--profiles', "list the config file's profiles and what each sets")
+    .option('--no-color', 'no colours in output')
     .action(async (options: Record<string, unknown>) => {
       const { runConfig } = await import('./commands/config.js');
       state.exitCode = await runConfig(options);
     });
+  helpSections.set(config, [environment()]);
 
   const campaigns = program
     .command('campaigns')
@@ -186,40 +289,153 @@ export function buildProgram(state: RunState, version: string): Command {
       state.exitCode = await runReport(file, options);
     });
 
+  helpSections.set(program, [
+    examples([
+      [
+        'try it: the built-in simulator, nothing reaches a phone',
+        'sms-send campaign.csv --simulate',
+      ],
+      ['check the gateway and the credentials (CI)', 'sms-send check'],
+      ['count a report by outcome', 'sms-send report campaign.report.csv'],
+    ]),
+    learnMore(),
+  ]);
+  usageErrors(program);
   return program;
 }
 
-/** Options of every command that resolves gateway settings: the table's flags, then the rest. */
+/** Options of every command that resolves gateway settings, under "Gateway and credentials". */
 function gatewayOptions(command: Command, options: { send?: boolean } = {}): Command {
-  command.option(
-    '--simulate',
-    'send to the built-in simulator on loopback: nothing reaches a phone',
-  );
-  settingOptions(command, { send: options.send === true });
-  return command
+  command
+    .optionsGroup(GROUP.gateway)
+    .option('--simulate', 'send to the built-in simulator on loopback: nothing reaches a phone');
+  settingOptions(command, { send: options.send === true, groups: ['gateway'] });
+  command
+    .optionsGroup(GROUP.gateway)
     .option('--config <path>', 'config file (default: searched from the current folder)')
     .option('--profile <name>', 'profile from the config file')
     .option('--password-stdin', 'read the password from standard input')
-    .option('--allow-insecure', 'allow credentials over plain http to a non-loopback host')
-    .option('--no-color', 'no colours in output');
+    .option('--allow-insecure', 'allow credentials over plain http to a non-loopback host');
+  if (options.send) command.optionsGroup(GROUP.output).option('--no-color', 'no colours in output');
+  command.addHelpOption(new Option('-h, --help', 'show this help').helpGroup(GROUP.output));
+  return command;
 }
 
-/** The settings table's flags, with their help and defaults; validation is the schema's job. */
-function settingOptions(
+/**
+ * The settings table's flags, with their help and defaults, under their group's heading (or
+ * `heading`); validation is the schema's job.
+ */
+export function settingOptions(
   command: Command,
-  options: { send?: boolean; groups?: readonly SettingGroup[] },
+  options: { send?: boolean; groups?: readonly SettingGroup[]; heading?: string },
 ): Command {
   for (const key of SETTING_KEYS) {
     const spec: SettingSpec = SETTINGS[key];
     if (spec.flag === undefined || (spec.sendOnly && !options.send)) continue;
     if (options.groups && !options.groups.includes(spec.group)) continue;
-    const fallback =
-      spec.default === undefined
-        ? ''
-        : ` (default ${typeof spec.default === 'string' ? spec.default : JSON.stringify(spec.default)})`;
-    const option = new Option(spec.flag, `${spec.help}${fallback}`);
+    const option = new Option(spec.flag, settingHelp(spec)).helpGroup(
+      options.heading ?? SETTING_GROUP[spec.group],
+    );
     if (spec.repeatable) option.argParser(keyValue);
     command.addOption(option);
   }
   return command;
+}
+
+/** A setting's help line: its help and its built-in default. */
+export function settingHelp(spec: SettingSpec): string {
+  if (spec.default === undefined) return spec.help;
+  const fallback = typeof spec.default === 'string' ? spec.default : JSON.stringify(spec.default);
+  return `${spec.help} (default ${fallback})`;
+}
+
+function examples(items: [comment: string, line: string][]): HelpSection {
+  return {
+    title: 'Examples:',
+    lines: items.flatMap(([comment, line]) => [`# ${comment}`, `$ ${line}`]),
+  };
+}
+
+/** Every exit code, from src/errors.ts. */
+export function exitCodes(): HelpSection {
+  return {
+    title: 'Exit codes:',
+    items: Object.entries(EXIT_CODE_MEANING).map(([code, meaning]) => [code, meaning]),
+  };
+}
+
+/** Every variable that sets something: the settings table's, and the profile's. */
+export function environment(): HelpSection {
+  const items: [string, string][] = [];
+  for (const key of SETTING_KEYS) {
+    const spec: SettingSpec = SETTINGS[key];
+    if (spec.env !== undefined) items.push([spec.env, spec.help]);
+  }
+  items.push([PROFILE_ENV, 'profile from the config file (as --profile)']);
+  items.push(['NO_COLOR', 'no colours in output (as --no-color)']);
+  return { title: 'Environment:', items };
+}
+
+function learnMore(): HelpSection {
+  return {
+    title: 'Learn more:',
+    lines: [
+      'sms-send <command> --help shows what a command takes. The README explains',
+      'input, the report, campaigns and state, cron, CI and the --json documents.',
+    ],
+  };
+}
+
+/** The sections a command adds after commander's own help, formatted as commander formats lists. */
+function formatSections(command: Command, helper: Help): string {
+  const sections = helpSections.get(command) ?? [];
+  const out: string[] = [];
+  for (const section of sections) {
+    if ('lines' in section) {
+      out.push(helper.styleTitle(section.title), ...section.lines.map((line) => `  ${line}`), '');
+      continue;
+    }
+    const width = Math.max(...section.items.map(([term]) => helper.displayWidth(term)));
+    const items = section.items.map(([term, text]) => helper.formatItem(term, width, text, helper));
+    out.push(...helper.formatItemList(section.title, items, helper));
+  }
+  return out.length === 0 ? '' : `\n${out.join('\n')}`;
+}
+
+/**
+ * Every command's usage errors in sms-send's voice: commander's message without its "error: ",
+ * with a hint, thrown as a UsageError for main.ts to print (exit 2). Help and version stay
+ * commander's own (main.ts treats them as success).
+ */
+function usageErrors(command: Command): void {
+  command.exitOverride((error) => {
+    if (NOT_AN_ERROR.has(error.code)) throw error;
+    throw new UsageError(usageMessage(error, command), 'usage');
+  });
+  for (const sub of command.commands) usageErrors(sub);
+}
+
+/** `error: unknown option '--simlate'\n(Did you mean --simulate?)` → one line with a hint. */
+export function usageMessage(error: CommanderError, command: Command): string {
+  let message = error.message.replace(/^error: /, '');
+  let hint: string | undefined;
+  const suggestion = /\s*\(Did you mean (.+)\?\)\s*$/.exec(message);
+  if (suggestion) {
+    message = message.slice(0, suggestion.index);
+    hint = `did you mean ${suggestion[1]}?`;
+  }
+  // `option '--limit <n>' argument 'x' is invalid. must be …` → `--limit "x": must be …`, as
+  // the settings' own problems read.
+  const invalid = /^option '(--[\w-]+)[^']*' argument '(.*)' is invalid\. (.*)$/s.exec(message);
+  if (invalid) message = `${invalid[1]} "${invalid[2]}": ${invalid[3]}`;
+  // Only the root raises it, for a first input that does not exist and looks like a command.
+  if (error.code === 'commander.unknownCommand') {
+    message = message.replace('unknown command', 'unknown command or input');
+  }
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  // A missing input with no command given is best answered by the overview.
+  const implicit = command.parent?.args[0] !== command.name();
+  const helpOf = error.code === 'commander.missingArgument' && implicit ? [names[0]] : names;
+  return `${message} (${hint ?? `run ${helpOf.join(' ')} --help`})`;
 }

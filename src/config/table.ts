@@ -197,8 +197,8 @@ export const SETTINGS = {
   }),
   timeout: spec({
     flag: '--timeout <duration>',
-    help: 'per-request timeout',
-    group: 'sending',
+    help: "how long to wait for the gateway's answer to one request",
+    group: 'gateway',
     schema: duration,
     default: '30s',
   }),

@@ -321,7 +321,7 @@ async function hashInputs(files: InputFile[]): Promise<{ sha256: string; bytes: 
       hashes.push(await hashFile(file.path));
     } catch (error) {
       const e = error as NodeJS.ErrnoException;
-      if (e.code === 'ENOENT') throw new UsageError(`${file.label}: does not exist`, 'input');
+      if (e.code === 'ENOENT') throw new UsageError(`${file.label}: the input file does not exist`, 'input');
       if (e.code === 'EISDIR') {
         throw new UsageError(`${file.label}: is a directory, not a file`, 'input');
       }

@@ -139,6 +139,13 @@ describe.concurrent(
         at: 'no-such-file.csv',
         says: 'does not exist',
       },
+      {
+        // The input is checked before the report's folder (which is missing too).
+        name: 'a file in a folder that does not exist',
+        args: ['nothere/x.csv'],
+        at: 'nothere/x.csv',
+        says: 'the input file does not exist',
+      },
     ];
 
     it.for(cases)('$name', async ({ args, at, says }, { expect }) => {
