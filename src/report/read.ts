@@ -1,5 +1,6 @@
 // The one reader of reports (csv, json, ndjson), used by `sms-send report` and the dlr fold, and the tally of one.
 import type { FileHandle } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
 import { openForReading } from '../shared/files.js';
 import { FORMATS, readableFormat, type ReadableFormat, type ReadRow } from './format.js';
 import { OUTCOMES, type Outcome } from './outcome.js';
@@ -66,7 +67,10 @@ export async function summarizeReport(path: string): Promise<ReportCounts> {
     unreadable: 0,
   };
   for await (const entry of readReport(path)) {
-    if (entry.kind === 'header') continue;
+    if (entry.kind === 'header') {
+      if (!entry.columns.includes('outcome')) throw notAReport(path, 'it has no outcome column');
+      continue;
+    }
     if (entry.kind === 'unreadable') {
       counts.unreadable++;
       continue;
@@ -91,5 +95,14 @@ export async function summarizeReport(path: string): Promise<ReportCounts> {
       counts.byDeliveryStatus[delivery] = (counts.byDeliveryStatus[delivery] ?? 0) + 1;
     } else if (outcome === 'accepted') counts.awaitingDeliveryReport++;
   }
+  // A report edited by hand may have a few odd rows; one with no row sms-send could have written
+  // is something else (the campaign's input, say).
+  if (counts.total + counts.unreadable > 0 && counts.otherOutcome === counts.total) {
+    throw notAReport(path, `no row has an outcome (${OUTCOMES.join(', ')})`);
+  }
   return counts;
+}
+
+function notAReport(path: string, why: string): UsageError {
+  return new UsageError(`${path} is not an sms-send report: ${why}`, 'not-a-report');
 }

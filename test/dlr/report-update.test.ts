@@ -213,6 +213,31 @@ describe('summarizeReport', () => {
     expect(await summarizeReport(path)).toMatchObject({ total: 1, unreadable: 2 });
   });
 
+  it.each([
+    ['a CSV without an outcome column', 'in.csv', 'to,text\n4741234567,hi\n', /no outcome column/],
+    [
+      'NDJSON rows without an outcome',
+      'in.ndjson',
+      '{"to":"4741234567"}\n',
+      /no row has an outcome/,
+    ],
+    ['a JSON array of other records', 'in.json', '[{"to":"4741234567","text":"hi"}]', /no row has/],
+    ['lines that are not rows at all', 'notes.ndjson', 'hello\nworld\n', /no row has an outcome/],
+  ])('refuses %s: it is not a report (exit 2)', async (_, name, text, why) => {
+    const path = join(dir.path, name);
+    await writeFile(path, text);
+    const refused = summarizeReport(path);
+    await expect(refused).rejects.toThrow(`${path} is not an sms-send report`);
+    await expect(refused).rejects.toThrow(why);
+    await expect(refused).rejects.toMatchObject({ exitCode: 2, code: 'not-a-report' });
+  });
+
+  it('a report with no rows yet is a report', async () => {
+    const path = join(dir.path, 'empty.csv');
+    await writeFile(path, 'row,to,messageId,outcome\n');
+    expect(await summarizeReport(path)).toMatchObject({ total: 0 });
+  });
+
   it('says a missing report does not exist', async () => {
     await expect(summarizeReport(join(dir.path, 'none.csv'))).rejects.toThrow(
       /report .*none\.csv does not exist/,
