@@ -31,6 +31,18 @@ export const EXIT_CODE_MEANING: Record<ExitCode, string> = {
   130: 'interrupted; --resume finishes the campaign',
 };
 
+/** One thing wrong with the input (or a file of it), as `--json` error documents list them. */
+export interface Problem {
+  file: string;
+  /** The line in the file, when the problem is a record's or a line's. */
+  line?: number;
+  /** The record's position in the campaign (1-based, across all input files). */
+  row?: number;
+  /** The field (recipient `to`, `text`, or a RestSmsMessageReq field) the problem is with. */
+  field?: string;
+  reason: string;
+}
+
 /** Base of every error that ends a run with a known exit code. */
 export class SmsSendError extends Error {
   readonly exitCode: ExitCode;
@@ -41,24 +53,33 @@ export class SmsSendError extends Error {
    * that explains the failure); it should carry the exit code itself.
    */
   readonly document?: Record<string, unknown>;
+  /** What was wrong with the input, one entry per problem, for `--json` (the message has it all). */
+  readonly problems?: readonly Problem[];
   constructor(
     message: string,
     exitCode: ExitCode,
     code: string,
     document?: Record<string, unknown>,
+    problems?: readonly Problem[],
   ) {
     super(message);
     this.name = new.target.name;
     this.exitCode = exitCode;
     this.code = code;
     this.document = document;
+    this.problems = problems;
   }
 }
 
 /** Bad usage, config or input: nothing was sent (exit 2). */
 export class UsageError extends SmsSendError {
-  constructor(message: string, code = 'usage', document?: Record<string, unknown>) {
-    super(message, ExitCode.usage, code, document);
+  constructor(
+    message: string,
+    code = 'usage',
+    document?: Record<string, unknown>,
+    problems?: readonly Problem[],
+  ) {
+    super(message, ExitCode.usage, code, document, problems);
   }
 }
 

@@ -4,6 +4,7 @@ import module from 'node:module';
 import { CommanderError, type Command } from 'commander';
 import { ExitCode, SmsSendError } from '../errors.js';
 import { buildProgram, type RunState } from './program.js';
+import { errorJson } from './ui/json.js';
 
 // Node 22+ caches compiled code between runs; start-up matters for cron and CI loops.
 (module as { enableCompileCache?: () => void }).enableCompileCache?.();
@@ -38,17 +39,15 @@ function report(error: unknown, json: boolean): number {
   if (error instanceof SmsSendError) {
     if (!json) process.stderr.write(`sms-send: ${error.message}\n`);
     else if (error.document) process.stdout.write(`${JSON.stringify(error.document)}\n`);
-    else printJsonError(error.code, error.message, error.exitCode);
+    else process.stdout.write(`${JSON.stringify({ error: errorJson(error) })}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  if (json) printJsonError('internal', message, ExitCode.internal);
-  else process.stderr.write(`sms-send: unexpected error (please report it):\n${message}\n`);
+  if (json) {
+    const internal = { code: 'internal', message, exitCode: ExitCode.internal };
+    process.stdout.write(`${JSON.stringify({ error: errorJson(internal) })}\n`);
+  } else process.stderr.write(`sms-send: unexpected error (please report it):\n${message}\n`);
   return ExitCode.internal;
-}
-
-function printJsonError(code: string, message: string, exitCode: number): void {
-  process.stdout.write(`${JSON.stringify({ error: { code, message, exitCode } })}\n`);
 }
 
 const code = await main(process.argv);

@@ -5,7 +5,9 @@ export class InputError extends UsageError {
   readonly file: string;
   readonly line?: number;
   constructor(file: string, line: number | undefined, message: string) {
-    super(`${line === undefined ? file : `${file}:${line}`}: ${message}`, 'input');
+    super(`${line === undefined ? file : `${file}:${line}`}: ${message}`, 'input', undefined, [
+      { file, ...(line === undefined ? {} : { line }), reason: message },
+    ]);
     this.file = file;
     this.line = line;
   }

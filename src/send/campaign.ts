@@ -321,11 +321,15 @@ async function hashInputs(files: InputFile[]): Promise<{ sha256: string; bytes: 
       hashes.push(await hashFile(file.path));
     } catch (error) {
       const e = error as NodeJS.ErrnoException;
-      if (e.code === 'ENOENT') throw new UsageError(`${file.label}: the input file does not exist`, 'input');
-      if (e.code === 'EISDIR') {
-        throw new UsageError(`${file.label}: is a directory, not a file`, 'input');
-      }
-      throw new UsageError(`${file.label}: cannot read (${e.code ?? e.message})`, 'input');
+      const reason =
+        e.code === 'ENOENT'
+          ? 'the input file does not exist'
+          : e.code === 'EISDIR'
+            ? 'is a directory, not a file'
+            : `cannot read (${e.code ?? e.message})`;
+      throw new UsageError(`${file.label}: ${reason}`, 'input', undefined, [
+        { file: file.label, reason },
+      ]);
     }
   }
   return hashes;

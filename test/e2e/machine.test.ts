@@ -291,9 +291,33 @@ describe.concurrent('sms-send send --json', () => {
     });
     expect(result.code).toBe(2);
     expect(oneDocument(result)).toEqual({
-      error: { code: 'input', message: including(missing), exitCode: 2 },
+      error: {
+        code: 'input',
+        message: including(missing),
+        exitCode: 2,
+        problems: [{ file: missing, reason: 'the input file does not exist' }],
+      },
     });
     expect(sim.requests).toHaveLength(0);
+  });
+
+  it('invalid records: the error document lists each problem with file, line, row and field', async () => {
+    const { cli } = ownState();
+    const input = fresh('bad.csv');
+    await writeFile(input, `to,text\n${mobile(1)},fine\n12,too short\n${mobile(3)},\n`);
+    const result = await cli([input, '--simulate', '--json'], { cwd: dir.path });
+    expect(result.code).toBe(2);
+    expect(oneDocument(result)).toEqual({
+      error: {
+        code: 'invalid-input',
+        message: including('2 records of 3 cannot be sent'),
+        exitCode: 2,
+        problems: [
+          { file: input, line: 3, row: 2, field: 'to', reason: anyString },
+          { file: input, line: 4, row: 3, field: 'text', reason: anyString },
+        ],
+      },
+    });
   });
 
   it('no endpoint: one error document with exitCode 2', async () => {
@@ -339,6 +363,9 @@ describe.concurrent('sms-send send --json', () => {
       (doc.summary as { exitCode?: number } | undefined)?.exitCode ??
       (doc.error as { exitCode?: number } | undefined)?.exitCode;
     expect(exitCode).toBe(3);
+    expect(doc).toMatchObject({
+      summary: { resumeCommand: expect.stringMatching(/^sms-send .* --json --resume$/) as unknown },
+    });
   });
 });
 

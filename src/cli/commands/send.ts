@@ -7,7 +7,7 @@ import { gatewayTarget, openGateway, settingsFor, type GatewayFlags } from '../g
 import { colorFor } from '../ui/color.js';
 import { confirm } from '../ui/confirm.js';
 import { formatDuration } from '../ui/format.js';
-import { planJson, summaryJson } from '../ui/json.js';
+import { errorJson, planJson, planProblems, summaryJson } from '../ui/json.js';
 import { renderInvalid, renderPlan } from '../ui/plan.js';
 import { showProgress } from '../ui/progress.js';
 import { watchSignals } from '../ui/signals.js';
@@ -88,8 +88,8 @@ async function sendPrepared(
     if (problem) {
       if (!flags.json) process.stdout.write(`${renderPlan(plan, out)}\n`);
       // One document on stdout, even when the plan shows the run would be refused.
-      const error = { code: problem.code, message: problem.message, exitCode: problem.exitCode };
-      throw new UsageError(problem.message, problem.code, { ...document, error });
+      const error = errorJson(problem);
+      throw new UsageError(problem.message, problem.code, { ...document, error }, problem.problems);
     }
     process.stdout.write(
       flags.json
@@ -156,6 +156,7 @@ async function sendPrepared(
   }
 
   const { run, summary, exitCode } = result;
+  const resume = run.stopped || run.interrupted ? resumeCommand() : undefined;
   const document = summaryJson(
     summary,
     exitCode,
@@ -163,6 +164,7 @@ async function sendPrepared(
     run.stopped?.reason,
     run.resumed,
     identity.id,
+    resume,
   );
   if (flags.json) {
     // The summary is the one document on stdout; a failing run hands it to main.ts with its error.
@@ -185,7 +187,7 @@ async function sendPrepared(
       ? 'the gateway refused the credentials'
       : 'the gateway could not be used';
     throw new GatewayUnusableError(
-      `${why}: ${run.stopped.reason}. Finish the campaign later with:\n  ${resumeCommand()}`,
+      `${why}: ${run.stopped.reason}. Finish the campaign later with:\n  ${resume}`,
       run.stopped.authRefused ? 'credentials-refused' : 'gateway-unusable',
       document,
     );
@@ -193,7 +195,7 @@ async function sendPrepared(
   if (run.interrupted) {
     throw new InterruptedError(
       `interrupted: ${run.notSent.toLocaleString('en-US')} records not sent. ` +
-        `Finish the campaign with:\n  ${resumeCommand()}`,
+        `Finish the campaign with:\n  ${resume}`,
       document,
     );
   }
@@ -211,7 +213,8 @@ async function sendPrepared(
 /** The plan's refusal, worded as the user sees it (exit 2), or undefined when the run may go on. */
 export function refusalError(prepared: PreparedCampaign, inputs: string[]): UsageError | undefined {
   if (prepared.refusal === 'invalid-input') {
-    return new UsageError(renderInvalid(prepared.plan, true), 'invalid-input');
+    const problems = planProblems(prepared.plan);
+    return new UsageError(renderInvalid(prepared.plan, true), 'invalid-input', undefined, problems);
   }
   if (prepared.refusal === 'empty-input') {
     return new UsageError(`${inputs.join(', ')}: no records to send`, 'empty-input');

@@ -1,4 +1,6 @@
-// The machine-readable documents printed by --json: the dry-run plan and the run summary.
+// The machine-readable documents printed by --json: the dry-run plan, the run summary, errors.
+// README.md ("JSON documents") describes each; change both together.
+import type { Problem, SmsSendError } from '../../errors.js';
 import type { Plan } from '../../message/plan.js';
 import type { RunSummary } from '../../report/summary.js';
 import type { ResumeCounts } from '../../send/resume.js';
@@ -32,6 +34,8 @@ export function summaryJson(
   stoppedReason: string | undefined,
   resumed: ResumeCounts | undefined,
   campaign: string,
+  /** For a run that stopped or was interrupted: the command line that finishes it. */
+  resumeCommand?: string,
 ): Record<string, unknown> {
   return {
     summary: {
@@ -46,7 +50,31 @@ export function summaryJson(
       simulated,
       ...(stoppedReason ? { stoppedReason } : {}),
       ...(resumed ? { resumed } : {}),
+      ...(resumeCommand ? { resumeCommand } : {}),
       exitCode,
     },
   };
+}
+
+/** The `error` member of an error document: `{"error": errorJson(e)}`. */
+export function errorJson(
+  error: Pick<SmsSendError, 'code' | 'message' | 'exitCode' | 'problems'>,
+): {
+  code: string;
+  message: string;
+  exitCode: number;
+  problems?: readonly Problem[];
+} {
+  const { code, message, exitCode, problems } = error;
+  return { code, message, exitCode, ...(problems ? { problems } : {}) };
+}
+
+/** A plan's problems, one per file problem and per problem of each listed invalid record. */
+export function planProblems(plan: Plan): Problem[] {
+  return [
+    ...plan.fileProblems.map(({ file, message }) => ({ file, reason: message })),
+    ...plan.invalidRecords.flatMap(({ file, line, row, problems }) =>
+      problems.map(({ field, reason }) => ({ file, line, row, field, reason })),
+    ),
+  ];
 }
