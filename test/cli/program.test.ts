@@ -1,0 +1,365 @@
+// The command line in-process: usage errors in sms-send's voice, grouped help (snapshots at a
+// pinned width, no colour), and the README's tables, which must match --help and the settings table.
+import { readFileSync } from 'node:fs';
+import type { Command, Option } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { buildProgram, settingHelp } from '../../src/cli/program.js';
+import { SETTING_KEYS, SETTINGS, type SettingSpec } from '../../src/config/table.js';
+import { EXIT_CODE_MEANING, ExitCode, UsageError } from '../../src/errors.js';
+
+function program(): Command {
+  return buildProgram({ exitCode: ExitCode.ok }, '0.0.0-test');
+}
+
+function command(path: string): Command {
+  let found = program();
+  for (const name of path.split(' ').filter(Boolean)) {
+    found = found.commands.find((c) => c.name() === name)!;
+  }
+  // Help as a terminal 80 columns wide without colour shows it, whatever runs the tests.
+  return found.configureOutput({ getOutHelpWidth: () => 80, getOutHasColors: () => false });
+}
+
+/** What `sms-send ARGV` says on stderr after "sms-send: " (argv that fails before any action). */
+async function usageError(argv: string[]): Promise<string> {
+  const error: unknown = await program()
+    .parseAsync(argv, { from: 'user' })
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+  expect(error).toBeInstanceOf(UsageError);
+  expect((error as UsageError).exitCode).toBe(2);
+  return (error as UsageError).message;
+}
+
+describe('usage errors: one line in sms-send voice, with a hint', () => {
+  it.each([
+    [['--simlate', 'x.csv'], "unknown option '--simlate' (did you mean --simulate?)"],
+    [
+      ['send', 'x.csv', '--bach-size', '5'],
+      "unknown option '--bach-size' (did you mean --batch-size?)",
+    ],
+    [['check', '--bogus'], "unknown option '--bogus' (run sms-send check --help)"],
+    [['check', '--batch-size', '5'], "unknown option '--batch-size' (run sms-send check --help)"],
+    [[], "missing required argument 'input' (run sms-send --help)"],
+    [['send'], "missing required argument 'input' (run sms-send send --help)"],
+    [['report'], "missing required argument 'file' (run sms-send report --help)"],
+    [['dlr'], "required option '--report <file>' not specified (run sms-send dlr --help)"],
+    [
+      ['x.csv', '--limit', 'x'],
+      '--limit "x": must be a whole number, 1 or more (run sms-send send --help)',
+    ],
+    [['sned', 'x.csv'], "unknown command or input 'sned' (did you mean send?)"],
+    [['campaign'], "unknown command or input 'campaign' (did you mean campaigns?)"],
+    [['frobnicate'], "unknown command or input 'frobnicate' (run sms-send --help)"],
+  ])('sms-send %j', async (argv, message) => {
+    expect(await usageError(argv)).toBe(message);
+  });
+
+  it('a first input that exists, or has an extension, is an input, not a command', async () => {
+    // README.md exists (and cannot be sent); nothere.csv looks like a file.
+    expect(await usageError(['nothere.csv', '--bogus'])).toContain("unknown option '--bogus'");
+  });
+});
+
+describe('help', () => {
+  it('send --help groups its flags and lists examples, exit codes and environment', () => {
+    expect(command('send').helpInformation()).toMatchInlineSnapshot(`
+      "Usage: sms-send send [options] <input...>
+
+      send every record of the input files (the default command)
+
+      Arguments:
+        input                          CSV, JSON or NDJSON files with recipients and
+                                       texts ("-": stdin)
+
+      Input:
+        --text <template>              message text with {{column}} placeholders
+        --text-file <path>             read the text template from a file
+        --map <to=COL,text=COL>        which columns hold the recipient and the text
+        --input-format <format>        csv, json or ndjson (for stdin or odd
+                                       extensions)
+        --delimiter <char>             CSV delimiter (default: detected from the
+                                       header among , ; and tab)
+        --skip-invalid                 send the valid records and report invalid ones,
+                                       instead of stopping
+        --limit <n>                    send only the first N valid records; report the
+                                       rest as skipped
+        --dedupe                       skip records whose recipient and text repeat an
+                                       earlier record
+
+      Message:
+        --gateway <number>             Gateway number (default 99700999)
+        --from <sender>                OriginatorAddress: up to 11 letters/digits, or
+                                       up to 25 digits
+        --price <øre>                  Price billed to the recipient, in øre (premium
+                                       gateways only) (default 0)
+        --message-type <type>          MessageType ("00" text, "11" long text, "10"
+                                       binary)
+        --validity <period>            ValidationPeriod: yyyymmddhhmmss or a duration
+                                       such as 2h
+        --category <name>              Category on the bill
+        --dlr-url <url>                DeliveryReportUrl, with [$MSGID] [$STATUS] …
+                                       placeholders
+        --custom <key=value>           CustomData entry (repeatable)
+        --service-code <code>          ServiceCode (premium)
+        --service-description <text>   ServiceDescription (premium)
+        --country <CC>                 country for national numbers, e.g. NO
+
+      Sending:
+        --dry-run                      validate and print the plan; send nothing
+        -y, --yes                      do not ask for confirmation before a large send
+        --force                        send a campaign that was already sent, all
+                                       again; overwrite its report
+        --resume                       finish an interrupted or stopped campaign from
+                                       its journal; nothing settled is resent
+        --retry-unknown                also resend messages whose outcome is unknown
+                                       (may send them twice)
+        --batch-size <n>               messages per request (default 100)
+        --concurrency <n>              requests in flight (default 4)
+        --rate <n>                     messages per second (0 or unset: unlimited)
+        --retries <n>                  retries of a request the gateway surely did not
+                                       process (default 3)
+
+      Report and state:
+        --report <path>                report file: .csv, .json, .ndjson or .xml
+                                       (JUnit); {date} {time} {name} filled in;
+                                       default <input>.report.csv
+        --state-dir <path>             where campaign state (journal, lock, manifest)
+                                       lives; default $XDG_STATE_HOME/sms-send
+        --campaign <name>              campaign name ({date}, {time}, {name} allowed)
+                                       instead of one derived from the content
+
+      Output:
+        --json                         print the summary (or the --dry-run plan) as
+                                       one JSON document on stdout
+        -q, --quiet                    print only errors
+        -v, --verbose                  print a line per batch (status, latency,
+                                       attempts)
+        --progress-interval <seconds>  seconds between progress lines when not on a
+                                       terminal (default 10)
+        --no-color                     no colours in output
+        -h, --help                     show this help
+
+      Gateway and credentials:
+        --simulate                     send to the built-in simulator on loopback:
+                                       nothing reaches a phone
+        --endpoint <url>               gateway base URL, e.g.
+                                       https://smsgw.intele.no/pushsms/rest
+        --timeout <duration>           how long to wait for the gateway's answer to
+                                       one request (default 30s)
+        --config <path>                config file (default: searched from the current
+                                       folder)
+        --profile <name>               profile from the config file
+        --password-stdin               read the password from standard input
+        --allow-insecure               allow credentials over plain http to a
+                                       non-loopback host
+
+      Examples:
+        # try it: the built-in simulator, nothing reaches a phone
+        $ sms-send campaign.csv --simulate
+        # validate every record and show the plan; send nothing
+        $ sms-send campaign.csv --dry-run
+        # a cron job: endpoint and credentials from config, one report a day
+        $ sms-send tonight.csv --yes --quiet --report 'reports/{date}.csv'
+        # from standard input
+        $ generate-list | sms-send - --input-format ndjson --text "Hi {{name}}"
+        # finish a run that was interrupted or stopped
+        $ sms-send campaign.csv --resume
+
+      Exit codes:
+        0    everything accepted (or: a dry run or check passed)
+        1    the run finished but some records were rejected, invalid, failed or
+             unknown
+        2    usage, config or input error, or the campaign was already sent or is
+             unfinished; nothing was sent
+        3    the gateway could not be used: unreachable, credentials refused, or too
+             many request-level failures in a row
+        4    another run holds this campaign's lock; nothing was sent
+        70   an unexpected internal error (a bug; please report it)
+        130  interrupted; --resume finishes the campaign
+
+      Environment:
+        SMS_SEND_ENDPOINT   gateway base URL, e.g.
+                            https://smsgw.intele.no/pushsms/rest
+        SMS_SEND_USERNAME   account (customer id) sent as Username
+        SMS_SEND_PASSWORD   the password (prefer passwordFile, passwordEnv or
+                            --password-stdin)
+        SMS_SEND_STATE_DIR  where campaign state (journal, lock, manifest) lives;
+                            default $XDG_STATE_HOME/sms-send
+        SMS_SEND_PROFILE    profile from the config file (as --profile)
+        NO_COLOR            no colours in output (as --no-color)
+
+      Learn more:
+        sms-send <command> --help shows what a command takes. The README explains
+        input, the report, campaigns and state, cron, CI and the --json documents.
+      "
+    `);
+  });
+
+  it('check --help shows only the flags check uses', () => {
+    const help = command('check').helpInformation();
+    expect(help).toMatchInlineSnapshot(`
+      "Usage: sms-send check [options]
+
+      check that the gateway answers and accepts the credentials; sends nothing
+
+      Gateway and credentials:
+        --simulate                    send to the built-in simulator on loopback:
+                                      nothing reaches a phone
+        --endpoint <url>              gateway base URL, e.g.
+                                      https://smsgw.intele.no/pushsms/rest
+        --timeout <duration>          how long to wait for the gateway's answer to one
+                                      request (default 30s)
+        --config <path>               config file (default: searched from the current
+                                      folder)
+        --profile <name>              profile from the config file
+        --password-stdin              read the password from standard input
+        --allow-insecure              allow credentials over plain http to a
+                                      non-loopback host
+
+      Test message:
+        --to <msisdn>                 send one real test message to this number
+                                      instead
+        --text <text>                 text of the test message (with --to)
+        --gateway <number>            Gateway number (default 99700999)
+        --from <sender>               OriginatorAddress: up to 11 letters/digits, or
+                                      up to 25 digits
+        --price <øre>                 Price billed to the recipient, in øre (premium
+                                      gateways only) (default 0)
+        --message-type <type>         MessageType ("00" text, "11" long text, "10"
+                                      binary)
+        --validity <period>           ValidationPeriod: yyyymmddhhmmss or a duration
+                                      such as 2h
+        --category <name>             Category on the bill
+        --dlr-url <url>               DeliveryReportUrl, with [$MSGID] [$STATUS] …
+                                      placeholders
+        --custom <key=value>          CustomData entry (repeatable)
+        --service-code <code>         ServiceCode (premium)
+        --service-description <text>  ServiceDescription (premium)
+        --country <CC>                country for national numbers, e.g. NO
+
+      Output:
+        --json                        print the result as one JSON document on stdout
+        --no-color                    no colours in output
+        -h, --help                    show this help
+
+      Examples:
+        # is the gateway up and are the credentials good?
+        $ sms-send check --json
+        # send one real test message
+        $ sms-send check --to +4741234567 --text "test"
+
+      Exit codes:
+        0    everything accepted (or: a dry run or check passed)
+        1    the run finished but some records were rejected, invalid, failed or
+             unknown
+        2    usage, config or input error, or the campaign was already sent or is
+             unfinished; nothing was sent
+        3    the gateway could not be used: unreachable, credentials refused, or too
+             many request-level failures in a row
+        4    another run holds this campaign's lock; nothing was sent
+        70   an unexpected internal error (a bug; please report it)
+        130  interrupted; --resume finishes the campaign
+
+      Environment:
+        SMS_SEND_ENDPOINT   gateway base URL, e.g.
+                            https://smsgw.intele.no/pushsms/rest
+        SMS_SEND_USERNAME   account (customer id) sent as Username
+        SMS_SEND_PASSWORD   the password (prefer passwordFile, passwordEnv or
+                            --password-stdin)
+        SMS_SEND_STATE_DIR  where campaign state (journal, lock, manifest) lives;
+                            default $XDG_STATE_HOME/sms-send
+        SMS_SEND_PROFILE    profile from the config file (as --profile)
+        NO_COLOR            no colours in output (as --no-color)
+      "
+    `);
+    for (const flag of ['--batch-size', '--concurrency', '--rate', '--retries', '--campaign']) {
+      expect(help).not.toContain(flag);
+    }
+  });
+
+  it('every exit code of src/errors.ts is in send --help', () => {
+    const help = command('send').helpInformation();
+    for (const code of Object.values(ExitCode))
+      expect(help).toMatch(new RegExp(`^  ${code} `, 'm'));
+  });
+});
+
+/** The rows of the markdown tables in the README section that starts with `heading`. */
+function readmeSection(heading: string): string {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const start = readme.indexOf(`${heading}\n`);
+  expect(start, heading).toBeGreaterThanOrEqual(0);
+  const end = readme.indexOf('\n## ', start + heading.length);
+  return readme.slice(start, end === -1 ? undefined : end);
+}
+
+/** Cells of a table row, markdown escapes and code ticks removed. */
+function rows(section: string): { group: string; cells: string[] }[] {
+  let group = '';
+  const out: { group: string; cells: string[] }[] = [];
+  for (const line of section.split('\n')) {
+    if (line.startsWith('#### ')) group = line.slice(5);
+    if (!line.startsWith('| ') || /^\| -/.test(line)) continue;
+    const cells = line
+      .slice(2, -2)
+      .split(/ (?<!\\)\| /)
+      .map((cell) =>
+        cell
+          .trim()
+          .replace(/\\([<|])/g, '$1')
+          .replace(/^`(.*)`$/, '$1'),
+      );
+    out.push({ group, cells });
+  }
+  return out.filter(({ cells }) => !['flag', 'command', 'code'].includes(cells[0]!));
+}
+
+describe("the README's tables match --help", () => {
+  it('Flags of `send`: every flag of send --help, in its group, with its help text', () => {
+    const send = command('send');
+    const helper = send.createHelp();
+    const options = helper.visibleOptions(send).map((o: Option) => ({
+      group: o.helpGroupHeading!.replace(/:$/, ''),
+      cells: [o.flags, o.description],
+    }));
+    const byGroup = (list: { group: string; cells: string[] }[]) =>
+      [...list].sort(
+        (a, b) => a.group.localeCompare(b.group) || a.cells[0]!.localeCompare(b.cells[0]!),
+      );
+    expect(byGroup(rows(readmeSection('## Flags of `send`')))).toEqual(byGroup(options));
+  });
+
+  it('Flags of `send`: every setting of src/config/table.ts with a flag, with its help and default', () => {
+    const readme = new Map(
+      rows(readmeSection('## Flags of `send`')).map((r) => [r.cells[0], r.cells[1]]),
+    );
+    for (const key of SETTING_KEYS) {
+      const spec: SettingSpec = SETTINGS[key];
+      if (spec.flag !== undefined) expect(readme.get(spec.flag), key).toBe(settingHelp(spec));
+    }
+  });
+
+  it('Commands: every command and subcommand with its description', () => {
+    const root = program();
+    const helper = root.createHelp();
+    const expected: string[][] = [];
+    const walk = (parent: Command, prefix: string) => {
+      for (const sub of helper.visibleCommands(parent)) {
+        if (sub.name() === 'help') continue;
+        expected.push([`${prefix} ${helper.subcommandTerm(sub)}`, sub.description()]);
+        walk(sub, `${prefix} ${sub.name()}`);
+      }
+    };
+    walk(root, 'sms-send');
+    expect(rows(readmeSection('## Commands')).map((r) => r.cells)).toEqual(expected);
+  });
+
+  it('Exit codes: every code of src/errors.ts with its meaning', () => {
+    expect(rows(readmeSection('### Exit codes')).map((r) => r.cells)).toEqual(
+      Object.entries(EXIT_CODE_MEANING).map(([code, meaning]) => [code, meaning]),
+    );
+  });
+});
