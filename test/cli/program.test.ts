@@ -119,6 +119,9 @@ describe('help', () => {
         --batch-size <n>               messages per request (default 100)
         --concurrency <n>              requests in flight (default 4)
         --rate <n>                     messages per second (0 or unset: unlimited)
+        --outage-grace <duration>      how long to wait for a gateway that stopped
+                                       answering before stopping (exit 3); 0 never
+                                       waits (default 60s)
         --retries <n>                  retries of a request the gateway surely did not
                                        process (default 3)
 
