@@ -34,7 +34,7 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
   if (loaded) {
     const checked = checkConfigFile(loaded.raw);
     if (!checked.ok) {
-      throw new UsageError(formatProblems(loaded.filepath, checked.problems), 'config');
+      throw settingsError(loaded.filepath, checked.problems, 'config');
     }
     const { profiles: defined, ...top } = checked.value;
     profiles = Object.fromEntries(
@@ -70,7 +70,7 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
   if (!env.ok || !flags.ok) {
     const all = [...(env.ok ? [] : env.problems), ...(flags.ok ? [] : flags.problems)];
     // A bad flag value is a usage error, like an unknown flag; a bad variable is configuration.
-    throw new UsageError(formatProblems('the settings', all), env.ok ? 'usage' : 'config');
+    throw settingsError('the settings', all, env.ok ? 'usage' : 'config');
   }
   layers.push({ source: 'env', values: env.value }, { source: 'flag', values: flags.value });
 
@@ -80,7 +80,7 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
   const premium = checkPremium(Number(values.price ?? 0), Number(values.gateway));
   if (premium)
     problems.push({ path: describeSource('price', merged.sources.price), message: premium });
-  if (problems.length) throw new UsageError(formatProblems('the settings', problems), 'config');
+  if (problems.length) throw settingsError('the settings', problems, 'config');
 
   return {
     endpoint: values.endpoint?.replace(/\/+$/, ''),
@@ -200,6 +200,20 @@ function warnIfReadable(file: string, warnings: string[]): void {
   } catch {
     // A file we could not stat was already reported where it was read.
   }
+}
+
+/** Every problem at once, worded for a person and listed for --json (`field` is the key path). */
+function settingsError(
+  where: string,
+  problems: readonly ConfigProblem[],
+  code: string,
+): UsageError {
+  return new UsageError(
+    formatProblems(where, problems),
+    code,
+    undefined,
+    problems.map((p) => ({ file: where, field: p.path, reason: p.message })),
+  );
 }
 
 export function formatProblems(where: string, problems: readonly ConfigProblem[]): string {
