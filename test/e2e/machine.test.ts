@@ -333,18 +333,24 @@ describe.concurrent('sms-send send --json', () => {
     });
   });
 
-  it.each([
-    ['an unknown option', ['--bogus']],
-    ['a bad option value', ['--batch-size', '0']],
+  it.each<[string, string[], object]>([
+    ['an unknown option', ['--bogus'], {}],
+    [
+      'a bad option value',
+      ['--batch-size', '0'],
+      {
+        problems: [{ file: 'the settings', field: '--batch-size 0', reason: 'must be at least 1' }],
+      },
+    ],
   ])(
     'a usage error from the command line (%s): exit 2 and one error document',
-    async (_, extra) => {
+    async (_, extra, more) => {
       const { cli } = ownState();
       const input = await campaign(2);
       const result = await cli([input, '--simulate', '--json', ...extra], { cwd: dir.path });
       expect(result.code).toBe(2);
       expect(oneDocument(result)).toEqual({
-        error: { code: 'usage', message: anyString, exitCode: 2 },
+        error: { code: 'usage', message: anyString, exitCode: 2, ...more },
       });
     },
   );
