@@ -1,5 +1,6 @@
 // The one live status line every command uses: an ora spinner when stderr can show one, else nothing.
 import ora, { type Ora } from 'ora';
+import { colorFor } from './color.js';
 
 /** The part of a terminal stream the live line needs; a test passes a fake one. */
 export interface StatusStream {
@@ -29,7 +30,13 @@ export function canSpin(stream: StatusStream): boolean {
 
 export function startLiveLine(text: string, stream: StatusStream = process.stderr): LiveLine {
   const spinner: Ora | undefined = canSpin(stream)
-    ? ora({ text, stream: stream as NodeJS.WritableStream, discardStdin: false }).start()
+    ? ora({
+        text,
+        stream: stream as NodeJS.WritableStream,
+        discardStdin: false,
+        // ora paints its frame with a chalk of its own, which does not read NO_COLOR.
+        color: colorFor('stderr').level > 0 ? 'cyan' : false,
+      }).start()
     : undefined;
   let stopped = false;
   return {
