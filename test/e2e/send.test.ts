@@ -1,9 +1,10 @@
 // The main job as a user runs it: the built binary on the sample campaign, against the simulator.
+import { spawn } from 'node:child_process';
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { collect, runCli, startCli } from '../helpers/cli.js';
+import { BIN, cleanEnv, collect, runCli, startCli, type CliResult } from '../helpers/cli.js';
 import { parseCsv, tempDir } from '../helpers/files.js';
 
 const SAMPLE = new URL('../../samples/campaign.csv', import.meta.url);
@@ -127,25 +128,35 @@ describe('sms-send against a separately started `sms-send simulate`', () => {
   });
 
   it('the simulate command serves a campaign over loopback', async () => {
-    const server = startCli(['simulate', '--port', '0']);
-    const url = await new Promise<string>((resolve, reject) => {
+    const server = startCli(['simulate', '--port', '0'], { cwd: dir.path });
+    const banner = await new Promise<string>((resolve, reject) => {
       let seen = '';
       server.stderr?.on('data', (chunk: Buffer) => {
         seen += chunk.toString();
-        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(seen);
-        if (match) resolve(match[1]!);
+        if (seen.includes('Ctrl-C stops it.')) resolve(seen);
       });
       server.on('exit', () => reject(new Error(`simulate exited: ${seen}`)));
     });
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)![1]!;
     const done = collect(server);
-    const campaign = join(dir.path, 'third.csv');
-    await copyFile(SAMPLE, campaign);
-    const result = await runCli([campaign, '--endpoint', url], {
-      cwd: dir.path,
-      env: { SMS_SEND_USERNAME: 'any', SMS_SEND_PASSWORD: 'thing' },
+    // The banner's command, run as printed (through a shell), from a folder of its own.
+    const command = /send to it: +(.*)/.exec(banner)![1]!;
+    expect(command).toContain(`--endpoint ${url}`);
+    const result = await new Promise<CliResult>((resolve, reject) => {
+      const child = spawn(
+        'sh',
+        ['-c', command.replace(' sms-send ', ` ${process.execPath} ${BIN} `)],
+        {
+          cwd: dir.path,
+          env: cleanEnv(),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      collect(child).then(resolve, reject);
     });
     server.kill('SIGINT');
     const stopped = await done;
+    expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(stopped.code).toBe(0);
     expect(stopped.stderr).toContain('accepting 12 messages');

@@ -6,7 +6,7 @@ import { SendEmitter } from '../../send/events.js';
 import { gatewayTarget, openGateway, settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
 import { confirm } from '../ui/confirm.js';
-import { formatDuration } from '../ui/format.js';
+import { formatDuration, plural, shellWord } from '../ui/format.js';
 import { errorJson, planJson, planProblems, summaryJson } from '../ui/json.js';
 import { renderInvalid, renderPlan } from '../ui/plan.js';
 import { showProgress } from '../ui/progress.js';
@@ -108,8 +108,7 @@ async function sendPrepared(
     process.stderr.isTTY
   ) {
     const left = prepared.resuming ? ' left in this campaign' : '';
-    const count = prepared.toSend.toLocaleString('en-US');
-    if (!(await confirm(`Send ${count} messages${left} to ${target.label}?`))) {
+    if (!(await confirm(`Send ${plural(prepared.toSend, 'message')}${left} to ${target.label}?`))) {
       throw new UsageError('not confirmed: nothing was sent', 'not-confirmed');
     }
   }
@@ -194,7 +193,7 @@ async function sendPrepared(
   }
   if (run.interrupted) {
     throw new InterruptedError(
-      `interrupted: ${run.notSent.toLocaleString('en-US')} records not sent. ` +
+      `interrupted: ${plural(run.notSent, 'record')} not sent. ` +
         `Finish the campaign with:\n  ${resume}`,
       document,
     );
@@ -202,7 +201,7 @@ async function sendPrepared(
   if (!flags.json && !flags.quiet && summary.byOutcome.unknown > 0) {
     process.stderr.write(
       colorFor('stderr').yellow(
-        `${summary.byOutcome.unknown} records are unknown: the gateway may have them. ` +
+        `${unknownWarning(summary.byOutcome.unknown)} ` +
           'They are not resent automatically (--retry-unknown does, at the risk of sending twice).\n',
       ),
     );
@@ -225,9 +224,12 @@ export function refusalError(prepared: PreparedCampaign, inputs: string[]): Usag
 /** The command line that finishes this campaign: the same arguments, with --resume. */
 function resumeCommand(): string {
   const args = process.argv.slice(2).filter((a) => a !== '--force' && a !== '--resume');
-  return [
-    'sms-send',
-    ...args.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)),
-    '--resume',
-  ].join(' ');
+  return ['sms-send', ...args.map(shellWord), '--resume'].join(' ');
+}
+
+/** "1 record is unknown: the gateway may have it." and its plural. */
+function unknownWarning(n: number): string {
+  return n === 1
+    ? '1 record is unknown: the gateway may have it.'
+    : `${plural(n, 'record')} are unknown: the gateway may have them.`;
 }

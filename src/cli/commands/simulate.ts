@@ -2,7 +2,9 @@
 import { ExitCode, UsageError } from '../../errors.js';
 import type { DeliveryReportOptions, FaultOptions } from '../../simulator/index.js';
 import { PROBABILITIES } from '../../simulator/faults.js';
+import { fileURLToPath } from 'node:url';
 import { colorFor } from '../ui/color.js';
+import { renderSimulatorBanner, renderSimulatorStopped } from '../ui/simulate.js';
 
 export interface SimulateFlags {
   port?: number;
@@ -31,12 +33,13 @@ export async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
     };
   }
   const deliveryReports = deliveryReportsOf(flags);
+  const faults = parseFaults(flags.fault ?? {});
   const simulator = await startSimulator({
     port: flags.port ?? 8099,
     host: flags.host ?? '127.0.0.1',
     seed: flags.seed,
     credentials,
-    faults: parseFaults(flags.fault ?? {}),
+    faults,
     deliveryReports,
     // A long session or a benchmark must not grow without bound; the count is kept regardless.
     ledgerLimit: 10_000,
@@ -47,11 +50,7 @@ export async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
     throw error;
   });
   process.stderr.write(
-    `${c.green('simulator listening')} on ${simulator.url}\n` +
-      `  send with: sms-send campaign.csv --endpoint ${simulator.url}\n` +
-      `  credentials: ${credentials ? `only ${credentials.username}:***` : 'any non-empty username and password'}\n` +
-      `  delivery reports: ${describeDeliveryReports(deliveryReports)}\n` +
-      `  Ctrl-C stops it.\n`,
+    `${renderSimulatorBanner({ url: simulator.url, sample: samplePath(), credentials, faults, deliveryReports }, c)}\n`,
   );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -59,8 +58,7 @@ export async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
     process.once('SIGTERM', stop);
   });
   await simulator.stop();
-  const accepted = simulator.acceptedCount;
-  process.stderr.write(`simulator stopped after accepting ${accepted} messages\n`);
+  process.stderr.write(`${renderSimulatorStopped(simulator.acceptedCount)}\n`);
   return ExitCode.ok;
 }
 
@@ -75,14 +73,9 @@ export function deliveryReportsOf(flags: SimulateFlags): DeliveryReportOptions |
   };
 }
 
-function describeDeliveryReports(options: DeliveryReportOptions | undefined): string {
-  if (!options) return 'off (--dlr turns them on)';
-  const mix = options.statusMix ?? { DELIVRD: 1 };
-  const total = Object.values(mix).reduce((a, b) => a + b, 0);
-  const shares = Object.entries(mix)
-    .map(([status, weight]) => `${status} ${Math.round((weight / total) * 1000) / 10}%`)
-    .join(', ');
-  return `${shares}, ${String(options.delayMs ?? 0)} ms after acceptance`;
+/** The packaged sample campaign, as an absolute path: the printed command works from any folder. */
+function samplePath(): string {
+  return fileURLToPath(new URL('../../../samples/campaign.csv', import.meta.url));
 }
 
 /** `delivered=0.9,undeliverable=0.05,expired=0.05`: statuses and weights (normalised; need not add up to 1). */

@@ -1,6 +1,7 @@
 // Renders the result of `sms-send check` as a string.
 import type { ChalkInstance } from 'chalk';
 import type { CheckResult } from '../../gateway/check.js';
+import { formatCount } from './format.js';
 
 export function renderCheck(result: CheckResult, c: ChalkInstance): string {
   const lines = [
@@ -8,7 +9,7 @@ export function renderCheck(result: CheckResult, c: ChalkInstance): string {
     `  endpoint        ${result.endpoint}`,
     `  HTTP status     ${result.httpStatus ?? '-'}`,
     `  ProcessResult   ${result.processResult ?? '-'}${result.processResultDescription ? ` (${result.processResultDescription})` : ''}`,
-    `  round trip      ${result.roundTripMs} ms`,
+    `  round trip      ${formatCount(result.roundTripMs)} ms`,
     `  TLS             ${result.tls ?? '-'}`,
   ];
   if (result.message) {

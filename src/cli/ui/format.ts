@@ -19,3 +19,8 @@ export function formatRate(perSecond: number): string {
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${formatCount(n)} ${n === 1 ? word : many}`;
 }
+
+/** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}

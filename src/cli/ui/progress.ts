@@ -1,7 +1,7 @@
 // Live progress: an ora spinner on a TTY; elsewhere a plain line now and then. Listens to events only.
 import type { Tally } from '../../report/summary.js';
 import type { SendEmitter } from '../../send/events.js';
-import { formatCount, formatRate } from './format.js';
+import { formatCount, formatRate, plural } from './format.js';
 import { startLiveLine, type StatusStream } from './spinner.js';
 
 export interface Progress {
@@ -47,11 +47,13 @@ export function showProgress(
   if (options.verbose) {
     events.on('batch', (b) =>
       live.say(
-        `batch ${b.batch}: ${b.size} messages, ${b.status}, ${Math.round(b.latencyMs)} ms, ${b.attempts} attempt${b.attempts === 1 ? '' : 's'}`,
+        `batch ${formatCount(b.batch)}: ${plural(b.size, 'message')}, ${b.status}, ${formatCount(Math.round(b.latencyMs))} ms, ${plural(b.attempts, 'attempt')}`,
       ),
     );
     events.on('retry', (r) =>
-      live.say(`batch ${r.batch}: retry ${r.attempt} in ${Math.round(r.delayMs)} ms (${r.reason})`),
+      live.say(
+        `batch ${formatCount(r.batch)}: retry ${r.attempt} in ${formatCount(Math.round(r.delayMs))} ms (${r.reason})`,
+      ),
     );
   }
 

@@ -3,7 +3,7 @@ import type { ChalkInstance } from 'chalk';
 import { OUTCOMES, type Outcome } from '../../report/outcome.js';
 import type { RunSummary } from '../../report/summary.js';
 import type { ResumeCounts } from '../../send/resume.js';
-import { formatCount, formatDuration, formatRate } from './format.js';
+import { formatCount, formatDuration, formatRate, plural } from './format.js';
 import { formatTable } from './table.js';
 
 export interface SummaryContext {
@@ -30,10 +30,10 @@ export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: Chalk
   const headline =
     summary.exitCode === 0 && !ctx.interrupted && !ctx.stoppedReason
       ? c.green.bold(
-          `✔ ${formatCount(summary.byOutcome.accepted)} of ${formatCount(summary.total)} messages accepted`,
+          `✔ ${formatCount(summary.byOutcome.accepted)} of ${plural(summary.total, 'message')} accepted`,
         )
       : c.yellow.bold(
-          `! ${formatCount(summary.byOutcome.accepted)} of ${formatCount(summary.total)} messages accepted`,
+          `! ${formatCount(summary.byOutcome.accepted)} of ${plural(summary.total, 'message')} accepted`,
         );
   lines.push(headline);
   // One count width for both lists, taken over every outcome, so the columns line up.
@@ -77,9 +77,9 @@ export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: Chalk
   if (ctx.campaign) lines.push(`  ${c.dim('campaign')}  ${ctx.campaign}`);
   if (ctx.resumed) {
     lines.push(
-      `  ${c.dim('resumed')}   ${formatCount(ctx.resumed.fromJournal)} records settled by the earlier run were not sent again` +
+      `  ${c.dim('resumed')}   ${plural(ctx.resumed.fromJournal, 'record')} settled by the earlier run ${ctx.resumed.fromJournal === 1 ? 'was' : 'were'} not sent again` +
         (ctx.resumed.inFlight > 0
-          ? `; ${formatCount(ctx.resumed.inFlight)} it sent without an answer are unknown`
+          ? `; ${formatCount(ctx.resumed.inFlight)} it sent without an answer ${ctx.resumed.inFlight === 1 ? 'is' : 'are'} unknown`
           : ''),
     );
   }

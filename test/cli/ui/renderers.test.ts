@@ -10,6 +10,7 @@ import {
   renderReportCounts,
 } from '../../../src/cli/ui/dlr.js';
 import { renderInvalid, renderPlan } from '../../../src/cli/ui/plan.js';
+import { renderSimulatorBanner, renderSimulatorStopped } from '../../../src/cli/ui/simulate.js';
 import { renderSummary } from '../../../src/cli/ui/summary.js';
 import type { FoldResult, LogCounts } from '../../../src/dlr/apply.js';
 import type { ReceiverCounts } from '../../../src/dlr/receiver.js';
@@ -229,7 +230,7 @@ describe('renderSummary', () => {
         <2>time<22>      1 min 5 s, 189 msg/s
         <2>report<22>    campaign.report.csv
                   (complete: every record of the campaign; the earlier run wrote old.report.csv)
-        <2>resumed<22>   2 records settled by the earlier run were not sent again; 1 it sent without an answer are unknown
+        <2>resumed<22>   2 records settled by the earlier run were not sent again; 1 it sent without an answer is unknown
       <31>  stopped early: the gateway stopped answering<39>",
         "plain": "! 3 of 3 messages accepted
         accepted  3
@@ -238,10 +239,29 @@ describe('renderSummary', () => {
         time      1 min 5 s, 189 msg/s
         report    campaign.report.csv
                   (complete: every record of the campaign; the earlier run wrote old.report.csv)
-        resumed   2 records settled by the earlier run were not sent again; 1 it sent without an answer are unknown
+        resumed   2 records settled by the earlier run were not sent again; 1 it sent without an answer is unknown
         stopped early: the gateway stopped answering",
       }
     `);
+  });
+});
+
+describe('renderSummary wording', () => {
+  it('says "message" for one, with separators for many', () => {
+    const one: RunSummary = {
+      ...summary,
+      total: 1,
+      byOutcome: { accepted: 1, rejected: 0, invalid: 0, failed: 0, unknown: 0, skipped: 0 },
+      byStatusCode: {},
+      exitCode: 0,
+    };
+    const headline = (s: RunSummary) =>
+      renderSummary(s, { simulated: false }, plain).split('\n')[0];
+    expect(headline(one)).toBe('✔ 1 of 1 message accepted');
+    expect(
+      renderSummary(one, { simulated: false, resumed: { fromJournal: 1, inFlight: 0 } }, plain),
+    ).toContain('resumed   1 record settled by the earlier run was not sent again');
+    expect(headline(summary)).toBe('! 12,000 of 12,345 messages accepted');
   });
 });
 
@@ -539,5 +559,61 @@ describe('renderCheck', () => {
         reason          credentials refused",
       }
     `);
+  });
+});
+
+describe('simulator banner', () => {
+  it('gives a send command that works as printed, and lists what is on', () => {
+    expect(
+      both((c) =>
+        renderSimulatorBanner(
+          {
+            url: 'http://127.0.0.1:8099',
+            sample: 'samples/campaign.csv',
+            faults: {},
+          },
+          c,
+        ),
+      ),
+    ).toMatchInlineSnapshot(`
+      {
+        "colour": "<32>simulator listening<39> on http://127.0.0.1:8099
+        send to it:       SMS_SEND_USERNAME=demo SMS_SEND_PASSWORD=demo sms-send samples/campaign.csv --endpoint http://127.0.0.1:8099 --report simulated.report.csv --force
+        credentials:      any non-empty username and password
+        faults:           none (--fault name=value turns one on)
+        delivery reports: off (--dlr turns them on)
+        Ctrl-C stops it.",
+        "plain": "simulator listening on http://127.0.0.1:8099
+        send to it:       SMS_SEND_USERNAME=demo SMS_SEND_PASSWORD=demo sms-send samples/campaign.csv --endpoint http://127.0.0.1:8099 --report simulated.report.csv --force
+        credentials:      any non-empty username and password
+        faults:           none (--fault name=value turns one on)
+        delivery reports: off (--dlr turns them on)
+        Ctrl-C stops it.",
+      }
+    `);
+    expect(
+      renderSimulatorBanner(
+        {
+          url: 'http://127.0.0.1:8099',
+          sample: '/opt/sms send/samples/campaign.csv',
+          credentials: { username: 'acme', password: "it's secret" },
+          faults: { unavailable: 0.1, latencyMs: 1500, authStatus: 401 },
+          deliveryReports: { delayMs: 2500, statusMix: { DELIVRD: 9, UNDELIV: 1 } },
+        },
+        plain,
+      ),
+    ).toMatchInlineSnapshot(`
+      "simulator listening on http://127.0.0.1:8099
+        send to it:       SMS_SEND_USERNAME=acme SMS_SEND_PASSWORD='it'\\''s secret' sms-send '/opt/sms send/samples/campaign.csv' --endpoint http://127.0.0.1:8099 --report simulated.report.csv --force
+        credentials:      only the pair given with --credentials
+        faults:           unavailable=0.1, latencyMs=1500, authStatus=401
+        delivery reports: DELIVRD 90%, UNDELIV 10%, 2,500 ms after acceptance
+        Ctrl-C stops it."
+    `);
+  });
+
+  it('counts what it accepted with separators and plurals', () => {
+    expect(renderSimulatorStopped(3000)).toBe('simulator stopped after accepting 3,000 messages');
+    expect(renderSimulatorStopped(1)).toBe('simulator stopped after accepting 1 message');
   });
 });

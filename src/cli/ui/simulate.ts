@@ -1,0 +1,60 @@
+// Renders the simulator's banner: where it listens, a send command that works as printed, what is on.
+import type { ChalkInstance } from 'chalk';
+import type { DeliveryReportOptions, FaultOptions } from '../../simulator/index.js';
+import { formatCount, plural, shellWord } from './format.js';
+
+export interface SimulatorBanner {
+  url: string;
+  /** The input the printed command sends: the packaged sample, as the user can reach it. */
+  sample: string;
+  /** Only these are accepted (`--credentials`); otherwise any non-empty pair. */
+  credentials?: { username: string; password: string };
+  faults: FaultOptions;
+  deliveryReports?: DeliveryReportOptions;
+}
+
+export function renderSimulatorBanner(banner: SimulatorBanner, c: ChalkInstance): string {
+  const { username, password } = banner.credentials ?? { username: 'demo', password: 'demo' };
+  // --force and a report of its own: the command works every time it is pasted, even after the
+  // quick start (which wrote the sample's default report) or an earlier paste.
+  const command = [
+    `SMS_SEND_USERNAME=${shellWord(username)}`,
+    `SMS_SEND_PASSWORD=${shellWord(password)}`,
+    'sms-send',
+    shellWord(banner.sample),
+    '--endpoint',
+    shellWord(banner.url),
+    '--report',
+    'simulated.report.csv',
+    '--force',
+  ].join(' ');
+  return [
+    `${c.green('simulator listening')} on ${banner.url}`,
+    `  send to it:       ${command}`,
+    `  credentials:      ${banner.credentials ? 'only the pair given with --credentials' : 'any non-empty username and password'}`,
+    `  faults:           ${describeFaults(banner.faults)}`,
+    `  delivery reports: ${describeDeliveryReports(banner.deliveryReports)}`,
+    '  Ctrl-C stops it.',
+  ].join('\n');
+}
+
+export function renderSimulatorStopped(accepted: number): string {
+  return `simulator stopped after accepting ${plural(accepted, 'message')}`;
+}
+
+function describeFaults(faults: FaultOptions): string {
+  const on = Object.entries(faults).filter(([, value]) => value !== undefined && value !== 0);
+  if (on.length === 0) return 'none (--fault name=value turns one on)';
+  // As --fault takes them, so a line can be pasted back into a command.
+  return on.map(([name, value]) => `${name}=${String(value)}`).join(', ');
+}
+
+function describeDeliveryReports(options: DeliveryReportOptions | undefined): string {
+  if (!options) return 'off (--dlr turns them on)';
+  const mix = options.statusMix ?? { DELIVRD: 1 };
+  const total = Object.values(mix).reduce((a, b) => a + b, 0);
+  const shares = Object.entries(mix)
+    .map(([status, weight]) => `${status} ${Math.round((weight / total) * 1000) / 10}%`)
+    .join(', ');
+  return `${shares}, ${formatCount(options.delayMs ?? 0)} ms after acceptance`;
+}
