@@ -71,6 +71,16 @@ export class SmsSendError extends Error {
   }
 }
 
+/**
+ * The run finished but not every record was accepted (exit 1). Normally a return code; thrown only
+ * when the summary was not printed (--quiet), so main.ts still says why the run failed.
+ */
+export class NotAllAcceptedError extends SmsSendError {
+  constructor(message: string) {
+    super(message, ExitCode.notAllAccepted, 'not-all-accepted');
+  }
+}
+
 /** Bad usage, config or input: nothing was sent (exit 2). */
 export class UsageError extends SmsSendError {
   constructor(

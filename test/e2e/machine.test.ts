@@ -449,6 +449,35 @@ describe.concurrent('output when stdout and stderr are not a terminal', () => {
     expect(result.stderr).toBe('');
     expect(parseCsv(await readFile(report, 'utf8'))).toHaveLength(8);
   });
+
+  it('--quiet still says, on one line on stderr, how a failing run ended (exit 1)', async () => {
+    const { cli } = ownState();
+    const sim = await simulator({ errorAfterProcessing: 1 });
+    const input = await campaign(3);
+    const report = fresh('quiet-unknown.csv');
+    const args = [input, '--endpoint', sim.url, '--report', report, '--quiet'];
+    const result = await cli(args, { cwd: dir.path, env: CREDENTIALS });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`sms-send: 3 unknown, 0 accepted of 3; report ${report}\n`);
+  });
+
+  it('--quiet on a run the gateway stopped (exit 3): one line with the counts and the resume command', async () => {
+    const { cli } = ownState();
+    const sim = await simulator({ authStatus: 401 });
+    const input = await campaign(3);
+    const report = fresh('quiet-refused.csv');
+    const args = [input, '--endpoint', sim.url, '--report', report, '--quiet'];
+    const env = { ...CREDENTIALS, SMS_SEND_PASSWORD: 'not-the-password' };
+    const result = await cli(args, { cwd: dir.path, env });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.split('\n').filter((line) => line !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^sms-send: the gateway refused the credentials: .*; 3 failed, 0 accepted of 3; report .*; finish the campaign later with: sms-send .* --resume$/,
+    );
+  });
 });
 
 interface XmlElement {

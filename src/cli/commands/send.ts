@@ -1,5 +1,11 @@
 // `sms-send send`: wiring only. Flags in, prepareCampaign() and its send pass, events to the UI, result to a renderer.
-import { ExitCode, GatewayUnusableError, InterruptedError, UsageError } from '../../errors.js';
+import {
+  ExitCode,
+  GatewayUnusableError,
+  InterruptedError,
+  NotAllAcceptedError,
+  UsageError,
+} from '../../errors.js';
 import { spoolStream } from '../../input/stdin.js';
 import { loadTemplate, prepareCampaign, type PreparedCampaign } from '../../send/campaign.js';
 import { SendEmitter } from '../../send/events.js';
@@ -11,7 +17,7 @@ import { errorJson, planJson, planProblems, summaryJson } from '../ui/json.js';
 import { renderInvalid, renderPlan } from '../ui/plan.js';
 import { showProgress } from '../ui/progress.js';
 import { watchSignals } from '../ui/signals.js';
-import { renderSummary } from '../ui/summary.js';
+import { renderQuietLine, renderSummary } from '../ui/summary.js';
 
 /** A terminal run this large asks before sending (--yes skips it; a non-TTY run never asks). */
 const CONFIRM_ABOVE = 1000;
@@ -181,23 +187,29 @@ async function sendPrepared(
     };
     process.stdout.write(`${renderSummary(summary, context, out)}\n`);
   }
+  // Under --quiet the summary was not printed: the error says, on one line, how the run ended.
+  const quiet = flags.quiet === true && !flags.json;
+  const ending = (what: string, finish: string) =>
+    quiet
+      ? `${what}; ${renderQuietLine(summary)}; ${finish.toLowerCase()}: ${resume}`
+      : `${what}. ${finish}:\n  ${resume}`;
   if (run.stopped) {
     const why = run.stopped.authRefused
       ? 'the gateway refused the credentials'
       : 'the gateway could not be used';
     throw new GatewayUnusableError(
-      `${why}: ${run.stopped.reason}. Finish the campaign later with:\n  ${resume}`,
+      ending(`${why}: ${run.stopped.reason}`, 'Finish the campaign later with'),
       run.stopped.authRefused ? 'credentials-refused' : 'gateway-unusable',
       document,
     );
   }
   if (run.interrupted) {
     throw new InterruptedError(
-      `interrupted: ${plural(run.notSent, 'record')} not sent. ` +
-        `Finish the campaign with:\n  ${resume}`,
+      ending(`interrupted: ${plural(run.notSent, 'record')} not sent`, 'Finish the campaign with'),
       document,
     );
   }
+  if (quiet && exitCode !== ExitCode.ok) throw new NotAllAcceptedError(renderQuietLine(summary));
   if (!flags.json && !flags.quiet && summary.byOutcome.unknown > 0) {
     process.stderr.write(
       colorFor('stderr').yellow(

@@ -91,3 +91,18 @@ export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: Chalk
   }
   return lines.join('\n');
 }
+
+/**
+ * The one line a --quiet run that did not end well prints: counts by outcome, problems first, then
+ * the report, e.g. `300 unknown, 2,700 accepted of 3,000; report reports/x.csv`.
+ */
+export function renderQuietLine(summary: RunSummary): string {
+  const problems = OUTCOMES.filter((o) => o !== 'accepted' && summary.byOutcome[o] > 0);
+  const counts = [...problems, 'accepted' as const].map(
+    (o) => `${formatCount(summary.byOutcome[o])} ${o}`,
+  );
+  return (
+    `${counts.join(', ')} of ${formatCount(summary.total)}` +
+    (summary.reportPath ? `; report ${summary.reportPath}` : '')
+  );
+}

@@ -11,7 +11,7 @@ import {
 } from '../../../src/cli/ui/dlr.js';
 import { renderInvalid, renderPlan } from '../../../src/cli/ui/plan.js';
 import { renderSimulatorBanner, renderSimulatorStopped } from '../../../src/cli/ui/simulate.js';
-import { renderSummary } from '../../../src/cli/ui/summary.js';
+import { renderQuietLine, renderSummary } from '../../../src/cli/ui/summary.js';
 import type { FoldResult, LogCounts } from '../../../src/dlr/apply.js';
 import type { ReceiverCounts } from '../../../src/dlr/receiver.js';
 import type { CampaignEntry, Manifest } from '../../../src/journal/state.js';
@@ -262,6 +262,23 @@ describe('renderSummary wording', () => {
       renderSummary(one, { simulated: false, resumed: { fromJournal: 1, inFlight: 0 } }, plain),
     ).toContain('resumed   1 record settled by the earlier run was not sent again');
     expect(headline(summary)).toBe('! 12,000 of 12,345 messages accepted');
+  });
+});
+
+describe('renderQuietLine', () => {
+  it('puts the problems first, then accepted, the total and the report', () => {
+    expect(renderQuietLine(summary)).toMatchInlineSnapshot(
+      `"300 rejected, 40 invalid, 5 unknown, 12,000 accepted of 12,345; report campaign.report.csv"`,
+    );
+    const unknown: RunSummary = {
+      ...summary,
+      total: 3000,
+      byOutcome: { accepted: 2700, rejected: 0, invalid: 0, failed: 0, unknown: 300, skipped: 0 },
+      reportPath: 'reports/x.csv',
+    };
+    expect(renderQuietLine(unknown)).toBe(
+      '300 unknown, 2,700 accepted of 3,000; report reports/x.csv',
+    );
   });
 });
 
