@@ -114,9 +114,13 @@ async function sendPrepared(
     process.stderr.isTTY
   ) {
     const left = prepared.resuming ? ' left in this campaign' : '';
-    if (!(await confirm(`Send ${plural(prepared.toSend, 'message')}${left} to ${target.label}?`))) {
-      throw new UsageError('not confirmed: nothing was sent', 'not-confirmed');
+    const answer = await confirm(
+      `Send ${plural(prepared.toSend, 'message')}${left} to ${target.label}?`,
+    );
+    if (answer === 'interrupted') {
+      throw new InterruptedError('interrupted at the confirmation: nothing was sent');
     }
+    if (answer === 'no') throw new UsageError('not confirmed: nothing was sent', 'not-confirmed');
   }
   const gateway = await openGateway(target, flags, {
     connections: settings.concurrency,
