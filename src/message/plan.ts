@@ -1,4 +1,5 @@
 // The validation pass: reads the whole campaign once, sends nothing, and says what a send would do.
+import { createHash } from 'node:crypto';
 import type { Problem } from './build.js';
 import type { BuiltRecord, CampaignReader, FileProblem } from './campaign.js';
 import { describeChar, type Encoding } from './encoding.js';
@@ -32,20 +33,38 @@ export interface Plan {
   /** Sum of Price over messages with Price > 0 (øre). */
   premiumTotal: number;
   premiumMessages: number;
+  /** The first valid records to send, as the gateway will get them: for a person to eyeball. */
+  samples: { row: number; to: string; text: string }[];
+  /**
+   * Valid records whose recipient and text repeat an earlier one (what --dedupe would skip);
+   * counted only when asked (the dry run), since it keeps a digest per record.
+   */
+  repeats?: number;
+}
+
+export interface PlanOptions {
+  batchSize: number;
+  /**
+   * Sees every record as it is checked (the CLI spools them for the send pass); it may return a
+   * promise, which is awaited, so writing it out applies backpressure to reading.
+   */
+  onRecord?: (record: BuiltRecord) => Promise<void> | undefined;
+  /** Told the number of records read so far, after each record: the UI shows it as progress. */
+  onProgress?: (records: number) => void;
+  /** Count records whose recipient and text repeat an earlier one (`Plan.repeats`). */
+  countRepeats?: boolean;
 }
 
 /** Enough detail for a person to fix the file; the counts by field cover the rest. */
 export const MAX_LISTED_INVALID = 50;
 
-/**
- * `onRecord` sees every record as it is checked (the CLI spools them for the send pass); it may
- * return a promise, which is awaited, so writing it out applies backpressure to reading.
- */
-export async function planCampaign(
-  campaign: CampaignReader,
-  batchSize: number,
-  onRecord?: (record: BuiltRecord) => Promise<void> | undefined,
-): Promise<Plan> {
+/** Enough rendered texts to see that the template does what was meant. */
+export const SAMPLES = 3;
+
+export async function planCampaign(campaign: CampaignReader, options: PlanOptions): Promise<Plan> {
+  const { batchSize, onRecord, onProgress } = options;
+  // 12-character digests, not the texts: a dry run of a million records stays modest in memory.
+  const seen = options.countRepeats ? new Set<string>() : undefined;
   const invalidRecords: InvalidRecord[] = [];
   const invalidByField: Record<string, number> = {};
   const ucs2 = new Map<string, number>();
@@ -65,12 +84,15 @@ export async function planCampaign(
     ucs2Chars: [],
     premiumTotal: 0,
     premiumMessages: 0,
+    samples: [],
+    ...(seen ? { repeats: 0 } : {}),
   };
   for await (const item of campaign.records()) {
     const pending = onRecord?.(item);
     if (pending) await pending;
     const { record, built, skipped } = item;
     plan.records++;
+    onProgress?.(plan.records);
     if (skipped !== undefined) {
       plan.skipped++;
       continue;
@@ -92,6 +114,19 @@ export async function planCampaign(
     }
     plan.valid++;
     const { text, message } = built;
+    if (plan.samples.length < SAMPLES) {
+      plan.samples.push({ row: record.row, to: built.to, text: message.UserData });
+    }
+    if (seen) {
+      const key = createHash('md5')
+        .update(built.to)
+        .update('\0')
+        .update(message.UserData)
+        .digest('base64')
+        .slice(0, 12);
+      if (seen.has(key)) plan.repeats!++;
+      else seen.add(key);
+    }
     plan.segments += text.segments;
     plan.segmentsByEncoding[text.encoding] += text.segments;
     plan.messagesByEncoding[text.encoding]++;

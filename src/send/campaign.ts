@@ -50,9 +50,11 @@ export interface CampaignRequest {
   force: boolean;
   resume: boolean;
   retryUnknown: boolean;
-  /** Validate only: no state is claimed, nothing is spooled. */
+  /** Validate only: no state is claimed, nothing is spooled; repeats are counted for the plan. */
   dryRun: boolean;
   now: Date;
+  /** Told the number of records validated so far, after each one (progress for the UI). */
+  onValidated?: (records: number) => void;
 }
 
 /** Why the plan refuses the run; the CLI words it (renderInvalid) and exits 2. */
@@ -163,13 +165,18 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
         limit: request.limit,
         dedupe: request.dedupe,
       }),
-      settings.batchSize,
-      writer &&
-        ((record) => {
-          const entry = entryOf(record);
-          if (entry.kind === 'message' && !settled(entry.row)) toSend++;
-          return writer.add(entry);
-        }),
+      {
+        batchSize: settings.batchSize,
+        onRecord:
+          writer &&
+          ((record) => {
+            const entry = entryOf(record);
+            if (entry.kind === 'message' && !settled(entry.row)) toSend++;
+            return writer.add(entry);
+          }),
+        onProgress: request.onValidated,
+        countRepeats: request.dryRun && !request.dedupe,
+      },
     );
     await spool?.close();
     spool = undefined;

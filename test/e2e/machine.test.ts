@@ -416,7 +416,7 @@ describe.concurrent('output when stdout and stderr are not a terminal', () => {
       const lines = result.stderr.split('\n').filter((line) => line !== '');
       expect(lines.length).toBeGreaterThanOrEqual(1);
       for (const line of lines) {
-        expect(line).toMatch(/^sending \d+ \/ 10 {2}accepted \d+ {2}\S/);
+        expect(line).toMatch(/^sending \d+ \/ 10 \(\d+%\) {2}accepted \d+ {2}\S/);
       }
       expect(result.stdout).toContain('10 of 10 messages accepted');
     }

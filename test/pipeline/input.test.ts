@@ -925,6 +925,43 @@ describe.concurrent('--dry-run plan', () => {
   });
 });
 
+describe.concurrent('--dry-run shows rendered texts and repeats', () => {
+  let path: string;
+  beforeAll(async () => {
+    path = join(dir.path, 'repeats.csv');
+    const rows = ['Kari', 'Ola', 'Kari', 'Kari', 'Per', 'Ola'].map((name, i) => {
+      const to = name === 'Kari' ? '4741234567' : name === 'Ola' ? '4741234568' : '4741234569';
+      // Row 4 is Kari again but with another text: not a repeat.
+      return `${to},${name},${i === 3 ? 'late' : 'early'}`;
+    });
+    await writeFile(path, `to,name,when\n${rows.join('\n')}\n`);
+  });
+
+  it('the first three texts as sent, and how many records repeat recipient and text', async ({
+    expect,
+  }) => {
+    const run = await send([path, '--dry-run', '--text', 'Hei {{name}}, kom {{when}}']);
+    expect(run.code).toBe(0);
+    expect(run.plan!.samples).toEqual([
+      { row: 1, to: '4741234567', text: 'Hei Kari, kom early' },
+      { row: 2, to: '4741234568', text: 'Hei Ola, kom early' },
+      { row: 3, to: '4741234567', text: 'Hei Kari, kom early' },
+    ]);
+    expect(run.plan!.repeats).toBe(2);
+    expect(run.planText).toContain(
+      'repeats     2 records repeat an earlier recipient and text; --dedupe skips them',
+    );
+    expect(run.planText).toContain('first 3 texts\n    4741234567  Hei Kari, kom early\n');
+  });
+
+  it('with --dedupe the repeats are skipped, and not counted again', async ({ expect }) => {
+    const run = await send([path, '--dry-run', '--dedupe', '--text', 'Hei {{name}}, kom {{when}}']);
+    expect(run.plan!.skipped).toBe(2);
+    expect(run.plan!.repeats).toBeUndefined();
+    expect(run.planText).not.toContain('repeats');
+  });
+});
+
 describe.concurrent(
   'validation catches what the gateway would reject, before anything is sent',
   () => {

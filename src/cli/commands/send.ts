@@ -15,7 +15,7 @@ import { confirm } from '../ui/confirm.js';
 import { formatDuration, plural, shellWord } from '../ui/format.js';
 import { errorJson, planJson, planProblems, summaryJson } from '../ui/json.js';
 import { renderInvalid, renderPlan } from '../ui/plan.js';
-import { showProgress } from '../ui/progress.js';
+import { showProgress, showValidationProgress } from '../ui/progress.js';
 import { watchSignals } from '../ui/signals.js';
 import { renderQuietLine, renderSummary } from '../ui/summary.js';
 
@@ -51,6 +51,12 @@ export async function runSend(inputs: string[], flags: SendFlags): Promise<ExitC
   const template = await loadTemplate(flags.text, flags.textFile);
   // Standard input is read more than once (identity, validation, send): it is spooled first.
   const stdin = inputs.includes('-') ? await spoolStream(process.stdin) : undefined;
+  // The validation pass reads every record before the first is sent: long enough on a big file
+  // that silence would look like a hang.
+  const validation = showValidationProgress({
+    intervalSeconds: flags.progressInterval ?? 10,
+    quiet: flags.quiet === true || flags.json === true,
+  });
   try {
     const prepared = await prepareCampaign({
       files: inputs.map((input) => ({ path: input === '-' ? stdin!.path : input, label: input })),
@@ -69,7 +75,8 @@ export async function runSend(inputs: string[], flags: SendFlags): Promise<ExitC
       retryUnknown: flags.retryUnknown === true,
       dryRun: flags.dryRun === true,
       now: new Date(),
-    });
+      onValidated: validation.read,
+    }).finally(() => validation.stop());
     try {
       return await sendPrepared(prepared, settings, flags, inputs);
     } finally {

@@ -31,7 +31,27 @@ export function renderPlan(plan: Plan, c: ChalkInstance): string {
       `  premium     ${plural(plan.premiumMessages, 'message')}, ${formatCount(plan.premiumTotal)} øre in total`,
     );
   }
+  if (plan.repeats !== undefined && plan.repeats > 0) {
+    lines.push(
+      `  repeats     ${c.yellow(plural(plan.repeats, 'record'))} repeat${plan.repeats === 1 ? 's' : ''} an earlier recipient and text; --dedupe skips them`,
+    );
+  }
+  if (plan.samples.length > 0) {
+    lines.push(`  first ${plural(plan.samples.length, 'text')}`);
+    lines.push(
+      ...formatTable(
+        plan.samples.map((s) => [s.to, oneLine(s.text)]),
+        { indent: '    ', paint: (cell, column) => (column === 0 ? c.dim(cell) : cell) },
+      ),
+    );
+  }
   return lines.join('\n');
+}
+
+/** A text on one line of the plan: line breaks shown as ⏎, long texts cut. */
+function oneLine(text: string, max = 100): string {
+  const chars = [...text.replace(/\r?\n/g, ' ⏎ ')];
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
 }
 
 /** The exit-2 explanation: file problems first, then records with file:line, then counts. */

@@ -1,7 +1,8 @@
-// Live progress: an ora spinner on a TTY; elsewhere a plain line now and then. Listens to events only.
+// Live progress of the validation and send passes: an ora spinner on a TTY; elsewhere a plain line
+// now and then. Listens to events and counters only; the lines themselves are pure renderers.
 import type { Tally } from '../../report/summary.js';
 import type { SendEmitter } from '../../send/events.js';
-import { formatCount, formatRate, plural } from './format.js';
+import { formatCount, formatDuration, formatRate, plural } from './format.js';
 import { startLiveLine, type StatusStream } from './spinner.js';
 
 export interface Progress {
@@ -19,6 +20,48 @@ export interface ProgressOptions {
   verbose: boolean;
 }
 
+/** What one send progress line shows. */
+export interface SendProgress {
+  label: string;
+  /** Messages whose batch got an answer, or its verdict (failed, unknown). */
+  sent: number;
+  total: number;
+  accepted: number;
+  /** Rejected, failed and unknown. */
+  problems: number;
+  retries: number;
+  /** Messages the gateway answered per second of this run. */
+  rate: number;
+  elapsedMs: number;
+}
+
+/** `sending 400 / 1,200 (33%)  accepted 400  211 msg/s  ETA 4 s` */
+export function renderSendProgress(p: SendProgress): string {
+  const percent = p.total > 0 ? Math.floor((p.sent / p.total) * 100) : 100;
+  // The ETA comes from this run's pace over the whole of it, once there is a pace to go by.
+  const eta =
+    p.sent > 0 && p.sent < p.total && p.elapsedMs >= 1000
+      ? `  ETA ${formatEta(((p.total - p.sent) * p.elapsedMs) / p.sent)}`
+      : '';
+  return (
+    `${p.label} ${formatCount(p.sent)} / ${formatCount(p.total)} (${percent}%)  ` +
+    `accepted ${formatCount(p.accepted)}` +
+    (p.problems > 0 ? `  not accepted ${formatCount(p.problems)}` : '') +
+    (p.retries > 0 ? `  retries ${formatCount(p.retries)}` : '') +
+    `  ${formatRate(p.rate)}${eta}`
+  );
+}
+
+/** `validating: 120,000 records read  41,250 records/s` (the total is not known until the end). */
+export function renderValidationProgress(records: number, elapsedMs: number): string {
+  const rate = elapsedMs > 0 ? (records * 1000) / elapsedMs : 0;
+  return `validating: ${plural(records, 'record')} read  ${formatCount(Math.round(rate))} records/s`;
+}
+
+function formatEta(ms: number): string {
+  return ms < 60_000 ? `${Math.ceil(ms / 1000)} s` : formatDuration(ms);
+}
+
 export function showProgress(
   events: SendEmitter,
   tally: Tally,
@@ -26,19 +69,22 @@ export function showProgress(
   stream: StatusStream = process.stderr,
 ): Progress {
   let retries = 0;
+  let sent = 0;
   events.on('retry', () => retries++);
+  events.on('batch', (b) => (sent += b.size));
   const line = () => {
-    const seconds = (Date.now() - tally.startedAt) / 1000;
-    const rate = seconds > 0 ? tally.answered / seconds : 0;
+    const elapsedMs = Date.now() - tally.startedAt;
     const { accepted, rejected, failed, unknown } = tally.byOutcome;
-    const problems = rejected + failed + unknown;
-    return (
-      `${options.label} ${formatCount(tally.done)} / ${formatCount(options.total)}  ` +
-      `accepted ${formatCount(accepted)}` +
-      (problems > 0 ? `  not accepted ${formatCount(problems)}` : '') +
-      (retries > 0 ? `  retries ${formatCount(retries)}` : '') +
-      `  ${formatRate(rate)}`
-    );
+    return renderSendProgress({
+      label: options.label,
+      sent,
+      total: options.total,
+      accepted,
+      problems: rejected + failed + unknown,
+      retries,
+      rate: elapsedMs > 0 ? (tally.answered * 1000) / elapsedMs : 0,
+      elapsedMs,
+    });
   };
 
   if (options.quiet) return { note() {}, stop() {} };
@@ -56,15 +102,48 @@ export function showProgress(
       ),
     );
   }
+  return ticking(live, line, options.intervalSeconds);
+}
 
-  // Without a spinner, a plain line now and then shows a log reader that the run is alive.
+export interface ValidationProgress {
+  /** The records read so far; cheap enough to call for every record, and safe to pass around. */
+  read: (records: number) => void;
+  stop(): void;
+}
+
+/** The validation pass has no total until it ends: records read and their rate. */
+export function showValidationProgress(
+  options: Pick<ProgressOptions, 'intervalSeconds' | 'quiet'>,
+  stream: StatusStream = process.stderr,
+): ValidationProgress {
+  if (options.quiet) return { read() {}, stop() {} };
+  const startedAt = Date.now();
+  let records = 0;
+  const line = () => renderValidationProgress(records, Date.now() - startedAt);
+  const live = startLiveLine(line(), stream);
+  const progress = ticking(live, line, options.intervalSeconds);
+  return {
+    read: (n) => {
+      records = n;
+    },
+    stop() {
+      progress.stop();
+    },
+  };
+}
+
+/** A spinner redrawn ten times a second, or without one a plain line every interval. */
+function ticking(
+  live: ReturnType<typeof startLiveLine>,
+  line: () => string,
+  intervalSeconds: number,
+): Progress {
   const timer = live.spinning
     ? setInterval(() => live.update(line()), 100)
-    : options.intervalSeconds > 0
-      ? setInterval(() => live.say(line()), options.intervalSeconds * 1000)
+    : intervalSeconds > 0
+      ? setInterval(() => live.say(line()), intervalSeconds * 1000)
       : undefined;
   timer?.unref();
-
   return {
     note: (text) => live.say(text),
     stop() {

@@ -75,6 +75,12 @@ const plan: Plan = {
   ],
   premiumTotal: 550,
   premiumMessages: 2,
+  samples: [
+    { row: 1, to: '4741234567', text: 'Hei Kari, pakken din er klar.' },
+    { row: 2, to: '4741234568', text: 'Hei Ola,\npakken din er klar.' },
+    { row: 4, to: '4741234569', text: `Привет ${'ж'.repeat(120)}` },
+  ],
+  repeats: 4,
 };
 
 const reportCounts: ReportCounts = {
@@ -296,7 +302,12 @@ describe('renderPlan', () => {
           GSM-7   1,100 messages, 1,300 segments
           UCS-2   90 messages, 200 segments
         UCS-2 forced by ж ×80, 🎉 ×10
-        premium     2 messages, 550 øre in total",
+        premium     2 messages, 550 øre in total
+        repeats     <33>4 records<39> repeat an earlier recipient and text; --dedupe skips them
+        first 3 texts
+          <2>4741234567<22>  Hei Kari, pakken din er klar.
+          <2>4741234568<22>  Hei Ola, ⏎ pakken din er klar.
+          <2>4741234569<22>  Привет жжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжж…",
         "plain": "Plan (dry run: nothing sent)
         records     1,200
         to send     1,190
@@ -307,7 +318,12 @@ describe('renderPlan', () => {
           GSM-7   1,100 messages, 1,300 segments
           UCS-2   90 messages, 200 segments
         UCS-2 forced by ж ×80, 🎉 ×10
-        premium     2 messages, 550 øre in total",
+        premium     2 messages, 550 øre in total
+        repeats     4 records repeat an earlier recipient and text; --dedupe skips them
+        first 3 texts
+          4741234567  Hei Kari, pakken din er klar.
+          4741234568  Hei Ola, ⏎ pakken din er klar.
+          4741234569  Привет жжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжж…",
       }
     `);
   });

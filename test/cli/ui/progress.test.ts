@@ -1,0 +1,97 @@
+// Progress lines of the validation and send passes: pure renderers, and the plain lines off a terminal.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  renderSendProgress,
+  renderValidationProgress,
+  showValidationProgress,
+} from '../../../src/cli/ui/progress.js';
+import type { StatusStream } from '../../../src/cli/ui/spinner.js';
+
+describe('renderSendProgress', () => {
+  const base = {
+    label: 'sending',
+    sent: 0,
+    total: 3000,
+    accepted: 0,
+    problems: 0,
+    retries: 0,
+    rate: 0,
+    elapsedMs: 0,
+  };
+
+  it('percentage always; an ETA once there is a pace to go by', () => {
+    expect(renderSendProgress(base)).toMatchInlineSnapshot(
+      `"sending 0 / 3,000 (0%)  accepted 0  0.0 msg/s"`,
+    );
+    expect(
+      renderSendProgress({
+        ...base,
+        sent: 1200,
+        accepted: 1100,
+        problems: 100,
+        rate: 600,
+        elapsedMs: 2000,
+      }),
+    ).toMatchInlineSnapshot(
+      `"sending 1,200 / 3,000 (40%)  accepted 1,100  not accepted 100  600 msg/s  ETA 3 s"`,
+    );
+    expect(
+      renderSendProgress({
+        ...base,
+        sent: 100,
+        accepted: 100,
+        retries: 2,
+        rate: 1,
+        elapsedMs: 100_000,
+      }),
+    ).toMatchInlineSnapshot(
+      `"sending 100 / 3,000 (3%)  accepted 100  retries 2  1.0 msg/s  ETA 48 min 20 s"`,
+    );
+    expect(
+      renderSendProgress({ ...base, sent: 3000, accepted: 3000, rate: 1500, elapsedMs: 2000 }),
+    ).toMatchInlineSnapshot(`"sending 3,000 / 3,000 (100%)  accepted 3,000  1,500 msg/s"`);
+  });
+});
+
+describe('validation progress', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('renders records read and their rate', () => {
+    expect(renderValidationProgress(1, 0)).toMatchInlineSnapshot(
+      `"validating: 1 record read  0 records/s"`,
+    );
+    expect(renderValidationProgress(120_000, 2900)).toMatchInlineSnapshot(
+      `"validating: 120,000 records read  41,379 records/s"`,
+    );
+  });
+
+  it('off a terminal: a plain line every interval, nothing for a short pass', () => {
+    vi.useFakeTimers();
+    const stream: StatusStream & { out: string } = {
+      isTTY: false,
+      out: '',
+      write(text: string) {
+        this.out += text;
+        return true;
+      },
+    };
+    const short = showValidationProgress({ intervalSeconds: 10, quiet: false }, stream);
+    short.read(500);
+    short.stop();
+    expect(stream.out).toBe('');
+
+    const long = showValidationProgress({ intervalSeconds: 10, quiet: false }, stream);
+    long.read(40_000);
+    vi.advanceTimersByTime(10_000);
+    long.read(80_000);
+    vi.advanceTimersByTime(10_000);
+    long.stop();
+    expect(stream.out).toMatchInlineSnapshot(`
+      "validating: 40,000 records read  4,000 records/s
+      validating: 80,000 records read  4,000 records/s
+      "
+    `);
+  });
+});
