@@ -1,0 +1,122 @@
+// The binary on a real (pseudo-)terminal, through script(1) from util-linux: NO_COLOR honoured,
+// the spinner drawn, the confirmation asked and answered, Ctrl-C at it. Pipes cannot show these.
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shellWord } from '../../src/cli/ui/format.js';
+import { BIN, cleanEnv } from '../helpers/cli.js';
+import { tempDir, writeCampaignCsv } from '../helpers/files.js';
+
+/** util-linux's script: `-e` returns the child's exit code, `-c` runs a command, `-q` is quiet. */
+const SCRIPT = (() => {
+  const probe = spawnSync('script', ['--version'], { encoding: 'utf8' });
+  return probe.status === 0 && probe.stdout.includes('util-linux');
+})();
+const MISSING = 'script(1) from util-linux is not installed: the pseudo-terminal tests did not run';
+if (!SCRIPT) process.stderr.write(`test/e2e/terminal.test.ts: ${MISSING}\n`);
+
+const SGR = /\x1b\[[\d;]*m/; // eslint-disable-line no-control-regex
+const SPINNER_FRAMES = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
+// Past readline's cursor moves, the error on a line of its own; then at most the cursor shown again.
+const INTERRUPTED = // eslint-disable-next-line no-control-regex
+  /^[^\n]*\r?\nsms-send: interrupted at the confirmation: nothing was sent\r?\n(?:\x1b\[\?25h)?$/;
+const PROMPT = 'Send 1,200 messages to the built-in simulator? [y/N] ';
+
+interface PtyResult {
+  code: number | null;
+  /** Everything the terminal showed: stdout and stderr together, with the pty's CR LF. */
+  screen: string;
+}
+
+/**
+ * Runs `sms-send ARGS` on a pseudo-terminal of 100 columns (script's own has none, and the spinner
+ * needs a width); `answer` is typed once the prompt shows.
+ */
+function onTerminal(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; answer?: string },
+): Promise<PtyResult> {
+  const command = [
+    'stty cols 100 rows 30 &&',
+    'exec',
+    shellWord(process.execPath),
+    shellWord(BIN),
+    ...args.map(shellWord),
+  ].join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    cwd: options.cwd,
+    // A terminal that takes colour; CI=true (cleanEnv's) would make ora draw no spinner.
+    env: cleanEnv({ CI: undefined, NO_COLOR: undefined, TERM: 'xterm-256color', ...options.env }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let screen = '';
+  let answered = false;
+  child.stdout.on('data', (chunk: Buffer) => {
+    screen += chunk.toString();
+    if (options.answer !== undefined && !answered && screen.includes('[y/N] ')) {
+      answered = true;
+      child.stdin.write(options.answer);
+    }
+  });
+  child.stderr.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      child.stdin.destroy();
+      resolve({ code, screen });
+    });
+  });
+}
+
+describe.skipIf(!SCRIPT)('on a terminal (a pseudo-terminal from script(1))', () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let campaign: string;
+
+  beforeAll(async () => {
+    dir = await tempDir();
+    campaign = join(dir.path, 'campaign.csv');
+    // Over 1,000 messages: a terminal run asks before sending.
+    await writeCampaignCsv(campaign, 1200);
+  });
+  afterAll(() => dir.remove());
+
+  it('colours by default: the terminal in these tests does take colour', async () => {
+    const run = await onTerminal([campaign, '--dry-run'], { cwd: dir.path });
+    expect(run.code).toBe(0);
+    expect(run.screen).toMatch(SGR);
+  });
+
+  it('NO_COLOR: spinner, confirmation answered "y", summary, and not one colour escape', async () => {
+    const report = join(dir.path, 'yes.report.csv');
+    const run = await onTerminal([campaign, '--simulate', '--report', report], {
+      cwd: dir.path,
+      env: { NO_COLOR: '1' },
+      answer: 'y\r',
+    });
+    expect(run.code).toBe(0);
+    expect(run.screen).toContain(PROMPT);
+    expect(run.screen).toMatch(SPINNER_FRAMES);
+    expect(run.screen).toContain('1,200 of 1,200 messages accepted');
+    expect(run.screen).not.toMatch(SGR);
+  });
+
+  it('Ctrl-C at the confirmation: exit 130 on a fresh line, nothing sent', async () => {
+    const report = join(dir.path, 'interrupted.report.csv');
+    const run = await onTerminal([campaign, '--simulate', '--report', report], {
+      cwd: dir.path,
+      env: { NO_COLOR: '1' },
+      answer: '\x03',
+    });
+    expect(run.code).toBe(130);
+    const after = run.screen.slice(run.screen.indexOf(PROMPT) + PROMPT.length);
+    // No stack, no summary, no half line.
+    expect(after).toMatch(INTERRUPTED);
+  });
+});
+
+// Without script(1), the suite lists a skipped test that says why, rather than passing in silence.
+if (!SCRIPT) {
+  describe('on a terminal', () => {
+    it.skip(MISSING, () => undefined);
+  });
+}
