@@ -2,7 +2,7 @@
 // the spinner drawn, the confirmation asked and answered, Ctrl-C at it. Pipes cannot show these.
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { shellWord } from '../../src/cli/ui/format.js';
 import { BIN, cleanEnv } from '../helpers/cli.js';
 import { tempDir, writeCampaignCsv } from '../helpers/files.js';
@@ -68,7 +68,7 @@ function onTerminal(
   });
 }
 
-describe.skipIf(!SCRIPT)('on a terminal (a pseudo-terminal from script(1))', () => {
+describe.skipIf(!SCRIPT).concurrent('on a terminal (a pseudo-terminal from script(1))', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let campaign: string;
 
@@ -80,17 +80,22 @@ describe.skipIf(!SCRIPT)('on a terminal (a pseudo-terminal from script(1))', () 
   });
   afterAll(() => dir.remove());
 
-  it('colours by default: the terminal in these tests does take colour', async () => {
+  /** Concurrent runs of the same content: each keeps its campaign state apart. */
+  const ownState = (name: string) => ({ SMS_SEND_STATE_DIR: join(dir.path, `${name}-state`) });
+
+  it('colours by default: the terminal in these tests does take colour', async ({ expect }) => {
     const run = await onTerminal([campaign, '--dry-run'], { cwd: dir.path });
     expect(run.code).toBe(0);
     expect(run.screen).toMatch(SGR);
   });
 
-  it('NO_COLOR: spinner, confirmation answered "y", summary, and not one colour escape', async () => {
+  it('NO_COLOR: spinner, confirmation answered "y", summary, and not one colour escape', async ({
+    expect,
+  }) => {
     const report = join(dir.path, 'yes.report.csv');
     const run = await onTerminal([campaign, '--simulate', '--report', report], {
       cwd: dir.path,
-      env: { NO_COLOR: '1' },
+      env: { NO_COLOR: '1', ...ownState('yes') },
       answer: 'y\r',
     });
     expect(run.code).toBe(0);
@@ -100,11 +105,11 @@ describe.skipIf(!SCRIPT)('on a terminal (a pseudo-terminal from script(1))', () 
     expect(run.screen).not.toMatch(SGR);
   });
 
-  it('Ctrl-C at the confirmation: exit 130 on a fresh line, nothing sent', async () => {
+  it('Ctrl-C at the confirmation: exit 130 on a fresh line, nothing sent', async ({ expect }) => {
     const report = join(dir.path, 'interrupted.report.csv');
     const run = await onTerminal([campaign, '--simulate', '--report', report], {
       cwd: dir.path,
-      env: { NO_COLOR: '1' },
+      env: { NO_COLOR: '1', ...ownState('interrupted') },
       answer: '\x03',
     });
     expect(run.code).toBe(130);
