@@ -8,6 +8,13 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { parseCsv, tempDir } from '../helpers/files.js';
+import {
+  BAD_RECORDS_PROBLEMS,
+  byField,
+  firstLine,
+  problemLines,
+  startsWith,
+} from '../helpers/problems.js';
 
 /** Small fixtures live here; the runs use it as their working folder so errors name files briefly. */
 const FIXTURES = fileURLToPath(new URL('../fixtures/input/', import.meta.url));
@@ -73,40 +80,6 @@ async function aftermath(run: Run) {
 /** A run that stopped before sending: exit 2, no request reached the simulator, no report left. */
 const NOTHING_SENT = { code: 2, requests: 0, accepted: 0, files: [] };
 
-/** The "  file:line: field: reason" lines of an exit-2 explanation, in the order printed. */
-function problemLines(stderr: string): { at: string; field: string; reason: string }[] {
-  const out: { at: string; field: string; reason: string }[] = [];
-  for (const line of stderr.split('\n')) {
-    const match = /^ {2}(\S+:\d+): (.+?): (.*)$/.exec(line);
-    if (match) out.push({ at: match[1]!, field: match[2]!, reason: match[3]! });
-  }
-  return out;
-}
-
-/** The "by field: to 4, text 3" line as an object. */
-function byField(stderr: string): Record<string, number> {
-  const line = stderr.split('\n').find((l) => l.startsWith('by field: '));
-  if (line === undefined) return {};
-  return Object.fromEntries(
-    line
-      .slice('by field: '.length)
-      .split(', ')
-      .map((part) => {
-        const at = part.lastIndexOf(' ');
-        return [part.slice(0, at), Number(part.slice(at + 1))];
-      }),
-  );
-}
-
-function firstLine(text: string): string {
-  return text.split('\n')[0]!;
-}
-
-/** Matches text that begins with `prefix`, shown literally in a failure. */
-function startsWith(prefix: string): RegExp {
-  return new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
-}
-
 describe.concurrent('standard input', () => {
   it('reads - (stdin) with --input-format ndjson', async ({ expect }) => {
     const stdin = await readFile(join(FIXTURES, 'records.ndjson'), 'utf8');
@@ -165,30 +138,7 @@ describe.concurrent('invalid records: listed on stderr, exit 2, nothing sent', (
     const run = await send(['bad-records.csv']);
     expect(await aftermath(run)).toEqual(NOTHING_SENT);
     expect(run.stderr).toContain('sms-send: 17 records of 20 cannot be sent:');
-    const expected: [string, string, RegExp][] = [
-      ['bad-records.csv:3', 'to', /^"\+4721234567" is a fixed-line number, not a mobile number$/],
-      ['bad-records.csv:4', 'to', /^"41234567" .*--country/],
-      ['bad-records.csv:5', 'to', /^"not-a-number" not a phone number/],
-      [
-        'bad-records.csv:6',
-        'OriginatorAddress',
-        /"ThisIsWayTooLong" is 16 characters \(at most 11\)/,
-      ],
-      ['bad-records.csv:7', 'OriginatorAddress', /26 digits \(at most 25\)/],
-      ['bad-records.csv:8', 'Price', /needs a short-number gateway/],
-      ['bad-records.csv:9', 'MessageId', /is 33 characters \(at most 32\)/],
-      ['bad-records.csv:11', 'MessageId', /"same-id" is used by an earlier record/],
-      ['bad-records.csv:12', 'UserDataHeader', /must be hex/],
-      ['bad-records.csv:13', 'text', /must be hex .*"10"/],
-      ['bad-records.csv:14', '{{nobody}}', /no field "nobody"/],
-      ['bad-records.csv:15', 'ValidationPeriod', /20301331000000 is not a real date/],
-      ['bad-records.csv:16', 'CustomData', /must be a JSON object/],
-      ['bad-records.csv:17', 'DeliveryReportUrl', /absolute http\(s\) URL/],
-      ['bad-records.csv:18', 'text', /^is empty$/],
-      ['bad-records.csv:19', 'text', /is 1025 characters \(at most 1024\)/],
-      ['bad-records.csv:20', 'to', /^"\+4721234568" is a fixed-line number, not a mobile number$/],
-      ['bad-records.csv:20', 'OriginatorAddress', /at most 11/],
-    ];
+    const expected = BAD_RECORDS_PROBLEMS;
     const lines = problemLines(run.stderr);
     expect(lines.map((l) => [l.at, l.field])).toEqual(expected.map(([at, field]) => [at, field]));
     lines.forEach((line, i) => expect(line.reason).toMatch(expected[i]![2]));

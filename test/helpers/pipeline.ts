@@ -6,7 +6,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { Chalk } from 'chalk';
-import { refusalError, type SendFlags } from '../../src/cli/commands/send.js';
+import { campaignRequest, refusalError, type SendFlags } from '../../src/cli/commands/send.js';
 import { flagLayer } from '../../src/cli/gateway-settings.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { planJson } from '../../src/cli/ui/json.js';
@@ -104,27 +104,15 @@ export async function runPipeline(argv: string[], options: PipelineOptions): Pro
       flags.textFile === undefined ? undefined : resolve(options.cwd, flags.textFile);
     const template = await loadTemplate(flags.text, textFile);
     if (inputs.includes('-')) stdin = await spoolStream(Readable.from([options.stdin ?? '']));
-    const prepared = await prepareCampaign({
-      files: inputs.map((input) => ({
-        path: input === '-' ? stdin!.path : resolve(options.cwd, input),
-        label: input,
-      })),
-      settings,
-      simulate: false,
-      mapping: flags.map ?? {},
-      template,
-      inputFormat: flags.inputFormat,
-      delimiter: flags.delimiter,
-      limit: flags.limit,
-      dedupe: flags.dedupe,
-      skipInvalid: flags.skipInvalid,
-      report,
-      force: false,
-      resume: false,
-      retryUnknown: false,
-      dryRun: flags.dryRun === true,
-      now: new Date(),
-    });
+    // The command's own mapping from flags to the core request, with the run's own report.
+    const prepared = await prepareCampaign(
+      campaignRequest(inputs, flags, {
+        settings,
+        template,
+        stdinPath: stdin?.path,
+        cwd: options.cwd,
+      }),
+    );
     try {
       result.plan = prepared.plan;
       result.planJson = planJson(prepared.plan, prepared.identity.id).plan as Record<

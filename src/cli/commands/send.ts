@@ -1,4 +1,6 @@
 // `sms-send send`: wiring only. Flags in, prepareCampaign() and its send pass, events to the UI, result to a renderer.
+import { resolve as resolvePath } from 'node:path';
+import type { Settings } from '../../config/settings.js';
 import {
   ExitCode,
   GatewayUnusableError,
@@ -7,7 +9,12 @@ import {
   UsageError,
 } from '../../errors.js';
 import { spoolStream } from '../../input/stdin.js';
-import { loadTemplate, prepareCampaign, type PreparedCampaign } from '../../send/campaign.js';
+import {
+  loadTemplate,
+  prepareCampaign,
+  type CampaignRequest,
+  type PreparedCampaign,
+} from '../../send/campaign.js';
 import { SendEmitter } from '../../send/events.js';
 import { gatewayTarget, openGateway, settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
@@ -59,22 +66,7 @@ export async function runSend(inputs: string[], flags: SendFlags): Promise<ExitC
   });
   try {
     const prepared = await prepareCampaign({
-      files: inputs.map((input) => ({ path: input === '-' ? stdin!.path : input, label: input })),
-      settings,
-      simulate: flags.simulate === true,
-      mapping: flags.map ?? {},
-      template,
-      inputFormat: flags.inputFormat,
-      delimiter: flags.delimiter,
-      limit: flags.limit,
-      dedupe: flags.dedupe,
-      skipInvalid: flags.skipInvalid,
-      report: flags.report,
-      force: flags.force === true,
-      resume: flags.resume === true,
-      retryUnknown: flags.retryUnknown === true,
-      dryRun: flags.dryRun === true,
-      now: new Date(),
+      ...campaignRequest(inputs, flags, { settings, template, stdinPath: stdin?.path }),
       onValidated: validation.read,
     }).finally(() => validation.stop());
     try {
@@ -85,6 +77,36 @@ export async function runSend(inputs: string[], flags: SendFlags): Promise<ExitC
   } finally {
     await stdin?.remove();
   }
+}
+
+/** The core request for these flags: the one mapping from send's flags to prepareCampaign(). */
+export function campaignRequest(
+  inputs: string[],
+  flags: SendFlags,
+  context: { settings: Settings; template?: string; stdinPath?: string; cwd?: string },
+): CampaignRequest {
+  const path = (input: string) => (context.cwd ? resolvePath(context.cwd, input) : input);
+  return {
+    files: inputs.map((input) => ({
+      path: input === '-' ? context.stdinPath! : path(input),
+      label: input,
+    })),
+    settings: context.settings,
+    simulate: flags.simulate === true,
+    mapping: flags.map ?? {},
+    template: context.template,
+    inputFormat: flags.inputFormat,
+    delimiter: flags.delimiter,
+    limit: flags.limit,
+    dedupe: flags.dedupe,
+    skipInvalid: flags.skipInvalid,
+    report: flags.report,
+    force: flags.force === true,
+    resume: flags.resume === true,
+    retryUnknown: flags.retryUnknown === true,
+    dryRun: flags.dryRun === true,
+    now: new Date(),
+  };
 }
 
 async function sendPrepared(
