@@ -135,16 +135,25 @@ export class GatewayClient {
   private async exchange(messages: readonly string[], signal?: AbortSignal): Promise<Exchange> {
     const body = `${this.head}${messages.join(',')}]}`;
     const tracker: Tracker = { bodySent: false };
-    const deadline = AbortSignal.timeout(this.timeoutMs);
+    // One deadline on the whole request (queue, connect, headers, body), so --timeout 3s means 3
+    // seconds, not 3 seconds for each phase. A controller of its own, whose listener on the run's
+    // signal is removed when the request ends (AbortSignal.any would keep one per request).
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.timeoutMs);
+    const onAbort = () => controller.abort();
+    if (signal?.aborted) controller.abort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
     const request: Dispatcher.RequestOptions = {
       method: 'POST',
       path: this.path,
       // Only what the service interface names; HTTP adds host, content-length and connection.
       headers: { accept: 'application/json', 'content-type': 'application/json' },
       body,
-      // One deadline on the whole request (queue, connect, headers, body), so --timeout 3s
-      // means 3 seconds, not 3 seconds for each phase.
-      signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+      signal: controller.signal,
     };
     trackerOfOptions.set(request, tracker);
     const started = performance.now();
@@ -159,10 +168,10 @@ export class GatewayClient {
         latencyMs: performance.now() - started,
       };
     } catch (error) {
-      const timedOut = deadline.aborted && signal?.aborted !== true;
-      const { code, message } = timedOut
-        ? { code: 'TIMEOUT', message: 'timeout' }
-        : describeError(error);
+      const { code, message } =
+        timedOut && signal?.aborted !== true
+          ? { code: 'TIMEOUT', message: 'timeout' }
+          : describeError(error);
       return {
         kind: 'error',
         code,
@@ -171,6 +180,9 @@ export class GatewayClient {
         requestSent: tracker.bodySent,
         timeoutMs: this.timeoutMs,
       };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 

@@ -1,5 +1,6 @@
 // Optional delivery reports: after a delay, calls each accepted message's DeliveryReportUrl (GET
 // with its placeholders filled, or a JSON POST when it has none), with seeded statuses and retries.
+import { setMaxListeners } from 'node:events';
 import { Agent, request } from 'undici';
 import { formatTimestamp } from '../shared/timestamp.js';
 import { requestRandom } from './faults.js';
@@ -136,7 +137,8 @@ export class DeliveryReporter {
   /** Every pending report waits on exactly one timer or one request. */
   private readonly timers = new Map<NodeJS.Timeout, MutableCall | undefined>();
   /** Aborted by stop(): cancels every request in flight. */
-  private readonly stopping = new AbortController();
+  /** Aborts every call in flight on stop(); one listener per call, and a run makes thousands. */
+  private readonly stopping = withoutListenerLimit(new AbortController());
   private readonly agent: Agent;
   private readonly mix: Array<readonly [string, number]> | undefined;
   private readonly retries: number;
@@ -346,4 +348,9 @@ function problemOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && TIMEOUTS.has(code) ? 'timed out' : error.message;
+}
+
+function withoutListenerLimit(controller: AbortController): AbortController {
+  setMaxListeners(0, controller.signal);
+  return controller;
 }
