@@ -1,13 +1,7 @@
 // `sms-send send`: wiring only. Flags in, prepareCampaign() and its send pass, events to the UI, result to a renderer.
 import { resolve as resolvePath } from 'node:path';
 import type { Settings } from '../../config/settings.js';
-import {
-  ExitCode,
-  GatewayUnusableError,
-  InterruptedError,
-  NotAllAcceptedError,
-  UsageError,
-} from '../../errors.js';
+import { ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import { spoolStream } from '../../input/stdin.js';
 import {
   loadTemplate,
@@ -19,12 +13,12 @@ import { SendEmitter } from '../../send/events.js';
 import { gatewayTarget, openGateway, settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
 import { confirm } from '../ui/confirm.js';
-import { formatDuration, plural, shellWord } from '../ui/format.js';
-import { errorJson, planJson, planProblems, summaryJson } from '../ui/json.js';
+import { endRun } from '../ui/ending.js';
+import { plural } from '../ui/format.js';
+import { errorJson, planJson, planProblems } from '../ui/json.js';
 import { renderInvalid, renderPlan } from '../ui/plan.js';
 import { showProgress, showValidationProgress } from '../ui/progress.js';
 import { watchSignals } from '../ui/signals.js';
-import { renderQuietLine, renderSummary } from '../ui/summary.js';
 
 /** A terminal run this large asks before sending (--yes skips it; a non-TTY run never asks). */
 const CONFIRM_ABOVE = 1000;
@@ -163,14 +157,6 @@ async function sendPrepared(
     quiet: flags.quiet === true || flags.json === true,
     verbose: flags.verbose === true,
   });
-  events.on('outage', ({ reason, graceMs }) =>
-    progress.note(
-      `the gateway is not answering (${reason}); waiting up to ${formatDuration(graceMs)} for it, no new batches meanwhile`,
-    ),
-  );
-  events.on('recovered', ({ afterMs }) =>
-    progress.note(`the gateway answers again after ${formatDuration(afterMs)}; sending on`),
-  );
   const signals = watchSignals({
     first: () =>
       progress.note(
@@ -193,65 +179,12 @@ async function sendPrepared(
     await gateway.close({ abort: signals.abort.aborted });
   }
 
-  const { run, summary, exitCode } = result;
-  const resume = run.stopped || run.interrupted ? resumeCommand() : undefined;
-  const document = summaryJson(
-    summary,
-    exitCode,
-    gateway.simulated,
-    run.stopped?.reason,
-    run.resumed,
-    identity.id,
-    resume,
-  );
-  if (flags.json) {
-    // The summary is the one document on stdout; a failing run hands it to main.ts with its error.
-    if (exitCode === ExitCode.ok || exitCode === ExitCode.notAllAccepted) {
-      process.stdout.write(`${JSON.stringify(document)}\n`);
-    }
-  } else if (!flags.quiet) {
-    const context = {
-      simulated: gateway.simulated,
-      stoppedReason: run.stopped?.reason,
-      resumed: run.resumed,
-      interrupted: run.interrupted,
-      campaign: identity.id,
-      previousReport: result.previousReport,
-    };
-    process.stdout.write(`${renderSummary(summary, context, out)}\n`);
-  }
-  // Under --quiet the summary was not printed: the error says, on one line, how the run ended.
-  const quiet = flags.quiet === true && !flags.json;
-  const ending = (what: string, finish: string) =>
-    quiet
-      ? `${what}; ${renderQuietLine(summary)}; ${finish.toLowerCase()}: ${resume}`
-      : `${what}. ${finish}:\n  ${resume}`;
-  if (run.stopped) {
-    const why = run.stopped.authRefused
-      ? 'the gateway refused the credentials'
-      : 'the gateway could not be used';
-    throw new GatewayUnusableError(
-      ending(`${why}: ${run.stopped.reason}`, 'Finish the campaign later with'),
-      run.stopped.authRefused ? 'credentials-refused' : 'gateway-unusable',
-      document,
-    );
-  }
-  if (run.interrupted) {
-    throw new InterruptedError(
-      ending(`interrupted: ${plural(run.notSent, 'record')} not sent`, 'Finish the campaign with'),
-      document,
-    );
-  }
-  if (quiet && exitCode !== ExitCode.ok) throw new NotAllAcceptedError(renderQuietLine(summary));
-  if (!flags.json && !flags.quiet && summary.byOutcome.unknown > 0) {
-    process.stderr.write(
-      colorFor('stderr').yellow(
-        `${unknownWarning(summary.byOutcome.unknown)} ` +
-          'They are not resent automatically (--retry-unknown does, at the risk of sending twice).\n',
-      ),
-    );
-  }
-  return exitCode;
+  return endRun(result, {
+    simulated: gateway.simulated,
+    campaign: identity.id,
+    json: flags.json === true,
+    quiet: flags.quiet === true,
+  });
 }
 
 /** The plan's refusal, worded as the user sees it (exit 2), or undefined when the run may go on. */
@@ -264,17 +197,4 @@ export function refusalError(prepared: PreparedCampaign, inputs: string[]): Usag
     return new UsageError(`${inputs.join(', ')}: no records to send`, 'empty-input');
   }
   return undefined;
-}
-
-/** The command line that finishes this campaign: the same arguments, with --resume. */
-function resumeCommand(): string {
-  const args = process.argv.slice(2).filter((a) => a !== '--force' && a !== '--resume');
-  return ['sms-send', ...args.map(shellWord), '--resume'].join(' ');
-}
-
-/** "1 record is unknown: the gateway may have it." and its plural. */
-function unknownWarning(n: number): string {
-  return n === 1
-    ? '1 record is unknown: the gateway may have it.'
-    : `${plural(n, 'record')} are unknown: the gateway may have them.`;
 }

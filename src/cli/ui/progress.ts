@@ -72,6 +72,7 @@ export function showProgress(
   let sent = 0;
   events.on('retry', () => retries++);
   events.on('batch', (b) => (sent += b.size));
+
   const line = () => {
     const elapsedMs = Date.now() - tally.startedAt;
     const { accepted, rejected, failed, unknown } = tally.byOutcome;
@@ -90,6 +91,15 @@ export function showProgress(
   if (options.quiet) return { note() {}, stop() {} };
 
   const live = startLiveLine(line(), stream);
+  // Why nothing moves: waiting for a gateway that stopped answering is said, not left to guess.
+  events.on('outage', ({ reason, graceMs }) =>
+    live.say(
+      `the gateway is not answering (${reason}); waiting up to ${formatDuration(graceMs)} for it, no new batches meanwhile`,
+    ),
+  );
+  events.on('recovered', ({ afterMs }) =>
+    live.say(`the gateway answers again after ${formatDuration(afterMs)}; sending on`),
+  );
   if (options.verbose) {
     events.on('batch', (b) =>
       live.say(
