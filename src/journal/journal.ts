@@ -22,6 +22,8 @@ type ResultTuple = [
 export type JournalLine =
   | { t: 'start'; v: number; campaign: string; run: number; at: string }
   | { t: 'send'; b: string; rows: number[] }
+  /** The batch's last attempt surely did not reach the gateway: it is not in flight. */
+  | { t: 'unsent'; b: string }
   | { t: 'done'; b: string; r: ResultTuple[] };
 
 /** Appends journal lines; each append resolves once its line is on disk (grouped per sync). */
@@ -94,6 +96,7 @@ export async function readJournal(path: string): Promise<JournalState | undefine
     results: new Map(),
     inFlight: new Map(),
   };
+  const rowsOf = new Map<string, number[]>();
   for (const raw of text.split('\n')) {
     if (raw === '') continue;
     let line: JournalLine;
@@ -115,8 +118,16 @@ export async function readJournal(path: string): Promise<JournalState | undefine
       state.runs = Math.max(state.runs, line.run);
     } else if (line.t === 'send') {
       state.sent = true;
+      rowsOf.set(line.b, line.rows);
       for (const row of line.rows) state.inFlight.set(row, (state.inFlight.get(row) ?? 0) + 1);
+    } else if (line.t === 'unsent') {
+      for (const row of rowsOf.get(line.b) ?? []) {
+        const times = (state.inFlight.get(row) ?? 0) - 1;
+        if (times > 0) state.inFlight.set(row, times);
+        else state.inFlight.delete(row);
+      }
     } else if (line.t === 'done') {
+      rowsOf.delete(line.b);
       for (const [
         row,
         outcome,

@@ -84,6 +84,7 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
         abortSignal: options.abortSignal,
         hooks: {
           beforeSend: (batch, rows) => journal.append(sendLine(`${run}:${batch}`, rows)),
+          notSent: (batch) => journal.append({ t: 'unsent', b: `${run}:${batch}` }),
           afterResult: (batch, rows) => journal.append(doneLine(`${run}:${batch}`, rows)),
         },
       },

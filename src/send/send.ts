@@ -37,6 +37,8 @@ export interface Poster {
 /** Awaited around each request, so a journal can make intent and result durable in order. */
 export interface SendHooks {
   beforeSend?(batch: number, rows: readonly number[]): Promise<void>;
+  /** The attempt surely did not reach the gateway: the batch is not in flight until sent again. */
+  notSent?(batch: number, rows: readonly number[]): Promise<void>;
   afterResult?(batch: number, rows: readonly RowResult[]): Promise<void>;
 }
 
@@ -162,10 +164,11 @@ export async function send(
     const number = ++batchNumber;
     const json = batch.map((entry) => entry.json);
     const messageIds = batch.map((entry) => entry.messageId);
-    await options.hooks?.beforeSend?.(
-      number,
-      batch.map((entry) => entry.row),
-    );
+    const batchRows = batch.map((entry) => entry.row);
+    // Whether the journal holds this batch as sent: written before each attempt, taken back
+    // after one that surely did not reach the gateway, so a kill while waiting to retry leaves
+    // the batch unsent (sent again on resume), not `unknown`.
+    let recorded = false;
     let attempts = 0;
     // Attempts since the last outage wait: a batch sent again after one gets its retries anew.
     let tries = 0;
@@ -174,6 +177,8 @@ export async function send(
     let ambiguous = false;
     for (;;) {
       await limiter.acquire(batch.length);
+      if (!recorded) await options.hooks?.beforeSend?.(number, batchRows);
+      recorded = true;
       attempts++;
       tries++;
       const answer = await options.poster.post(json, messageIds, options.abortSignal);
@@ -183,6 +188,10 @@ export async function send(
       if (verdict.kind === 'unknown') ambiguous = true;
       if (verdict.kind === 'unknown' && options.retryUnknown) {
         verdict = { kind: 'retry', reason: `${verdict.reason}; resending (--retry-unknown)` };
+      }
+      if (verdict.kind === 'retry' && !ambiguous) {
+        await options.hooks?.notSent?.(number, batchRows);
+        recorded = false;
       }
       if (verdict.kind === 'retry') {
         if (answer.throttled) limiter.throttled(verdict.retryAfterMs);

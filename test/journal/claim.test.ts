@@ -234,6 +234,22 @@ describe('honest counts on resume', () => {
     ]);
   });
 
+  it('a batch taken back as unsent (refused, 503) is not in flight: resume sends it, not reports it unknown', async () => {
+    const journal = [
+      JOURNAL_SENT.split('\n')[0],
+      '{"t":"send","b":"1:1","rows":[1,2]}',
+      '{"t":"unsent","b":"1:1"}',
+      '{"t":"send","b":"1:1","rows":[1,2]}',
+      '{"t":"unsent","b":"1:1"}',
+      '{"t":"send","b":"1:2","rows":[3,4]}',
+      '',
+    ].join('\n');
+    const paths = await seed(undefined, journal);
+    const state = (await readJournal(paths.journal))!;
+    expect([...state.inFlight.keys()]).toEqual([3, 4]);
+    expect([1, 2, 3, 4].map(settledRows(state, false))).toEqual([false, false, true, true]);
+  });
+
   it("Tally: rows an earlier run settled are in the counts but not in this run's work or rate", () => {
     const tally = new Tally();
     const row = (n: number, outcome: 'accepted' | 'rejected') => ({

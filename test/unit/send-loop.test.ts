@@ -525,7 +525,7 @@ describe('send: signals', () => {
 });
 
 describe('send: hooks and events', () => {
-  it('beforeSend → post → afterResult → batch → record, each hook awaited, retries inside', async () => {
+  it('beforeSend → post → (notSent → beforeSend → post) → afterResult → batch → record, each hook awaited', async () => {
     const log: string[] = [];
     const poster = new ScriptedPoster(
       ({ n, ids }) => (n === 1 ? response(503, '', { 'retry-after': '0' }) : accepted(ids)),
@@ -549,6 +549,11 @@ describe('send: hooks and events', () => {
             await settle();
             log.push(`beforeSend ${batch} durable`);
           },
+          async notSent(batch, rows) {
+            log.push(`notSent ${batch} [${rows.join(',')}]`);
+            await settle();
+            log.push(`notSent ${batch} durable`);
+          },
           async afterResult(batch, rows) {
             log.push(
               `afterResult ${batch} [${rows.map((r) => `${r.row}:${r.outcome}`).join(',')}]`,
@@ -565,7 +570,13 @@ describe('send: hooks and events', () => {
       'beforeSend 1 [2,3]',
       'beforeSend 1 durable',
       'post m-2,m-3',
+      // A 503 surely did not reach the gateway: taken back before waiting, written again before
+      // the next attempt, so a kill meanwhile leaves nothing "in flight".
+      'notSent 1 [2,3]',
+      'notSent 1 durable',
       'retry 1',
+      'beforeSend 1 [2,3]',
+      'beforeSend 1 durable',
       'post m-2,m-3',
       'afterResult 1 [2:accepted,3:accepted]',
       'afterResult 1 durable',
