@@ -1,12 +1,14 @@
 // Before anything is sent, a campaign's state decides: start, resume, or refuse (finished, unfinished, running).
 import { mkdir, rm, rmdir } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
+import { exists } from '../shared/files.js';
 import { acquireLock } from './lock.js';
 import type { CampaignIdentity } from './identity.js';
 import { readJournal, type JournalState } from './journal.js';
 import {
   campaignPaths,
   ensureStateDir,
+  listCampaigns,
   readManifest,
   writeManifest,
   type CampaignPaths,
@@ -19,6 +21,8 @@ export interface ClaimOptions {
   identity: CampaignIdentity;
   force: boolean;
   resume: boolean;
+  /** The inputs' hashes, to name a campaign from the same files when there is nothing to resume. */
+  inputs?: readonly { sha256: string }[];
 }
 
 /** A campaign this run holds the lock of, with what earlier runs left. */
@@ -44,6 +48,8 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
   const { identity } = options;
   await ensureStateDir(options.stateDir);
   const paths = campaignPaths(options.stateDir, identity.id);
+  // A folder left by a run killed before its first batch: resuming it is starting it.
+  const existed = await exists(paths.dir);
   await mkdir(paths.dir, { recursive: true, mode: 0o700 });
   const lock = await acquireLock(paths.lock, `sending campaign ${identity.id}`);
   let started = false;
@@ -89,38 +95,100 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
 
   let previous: Manifest | undefined;
   try {
-    const manifest = await readManifest(paths.manifest);
-    const journal = await readJournal(paths.journal);
-    // A run killed before its first batch (or stopped by validation) sent nothing: start afresh.
-    if (!manifest || !journal?.sent) {
+    const decision = await decide(paths, options, existed);
+    if (decision.fresh) {
+      // A run killed before its first batch (or stopped by validation), or --force: start afresh.
       await rm(paths.journal, { force: true });
-      if (manifest) await rm(paths.manifest, { force: true });
-      return claim;
+      if (decision.manifest && !decision.keepManifest) await rm(paths.manifest, { force: true });
     }
-    previous = manifest;
-    claim.previous = manifest;
-    const status: CampaignStatus = manifest.status === 'running' ? 'interrupted' : manifest.status;
-    if (manifest.contentHash !== identity.contentHash && !options.force) {
-      throw new UsageError(
-        `campaign ${identity.id} was ${verb(status)} on ${day(manifest)} from other inputs or ` +
-          'settings, so its records cannot be matched; nothing was sent. ' +
-          'Give this content its own --campaign name, or --force to send it under this name anyway.',
-        'input-changed',
-      );
-    }
-    if (options.force) {
-      await rm(paths.journal, { force: true });
-      return claim;
-    }
-    if (options.resume) {
-      claim.journal = journal;
-      return claim;
-    }
-    throw refusal(manifest, status, journal);
+    previous = decision.keepManifest ? decision.manifest : undefined;
+    claim.previous = previous;
+    claim.journal = decision.resumeFrom;
+    return claim;
   } catch (error) {
     await lock.release();
     throw error;
   }
+}
+
+interface Decision {
+  manifest?: Manifest;
+  /** Start without the earlier journal. */
+  fresh: boolean;
+  /** The earlier manifest stays the campaign's (its reports, creation time, runs). */
+  keepManifest: boolean;
+  /** The journal --resume continues from. */
+  resumeFrom?: JournalState;
+}
+
+/**
+ * What the campaign's state allows, or the refusal (exit 2) that says why not. Reads only; the
+ * caller removes what a fresh start leaves behind.
+ */
+async function decide(
+  paths: CampaignPaths,
+  options: ClaimOptions,
+  existed: boolean,
+): Promise<Decision> {
+  const { identity } = options;
+  const manifest = await readManifest(paths.manifest);
+  const journal = await readJournal(paths.journal);
+  if (!manifest || !journal?.sent) {
+    // --resume of a campaign that never ran here is no resume: with other settings or another
+    // --campaign name it would be a new campaign, sending everything again.
+    if (options.resume && !existed) throw await nothingToResume(options);
+    return { manifest, fresh: true, keepManifest: false };
+  }
+  const status: CampaignStatus = manifest.status === 'running' ? 'interrupted' : manifest.status;
+  if (manifest.contentHash !== identity.contentHash && !options.force) {
+    throw new UsageError(
+      `campaign ${identity.id} was ${verb(status)} on ${day(manifest)} from other inputs or ` +
+        'settings, so its records cannot be matched; nothing was sent. ' +
+        'Give this content its own --campaign name, or --force to send it under this name anyway.',
+      'input-changed',
+    );
+  }
+  if (options.force) return { manifest, fresh: true, keepManifest: true };
+  if (options.resume) return { manifest, fresh: false, keepManifest: true, resumeFrom: journal };
+  throw refusal(manifest, status, journal);
+}
+
+/**
+ * The campaign's state as a dry run sees it: what a real run would be refused with, and the
+ * journal a --resume would continue, without taking the lock or changing anything.
+ */
+export async function inspectCampaign(
+  options: ClaimOptions,
+): Promise<{ refusal?: UsageError; journal?: JournalState }> {
+  try {
+    const paths = campaignPaths(options.stateDir, options.identity.id);
+    const decision = await decide(paths, options, await exists(paths.dir));
+    return { journal: decision.resumeFrom };
+  } catch (error) {
+    if (error instanceof UsageError) return { refusal: error };
+    throw error;
+  }
+}
+
+async function nothingToResume(options: ClaimOptions): Promise<UsageError> {
+  const { identity } = options;
+  const same = (options.inputs ?? []).map((i) => i.sha256).join(',');
+  const kin = same
+    ? (await listCampaigns(options.stateDir)).find(
+        (e) => e.manifest.inputs.map((i) => i.sha256).join(',') === same,
+      )
+    : undefined;
+  const hint = kin
+    ? ` Campaign ${kin.manifest.id} (${kin.status}, started ${kin.manifest.startedAt.slice(0, 10)}) ` +
+      'was sent from the same input files with other settings (sender, template, mapping, ' +
+      'message defaults, --country, --simulate or --campaign name): to finish it, run with ' +
+      `exactly the settings it was started with${kin.manifest.named ? ` (--campaign ${kin.manifest.id})` : ''}.`
+    : ' Without --resume this content is sent as a new campaign.';
+  return new UsageError(
+    `nothing to resume: no run of campaign ${identity.id} is recorded in ${options.stateDir}. ` +
+      `Nothing was sent.${hint}`,
+    'nothing-to-resume',
+  );
 }
 
 function refusal(manifest: Manifest, status: CampaignStatus, journal: JournalState): UsageError {

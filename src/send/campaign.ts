@@ -5,7 +5,7 @@ import type { Settings } from '../config/settings.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { exists } from '../shared/files.js';
 import type { InputFile } from '../input/open.js';
-import { claimCampaign, type Claim } from '../journal/claim.js';
+import { claimCampaign, inspectCampaign, type Claim } from '../journal/claim.js';
 import {
   campaignIdentity,
   contentHash,
@@ -69,6 +69,8 @@ export interface PreparedCampaign {
   toSend: number;
   /** An earlier run's journal is continued. */
   resuming: boolean;
+  /** Dry run only: what the campaign's state would refuse a real run with (exit 2, or 4). */
+  stateRefusal?: UsageError;
   /** Counts every row as it is reported; progress reads it while the send pass runs. */
   tally: Tally;
   /** The send pass; once, and only when the plan was not refused and this is no dry run. */
@@ -133,14 +135,19 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
     await reportLock?.release();
     await claim?.release();
   };
+  const claimOptions = {
+    stateDir: settings.stateDir,
+    identity,
+    force: request.force,
+    resume: request.resume,
+    inputs: hashes,
+  };
   try {
+    // A dry run looks at the state without taking it: it says what a real run would be refused
+    // with, and on --resume counts only what is left.
+    const inspected = request.dryRun ? await inspectCampaign(claimOptions) : undefined;
     if (!request.dryRun) {
-      claim = await claimCampaign({
-        stateDir: settings.stateDir,
-        identity,
-        force: request.force,
-        resume: request.resume,
-      });
+      claim = await claimCampaign(claimOptions);
       // The report's own lock keeps a delivery-report fold from rewriting it under this run.
       reportLock = await acquireLock(lockPath(reportPath), `writing the report ${reportPath}`);
       if (!request.force && !request.resume && (await exists(reportPath))) {
@@ -148,7 +155,8 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
       }
       spool = await SpoolWriter.create(claim.paths.spool);
     }
-    const settled = claim?.journal ? settledRows(claim.journal, request.retryUnknown) : () => false;
+    const journal = claim?.journal ?? inspected?.journal;
+    const settled = journal ? settledRows(journal, request.retryUnknown) : () => false;
     let toSend = 0;
     const writer = spool;
     const plan = await planCampaign(
@@ -167,13 +175,15 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
       }),
       {
         batchSize: settings.batchSize,
+        // A dry run that resumes nothing spools nothing: it skips building each entry.
         onRecord:
-          writer &&
-          ((record) => {
-            const entry = entryOf(record);
-            if (entry.kind === 'message' && !settled(entry.row)) toSend++;
-            return writer.add(entry);
-          }),
+          writer || journal
+            ? (record) => {
+                const entry = entryOf(record);
+                if (entry.kind === 'message' && !settled(entry.row)) toSend++;
+                return writer?.add(entry);
+              }
+            : undefined,
         onProgress: request.onValidated,
         countRepeats: request.dryRun && !request.dedupe,
       },
@@ -194,7 +204,8 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
       plan,
       refusal,
       toSend,
-      resuming: claim?.journal !== undefined,
+      resuming: journal !== undefined,
+      stateRefusal: inspected?.refusal,
       tally,
       close,
       async send(options) {

@@ -154,6 +154,37 @@ describe('a sent campaign is refused whatever its report is called', () => {
   });
 });
 
+describe('--resume only ever continues a campaign that ran', () => {
+  it('with other settings there is nothing to resume: exit 2, nothing sent, the campaign from the same files named', async () => {
+    await startSim();
+    await writeCampaignCsv(join(dir.path, 'rs.csv'), 2);
+    const base = ['rs.csv', '--endpoint', sim!.url];
+    expect((await cli([...base, '--from', 'ShopA'])).code).toBe(0);
+    const [shopA] = await campaigns();
+    const other = await cli([...base, '--from', 'ShopB', '--resume', '--report', 'rs2.csv']);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('nothing to resume');
+    expect(other.stderr).toContain(`Campaign ${shopA!.id} (finished, started `);
+    expect(sim!.ledger).toHaveLength(2);
+    expect(await readdir(dir.path)).not.toContain('rs2.csv');
+  });
+
+  it('a dry run says what a real run would: refused once sent, and on --resume what is left', async () => {
+    await startSim();
+    await writeCampaignCsv(join(dir.path, 'dry.csv'), 3);
+    const base = ['dry.csv', '--endpoint', sim!.url];
+    expect((await cli(base)).code).toBe(0);
+    const dry = await cli([...base, '--dry-run', '--json']);
+    expect(dry.code).toBe(2);
+    const doc = JSON.parse(dry.stdout) as { plan: object; error: { code: string } };
+    expect(doc.error.code).toBe('already-sent');
+    const resumed = await cli([...base, '--dry-run', '--resume', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ plan: { valid: 3, leftToSend: 0 } });
+    expect(sim!.ledger).toHaveLength(3);
+  });
+});
+
 describe('--campaign NAME', () => {
   it('two names over the same content both send, each with its own MessageIds', async () => {
     await startSim();

@@ -49,6 +49,9 @@ export async function runSend(inputs: string[], flags: SendFlags): Promise<ExitC
     throw new UsageError('--force and --resume contradict each other');
   }
   const settings = await settingsFor(flags, inputs);
+  // Where to send is known before the campaign's state is looked at: a missing endpoint is
+  // the problem to name, not a report that happens to exist.
+  if (!flags.dryRun) gatewayTarget(settings, flags);
   const template = await loadTemplate(flags.text, flags.textFile);
   // Standard input is read more than once (identity, validation, send): it is spooled first.
   const stdin = inputs.includes('-') ? await spoolStream(process.stdin) : undefined;
@@ -111,19 +114,25 @@ async function sendPrepared(
 ): Promise<ExitCode> {
   const out = colorFor('stdout');
   const { plan, identity } = prepared;
-  const problem = refusalError(prepared, inputs);
+  // A dry run agrees with a real run: refused by the input, or by the campaign's state.
+  const problem =
+    refusalError(prepared, inputs) ?? (flags.dryRun ? prepared.stateRefusal : undefined);
   if (flags.dryRun) {
     const document = planJson(plan, identity.id);
+    if (prepared.resuming) (document.plan as Record<string, unknown>).leftToSend = prepared.toSend;
     if (problem) {
       if (!flags.json) process.stdout.write(`${renderPlan(plan, out)}\n`);
       // One document on stdout, even when the plan shows the run would be refused.
       const error = errorJson(problem);
       throw new UsageError(problem.message, problem.code, { ...document, error }, problem.problems);
     }
+    const left = prepared.resuming
+      ? `\n${plural(prepared.toSend, 'message')} left to send (--resume: the rest were settled by an earlier run)`
+      : '';
     process.stdout.write(
       flags.json
         ? `${JSON.stringify(document)}\n`
-        : `${renderPlan(plan, out)}\n${out.dim(`campaign ${identity.id}`)}\n`,
+        : `${renderPlan(plan, out)}${left}\n${out.dim(`campaign ${identity.id}`)}\n`,
     );
     return ExitCode.ok;
   }
