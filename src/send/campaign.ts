@@ -150,6 +150,7 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
       claim = await claimCampaign(claimOptions);
       // The report's own lock keeps a delivery-report fold from rewriting it under this run.
       reportLock = await acquireLock(lockPath(reportPath), `writing the report ${reportPath}`);
+      await clearStaleReportLocks(claim.previous?.reports ?? [], reportPath);
       if (!request.force && !request.resume && (await exists(reportPath))) {
         throw reportExistsError(reportPath);
       }
@@ -298,6 +299,21 @@ async function sendPass(
         ? ExitCode.interrupted
         : summary.exitCode,
   };
+}
+
+/**
+ * A run killed while it wrote an earlier report left that report's lock behind; when the campaign
+ * is resumed under another report name nothing else would ever take it over. A lock whose owner
+ * is alive (a delivery-report fold) is left alone, and so is anything that cannot be reached.
+ */
+async function clearStaleReportLocks(reports: readonly string[], current: string): Promise<void> {
+  for (const report of reports) {
+    if (resolvePath(report) === resolvePath(current)) continue;
+    if (!(await exists(lockPath(report)))) continue;
+    await acquireLock(lockPath(report))
+      .then((lock) => lock.release())
+      .catch(() => undefined);
+  }
 }
 
 /**

@@ -105,6 +105,10 @@ describe('the cron line, killed and resumed on a later day', { timeout: 120_000 
     expect(done).toMatchObject({ id: killed!.id, status: 'finished', runs: 2 });
     expect(nonZero(done!.counts)).toEqual(countOutcomes(rows));
     expect(done!.report).toBe(join(dir.path, 'reports', 'next-tonight.csv'));
+    // The killed run's report lock is not left behind by the resume under another name.
+    expect(await readdir(join(dir.path, 'reports'))).toEqual(
+      expect.not.arrayContaining([`${first!}.lock`]),
+    );
     expect(done!.reports).toEqual([
       join(dir.path, 'reports', first!),
       join(dir.path, 'reports', 'next-tonight.csv'),
