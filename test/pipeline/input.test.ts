@@ -862,7 +862,7 @@ describe.concurrent('--dry-run plan', () => {
     const text = `${run.planText!}\n`;
     expect(text).toMatch(/records\s+17\n/);
     expect(text).toMatch(/to send\s+17\n/);
-    expect(text).toMatch(/batches\s+4 of up to 5\n/);
+    expect(text).toMatch(/batches\s+4 \(up to 5 messages each\)\n/);
     expect(text).toMatch(/segments\s+31\n/);
     expect(text).toMatch(/GSM-7\s+10 messages, 18 segments\n/);
     expect(text).toMatch(/UCS-2\s+7 messages, 13 segments\n/);

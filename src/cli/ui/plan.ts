@@ -10,7 +10,9 @@ export function renderPlan(plan: Plan, c: ChalkInstance): string {
   lines.push(`  to send     ${formatCount(plan.valid)}`);
   if (plan.invalid > 0) lines.push(`  invalid     ${c.yellow(formatCount(plan.invalid))}`);
   if (plan.skipped > 0) lines.push(`  skipped     ${formatCount(plan.skipped)} (--limit/--dedupe)`);
-  lines.push(`  batches     ${formatCount(plan.batches)} of up to ${formatCount(plan.batchSize)}`);
+  lines.push(
+    `  batches     ${formatCount(plan.batches)} (up to ${formatCount(plan.batchSize)} messages each)`,
+  );
   lines.push(`  segments    ${formatCount(plan.segments)}`);
   const encodings = (['GSM-7', 'UCS-2'] as const).filter((e) => plan.messagesByEncoding[e] > 0);
   lines.push(

@@ -297,7 +297,7 @@ describe('renderPlan', () => {
         to send     1,190
         invalid     <33>7<39>
         skipped     3 (--limit/--dedupe)
-        batches     12 of up to 100
+        batches     12 (up to 100 messages each)
         segments    1,500
           GSM-7   1,100 messages, 1,300 segments
           UCS-2   90 messages, 200 segments
@@ -313,7 +313,7 @@ describe('renderPlan', () => {
         to send     1,190
         invalid     7
         skipped     3 (--limit/--dedupe)
-        batches     12 of up to 100
+        batches     12 (up to 100 messages each)
         segments    1,500
           GSM-7   1,100 messages, 1,300 segments
           UCS-2   90 messages, 200 segments
