@@ -1,4 +1,5 @@
 // Recipient numbers → international MSISDN digits, accepted only when libphonenumber-js types them mobile.
+import { readByRules, UNSURE } from './number-rules.js';
 import {
   parsePhoneNumberFromString,
   validatePhoneNumberLength,
@@ -37,8 +38,10 @@ const TYPE_NAMES: Record<Exclude<NumberType, undefined>, string> = {
   VOICEMAIL: 'a voicemail access number',
 };
 
-/** A reading of the digits: valid with its type, or invalid. */
-type Reading = { type: NumberType; msisdn: string } | undefined;
+/** A reading of the digits: valid with its type, or invalid with the reason why, asked only if needed. */
+type Reading =
+  { valid: true; type: NumberType; msisdn: string } | { valid: false; reason: () => string };
+type Reader = (text: string, region: CountryCode | undefined) => Reading;
 
 /**
  * Accepts "+47 412 34 567", "004741234567", "4741234567" and, with a country, national "41234567".
@@ -47,43 +50,70 @@ type Reading = { type: NumberType; msisdn: string } | undefined;
  * shared-cost number is refused as such rather than sent to a stranger abroad.
  */
 export function normalizeMsisdn(raw: string, country?: string): MsisdnResult {
-  const compact = raw.trim().replace(SEPARATORS, '');
-  if (compact === '') return { ok: false, reason: 'empty' };
-  if (!/^\+?[0-9]+$/.test(compact)) return { ok: false, reason: 'not a phone number' };
-  let candidates: [string, CountryCode | undefined][];
-  if (compact.startsWith('+')) candidates = [[compact, undefined]];
-  else if (compact.startsWith('00')) candidates = [[`+${compact.slice(2)}`, undefined]];
-  else if (country) {
-    candidates = [
-      [compact, country as CountryCode],
-      [`+${compact}`, undefined],
-    ];
-  } else candidates = [[`+${compact}`, undefined]];
+  return normalize(raw, country, readFast);
+}
 
-  let firstReason: string | undefined;
-  for (const [text, region] of candidates) {
-    const reading = read(text, region);
-    if (reading) {
-      if (SMS_CAPABLE.has(reading.type)) return { ok: true, msisdn: reading.msisdn };
-      return { ok: false, reason: `is ${TYPE_NAMES[reading.type!]}, not a mobile number` };
-    }
-    firstReason ??= reasonFor(text, region);
+/**
+ * The same check with every reading asked of libphonenumber-js: the reference the compiled rules
+ * of number-rules.ts are tested against.
+ */
+export function normalizeMsisdnByLibrary(raw: string, country?: string): MsisdnResult {
+  return normalize(raw, country, read);
+}
+
+const DIGITS = /^\+?[0-9]+$/;
+
+function normalize(raw: string, country: string | undefined, readDigits: Reader): MsisdnResult {
+  // Most recipients are written without separators; only the others need the replace.
+  let compact = raw;
+  if (!DIGITS.test(raw)) {
+    compact = raw.trim().replace(SEPARATORS, '');
+    if (compact === '') return { ok: false, reason: 'empty' };
+    if (!DIGITS.test(compact)) return { ok: false, reason: 'not a phone number' };
   }
-  if (!country && !compact.startsWith('+') && !compact.startsWith('00') && compact.length <= 10) {
-    firstReason += '; if this is a national number, give its country with --country';
+  const plus = compact.startsWith('+');
+  const idd = !plus && compact.startsWith('00');
+  const international = plus ? compact : idd ? `+${compact.slice(2)}` : `+${compact}`;
+
+  let firstReason: (() => string) | undefined;
+  if (country && !plus && !idd) {
+    const national = readDigits(compact, country as CountryCode);
+    if (national.valid) return verdict(national);
+    firstReason = national.reason;
   }
-  return { ok: false, reason: firstReason ?? 'not a phone number' };
+  const reading = readDigits(international, undefined);
+  if (reading.valid) return verdict(reading);
+  let reason = (firstReason ?? reading.reason)();
+  if (!country && !plus && !idd && compact.length <= 10) {
+    reason += '; if this is a national number, give its country with --country';
+  }
+  return { ok: false, reason };
+}
+
+function verdict(reading: { type: NumberType; msisdn: string }): MsisdnResult {
+  if (SMS_CAPABLE.has(reading.type)) return { ok: true, msisdn: reading.msisdn };
+  return { ok: false, reason: `is ${TYPE_NAMES[reading.type!]}, not a mobile number` };
+}
+
+/** The compiled rules, and the library itself for whatever they leave to it. */
+function readFast(text: string, region: CountryCode | undefined): Reading {
+  const reading = readByRules(text, region);
+  if (reading === UNSURE) return read(text, region);
+  if (reading.valid) return reading;
+  const { lengthProblem } = reading;
+  return { valid: false, reason: () => lengthReason(lengthProblem) };
 }
 
 function read(text: string, region: CountryCode | undefined): Reading {
   const parsed = parsePhoneNumberFromString(text, region);
   // getType() is undefined exactly when the number is invalid, so one call does both checks.
   const type = parsed?.getType();
-  return parsed && type ? { type, msisdn: parsed.number.slice(1) } : undefined;
+  return parsed && type
+    ? { valid: true, type, msisdn: parsed.number.slice(1) }
+    : { valid: false, reason: () => lengthReason(validatePhoneNumberLength(text, region)) };
 }
 
-function reasonFor(text: string, region: CountryCode | undefined): string {
-  const lengthProblem = validatePhoneNumberLength(text, region);
+function lengthReason(lengthProblem: string | undefined): string {
   if (lengthProblem)
     return `not a mobile number (${LENGTH_REASONS[lengthProblem] ?? lengthProblem})`;
   return 'not a valid number in its country';
