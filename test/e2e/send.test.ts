@@ -66,7 +66,7 @@ describe('sms-send <campaign.csv>', () => {
     const result = await runCli([campaign, '--dry-run', '--report', report], { cwd: dir.path });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/records\s+12/);
-    expect(result.stdout).toMatch(/batches\s+1 of up to 100/);
+    expect(result.stdout).toMatch(/batches\s+1 \(up to 100 messages each\)/);
     expect(result.stdout).toContain('UCS-2 forced by "🎉"');
     await expect(readFile(report)).rejects.toThrow(/ENOENT/);
   });
