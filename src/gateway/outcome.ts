@@ -235,7 +235,7 @@ export function answerOf(
   const answer: Answer = {
     verdict:
       verdict.kind === 'results'
-        ? { kind: 'results', results: verdict.results.map((r) => redactResult(r, redact)) }
+        ? { kind: 'results', results: redactResults(verdict.results, redact) }
         : { ...verdict, reason: redact(verdict.reason) },
     status: exchange.kind === 'response' ? `HTTP ${exchange.status}` : exchange.code,
     latencyMs: exchange.latencyMs,
@@ -243,6 +243,11 @@ export function answerOf(
   };
   if (exchange.kind === 'response') {
     answer.httpStatus = exchange.status;
+    // Results mean classify() found ProcessResult true; the body need not be read twice.
+    if (verdict.kind === 'results') {
+      answer.processResult = true;
+      return answer;
+    }
     try {
       const body = JSON.parse(exchange.body) as Partial<RestSmsResponse>;
       if (typeof body.ProcessResult === 'boolean') answer.processResult = body.ProcessResult;
@@ -256,7 +261,26 @@ export function answerOf(
   return answer;
 }
 
-/** A gateway that echoes the request could put the password in any text it returns. */
+/**
+ * A gateway that echoes the request could put the password in any text it returns. Every text of
+ * the results is looked at once, joined by a character no secret form holds; only when that shows
+ * a secret is each field masked (most answers hold none, and a batch has a hundred results).
+ */
+function redactResults(
+  results: readonly GatewayResult[],
+  redact: (text: string) => string,
+): GatewayResult[] {
+  const texts: string[] = [];
+  for (const r of results) {
+    texts.push(r.statusDescription ?? '', r.transactionId ?? '', r.error ?? '');
+    for (const [key, value] of Object.entries(r.extraInfo ?? {})) texts.push(key, String(value));
+  }
+  const all = texts.join('\0');
+  if (redact(all) === all) return [...results];
+  return results.map((r) => redactResult(r, redact));
+}
+
+/** Masks every text of one result. */
 function redactResult(result: GatewayResult, redact: (text: string) => string): GatewayResult {
   const out: GatewayResult = { ...result };
   if (result.statusDescription !== undefined) {

@@ -1,7 +1,7 @@
 // Every form of the password that a gateway or library may echo is masked, and nothing else is.
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/gateway/client.js';
-import { classify } from '../../src/gateway/outcome.js';
+import { answerOf, classify } from '../../src/gateway/outcome.js';
 import { redactor } from '../../src/gateway/redact.js';
 
 const USER = 'acme-user';
@@ -80,5 +80,52 @@ describe('classify() masks a response body before cutting it to an excerpt', () 
         expect(reason).not.toContain(fragment);
       }
     }
+  });
+});
+
+describe('answerOf: results are masked field by field whenever any of them holds a secret', () => {
+  const answer = (description: string, extraInfo: Record<string, string> = {}) =>
+    answerOf(
+      {
+        kind: 'response',
+        status: 200,
+        headers: {},
+        body: JSON.stringify({
+          ProcessResult: true,
+          Messages: [
+            { StatusCode: 0, StatusDescription: 'Accepted', MessageId: 'm1', TransactionId: 't1' },
+            {
+              StatusCode: 9,
+              StatusDescription: description,
+              MessageId: 'm2',
+              TransactionId: 't2',
+              ExtraInfo: extraInfo,
+            },
+          ],
+        }),
+        latencyMs: 1,
+      },
+      ['m1', 'm2'],
+      0,
+      redact,
+    );
+
+  it.each([
+    ['raw', PASSWORD],
+    ['CSV-escaped', PASSWORD.replaceAll('"', '""')],
+    ['JSON-escaped', JSON.stringify(PASSWORD).slice(1, -1)],
+    ['URL-encoded', encodeURIComponent(PASSWORD)],
+  ])('a %s password in one description is masked', (_, form) => {
+    const verdict = answer(`echo: ${form}`).verdict;
+    expect(verdict.kind === 'results' && verdict.results[1]!.statusDescription).toBe('echo: ***');
+  });
+
+  it('in an ExtraInfo value too; results without a secret are left as they are', () => {
+    const verdict = answer('Rejected', { server: PASSWORD }).verdict;
+    expect(verdict.kind === 'results' && verdict.results.map((r) => r.statusDescription)).toEqual([
+      'Accepted',
+      'Rejected',
+    ]);
+    expect(verdict.kind === 'results' && verdict.results[1]!.extraInfo).toEqual({ server: '***' });
   });
 });
