@@ -148,6 +148,7 @@ describe('sms-send against a separately started `sms-send simulate`', () => {
         ['-c', command.replace(' sms-send ', ` ${process.execPath} ${BIN} `)],
         {
           cwd: dir.path,
+          // cleanEnv() carries the test's own SMS_SEND_STATE_DIR, never the user's.
           env: cleanEnv(),
           stdio: ['ignore', 'pipe', 'pipe'],
         },

@@ -84,6 +84,8 @@ const claim = (over: { force?: boolean; resume?: boolean; hash?: string } = {}) 
     resume: over.resume ?? false,
   });
 
+// A process that has exited, for a lock whose owner is gone (it is not sms-send: no
+// SMS_SEND_STATE_DIR needed; the state here is the test's own folder).
 const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid;
 
 describe('claimCampaign', () => {
