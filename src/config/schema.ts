@@ -86,6 +86,26 @@ function unknownKeys(raw: unknown): ConfigProblem[] {
 
 function unknownKeyMessage(key: string): string {
   const lower = key.toLowerCase();
-  const near = [...KNOWN].find((known) => known.toLowerCase() === lower);
+  // A key that differs in case, or by a slip of one or two letters ("concurrancy").
+  const near =
+    [...KNOWN].find((known) => known.toLowerCase() === lower) ??
+    [...KNOWN].find((known) => distance(known.toLowerCase(), lower) <= 2);
   return near ? `unknown key (did you mean "${near}"?)` : 'unknown key';
+}
+
+/** Levenshtein distance, for short keys only. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }

@@ -87,7 +87,14 @@ describe('checkConfigFile: one problem, with its key path', () => {
       { messageType: '0' },
     ],
     ['unknown key', 'batchsize', 'unknown key (did you mean "batchSize"?)', { batchsize: 10 }],
-    ['password key typo', 'pasword', 'unknown key', { pasword: 'x' }],
+    ['password key typo', 'pasword', 'unknown key (did you mean "password"?)', { pasword: 'x' }],
+    [
+      'a slip of two letters',
+      'concurrancy',
+      'unknown key (did you mean "concurrency"?)',
+      { concurrancy: 2 },
+    ],
+    ['nothing near', 'colour', 'unknown key', { colour: 'red' }],
     [
       'profile value',
       'profiles.ci.batchSize',
@@ -162,14 +169,14 @@ describe('checkConfigFile: every problem at once', () => {
     expect(problemsOf({ batchsize: 10, retrys: 2, endPoint: 'https://x' })).toEqual([
       { path: 'batchsize', message: 'unknown key (did you mean "batchSize"?)' },
       { path: 'endPoint', message: 'unknown key (did you mean "endpoint"?)' },
-      { path: 'retrys', message: 'unknown key' },
+      { path: 'retrys', message: 'unknown key (did you mean "retries"?)' },
     ]);
   });
 
   it('reports every unknown key inside a profile', () => {
     expect(problemsOf({ profiles: { ci: { batchsize: 10, retrys: 2 } } })).toEqual([
       { path: 'profiles.ci.batchsize', message: 'unknown key (did you mean "batchSize"?)' },
-      { path: 'profiles.ci.retrys', message: 'unknown key' },
+      { path: 'profiles.ci.retrys', message: 'unknown key (did you mean "retries"?)' },
     ]);
   });
 });

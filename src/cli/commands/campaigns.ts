@@ -48,7 +48,9 @@ export async function runCampaignPrune(flags: CampaignsFlags): Promise<ExitCode>
       removed.length === 0
         ? `nothing to prune in ${stateDir}\n`
         : `removed the state of ${removed.length} finished campaign${removed.length === 1 ? '' : 's'}: ${removed.join(', ')}\n` +
-            c.dim('Their reports are kept; a re-run of their content is no longer refused.\n'),
+            c.dim(
+              'Their reports are kept; a re-run of their content is refused only while such a report exists.\n',
+            ),
     );
   }
   return ExitCode.ok;
