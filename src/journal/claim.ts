@@ -1,10 +1,10 @@
 // Before anything is sent, a campaign's state decides: start, resume, or refuse (finished, unfinished, running).
 import { mkdir, rm, rmdir } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
-import { exists } from '../shared/files.js';
+import { exists, listIfExists } from '../shared/files.js';
 import { acquireLock } from './lock.js';
 import type { CampaignIdentity } from './identity.js';
-import { readJournal, type JournalState } from './journal.js';
+import { ARCHIVED_JOURNAL, readJournal, type JournalState } from './journal.js';
 import {
   campaignPaths,
   ensureStateDir,
@@ -96,10 +96,12 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
   let previous: Manifest | undefined;
   try {
     const decision = await decide(paths, options, existed);
-    if (decision.fresh) {
-      // A run killed before its first batch (or stopped by validation), or --force: start afresh.
+    if (decision.fresh && !decision.keepManifest) {
+      // A run killed before its first batch (or stopped by validation): nothing to keep. With
+      // --force the earlier journal stays until the send pass archives it, so a forced run that
+      // sends nothing (declined, refused, killed) leaves the campaign as it was.
       await rm(paths.journal, { force: true });
-      if (decision.manifest && !decision.keepManifest) await rm(paths.manifest, { force: true });
+      if (decision.manifest) await rm(paths.manifest, { force: true });
     }
     previous = decision.keepManifest ? decision.manifest : undefined;
     claim.previous = previous;
@@ -107,6 +109,9 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
     return claim;
   } catch (error) {
     await lock.release();
+    // A refused first claim leaves no folder, or the next identical run would find it and take
+    // it for a run killed before its first batch.
+    if (!existed) await rmdir(paths.dir).catch(() => undefined);
     throw error;
   }
 }
@@ -133,7 +138,9 @@ async function decide(
   const { identity } = options;
   const manifest = await readManifest(paths.manifest);
   const journal = await readJournal(paths.journal);
-  if (!manifest || !journal?.sent) {
+  // What a --force run archived proves earlier sends, even while its own journal is still empty.
+  const sentBefore = journal?.sent === true || (await hasArchivedJournals(paths));
+  if (!manifest || !sentBefore) {
     // --resume of a campaign that never ran here is no resume: with other settings or another
     // --campaign name it would be a new campaign, sending everything again.
     if (options.resume && !existed) throw await nothingToResume(options);
@@ -149,7 +156,9 @@ async function decide(
     );
   }
   if (options.force) return { manifest, fresh: true, keepManifest: true };
-  if (options.resume) return { manifest, fresh: false, keepManifest: true, resumeFrom: journal };
+  if (options.resume) {
+    return { manifest, fresh: false, keepManifest: true, resumeFrom: journal ?? emptyJournal() };
+  }
   throw refusal(manifest, status, journal);
 }
 
@@ -191,7 +200,19 @@ async function nothingToResume(options: ClaimOptions): Promise<UsageError> {
   );
 }
 
-function refusal(manifest: Manifest, status: CampaignStatus, journal: JournalState): UsageError {
+async function hasArchivedJournals(paths: CampaignPaths): Promise<boolean> {
+  return (await listIfExists(paths.dir)).some((name) => ARCHIVED_JOURNAL.test(name));
+}
+
+function emptyJournal(): JournalState {
+  return { campaign: '', runs: 0, sent: false, results: new Map(), inFlight: new Map() };
+}
+
+function refusal(
+  manifest: Manifest,
+  status: CampaignStatus,
+  journal: JournalState | undefined,
+): UsageError {
   const report = manifest.reports.at(-1);
   if (status === 'finished') {
     const failed = manifest.counts.failed;
@@ -204,7 +225,7 @@ function refusal(manifest: Manifest, status: CampaignStatus, journal: JournalSta
     );
   }
   // The journal knows what an interrupted run settled; its manifest was last written at the start.
-  const settled = journalCounts(journal);
+  const settled = journalCounts(journal ?? emptyJournal());
   const why = status === 'stopped' && manifest.reason ? ` (${manifest.reason})` : '';
   return new UsageError(
     `campaign ${manifest.id} was ${status}${why} on ${day(manifest)}: ` +

@@ -1,12 +1,27 @@
 // The append-only journal in the campaign's state folder: each batch is recorded before it is sent
 // and after its result, and made durable, so a run killed at any instant can be resumed without sending twice.
-import { open } from 'node:fs/promises';
+import { open, rename } from 'node:fs/promises';
 import { readIfExists } from '../shared/files.js';
 import { UsageError } from '../errors.js';
 import { LineAppender } from './appender.js';
 import type { Outcome, RowResult } from '../report/outcome.js';
 
 export const JOURNAL_VERSION = 1;
+
+/** Journals a --force run set aside when it started sending again: `journal-<time>.ndjson`. */
+export const ARCHIVED_JOURNAL = /^journal-\d+\.ndjson$/;
+
+/**
+ * Sets the journal aside for a run that sends the campaign again (--force): it stays in the
+ * campaign's folder as proof of what was sent, so the campaign never looks unsent meanwhile.
+ */
+export async function archiveJournal(path: string): Promise<void> {
+  await rename(path, path.replace(/journal\.ndjson$/, `journal-${Date.now()}.ndjson`)).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    },
+  );
+}
 
 type ResultTuple = [
   row: number,
@@ -80,7 +95,7 @@ export interface JournalState {
   /** The content hash the campaign's runs were started with. */
   campaign: string;
   runs: number;
-  /** Whether any batch was ever handed to the gateway: a journal without one sent nothing. */
+  /** Whether anything may have reached the gateway: a result, or a batch sent without an answer. */
   sent: boolean;
   results: Map<number, Omit<RowResult, 'to' | 'messageId'>>;
   inFlight: Map<number, number>;
@@ -117,7 +132,6 @@ export async function readJournal(path: string): Promise<JournalState | undefine
       state.campaign = line.campaign;
       state.runs = Math.max(state.runs, line.run);
     } else if (line.t === 'send') {
-      state.sent = true;
       rowsOf.set(line.b, line.rows);
       for (const row of line.rows) state.inFlight.set(row, (state.inFlight.get(row) ?? 0) + 1);
     } else if (line.t === 'unsent') {
@@ -151,5 +165,8 @@ export async function readJournal(path: string): Promise<JournalState | undefine
       }
     }
   }
+  // Sent means something may have reached the gateway: a result, or a batch still in flight.
+  // Batches taken back as unsent (refused connections) and nothing else leave nothing to block.
+  state.sent = state.results.size > 0 || state.inFlight.size > 0;
   return state;
 }

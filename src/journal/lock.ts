@@ -2,6 +2,7 @@
 import { hostname } from 'node:os';
 import { link, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { LockedError } from '../errors.js';
+import { exists } from '../shared/files.js';
 
 interface LockInfo {
   pid: number;
@@ -38,6 +39,9 @@ export async function acquireLock(path: string, what = 'using this report'): Pro
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
+      // Released between our link and this read: try to link again, never "take over" nothing
+      // (another run may link its lock in that moment, and removing it would let both run).
+      if (!(await exists(path))) continue;
       const holder = await readLock(path);
       if (holder && isAlive(holder)) throw lockedBy(holder, path, what);
       // The owner is gone: take over, but one process at a time, or two could each remove the
@@ -65,8 +69,11 @@ async function takeOver(path: string, stale: LockInfo | undefined): Promise<bool
   }
   try {
     const current = await readLock(path);
-    // Only the lock we judged stale may go; a fresh one taken meanwhile stays.
-    if (sameHolder(current, stale)) await rm(path, { force: true });
+    // Only the lock we judged stale may go; a fresh one taken meanwhile stays, and a lock that
+    // is already gone needs no removing.
+    if (sameHolder(current, stale) && (current !== undefined || (await exists(path)))) {
+      await rm(path, { force: true });
+    }
     return true;
   } finally {
     await rm(mutex, { force: true });

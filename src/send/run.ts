@@ -1,6 +1,6 @@
 // The send pass of a campaign: report, journal and resume around send(). Knows files, not terminals.
-import { rm } from 'node:fs/promises';
 import {
+  archiveJournal,
   doneLine,
   JOURNAL_VERSION,
   JournalWriter,
@@ -43,8 +43,9 @@ export interface RunResult extends SendOutcome {
 
 export async function runCampaign(options: RunOptions, events: SendEmitter): Promise<RunResult> {
   const { previous } = options;
-  // A journal that is not continued belongs to a run that sent nothing, or to --force.
-  if (!previous) await rm(options.journalPath, { force: true });
+  // A journal that is not continued belongs to a run that sent nothing, or to --force, whose
+  // earlier journal is set aside (not deleted) only now that this run starts sending.
+  if (!previous) await archiveJournal(options.journalPath);
 
   // The journal holds every result of earlier runs, so the report can be written afresh.
   const writer = await openReport(options.reportPath, { force: options.overwriteReport });

@@ -102,6 +102,14 @@ export async function send(
   let attempted = false;
   let lastReason = '';
   let outage: Promise<boolean> | undefined;
+  // Waits (Retry-After, backoff, outage probes) end early on Ctrl-C, however long they were to be.
+  const pause = (ms: number): Promise<void> =>
+    interrupted() ? Promise.resolve() : Promise.race([sleep(ms), whenInterrupted]);
+  const whenInterrupted = new Promise<void>((resolve) => {
+    for (const signal of [options.stopSignal, options.abortSignal]) {
+      signal?.addEventListener('abort', () => resolve(), { once: true });
+    }
+  });
 
   async function* messages(): AsyncGenerator<MessageEntry> {
     for await (const entry of entries) {
@@ -132,12 +140,12 @@ export async function send(
       const started = now();
       for (let attempt = 1; ; attempt++) {
         const left = graceMs - (now() - started);
-        await sleep(
+        await pause(
           Math.max(0, Math.min(left, 250 + backoffDelay(attempt, undefined, options.random))),
         );
         if (interrupted()) return false;
         const probe = await options.poster.post([], [], options.abortSignal);
-        if (probe.httpStatus !== undefined) reached = true;
+        if (probe.httpStatus !== undefined || probe.verdict.kind === 'unknown') reached = true;
         if (probe.verdict.kind === 'results') {
           consecutiveFailures = 0;
           events.emit('recovered', { afterMs: now() - started });
@@ -183,7 +191,8 @@ export async function send(
       tries++;
       const answer = await options.poster.post(json, messageIds, options.abortSignal);
       attempted = true;
-      if (answer.httpStatus !== undefined) reached = true;
+      // An answer, or a request that may have been processed: the gateway was reached.
+      if (answer.httpStatus !== undefined || answer.verdict.kind === 'unknown') reached = true;
       let verdict = answer.verdict;
       if (verdict.kind === 'unknown') ambiguous = true;
       if (verdict.kind === 'unknown' && options.retryUnknown) {
@@ -203,8 +212,9 @@ export async function send(
             delayMs,
             reason: verdict.reason,
           });
-          await sleep(delayMs);
-          continue;
+          await pause(delayMs);
+          // Ctrl-C during the wait: the batch ends here as what it is (surely not processed).
+          if (!interrupted()) continue;
         }
       }
       let results: MessageResult[];

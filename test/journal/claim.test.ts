@@ -142,8 +142,42 @@ describe('claimCampaign', () => {
 
     const forced = await claim({ force: true });
     expect(forced.journal).toBeUndefined();
-    expect(await exists(paths.journal)).toBe(false);
+    // Kept until the send pass starts sending (it archives it then), so a forced run that sends
+    // nothing leaves the campaign as it was.
+    expect(await exists(paths.journal)).toBe(true);
     await forced.release();
+  });
+
+  it('a --force run that sent nothing (declined, refused, killed) leaves a finished campaign refused', async () => {
+    await seed(manifest(), JOURNAL_SENT);
+    const forced = await claim({ force: true });
+    await forced.release();
+    await expect(claim()).rejects.toMatchObject({ code: 'already-sent' });
+  });
+
+  it('a --force run that archived the journal and was killed before its first batch still blocks a plain run', async () => {
+    const paths = await seed(manifest({ status: 'running' }), '', deadPid());
+    await writeFile(join(paths.dir, 'journal-1700000000000.ndjson'), JOURNAL_SENT);
+    await expect(claim()).rejects.toMatchObject({ code: 'unfinished' });
+  });
+
+  it('"nothing to resume" twice is refused twice: the refusal leaves no folder behind', async () => {
+    await expect(claim({ resume: true })).rejects.toMatchObject({ code: 'nothing-to-resume' });
+    await expect(claim({ resume: true })).rejects.toMatchObject({ code: 'nothing-to-resume' });
+    expect(await exists(campaignPaths(stateDir, identity.id).dir)).toBe(false);
+  });
+
+  it('batches that were all taken back as unsent sent nothing: a plain run starts afresh', async () => {
+    const journal = [
+      JOURNAL_SENT.split('\n')[0],
+      '{"t":"send","b":"1:1","rows":[1,2]}',
+      '{"t":"unsent","b":"1:1"}',
+      '',
+    ].join('\n');
+    await seed(manifest({ status: 'running' }), journal, deadPid());
+    const fresh = await claim();
+    expect(fresh.previous).toBeUndefined();
+    await fresh.release();
   });
 
   it('a run killed before its first batch sent nothing: a plain run starts afresh', async () => {

@@ -760,9 +760,36 @@ describe('send: a gateway never reached', () => {
     },
   );
 
+  it('requests written and then unanswered (timeouts) reached it: unknown, not "never reached"', async () => {
+    const poster = new ScriptedPoster(() => networkError('UND_ERR_HEADERS_TIMEOUT', true));
+    const r = await run(messageEntries(2, 'm'), { poster });
+    expect(r.outcome.stopped).toBeUndefined();
+    expect(r.byRow.get(1)).toMatchObject({ outcome: 'unknown' });
+  });
+
   it('one HTTP answer, even a refusal, means it was reached', async () => {
     const poster = new ScriptedPoster(() => response(400, 'bad'));
     const r = await run(messageEntries(1, 'm'), { poster });
     expect(r.outcome.stopped).toBeUndefined();
+  });
+});
+
+describe('send: Ctrl-C ends a long wait at once', () => {
+  it('a Retry-After wait is cut short by the stop signal; the batch is failed, the rest skipped', async () => {
+    const stop = new AbortController();
+    const poster = new ScriptedPoster(() => response(503, '', { 'retry-after': '3600' }));
+    const running = run(messageEntries(4, 'm'), {
+      poster,
+      stopSignal: stop.signal,
+      // A wait that only the signal can end, as a real hour-long Retry-After would be.
+      sleep: () => new Promise<void>(() => undefined),
+    });
+    await settle();
+    stop.abort();
+    const r = await running;
+    expect(r.outcome.interrupted).toBe(true);
+    expect(poster.calls).toHaveLength(1);
+    expect(r.byRow.get(1)).toMatchObject({ outcome: 'failed', attempts: 1 });
+    expect(r.byRow.get(3)).toMatchObject({ outcome: 'skipped' });
   });
 });
