@@ -144,7 +144,12 @@ export async function send(
           Math.max(0, Math.min(left, 250 + backoffDelay(attempt, undefined, options.random))),
         );
         if (interrupted()) return false;
+        // A gateway that said 429 asked for quiet: the probe keeps its Retry-After too.
+        await limiter.acquire(0);
         const probe = await options.poster.post([], [], options.abortSignal);
+        if (probe.throttled && probe.verdict.kind === 'retry') {
+          limiter.throttled(probe.verdict.retryAfterMs);
+        }
         if (probe.httpStatus !== undefined || probe.verdict.kind === 'unknown') reached = true;
         if (probe.verdict.kind === 'results') {
           consecutiveFailures = 0;
