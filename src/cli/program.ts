@@ -170,8 +170,9 @@ export function buildProgram(state: RunState, version: string): Command {
       ['is the gateway up and are the credentials good?', 'sms-send check --json'],
       ['send one real test message', 'sms-send check --to +4741234567 --text "test"'],
     ]),
-    exitCodes(),
-    environment(),
+    // check sends no campaign: only what it can end with, and no state directory.
+    exitCodes(CHECK_EXIT_CODES),
+    environment(['gateway', 'message']),
   ]);
 
   const config = program
@@ -356,20 +357,31 @@ function examples(items: [comment: string, line: string][]): HelpSection {
   };
 }
 
-/** Every exit code, from src/errors.ts. */
-export function exitCodes(): HelpSection {
+/** What `sms-send check` can end with, in its own words. */
+const CHECK_EXIT_CODES: Partial<Record<ExitCode, string>> = {
+  0: 'the gateway answered and took the credentials (and the test message, with --to)',
+  2: 'usage or config error; nothing was sent',
+  3: 'the gateway could not be used, or refused the credentials or the test message',
+  70: EXIT_CODE_MEANING[70],
+};
+
+/** The exit codes of a command: by default every one, from src/errors.ts. */
+export function exitCodes(
+  meanings: Partial<Record<ExitCode, string>> = EXIT_CODE_MEANING,
+): HelpSection {
   return {
     title: 'Exit codes:',
-    items: Object.entries(EXIT_CODE_MEANING).map(([code, meaning]) => [code, meaning]),
+    items: Object.entries(meanings).map(([code, meaning]) => [code, meaning]),
   };
 }
 
-/** Every variable that sets something: the settings table's, and the profile's. */
-export function environment(): HelpSection {
+/** The variables that set something a command uses: the settings table's, and the profile's. */
+export function environment(groups?: readonly SettingGroup[]): HelpSection {
   const items: [string, string][] = [];
   for (const key of SETTING_KEYS) {
     const spec: SettingSpec = SETTINGS[key];
-    if (spec.env !== undefined) items.push([spec.env, spec.help]);
+    if (spec.env === undefined || (groups && !groups.includes(spec.group))) continue;
+    items.push([spec.env, spec.help]);
   }
   items.push([PROFILE_ENV, 'profile from the config file (as --profile)']);
   items.push(['NO_COLOR', 'no colours in output (as --no-color)']);

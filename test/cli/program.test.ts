@@ -255,27 +255,20 @@ describe('help', () => {
         $ sms-send check --to +4741234567 --text "test"
 
       Exit codes:
-        0    everything accepted (or: a dry run or check passed)
-        1    the run finished but some records were rejected, invalid, failed or
-             unknown
-        2    usage, config or input error, or the campaign was already sent or is
-             unfinished; nothing was sent
-        3    the gateway could not be used: unreachable, credentials refused, or too
-             many request-level failures in a row
-        4    another run holds this campaign's lock; nothing was sent
-        70   an unexpected internal error (a bug; please report it)
-        130  interrupted; --resume finishes the campaign
+        0   the gateway answered and took the credentials (and the test message, with
+            --to)
+        2   usage or config error; nothing was sent
+        3   the gateway could not be used, or refused the credentials or the test
+            message
+        70  an unexpected internal error (a bug; please report it)
 
       Environment:
-        SMS_SEND_ENDPOINT   gateway base URL, e.g.
-                            https://smsgw.intele.no/pushsms/rest
-        SMS_SEND_USERNAME   account (customer id) sent as Username
-        SMS_SEND_PASSWORD   the password (prefer passwordFile, passwordEnv or
-                            --password-stdin)
-        SMS_SEND_STATE_DIR  where campaign state (journal, lock, manifest) lives;
-                            default $XDG_STATE_HOME/sms-send
-        SMS_SEND_PROFILE    profile from the config file (as --profile)
-        NO_COLOR            no colours in output (as --no-color)
+        SMS_SEND_ENDPOINT  gateway base URL, e.g. https://smsgw.intele.no/pushsms/rest
+        SMS_SEND_USERNAME  account (customer id) sent as Username
+        SMS_SEND_PASSWORD  the password (prefer passwordFile, passwordEnv or
+                           --password-stdin)
+        SMS_SEND_PROFILE   profile from the config file (as --profile)
+        NO_COLOR           no colours in output (as --no-color)
       "
     `);
     for (const flag of ['--batch-size', '--concurrency', '--rate', '--retries', '--campaign']) {
