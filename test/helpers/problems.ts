@@ -55,3 +55,17 @@ export const BAD_RECORDS_PROBLEMS: [at: string, field: string, reason: RegExp][]
   ['bad-records.csv:20', 'to', /^"\+4721234568" is a fixed-line number, not a mobile number$/],
   ['bad-records.csv:20', 'OriginatorAddress', /at most 11/],
 ];
+
+/** The "by field" counts of the same fixture. */
+export const BAD_RECORDS_BY_FIELD: Record<string, number> = {
+  to: 4,
+  OriginatorAddress: 3,
+  text: 3,
+  MessageId: 2,
+  Price: 1,
+  UserDataHeader: 1,
+  '{{nobody}}': 1,
+  ValidationPeriod: 1,
+  CustomData: 1,
+  DeliveryReportUrl: 1,
+};
