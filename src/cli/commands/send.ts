@@ -10,7 +10,13 @@ import {
   type PreparedCampaign,
 } from '../../send/campaign.js';
 import { SendEmitter } from '../../send/events.js';
-import { gatewayTarget, openGateway, settingsFor, type GatewayFlags } from '../gateway-settings.js';
+import {
+  gatewayTarget,
+  openGateway,
+  settingsFor,
+  type GatewayFlags,
+  type Target,
+} from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
 import { confirm } from '../ui/confirm.js';
 import { endRun } from '../ui/ending.js';
@@ -51,7 +57,7 @@ export async function runSend(inputs: string[], flags: SendFlags): Promise<ExitC
   const settings = await settingsFor(flags, inputs);
   // Where to send is known before the campaign's state is looked at: a missing endpoint is
   // the problem to name, not a report that happens to exist.
-  if (!flags.dryRun) gatewayTarget(settings, flags);
+  const target = flags.dryRun ? undefined : gatewayTarget(settings, flags);
   const template = await loadTemplate(flags.text, flags.textFile);
   // Standard input is read more than once (identity, validation, send): it is spooled first.
   const stdin = inputs.includes('-') ? await spoolStream(process.stdin) : undefined;
@@ -67,7 +73,7 @@ export async function runSend(inputs: string[], flags: SendFlags): Promise<ExitC
       onValidated: validation.read,
     }).finally(() => validation.stop());
     try {
-      return await sendPrepared(prepared, settings, flags, inputs);
+      return await sendPrepared(prepared, settings, flags, inputs, target);
     } finally {
       await prepared.close();
     }
@@ -111,6 +117,7 @@ async function sendPrepared(
   settings: Awaited<ReturnType<typeof settingsFor>>,
   flags: SendFlags,
   inputs: string[],
+  target: Target | undefined,
 ): Promise<ExitCode> {
   const out = colorFor('stdout');
   const { plan, identity } = prepared;
@@ -138,7 +145,8 @@ async function sendPrepared(
   }
   if (problem) throw problem;
 
-  const target = gatewayTarget(settings, flags);
+  // Only a dry run has no target, and it has returned above.
+  if (!target) throw new Error('a send without a gateway target');
   if (
     prepared.toSend > CONFIRM_ABOVE &&
     !flags.yes &&
