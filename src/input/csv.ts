@@ -1,10 +1,9 @@
-// CSV reader: header row, BOM, quoted newlines; streams records with the line each one starts on.
-import { createReadStream } from 'node:fs';
+// CSV reader: header row, BOM, quoted newlines; streams records in batches, each with its start line.
 import { open } from 'node:fs/promises';
 import { parse, CsvError } from 'csv-parse';
+import { lineAt, readUtf8 } from './bytes.js';
 import { InputError } from './errors.js';
-import { StrictUtf8Decoder } from './utf8.js';
-import type { OpenedInput, RawRecord } from './types.js';
+import type { InputRecord, OpenedInput } from './types.js';
 
 export interface CsvOptions {
   delimiter?: string;
@@ -44,8 +43,24 @@ async function firstLine(file: string): Promise<string> {
   }
 }
 
-export async function openCsv(path: string, options: CsvOptions = {}): Promise<OpenedInput> {
+/**
+ * Where a worker starts reading a large file: a byte offset just after a record, the line there,
+ * the header's columns, and the record delimiter csv-parse found at the end of the header.
+ */
+export interface CsvBody {
+  start: number;
+  end: number;
+  line: number;
+  columns: readonly string[];
+  recordDelimiter: '\n' | '\r\n';
+}
+
+export async function openCsv(
+  path: string,
+  options: CsvOptions & { body?: CsvBody; headerOnly?: boolean } = {},
+): Promise<OpenedInput & { columns: readonly string[] }> {
   const file = options.label ?? path;
+  const body = options.body;
   let delimiter = options.delimiter;
   if (delimiter === undefined) {
     try {
@@ -54,68 +69,144 @@ export async function openCsv(path: string, options: CsvOptions = {}): Promise<O
       throw toInputError(error, file);
     }
   }
-  // Lines are counted here rather than with csv-parse's `info`, which costs a third of parsing.
+  const offset = body?.start ?? 0;
+  // Driven by hand, write() then read() until empty: csv-parse parses synchronously, so a whole
+  // chunk of records comes out with no promise per record. Errors are read from `errored`.
   const parser = parse({
     bom: true,
     delimiter,
     skip_empty_lines: false,
     relax_column_count: true,
     max_record_size: MAX_RECORD_BYTES,
-  });
-  // pipe() does not forward errors downstream (a missing file, invalid UTF-8); these handlers do.
-  const decoder = new StrictUtf8Decoder(file).on('error', (error) => parser.destroy(error));
-  const source = createReadStream(path).on('error', (error) => parser.destroy(error));
-  source.pipe(decoder).pipe(parser);
-  const rows = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
+    ...(body ? { record_delimiter: body.recordDelimiter } : {}),
+  }).on('error', () => undefined);
+  const chunks = readUtf8(path, file, body ?? { start: 0 });
+  let ended = false;
+
+  /** The rows of the next chunk of the file (maybe none); undefined once the file is done. */
+  async function nextRows(): Promise<string[][] | undefined> {
+    if (ended) return undefined;
+    let step: IteratorResult<Buffer>;
+    try {
+      step = await chunks.next();
+    } catch (error) {
+      throw toInputError(error, file);
+    }
+    if (step.done) {
+      ended = true;
+      parser.end();
+    } else parser.write(step.value);
+    const rows: string[][] = [];
+    for (
+      let row = parser.read() as string[] | null;
+      row !== null;
+      row = parser.read() as string[] | null
+    )
+      rows.push(row);
+    const error: unknown = parser.errored;
+    if (error) {
+      const line =
+        error instanceof CsvError
+          ? await lineAtError(path, { start: offset, line: body?.line ?? 1 }, error)
+          : undefined;
+      throw toInputError(error, file, line);
+    }
+    return rows;
+  }
 
   /** The line the next record starts on. */
-  let line = 1;
-  let header: string[] | undefined;
-  let headerLine = 1;
-  for (;;) {
-    const first = await next(rows, file, path);
-    if (first.done) throw new InputError(file, undefined, 'is empty: expected a header row');
-    headerLine = line;
-    line += 1 + lineBreaks(first.value);
-    if (!isBlank(first.value)) {
-      header = first.value;
-      break;
-    }
-  }
-  const columns = header.map((c) => c.trim());
-  const seen = new Set<string>();
-  columns.forEach((column, i) => {
-    if (column === '') {
-      throw new InputError(file, headerLine, `column ${i + 1} of the header has no name`);
-    }
-    if (seen.has(column)) {
-      throw new InputError(file, headerLine, `column "${column}" appears twice in the header`);
-    }
-    seen.add(column);
-  });
-
-  async function* records(): AsyncGenerator<RawRecord> {
-    for (;;) {
-      const row = await next(rows, file, path);
-      if (row.done) return;
-      const record = row.value;
-      const start = line;
-      line += 1 + lineBreaks(record);
-      if (isBlank(record)) continue;
-      if (record.length !== columns.length) {
-        throw new InputError(
-          file,
-          start,
-          `malformed CSV: the row has ${record.length} fields but the header has ${columns.length} ` +
-            '(a stray delimiter, or a field that needs quotes?)',
-        );
+  let line = body?.line ?? 1;
+  let rows: string[][] = [];
+  async function readHeader(): Promise<string[]> {
+    let header: string[] | undefined;
+    let headerLine = 1;
+    let at = 0;
+    while (header === undefined) {
+      if (at === rows.length) {
+        const next = await nextRows();
+        if (next === undefined)
+          throw new InputError(file, undefined, 'is empty: expected a header row');
+        rows = next;
+        at = 0;
+        continue;
       }
-      const fields: Record<string, string> = {};
-      for (let i = 0; i < columns.length; i++) fields[columns[i]!] = record[i]!;
-      yield { file, line: start, fields };
+      const first = rows[at++]!;
+      headerLine = line;
+      line += 1 + lineBreaks(first);
+      if (!isBlank(first)) header = first;
+    }
+    rows = rows.slice(at);
+    const columns = header.map((c) => c.trim());
+    const seen = new Set<string>();
+    columns.forEach((column, i) => {
+      if (column === '') {
+        throw new InputError(file, headerLine, `column ${i + 1} of the header has no name`);
+      }
+      if (seen.has(column)) {
+        throw new InputError(file, headerLine, `column "${column}" appears twice in the header`);
+      }
+      seen.add(column);
+    });
+
+    return columns;
+  }
+
+  let columns: readonly string[];
+  if (body) columns = body.columns;
+  else {
+    try {
+      columns = await readHeader();
+    } catch (error) {
+      await chunks.return(undefined);
+      throw error;
     }
   }
-  return { file, format: 'csv', columns, records: records() };
+  const width = columns.length;
+  if (options.headerOnly) {
+    await chunks.return(undefined);
+    rows = [];
+    ended = true;
+  }
+
+  async function* records(): AsyncGenerator<InputRecord[]> {
+    try {
+      yield* batches();
+    } finally {
+      // A bad record ends the reading early: the file is closed all the same.
+      await chunks.return(undefined);
+    }
+  }
+
+  async function* batches(): AsyncGenerator<InputRecord[]> {
+    for (let batch: string[][] | undefined = rows; batch !== undefined; batch = await nextRows()) {
+      const out: InputRecord[] = [];
+      for (const record of batch) {
+        const start = line;
+        line += 1 + lineBreaks(record);
+        if (isBlank(record)) continue;
+        if (record.length !== width) {
+          throw new InputError(
+            file,
+            start,
+            `malformed CSV: the row has ${record.length} fields but the header has ${width} ` +
+              '(a stray delimiter, or a field that needs quotes?)',
+          );
+        }
+        const fields: Record<string, string> = {};
+        for (let i = 0; i < width; i++) fields[columns[i]!] = record[i]!;
+        out.push({ row: 0, file, line: start, fields });
+      }
+      if (out.length > 0) yield out;
+    }
+  }
+  return {
+    file,
+    format: 'csv',
+    columns,
+    records: records(),
+    lineAfterHeader: line,
+    lineAfter: () => line,
+  };
 }
 
 /** A blank line parses as one empty field. */
@@ -131,34 +222,18 @@ function lineBreaks(record: readonly string[]): number {
   return breaks;
 }
 
-async function next(
-  rows: AsyncIterator<string[]>,
-  file: string,
-  path: string,
-): Promise<IteratorResult<string[]>> {
-  try {
-    return await rows.next();
-  } catch (error) {
-    const line = error instanceof CsvError ? await lineAtByte(path, error) : undefined;
-    throw toInputError(error, file, line);
-  }
-}
-
 /**
  * csv-parse reports an unclosed quote at the end of the file and counts CRLF inside quotes twice,
  * but its `bytes` points into the failing record: counting line breaks up to it gives the line.
  */
-async function lineAtByte(path: string, error: CsvError): Promise<number | undefined> {
+async function lineAtError(
+  path: string,
+  from: { start: number; line: number },
+  error: CsvError,
+): Promise<number | undefined> {
   const bytes = (error as CsvError & { bytes?: number }).bytes;
   if (typeof bytes !== 'number' || bytes < 0) return undefined;
-  let line = 1;
-  let seen = 0;
-  for await (const chunk of createReadStream(path, { end: Math.max(0, bytes - 1) })) {
-    const buffer = chunk as Buffer;
-    for (let at = buffer.indexOf(10); at !== -1; at = buffer.indexOf(10, at + 1)) line++;
-    seen += buffer.length;
-  }
-  return seen > 0 || bytes === 0 ? line : undefined;
+  return lineAt(path, from.start + Math.max(bytes, 1), from);
 }
 
 function toInputError(error: unknown, file: string, recordLine?: number): Error {

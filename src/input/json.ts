@@ -1,23 +1,28 @@
 // JSON (array or {"Messages": [...]}) and NDJSON readers: streamed, each record with its line.
 import { createReadStream } from 'node:fs';
+import { readUtf8, type ByteRange } from './bytes.js';
 import { MAX_RECORD_BYTES } from './csv.js';
 import { InputError } from './errors.js';
 import { StrictUtf8Decoder } from './utf8.js';
 import { JsonArraySplitter, JsonShapeError } from './json-split.js';
+import type { FieldValue, InputRecord, OpenedInput } from './types.js';
 
 const MAX_RECORD_CHARS = MAX_RECORD_BYTES;
-import type { FieldValue, OpenedInput, RawRecord } from './types.js';
 
 export function openJson(path: string, file: string = path): OpenedInput {
-  async function* records(): AsyncGenerator<RawRecord> {
+  async function* records(): AsyncGenerator<InputRecord[]> {
     const splitter = new JsonArraySplitter(MAX_RECORD_CHARS);
     const decoder = new StrictUtf8Decoder(file);
     const source = createReadStream(path).on('error', (error) => decoder.destroy(error));
     try {
       for await (const chunk of source.pipe(decoder)) {
-        for (const element of splitter.push(chunk as string)) {
-          yield { file, line: element.line, fields: parseRecord(element.text, file, element.line) };
-        }
+        const batch = splitter.push(chunk as string).map((element) => ({
+          row: 0,
+          file,
+          line: element.line,
+          fields: parseRecord(element.text, file, element.line),
+        }));
+        if (batch.length > 0) yield batch;
       }
       splitter.end();
     } catch (error) {
@@ -27,48 +32,53 @@ export function openJson(path: string, file: string = path): OpenedInput {
   return { file, format: 'json', records: records() };
 }
 
-export function openNdjson(path: string, file: string = path): OpenedInput {
-  async function* records(): AsyncGenerator<RawRecord> {
-    const decoder = new StrictUtf8Decoder(file);
-    const source = createReadStream(path).on('error', (error) => decoder.destroy(error));
-    let line = 0;
+/** NDJSON from a byte range that starts on a line (`line`), for a worker reading part of a file. */
+export interface NdjsonBody extends ByteRange {
+  line: number;
+}
+
+export function openNdjson(path: string, file: string = path, body?: NdjsonBody): OpenedInput {
+  let line = (body?.line ?? 1) - 1;
+  async function* records(): AsyncGenerator<InputRecord[]> {
     let partial = '';
     try {
-      for await (const chunk of source.pipe(decoder)) {
-        const lines = (partial + (chunk as string)).split('\n');
+      for await (const chunk of readUtf8(path, file, body)) {
+        const lines = (partial + chunk.toString('utf8')).split('\n');
         partial = lines.pop()!;
         if (partial.length > MAX_RECORD_CHARS) {
           throw new InputError(
             file,
             line + 1,
-            `a line is longer than ${MAX_RECORD_CHARS} characters`,
+            `the line is longer than ${MAX_RECORD_CHARS} characters`,
           );
         }
+        const batch: InputRecord[] = [];
         for (const text of lines) {
           line++;
           const record = ndjsonRecord(text, file, line);
-          if (record) yield record;
+          if (record) batch.push(record);
         }
+        if (batch.length > 0) yield batch;
       }
       if (partial !== '') {
         line++;
         const record = ndjsonRecord(partial, file, line);
-        if (record) yield record;
+        if (record) yield [record];
       }
     } catch (error) {
       throw toInputError(error, file);
     }
   }
-  return { file, format: 'ndjson', records: records() };
+  return { file, format: 'ndjson', records: records(), lineAfter: () => line + 1 };
 }
 
-function ndjsonRecord(text: string, file: string, line: number): RawRecord | undefined {
+function ndjsonRecord(text: string, file: string, line: number): InputRecord | undefined {
   const trimmed = (line === 1 ? text.replace(/^\uFEFF/, '') : text).trim();
   if (trimmed === '') return undefined;
   if (trimmed.length > MAX_RECORD_CHARS) {
     throw new InputError(file, line, `the line is longer than ${MAX_RECORD_CHARS} characters`);
   }
-  return { file, line, fields: parseRecord(trimmed, file, line) };
+  return { row: 0, file, line, fields: parseRecord(trimmed, file, line) };
 }
 
 function parseRecord(text: string, file: string, line: number): Record<string, FieldValue> {

@@ -1,8 +1,8 @@
 // Picks the reader for a file by its extension (or --input-format) and numbers records across files.
 import { extname } from 'node:path';
 import { UsageError } from '../errors.js';
-import { openCsv, type CsvOptions } from './csv.js';
-import { openJson, openNdjson } from './json.js';
+import { openCsv, type CsvBody, type CsvOptions } from './csv.js';
+import { openJson, openNdjson, type NdjsonBody } from './json.js';
 import type { InputFormat, OpenedInput } from './types.js';
 
 const BY_EXTENSION: Record<string, InputFormat> = {
@@ -37,17 +37,30 @@ export interface InputFile {
   label: string;
 }
 
+/** The delimiter to use for a CSV input: the one given, a tab for .tsv, else detected (undefined). */
+export function csvDelimiter(input: InputFile, csv: CsvOptions): string | undefined {
+  return csv.delimiter ?? (extname(input.label).toLowerCase() === '.tsv' ? '\t' : undefined);
+}
+
+/**
+ * Opens one input; with `body`, only a byte range of it (a worker's share of a large file), whose
+ * line numbers count from the range's start, and, for CSV, with the header already read.
+ */
 export async function openInput(
   input: InputFile,
   format: InputFormat,
   csv: CsvOptions = {},
+  body?: CsvBody | NdjsonBody,
 ): Promise<OpenedInput> {
   if (format === 'csv') {
-    const delimiter =
-      csv.delimiter ?? (extname(input.label).toLowerCase() === '.tsv' ? '\t' : undefined);
-    return openCsv(input.path, { delimiter, label: input.label });
+    const delimiter = csvDelimiter(input, csv);
+    return openCsv(input.path, {
+      delimiter,
+      label: input.label,
+      body: body as CsvBody | undefined,
+    });
   }
   return format === 'json'
     ? openJson(input.path, input.label)
-    : openNdjson(input.path, input.label);
+    : openNdjson(input.path, input.label, body);
 }

@@ -13,15 +13,20 @@ export interface InputRecord {
   fields: Record<string, FieldValue>;
 }
 
-/** A record before the campaign numbers it. */
-export type RawRecord = Omit<InputRecord, 'row'>;
-
 export type InputFormat = 'csv' | 'json' | 'ndjson';
 
-/** One opened input file: its columns when the format declares them up front, and its records. */
+/**
+ * One opened input file: its columns when the format declares them up front, and its records in
+ * batches (one per chunk read: a promise per batch, not per record), with `row` still 0: the
+ * campaign numbers them.
+ */
 export interface OpenedInput {
   file: string;
   format: InputFormat;
   columns?: readonly string[];
-  records: AsyncIterable<RawRecord>;
+  /** CSV: the line the first record after the header can start on. */
+  lineAfterHeader?: number;
+  records: AsyncIterable<InputRecord[]>;
+  /** CSV and NDJSON: the line after the last record read, once they are all read. */
+  lineAfter?: () => number;
 }

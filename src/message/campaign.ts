@@ -1,10 +1,11 @@
 // Reads every input of a campaign in order and builds each record; shared by the plan and the send pass.
 import type { MessageDefaults } from '../config/settings.js';
-import { createHash } from 'node:crypto';
 import { detectFormat, openInput, type InputFile } from '../input/open.js';
 import type { InputRecord } from '../input/types.js';
-import { buildMessage, type Built } from './build.js';
-import { planColumns, type ColumnPlan, type Mapping } from './columns.js';
+import type { Built } from './build.js';
+import { RecordChecker } from './checker.js';
+import { checkColumns, planColumns, type ColumnPlan, type Mapping } from './columns.js';
+import { ParallelReader, type ChunkResult, type ParallelOptions } from './parallel.js';
 import type { Template } from './template.js';
 
 export interface CampaignOptions {
@@ -21,6 +22,8 @@ export interface CampaignOptions {
   limit?: number;
   /** Skip a record whose recipient and text repeat an earlier one. */
   dedupe?: boolean;
+  /** Large files are validated by worker threads: what those write (spool lines, digests). */
+  parallel?: ParallelOptions;
 }
 
 export interface BuiltRecord {
@@ -36,143 +39,52 @@ export interface FileProblem {
   message: string;
 }
 
+/**
+ * What the campaign yields, in input order: records built here, or a part of a large file that a
+ * worker thread validated (its plan counts and spool lines, rows already numbered).
+ */
+export type CampaignBatch = BuiltRecord[] | ChunkResult;
+
 export interface CampaignReader {
   /** Problems with whole files, filled in as each file is opened. */
   readonly fileProblems: FileProblem[];
-  records(): AsyncGenerator<BuiltRecord>;
+  records(): AsyncGenerator<CampaignBatch>;
 }
 
 export function readCampaign(options: CampaignOptions): CampaignReader {
   const fileProblems: FileProblem[] = [];
-  const seenIds = new Set<string>();
-  const ctx = {
-    defaults: options.defaults,
-    country: options.country,
-    template: options.template,
-    campaignKey: options.campaignKey,
-    now: options.now,
-  };
 
-  async function* records(): AsyncGenerator<BuiltRecord> {
-    let row = 0;
-    let valid = 0;
-    // 16-byte digests, not the texts: memory stays modest even for a million records.
-    const seen = options.dedupe ? new Set<string>() : undefined;
-    for (const source of options.files) {
-      const file = source.label;
-      const format = detectFormat(file, options.inputFormat);
-      const input = await openInput(source, format, { delimiter: options.delimiter });
-      let plan: ColumnPlan | undefined;
-      if (input.columns) {
-        plan = planColumns(input.columns, options.mapping, options.template !== undefined);
-        const problems = checkColumns(file, input.columns, plan, options);
-        if (problems.length > 0) {
-          // A missing column is the file's fault, not each record's: report it once, skip its records.
-          fileProblems.push(...problems);
+  async function* records(): AsyncGenerator<CampaignBatch> {
+    const checker = new RecordChecker(options);
+    const parallel = new ParallelReader(options, checker);
+    try {
+      for (const source of options.files) {
+        const file = source.label;
+        const format = detectFormat(file, options.inputFormat);
+        const split = await parallel.split(source, format);
+        if (split) {
+          if (split.problems.length > 0) fileProblems.push(...split.problems);
+          else yield* parallel.read(split);
           continue;
         }
-      }
-      // JSON records may differ in keys, so their plan is made per distinct key set.
-      const plans = new Map<string, ColumnPlan>();
-      for await (const raw of input.records) {
-        const record: InputRecord = {
-          row: ++row,
-          file: raw.file,
-          line: raw.line,
-          fields: raw.fields,
-        };
-        let recordPlan = plan;
-        if (!recordPlan) {
-          const keys = Object.keys(raw.fields);
-          const signature = keys.join('\0');
-          recordPlan = plans.get(signature);
-          if (!recordPlan) {
-            recordPlan = planColumns(keys, options.mapping, options.template !== undefined);
-            if (plans.size < 1000) plans.set(signature, recordPlan);
-          }
-        }
-        const built = buildMessage(record, recordPlan, ctx);
-        if (built.ok && built.message.MessageId !== undefined && isUserId(recordPlan)) {
-          const id = built.message.MessageId;
-          if (seenIds.has(id)) {
-            yield {
-              record,
-              built: {
-                ok: false,
-                to: built.to,
-                messageId: id,
-                problems: [{ field: 'MessageId', reason: `"${id}" is used by an earlier record` }],
-              },
-            };
+        const input = await openInput(source, format, { delimiter: options.delimiter });
+        let plan: ColumnPlan | undefined;
+        if (input.columns) {
+          plan = planColumns(input.columns, options.mapping, options.template !== undefined);
+          const problems = checkColumns(file, input.columns, plan, options);
+          if (problems.length > 0) {
+            // A missing column is the file's fault, not each record's: report it once, skip its records.
+            fileProblems.push(...problems);
             continue;
           }
-          seenIds.add(id);
         }
-        if (built.ok && seen) {
-          const key = createHash('md5')
-            .update(built.to)
-            .update('\0')
-            .update(built.message.UserData)
-            .digest('base64');
-          if (seen.has(key)) {
-            yield {
-              record,
-              built,
-              skipped: 'duplicate: an earlier record has the same recipient and text (--dedupe)',
-            };
-            continue;
-          }
-          seen.add(key);
+        for await (const batch of input.records) {
+          yield batch.map((record) => checker.check(record, plan));
         }
-        if (built.ok && options.limit !== undefined && ++valid > options.limit) {
-          yield { record, built, skipped: `beyond --limit ${options.limit}` };
-          continue;
-        }
-        yield { record, built };
       }
+    } finally {
+      await parallel.close();
     }
   }
   return { fileProblems, records };
-}
-
-function isUserId(plan: ColumnPlan): boolean {
-  return plan.fields.some(([, field]) => field === 'MessageId');
-}
-
-function checkColumns(
-  file: string,
-  columns: readonly string[],
-  plan: ColumnPlan,
-  options: CampaignOptions,
-): FileProblem[] {
-  const problems: FileProblem[] = [];
-  const list = columns.join(', ');
-  if (plan.to === undefined) {
-    problems.push({
-      file,
-      message: options.mapping.to
-        ? `no column "${options.mapping.to}" for the recipient (--map to=${options.mapping.to}); columns are: ${list}`
-        : `no recipient column: name one to, phone, msisdn, mobile, number, recipient or DestinationAddress, or use --map to=COLUMN; columns are: ${list}`,
-    });
-  }
-  if (!options.template && plan.text === undefined) {
-    problems.push({
-      file,
-      message: options.mapping.text
-        ? `no column "${options.mapping.text}" for the text (--map text=${options.mapping.text}); columns are: ${list}`
-        : `no text column: name one text, message, body or UserData, or give --text "TEMPLATE"; columns are: ${list}`,
-    });
-  }
-  if (options.template) {
-    const lower = new Set(columns.map((c) => c.toLowerCase()));
-    for (const name of options.template.placeholders) {
-      if (!lower.has(name.toLowerCase())) {
-        problems.push({
-          file,
-          message: `the text template uses {{${name}}} but there is no column "${name}"; columns are: ${list}`,
-        });
-      }
-    }
-  }
-  return problems;
 }

@@ -1,4 +1,5 @@
 // Which column holds what: recipient and text detection, message-field columns, CustomData.<key> columns.
+import type { CampaignOptions, FileProblem } from './campaign.js';
 
 /** RestSmsMessageReq fields a column may set, by their lower-case name. */
 export const MESSAGE_FIELDS = [
@@ -98,4 +99,43 @@ export function planColumns(
     }
   }
   return { to, text, fields, custom };
+}
+
+/** Problems with a file's columns as a whole: no recipient, no text, a template's column missing. */
+export function checkColumns(
+  file: string,
+  columns: readonly string[],
+  plan: ColumnPlan,
+  options: CampaignOptions,
+): FileProblem[] {
+  const problems: FileProblem[] = [];
+  const list = columns.join(', ');
+  if (plan.to === undefined) {
+    problems.push({
+      file,
+      message: options.mapping.to
+        ? `no column "${options.mapping.to}" for the recipient (--map to=${options.mapping.to}); columns are: ${list}`
+        : `no recipient column: name one to, phone, msisdn, mobile, number, recipient or DestinationAddress, or use --map to=COLUMN; columns are: ${list}`,
+    });
+  }
+  if (!options.template && plan.text === undefined) {
+    problems.push({
+      file,
+      message: options.mapping.text
+        ? `no column "${options.mapping.text}" for the text (--map text=${options.mapping.text}); columns are: ${list}`
+        : `no text column: name one text, message, body or UserData, or give --text "TEMPLATE"; columns are: ${list}`,
+    });
+  }
+  if (options.template) {
+    const lower = new Set(columns.map((c) => c.toLowerCase()));
+    for (const name of options.template.placeholders) {
+      if (!lower.has(name.toLowerCase())) {
+        problems.push({
+          file,
+          message: `the text template uses {{${name}}} but there is no column "${name}"; columns are: ${list}`,
+        });
+      }
+    }
+  }
+  return problems;
 }

@@ -1,6 +1,8 @@
 // {{column}} text templates (\{{ for a literal {{): compiled once, filled per record, placeholders listed.
 
 export interface Template {
+  /** The template as written, so a worker thread can compile it again. */
+  readonly source: string;
   /** Placeholder names in order of first appearance. */
   readonly placeholders: readonly string[];
   fill(lookup: (name: string) => string | undefined): string;
@@ -30,6 +32,7 @@ export function compileTemplate(source: string): Template {
   literals.push(literal + source.slice(last));
   const placeholders = [...new Set(names)];
   return {
+    source,
     placeholders,
     fill(lookup) {
       let out = literals[0]!;
@@ -49,15 +52,60 @@ export function fillOnce(
   source: string,
   lookup: (name: string) => string | undefined,
 ): { text: string; missing: string[] } {
+  // A hand scan rather than PLACEHOLDER.replace(): it runs once per record and costs a third.
+  // It matches exactly what the regular expression does (test/unit/message-template.test.ts).
   const missing: string[] = [];
-  const text = source.replace(PLACEHOLDER, (_match, name: string | undefined) => {
-    if (name === undefined) return '{{';
-    const value = lookup(name);
-    if (value === undefined) {
-      if (!missing.includes(name)) missing.push(name);
-      return '';
+  let text = '';
+  let last = 0;
+  let at = nextBrace(source, 0);
+  while (at !== -1) {
+    if (source.charCodeAt(at) === BACKSLASH) {
+      if (source.startsWith('{{', at + 1)) {
+        text += source.slice(last, at) + '{{';
+        last = at + 3;
+        at = nextBrace(source, last);
+      } else at = nextBrace(source, at + 1);
+      continue;
     }
-    return value;
-  });
-  return { text, missing };
+    // `{{` then one or more characters other than braces, then `}}`.
+    if (source.charCodeAt(at + 1) !== OPEN) {
+      at = nextBrace(source, at + 1);
+      continue;
+    }
+    let end = at + 2;
+    while (end < source.length) {
+      const ch = source.charCodeAt(end);
+      if (ch === OPEN || ch === CLOSE) break;
+      end++;
+    }
+    if (
+      end === at + 2 ||
+      source.charCodeAt(end) !== CLOSE ||
+      source.charCodeAt(end + 1) !== CLOSE
+    ) {
+      at = nextBrace(source, at + 1);
+      continue;
+    }
+    const inner = source.slice(at + 2, end);
+    // The expression's \s* on either side takes all the white space it can but one character.
+    const name = inner.trim() || inner.slice(-1);
+    const value = lookup(name);
+    if (value === undefined && !missing.includes(name)) missing.push(name);
+    text += source.slice(last, at) + (value ?? '');
+    last = end + 2;
+    at = nextBrace(source, last);
+  }
+  return { text: last === 0 ? source : text + source.slice(last), missing };
+}
+
+const OPEN = 123;
+const CLOSE = 125;
+const BACKSLASH = 92;
+
+/** Where a placeholder or an escape could start, from `from` on; -1 when nowhere. */
+function nextBrace(source: string, from: number): number {
+  const brace = source.indexOf('{', from);
+  const slash = source.indexOf('\\', from);
+  if (slash === -1 || (brace !== -1 && brace < slash)) return brace;
+  return slash;
 }

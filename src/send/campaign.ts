@@ -18,6 +18,7 @@ import { acquireLock, lockPath, type Lock } from '../journal/lock.js';
 import { MANIFEST_VERSION } from '../journal/state.js';
 import { readCampaign } from '../message/campaign.js';
 import type { Mapping } from '../message/columns.js';
+import type { ValidationWorkers } from '../message/parallel.js';
 import { planCampaign, type Plan } from '../message/plan.js';
 import { compileTemplate } from '../message/template.js';
 import { OUTCOMES, type Outcome } from '../report/outcome.js';
@@ -53,8 +54,10 @@ export interface CampaignRequest {
   /** Validate only: no state is claimed, nothing is spooled; repeats are counted for the plan. */
   dryRun: boolean;
   now: Date;
-  /** Told the number of records validated so far, after each one (progress for the UI). */
+  /** Told the number of records validated so far, as they are validated (progress for the UI). */
   onValidated?: (records: number) => void;
+  /** Tuning of the validation pass's worker threads; the tests force them on small files. */
+  workers?: ValidationWorkers;
 }
 
 /** Why the plan refuses the run; the CLI words it (renderInvalid) and exits 2. */
@@ -160,6 +163,9 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
     const settled = journal ? settledRows(journal, request.retryUnknown) : () => false;
     let toSend = 0;
     const writer = spool;
+    // A dry run that resumes nothing spools nothing: it skips building each entry.
+    const spooling = writer !== undefined || journal !== undefined;
+    const countRepeats = request.dryRun && !request.dedupe;
     const plan = await planCampaign(
       readCampaign({
         files,
@@ -173,20 +179,25 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
         now,
         limit: request.limit,
         dedupe: request.dedupe,
+        parallel: { ...request.workers, spool: spooling, digests: countRepeats },
       }),
       {
         batchSize: settings.batchSize,
-        // A dry run that resumes nothing spools nothing: it skips building each entry.
-        onRecord:
-          writer || journal
-            ? (record) => {
-                const entry = entryOf(record);
-                if (entry.kind === 'message' && !settled(entry.row)) toSend++;
-                return writer?.add(entry);
-              }
-            : undefined,
+        onRecord: spooling
+          ? (record) => {
+              const entry = entryOf(record);
+              if (entry.kind === 'message' && !settled(entry.row)) toSend++;
+              return writer?.add(entry);
+            }
+          : undefined,
+        onSpool: spooling
+          ? (lines, messageRows) => {
+              for (const row of messageRows) if (!settled(row)) toSend++;
+              return writer?.addLines(lines);
+            }
+          : undefined,
         onProgress: request.onValidated,
-        countRepeats: request.dryRun && !request.dedupe,
+        countRepeats,
       },
     );
     await spool?.close();

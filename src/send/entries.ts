@@ -1,5 +1,5 @@
 // Turns a built record into what send() consumes: a serialised message, or a decided final row.
-import type { BuiltRecord } from '../message/campaign.js';
+import type { BuiltRecord, CampaignBatch } from '../message/campaign.js';
 import type { Entry } from './send.js';
 
 export function entryOf({ record, built, skipped }: BuiltRecord): Entry {
@@ -27,6 +27,10 @@ export function entryOf({ record, built, skipped }: BuiltRecord): Entry {
   };
 }
 
-export async function* toEntries(records: AsyncIterable<BuiltRecord>): AsyncGenerator<Entry> {
-  for await (const built of records) yield entryOf(built);
+/** The entries of a campaign read without worker threads (whose parts come as spool lines). */
+export async function* toEntries(batches: AsyncIterable<CampaignBatch>): AsyncGenerator<Entry> {
+  for await (const batch of batches) {
+    if (!Array.isArray(batch)) throw new Error('parts validated by worker threads are spooled');
+    for (const built of batch) yield entryOf(built);
+  }
 }

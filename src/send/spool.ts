@@ -20,9 +20,13 @@ export class SpoolWriter {
 
   /** Returns a promise only when it writes, so the common case costs no await. */
   add(entry: Entry): Promise<void> | undefined {
-    const line = spoolLine(entry);
-    this.buffer.push(line);
-    this.size += line.length;
+    return this.addLines(spoolLine(entry));
+  }
+
+  /** Whole lines already written out (a worker thread's part of the campaign). */
+  addLines(lines: string): Promise<void> | undefined {
+    this.buffer.push(lines);
+    this.size += lines.length;
     return this.size > 256 * 1024 ? this.flush() : undefined;
   }
 

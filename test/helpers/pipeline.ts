@@ -79,6 +79,9 @@ export async function parseSendArgs(
  * Runs `sms-send ARGV --endpoint <simulator> --report <fresh>` in-process through the command's
  * own core entry, with campaign state in a folder of the run's own.
  */
+/** The validation worker as the package ships it: a thread cannot load the TypeScript sources. */
+export const VALIDATION_WORKER = new URL('../../dist/message/validate-worker.js', import.meta.url);
+
 export async function runPipeline(argv: string[], options: PipelineOptions): Promise<PipelineRun> {
   const sim = await startSimulator(options.simulator);
   const work = await mkdtemp(join(options.workDir, `run-${++runs}-`));
@@ -105,14 +108,16 @@ export async function runPipeline(argv: string[], options: PipelineOptions): Pro
     const template = await loadTemplate(flags.text, textFile);
     if (inputs.includes('-')) stdin = await spoolStream(Readable.from([options.stdin ?? '']));
     // The command's own mapping from flags to the core request, with the run's own report.
-    const prepared = await prepareCampaign(
-      campaignRequest(inputs, flags, {
+    const prepared = await prepareCampaign({
+      ...campaignRequest(inputs, flags, {
         settings,
         template,
         stdinPath: stdin?.path,
         cwd: options.cwd,
       }),
-    );
+      // Large inputs are validated by worker threads, which run the built module (npm test builds).
+      workers: { worker: { url: VALIDATION_WORKER } },
+    });
     try {
       result.plan = prepared.plan;
       result.planJson = planJson(prepared.plan, prepared.identity.id).plan as Record<

@@ -1,0 +1,85 @@
+// Builds each record in input order: rows, unique user MessageIds, --dedupe and --limit.
+import type { InputRecord } from '../input/types.js';
+import { buildMessage, type BuildContext } from './build.js';
+import type { BuiltRecord, CampaignOptions } from './campaign.js';
+import { planColumns, type ColumnPlan } from './columns.js';
+import { DigestSet, digestMessage } from './digest.js';
+
+/**
+ * Builds records one after the other, in input order: numbers rows, checks that user-given
+ * MessageIds are unique, and applies --dedupe and --limit. A worker thread runs one for its part
+ * of a file, starting at the row and with the ids the parts before it left.
+ */
+export class RecordChecker {
+  /** The row of the last record built. */
+  row: number;
+  /** User-given MessageIds of the valid records so far. */
+  readonly seenIds: Set<string>;
+  private valid = 0;
+  private readonly seen: DigestSet | undefined;
+  private readonly digest = new Int32Array(4);
+  private readonly ctx: BuildContext;
+  // JSON records may differ in keys, so their plan is made per distinct key set.
+  private readonly plans = new Map<string, ColumnPlan>();
+
+  constructor(
+    private readonly options: CampaignOptions,
+    row = 0,
+    seenIds: Set<string> = new Set(),
+  ) {
+    this.row = row;
+    this.seenIds = seenIds;
+    // Digests, not the texts: memory stays modest even for a million records.
+    this.seen = options.dedupe ? new DigestSet() : undefined;
+    this.ctx = {
+      defaults: options.defaults,
+      country: options.country,
+      template: options.template,
+      campaignKey: options.campaignKey,
+      now: options.now,
+    };
+  }
+
+  /** The column plan for a record of a file without declared columns (JSON, NDJSON). */
+  planFor(fields: Record<string, unknown>): ColumnPlan {
+    const keys = Object.keys(fields);
+    const signature = keys.join('\0');
+    let plan = this.plans.get(signature);
+    if (!plan) {
+      plan = planColumns(keys, this.options.mapping, this.options.template !== undefined);
+      if (this.plans.size < 1000) this.plans.set(signature, plan);
+    }
+    return plan;
+  }
+
+  check(record: InputRecord, filePlan: ColumnPlan | undefined): BuiltRecord {
+    record.row = ++this.row;
+    const plan = filePlan ?? this.planFor(record.fields);
+    const built = buildMessage(record, plan, this.ctx);
+    if (!built.ok) return { record, built };
+    const id = built.message.MessageId;
+    if (id !== undefined && isUserId(plan)) {
+      if (this.seenIds.has(id)) {
+        const problems = [{ field: 'MessageId', reason: `"${id}" is used by an earlier record` }];
+        return { record, built: { ok: false, to: built.to, messageId: id, problems } };
+      }
+      this.seenIds.add(id);
+    }
+    if (this.seen) {
+      digestMessage(built.to, built.message.UserData, this.digest);
+      if (!this.seen.add(this.digest)) {
+        const skipped = 'duplicate: an earlier record has the same recipient and text (--dedupe)';
+        return { record, built, skipped };
+      }
+    }
+    const limit = this.options.limit;
+    if (limit !== undefined && ++this.valid > limit) {
+      return { record, built, skipped: `beyond --limit ${limit}` };
+    }
+    return { record, built };
+  }
+}
+
+export function isUserId(plan: ColumnPlan): boolean {
+  return plan.fields.some(([, field]) => field === 'MessageId');
+}

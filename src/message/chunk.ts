@@ -1,0 +1,92 @@
+// One part of a large file, validated by a worker thread (or again on the main thread): read, then built.
+import type { CsvBody } from '../input/csv.js';
+import type { NdjsonBody } from '../input/json.js';
+import { openInput, type InputFile } from '../input/open.js';
+import type { InputRecord } from '../input/types.js';
+import { entryOf } from '../send/entries.js';
+import { spoolLine } from '../send/spool.js';
+import type { CampaignOptions } from './campaign.js';
+import { RecordChecker } from './checker.js';
+import { planColumns } from './columns.js';
+import { PlanTally, type PlanPart } from './plan.js';
+
+/** A byte range of one file; its lines are numbered from 1 until the range's first line is known. */
+export interface ChunkSpec {
+  seq: number;
+  input: InputFile;
+  format: 'csv' | 'ndjson';
+  body: CsvBody | NdjsonBody;
+}
+
+/** Where a part starts in the campaign: the row before its first record, and its first line. */
+export interface ChunkBase {
+  row: number;
+  line: number;
+}
+
+export interface ChunkResult {
+  seq: number;
+  records: number;
+  plan: PlanPart;
+  /** Digests of the valid records, four words each, when repeats are counted. */
+  digests?: Int32Array;
+  /** The spool lines of the part, and the rows among them that are messages. */
+  spool?: string;
+  messageRows?: Int32Array;
+  /** User-given MessageIds of the part's valid records: the main thread checks them across parts. */
+  ids: string[];
+}
+
+/** The records of a part and the lines they span; their lines count from 1. */
+export async function readChunk(
+  options: CampaignOptions,
+  spec: ChunkSpec,
+): Promise<{ records: InputRecord[]; lines: number }> {
+  const input = await openInput(
+    spec.input,
+    spec.format,
+    { delimiter: options.delimiter },
+    spec.body,
+  );
+  const records: InputRecord[] = [];
+  for await (const batch of input.records) for (const record of batch) records.push(record);
+  return { records, lines: input.lineAfter!() - 1 };
+}
+
+/**
+ * Builds a part's records exactly as the main thread would: rows from `base.row + 1`, lines moved
+ * to `base.line`, and duplicates of the user-given MessageIds in `seenIds` refused.
+ */
+export function buildChunk(
+  options: CampaignOptions,
+  spec: ChunkSpec,
+  records: InputRecord[],
+  base: ChunkBase,
+  seenIds: ReadonlySet<string> = new Set(),
+): ChunkResult {
+  const checker = new RecordChecker(options, base.row, new Set(seenIds));
+  const columns = 'columns' in spec.body ? spec.body.columns : undefined;
+  const plan = columns && planColumns(columns, options.mapping, options.template !== undefined);
+  const parallel = options.parallel;
+  const tally = new PlanTally(parallel?.digests ? 'digests' : undefined);
+  const spool: string[] | undefined = parallel?.spool ? [] : undefined;
+  const rows: number[] = [];
+  for (const record of records) {
+    record.line += base.line - 1;
+    const item = checker.check(record, plan);
+    tally.add(item);
+    if (spool) {
+      const entry = entryOf(item);
+      if (entry.kind === 'message') rows.push(entry.row);
+      spool.push(spoolLine(entry));
+    }
+  }
+  return {
+    seq: spec.seq,
+    records: records.length,
+    plan: tally.snapshot(),
+    ...(parallel?.digests ? { digests: tally.digests() } : {}),
+    ...(spool ? { spool: spool.join(''), messageRows: Int32Array.from(rows) } : {}),
+    ids: [...checker.seenIds].slice(seenIds.size),
+  };
+}
