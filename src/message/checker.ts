@@ -80,6 +80,6 @@ export class RecordChecker {
   }
 }
 
-export function isUserId(plan: ColumnPlan): boolean {
+function isUserId(plan: ColumnPlan): boolean {
   return plan.fields.some(([, field]) => field === 'MessageId');
 }
