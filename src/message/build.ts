@@ -50,8 +50,11 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
   const problems: Problem[] = [];
   const fields = withinLimits(record.fields, problems);
   const rawTo = plan.to !== undefined ? asText(fields[plan.to]) : '';
-  const values = defaultValues(ctx.defaults);
-  const customData: Record<string, unknown> = { ...ctx.defaults.customData };
+  // The defaults are copied only when the record's own columns may change them (less garbage).
+  const defaults = defaultValues(ctx.defaults);
+  const values = plan.fields.length > 0 ? { ...defaults } : defaults;
+  const baseCustom = ctx.defaults.customData;
+  let customData = hasKeys(baseCustom) ? { ...baseCustom } : undefined;
 
   for (const [column, field] of plan.fields) {
     const value = fields[column];
@@ -59,17 +62,21 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
     if (field === 'CustomData') {
       const parsed = parseCustomData(value);
       if (typeof parsed === 'string') problems.push({ field: column, reason: parsed });
-      else Object.assign(customData, parsed);
+      else customData = Object.assign(customData ?? { ...baseCustom }, parsed);
     } else {
       values[field] = asText(value);
     }
   }
   for (const [column, key] of plan.custom) {
     const value = fields[column];
-    if (value !== undefined && value !== null && value !== '') customData[key] = value;
+    if (value !== undefined && value !== null && value !== '') {
+      customData ??= { ...baseCustom };
+      customData[key] = value;
+    }
   }
 
-  if (Object.keys(customData).length > 0) {
+  if (customData !== undefined && !hasKeys(customData)) customData = undefined;
+  if (customData !== undefined) {
     const tooBig = checkNested(customData, MAX_CUSTOM_DATA);
     if (tooBig) problems.push({ field: 'CustomData', reason: tooBig });
   }
@@ -148,7 +155,7 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
   if (validity !== undefined) message.ValidationPeriod = validity;
   if (values.UserDataHeader !== undefined) message.UserDataHeader = values.UserDataHeader;
   if (values.Category !== undefined) message.Category = values.Category;
-  if (Object.keys(customData).length > 0) message.CustomData = customData;
+  if (customData !== undefined) message.CustomData = customData;
   if (values.DeliveryReportUrl !== undefined) message.DeliveryReportUrl = values.DeliveryReportUrl;
   if (values.ServiceCode !== undefined) message.ServiceCode = values.ServiceCode;
   if (values.ServiceDescription !== undefined)
@@ -178,7 +185,24 @@ function withinLimits(
   return checked;
 }
 
+function hasKeys(object: object): boolean {
+  for (const _ in object) return true;
+  return false;
+}
+
+/** The defaults as message-field values, made once per set of defaults. */
+const DEFAULT_VALUES = new WeakMap<MessageDefaults, Values>();
+
 function defaultValues(d: MessageDefaults): Values {
+  let values = DEFAULT_VALUES.get(d);
+  if (!values) {
+    values = valuesOf(d);
+    DEFAULT_VALUES.set(d, values);
+  }
+  return values;
+}
+
+function valuesOf(d: MessageDefaults): Values {
   const values: Values = { Gateway: String(d.gateway), Price: String(d.price) };
   if (d.originatorAddress !== undefined) values.OriginatorAddress = d.originatorAddress;
   if (d.messageType !== undefined) values.MessageType = d.messageType;
