@@ -214,10 +214,20 @@ function valuesOf(d: MessageDefaults): Values {
   return values;
 }
 
+/**
+ * The last value each rule saw, with its verdict: most values are the campaign's defaults, the
+ * same on every record, and the rules are pure, so a repeat costs a comparison (not a BigInt).
+ */
+const LAST_CHECKED = new Map<Check, { value: string; reason: string | undefined }>();
+
 function check(problems: Problem[], field: string, value: string | undefined, rule: Check): void {
   if (value === undefined) return;
-  const reason = rule(value);
-  if (reason) problems.push({ field, reason });
+  let last = LAST_CHECKED.get(rule);
+  if (last?.value !== value) {
+    last = { value, reason: rule(value) };
+    LAST_CHECKED.set(rule, last);
+  }
+  if (last.reason) problems.push({ field, reason: last.reason });
 }
 
 function asText(value: FieldValue | undefined): string {
