@@ -206,6 +206,9 @@ export async function openCsv(
     records: records(),
     lineAfterHeader: line,
     lineAfter: () => line,
+    close: async () => {
+      await chunks.return(undefined);
+    },
   };
 }
 

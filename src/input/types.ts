@@ -29,4 +29,6 @@ export interface OpenedInput {
   records: AsyncIterable<InputRecord[]>;
   /** CSV and NDJSON: the line after the last record read, once they are all read. */
   lineAfter?: () => number;
+  /** Closes the file when its records are not read (CSV has it open once the header is read). */
+  close?: () => Promise<void>;
 }

@@ -75,6 +75,7 @@ export function readCampaign(options: CampaignOptions): CampaignReader {
           if (problems.length > 0) {
             // A missing column is the file's fault, not each record's: report it once, skip its records.
             fileProblems.push(...problems);
+            await input.close?.();
             continue;
           }
         }
