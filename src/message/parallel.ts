@@ -184,7 +184,8 @@ export class ParallelReader {
         };
         const chunk: Chunk = { spec, worker: seq % workers.length };
         this.chunks.set(seq, chunk);
-        if (seq === first) chunk.base = { row: this.checker.row, line: split.line };
+        // The file's first part starts after the rows of the files before; the others after it.
+        if (start === split.start) chunk.base = { row: this.checker.row, line: split.line };
         workers[chunk.worker]!.postMessage({ type: 'chunk', spec } satisfies ToWorker);
         this.sendBases();
         start = end;
