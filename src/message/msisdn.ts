@@ -1,11 +1,7 @@
 // Recipient numbers → international MSISDN digits, accepted only when libphonenumber-js types them mobile.
 import { readByRules, UNSURE } from './number-rules.js';
-import {
-  parsePhoneNumberFromString,
-  validatePhoneNumberLength,
-  type CountryCode,
-  type NumberType,
-} from 'libphonenumber-js/max';
+import type { CountryCode, NumberType } from 'libphonenumber-js/max';
+import { phoneLibrary } from './phone-library.js';
 
 export type MsisdnResult = { ok: true; msisdn: string } | { ok: false; reason: string };
 
@@ -105,6 +101,7 @@ function readFast(text: string, region: CountryCode | undefined): Reading {
 }
 
 function read(text: string, region: CountryCode | undefined): Reading {
+  const { parsePhoneNumberFromString, validatePhoneNumberLength } = phoneLibrary();
   const parsed = parsePhoneNumberFromString(text, region);
   // getType() is undefined exactly when the number is invalid, so one call does both checks.
   const type = parsed?.getType();
