@@ -2,9 +2,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import {
+  CSV_OPTIONS,
+  csvRows,
   FORMATS,
   readableFormat,
   reportFormat,
@@ -363,5 +366,65 @@ describe('the writers lay reports out byte for byte', () => {
     const writer = await openReport(path, { force: true });
     await writer.close();
     expect(await readFile(path, 'utf8')).toBe(text);
+  });
+});
+
+describe('csvRows', () => {
+  // Every kind of cell the library treats specially, and plain ones around them.
+  const CELLS = [
+    '',
+    'accepted',
+    '4741234567',
+    '5aa904481-800009',
+    'server=sim1; subnumref=997009990000800009',
+    'a,b',
+    'say "hi"',
+    'two\nlines',
+    'cr\rhere',
+    'crlf\r\nhere',
+    '=1+1',
+    '+47 412',
+    '+4741234567',
+    '-1',
+    '-12.5',
+    '-',
+    '@SUM(A1)',
+    '\tindented',
+    '\uFF1D1',
+    '\uFF0B1',
+    '\uFF0D1',
+    '\uFF20x',
+    "'=already",
+    ' =spaced',
+    'æøå ÆØÅ',
+    '\u{1F600}',
+    'a;b',
+  ];
+  /** A small seeded generator, so a failure names a reproducible row. */
+  function* rows(count: number): Generator<string[]> {
+    let seed = 42;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
+    for (let i = 0; i < count; i++) {
+      yield Array.from({ length: 1 + (next() % 10) }, () => CELLS[next() % CELLS.length]!);
+    }
+  }
+
+  it('writes every row exactly as csv-stringify does, one row and many at a time', () => {
+    const all = [...rows(5_000)];
+    for (const row of all)
+      expect(csvRows([row]), JSON.stringify(row)).toBe(stringify([row], CSV_OPTIONS));
+    expect(csvRows(all)).toBe(stringify(all, CSV_OPTIONS));
+  });
+
+  it.each(CELLS.map((cell) => [cell]))(
+    'writes the single cell %j as csv-stringify does',
+    (cell) => {
+      expect(csvRows([[cell]])).toBe(stringify([[cell]], CSV_OPTIONS));
+      expect(csvRows([[cell, cell]])).toBe(stringify([[cell, cell]], CSV_OPTIONS));
+    },
+  );
+
+  it('takes the plain path for plain rows (the library is not asked)', () => {
+    expect(csvRows([['1', '4741234567', 'accepted', '', '0']])).toBe('1,4741234567,accepted,,0\n');
   });
 });
