@@ -60,8 +60,14 @@ export class JournalWriter {
     return new JournalWriter(path, new LineAppender(handle, true));
   }
 
+  /**
+   * What is about to be sent is synced before it is sent: after a machine crash, the journal must
+   * still know the batch may have reached the gateway. A result line is only written: lost in a
+   * machine crash (never in a killed process), its batch reads as in flight, `unknown` on resume
+   * and not sent again, so a sync per result (half of all syncs) would buy detail, not safety.
+   */
   append(line: JournalLine): Promise<void> {
-    return this.lines.append(`${JSON.stringify(line)}\n`);
+    return this.lines.append(`${JSON.stringify(line)}\n`, { sync: line.t !== 'done' });
   }
 
   close(): Promise<void> {
