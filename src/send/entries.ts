@@ -27,6 +27,7 @@ export function entryOf({ record, built, skipped }: BuiltRecord): Entry {
   };
 }
 
-export async function* toEntries(records: AsyncIterable<BuiltRecord>): AsyncGenerator<Entry> {
-  for await (const built of records) yield entryOf(built);
+/** Built records as send() takes them: a chunk each. */
+export async function* toEntries(records: AsyncIterable<BuiltRecord>): AsyncGenerator<Entry[]> {
+  for await (const built of records) yield [entryOf(built)];
 }

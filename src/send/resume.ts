@@ -31,47 +31,52 @@ export function settledRows(
  * sent again. A batch sent without a recorded answer is `unknown`, resent only with --retry-unknown.
  */
 export async function* applyJournal(
-  entries: AsyncIterable<Entry>,
+  chunks: AsyncIterable<readonly Entry[]>,
   journal: JournalState,
   retryUnknown: boolean,
   counts: ResumeCounts,
-): AsyncGenerator<Entry> {
-  for await (const entry of entries) {
-    if (entry.kind !== 'message') {
-      yield entry;
-      continue;
-    }
-    const previous = journal.results.get(entry.row);
-    if (previous && settles(previous.outcome, retryUnknown)) {
-      counts.fromJournal++;
-      yield {
-        kind: 'final',
-        row: entry.row,
-        to: entry.to,
-        messageId: entry.messageId,
-        result: previous,
-        attempts: previous.attempts,
-        earlier: true,
-      };
-      continue;
-    }
-    const sentTimes = journal.inFlight.get(entry.row);
-    if (sentTimes !== undefined && !retryUnknown) {
-      counts.inFlight++;
-      yield {
-        kind: 'final',
-        row: entry.row,
-        to: entry.to,
-        messageId: entry.messageId,
-        attempts: sentTimes,
-        result: {
-          outcome: 'unknown',
-          error: 'sent by an interrupted run that got no answer; --retry-unknown sends it again',
-        },
-        earlier: true,
-      };
-      continue;
-    }
-    yield entry;
+): AsyncGenerator<Entry[]> {
+  for await (const chunk of chunks) {
+    yield chunk.map((entry) => settled(entry, journal, retryUnknown, counts) ?? entry);
   }
+}
+
+/** The entry's result from the journal when an earlier run settled it; undefined to send it. */
+function settled(
+  entry: Entry,
+  journal: JournalState,
+  retryUnknown: boolean,
+  counts: ResumeCounts,
+): Entry | undefined {
+  if (entry.kind !== 'message') return undefined;
+  const previous = journal.results.get(entry.row);
+  if (previous && settles(previous.outcome, retryUnknown)) {
+    counts.fromJournal++;
+    return {
+      kind: 'final',
+      row: entry.row,
+      to: entry.to,
+      messageId: entry.messageId,
+      result: previous,
+      attempts: previous.attempts,
+      earlier: true,
+    };
+  }
+  const sentTimes = journal.inFlight.get(entry.row);
+  if (sentTimes !== undefined && !retryUnknown) {
+    counts.inFlight++;
+    return {
+      kind: 'final',
+      row: entry.row,
+      to: entry.to,
+      messageId: entry.messageId,
+      attempts: sentTimes,
+      result: {
+        outcome: 'unknown',
+        error: 'sent by an interrupted run that got no answer; --retry-unknown sends it again',
+      },
+      earlier: true,
+    };
+  }
+  return undefined;
 }

@@ -15,7 +15,8 @@ import { applyJournal, type ResumeCounts } from './resume.js';
 import { send, type Entry, type Poster, type SendOutcome } from './send.js';
 
 export interface RunOptions {
-  entries: AsyncIterable<Entry>;
+  /** In chunks of any size (see send()). */
+  entries: AsyncIterable<readonly Entry[]>;
   reportPath: string;
   /** The campaign's journal, in its state folder. */
   journalPath: string;

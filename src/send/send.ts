@@ -83,8 +83,9 @@ const MAX_OUTAGE_WAITS = 3;
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** `entries` comes in chunks (any size): the stream costs one await per chunk, not per record. */
 export async function send(
-  entries: AsyncIterable<Entry>,
+  entries: AsyncIterable<readonly Entry[]>,
   options: SendOptions,
   events: SendEmitter,
 ): Promise<SendOutcome> {
@@ -111,14 +112,9 @@ export async function send(
     }
   });
 
-  async function* messages(): AsyncGenerator<MessageEntry> {
-    for await (const entry of entries) {
-      if (entry.kind === 'final') {
-        events.emit('record', toRow(entry, entry.result, entry.attempts ?? 0), entry.earlier);
-      } else yield entry;
-    }
-  }
-  const pending = batches(messages(), options.batchSize)[Symbol.asyncIterator]();
+  const pending = batches(entries, options.batchSize, (entry) =>
+    events.emit('record', toRow(entry, entry.result, entry.attempts ?? 0), entry.earlier),
+  )[Symbol.asyncIterator]();
   const interrupted = () =>
     options.stopSignal?.aborted === true || options.abortSignal?.aborted === true;
   const halted = () => stopped !== undefined || interrupted();

@@ -48,8 +48,8 @@ export function spoolLine(entry: Entry): string {
   return `F\t${JSON.stringify(entry)}\n`;
 }
 
-/** Streams the spool back as entries for send(). */
-export async function* readSpool(path: string): AsyncGenerator<Entry> {
+/** Streams the spool back for send(), a chunk of entries per read. */
+export async function* readSpool(path: string): AsyncGenerator<Entry[]> {
   let partial = '';
   for await (const chunk of createReadStream(path, {
     encoding: 'utf8',
@@ -57,9 +57,9 @@ export async function* readSpool(path: string): AsyncGenerator<Entry> {
   })) {
     const lines = (partial + (chunk as string)).split('\n');
     partial = lines.pop()!;
-    for (const line of lines) yield parseLine(line);
+    yield lines.map(parseLine);
   }
-  if (partial !== '') yield parseLine(partial);
+  if (partial !== '') yield [parseLine(partial)];
 }
 
 function parseLine(line: string): Entry {
