@@ -278,17 +278,27 @@ export function buildProgram(state: RunState, version: string): Command {
       state.exitCode = await runDlrApply(command.optsWithGlobals());
     });
 
-  program
+  const report = program
     .command('report')
     .alias('summary')
     .description("count a report's rows by outcome, StatusCode and delivery status")
     .argument('<file>', 'a report (.csv, .json, .ndjson)')
+    .option(
+      '--fail-under <name=share,...>',
+      'exit 1 when a share is below its threshold, e.g. accepted=99%,delivered=95%',
+    )
     .option('--json', 'print the counts as one JSON document')
     .option('--no-color', 'no colours in output')
     .action(async (file: string, options: Record<string, unknown>) => {
       const { runReport } = await import('./commands/report.js');
       state.exitCode = await runReport(file, options);
     });
+  helpSections.set(report, [
+    examples([
+      ['a CI gate', 'sms-send report campaign.report.csv --fail-under accepted=99%,delivered=95%'],
+    ]),
+    exitCodes(REPORT_EXIT_CODES),
+  ]);
 
   helpSections.set(program, [
     examples([
@@ -362,6 +372,14 @@ const CHECK_EXIT_CODES: Partial<Record<ExitCode, string>> = {
   0: 'the gateway answered and took the credentials (and the test message, with --to)',
   2: 'usage or config error; nothing was sent',
   3: 'the gateway could not be used, or refused the credentials or the test message',
+  70: EXIT_CODE_MEANING[70],
+};
+
+/** What `sms-send report` can end with. */
+const REPORT_EXIT_CODES: Partial<Record<ExitCode, string>> = {
+  0: 'the report was read (and every --fail-under share is at or above its threshold)',
+  1: 'a --fail-under share is below its threshold',
+  2: 'usage error, a malformed --fail-under, or the file is not a readable report',
   70: EXIT_CODE_MEANING[70],
 };
 

@@ -93,6 +93,7 @@ const reportCounts: ReportCounts = {
     '101': { count: 3, description: 'Invalid DestinationAddress' },
   },
   byDeliveryStatus: { DELIVRD: 990, EXPIRED: 4, UNDELIV: 4 },
+  delivered: 990,
   awaitingDeliveryReport: 2,
   otherOutcome: 1,
   unreadable: 2,
