@@ -243,6 +243,17 @@ describe('help', () => {
         --service-description <text>  ServiceDescription (premium)
         --country <CC>                country for national numbers, e.g. NO
 
+      Canary:
+        --await-dlr <duration>        with --to: wait this long for the test message's
+                                      delivery report, e.g. 60s
+        --dlr-public-url <url>        where the gateway reaches check's receiver (a
+                                      tunnel or proxy); not needed with --simulate or
+                                      a loopback endpoint
+        --dlr-port <n>                port of check's receiver on 127.0.0.1 (default:
+                                      a free one)
+        --dlr-mix <mix>               with --simulate: status=weight,… the simulator
+                                      reports, e.g. UNDELIV=1 (default DELIVRD)
+
       Output:
         --json                        print the result as one JSON document on stdout
         --no-color                    no colours in output
@@ -253,13 +264,17 @@ describe('help', () => {
         $ sms-send check --json
         # send one real test message
         $ sms-send check --to +4741234567 --text "test"
+        # an end-to-end canary: the test message must be delivered within a minute
+        $ sms-send check --to +4741234567 --await-dlr 60s --dlr-public-url https://canary.example.com
 
       Exit codes:
         0   the gateway answered and took the credentials (and the test message, with
-            --to)
+            --to; which was delivered, with --await-dlr)
+        1   with --await-dlr: the delivery report came with another status (UNDELIV,
+            EXPIRED, REJECTD…)
         2   usage or config error; nothing was sent
         3   the gateway could not be used, or refused the credentials or the test
-            message
+            message, or no delivery report came within --await-dlr
         70  an unexpected internal error (a bug; please report it)
 
       Environment:
