@@ -9,6 +9,14 @@ import { envLayer, envName, PROFILE_ENV } from './env.js';
 import { loadConfigFile } from './load.js';
 import { mergeLayers, type Layer } from './merge.js';
 import { checkConfigFile, checkLayer, type ConfigProblem } from './schema.js';
+import {
+  canonicalTimeZone,
+  machineTimeZone,
+  parseDateTime,
+  parseDays,
+  parseHours,
+  type SendWindow,
+} from '../send/window.js';
 import type { Settings } from './settings.js';
 import { BUILT_IN_DEFAULTS, flagName, type FileSettings, type SettingKey } from './table.js';
 
@@ -105,6 +113,7 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
     timeoutMs: parseDuration(values.timeout!)!,
     retries: values.retries!,
     outageGraceMs: parseDuration(values.outageGrace!)!,
+    sendWindow: sendWindowOf(values),
     stateDir: resolvePath(
       baseFor(merged.sources.stateDir, input.cwd),
       expandHome(values.stateDir ?? defaultStateDir(input.env)),
@@ -116,6 +125,22 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
     profile: profileName,
     profiles,
     warnings,
+  };
+}
+
+/** The send window the settings describe, already checked by the schema; none without a limit. */
+function sendWindowOf(values: FileSettings): SendWindow | undefined {
+  const { window, days, notBefore } = values;
+  if (window === undefined && days === undefined && notBefore === undefined) return undefined;
+  const timeZone = canonicalTimeZone(values.timezone ?? machineTimeZone()) ?? 'UTC';
+  const hours = window === undefined ? undefined : parseHours(window);
+  const dayList = days === undefined ? undefined : parseDays(days);
+  return {
+    hours: typeof hours === 'string' ? undefined : hours,
+    days: typeof dayList === 'string' ? undefined : dayList,
+    timeZone,
+    notBefore: notBefore === undefined ? undefined : parseDateTime(notBefore, timeZone),
+    text: { hours: window?.trim(), days: days?.trim() },
   };
 }
 

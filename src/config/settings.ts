@@ -1,4 +1,5 @@
 // The resolved settings every command runs with, normalised from the merged layers.
+import type { SendWindow } from '../send/window.js';
 import type { FileSettings, SettingKey } from './table.js';
 
 /** Message fields applied to every record unless the record sets its own. */
@@ -30,6 +31,8 @@ export interface Settings {
   retries: number;
   /** How long an unusable gateway is waited for (probed) before the run stops; 0 never waits. */
   outageGraceMs: number;
+  /** When sending is allowed (--window, --days, --not-before in --tz); unset: at any time. */
+  sendWindow?: SendWindow;
   /** Campaign journals, locks, spools and manifests live here (one folder per campaign). */
   stateDir: string;
   /** An explicit campaign name (may hold {date}, {time}, {name}); else the ID comes from the content. */

@@ -13,6 +13,7 @@ import {
   type Check,
 } from '../message/rules.js';
 import { checkValidityFormat } from '../message/validity.js';
+import { canonicalTimeZone, parseDateTime, parseDays, parseHours } from '../send/window.js';
 import { parseDuration } from './duration.js';
 
 /** Where a setting shows in help and in `sms-send config`. */
@@ -68,6 +69,14 @@ const duration = v.pipe(
   v.union([v.number(), v.string()], durationMessage),
   v.check((value) => (parseDuration(value) ?? 0) > 0, durationMessage),
 );
+/** A parser's reason (a string) as a field rule's: text when refused, else nothing. */
+const reasonOf =
+  (parse: (text: string) => unknown): Check =>
+  (value) => {
+    const parsed = parse(value);
+    return typeof parsed === 'string' ? parsed : undefined;
+  };
+
 /** Digits become a number for the schema to judge; anything else stays text, and is refused. */
 const numeric = (value: string): unknown =>
   /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
@@ -219,6 +228,38 @@ export const SETTINGS = {
     schema: nonNegativeInt,
     fromFlag: numeric,
     default: 3,
+  }),
+  window: spec({
+    flag: '--window <HH:MM-HH:MM>',
+    help: 'send only between these times of day, e.g. 09:00-21:00 (22:00-06:00 crosses midnight)',
+    group: 'sending',
+    schema: text(reasonOf(parseHours)),
+  }),
+  days: spec({
+    flag: '--days <days>',
+    help: 'send only on these days, e.g. mon-fri, mon,wed,fri or sat-sun',
+    group: 'sending',
+    schema: text(reasonOf(parseDays)),
+  }),
+  timezone: spec({
+    flag: '--tz <zone>',
+    help: "time zone of --window, --days and --not-before, e.g. Europe/Oslo (default: the machine's)",
+    group: 'sending',
+    schema: text((zone) =>
+      canonicalTimeZone(zone) === undefined
+        ? 'must be an IANA time zone such as Europe/Oslo'
+        : undefined,
+    ),
+  }),
+  notBefore: spec({
+    flag: '--not-before <date-time>',
+    help: 'send nothing before this time, e.g. 2026-12-01T09:00 (in --tz unless it has an offset)',
+    group: 'sending',
+    schema: text((value) =>
+      parseDateTime(value, 'UTC') === undefined
+        ? 'must be a date and time such as 2026-12-01T09:00 (or with an offset: 2026-12-01T09:00+01:00)'
+        : undefined,
+    ),
   }),
   stateDir: spec({
     flag: '--state-dir <path>',

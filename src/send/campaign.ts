@@ -2,7 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve as resolvePath } from 'node:path';
 import type { Settings } from '../config/settings.js';
-import { ExitCode, UsageError } from '../errors.js';
+import { ExitCode, InterruptedError, UsageError } from '../errors.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import { exists } from '../shared/files.js';
 import type { InputFile } from '../input/open.js';
 import { claimCampaign, inspectCampaign, type Claim } from '../journal/claim.js';
@@ -28,8 +29,10 @@ import { entryOf } from './entries.js';
 import type { SendEmitter } from './events.js';
 import { settledRows } from './resume.js';
 import { runCampaign, type RunResult } from './run.js';
+import { awaitWindow, windowGate } from './schedule.js';
 import type { Poster } from './send.js';
 import { readSpool, SpoolWriter } from './spool.js';
+import { describeWindow, windowState } from './window.js';
 
 export interface CampaignRequest {
   /** The inputs in order; standard input already copied to a file (it is read more than once). */
@@ -50,6 +53,8 @@ export interface CampaignRequest {
   force: boolean;
   resume: boolean;
   retryUnknown: boolean;
+  /** Outside the send window, end at once (exit 5) instead of waiting for it to open. */
+  noWait?: boolean;
   /** Validate only: no state is claimed, nothing is spooled; repeats are counted for the plan. */
   dryRun: boolean;
   now: Date;
@@ -86,6 +91,19 @@ export interface SendPassOptions {
   events: SendEmitter;
   stopSignal?: AbortSignal;
   abortSignal?: AbortSignal;
+  /** Wall time for the send window and waits; the system's unless a test injects one. */
+  clock?: Clock;
+}
+
+/** How a run the send window stopped stands: what it sent, what is left, when it opens again. */
+export interface WindowClosed {
+  sent: number;
+  left: number;
+  /** `09:00-21:00 mon-fri Europe/Oslo` */
+  window: string;
+  timeZone: string;
+  now: number;
+  opensAt: number;
 }
 
 export interface CampaignResult {
@@ -93,6 +111,8 @@ export interface CampaignResult {
   summary: RunSummary;
   /** The earlier run's report, when this resumed run wrote the complete one elsewhere. */
   previousReport?: string;
+  /** Set when the send window closed before every record was sent (exit 5). */
+  windowClosed?: WindowClosed;
   exitCode: ExitCode;
 }
 
@@ -235,6 +255,21 @@ async function sendPass(
 ): Promise<CampaignResult> {
   const { claim, identity, reportPath, plan, tally } = prepared;
   const { settings } = request;
+  const clock = options.clock ?? systemClock;
+  const window = settings.sendWindow;
+  // Waiting happens holding the campaign's lock but before it is marked running: a run stopped
+  // while it waits has sent nothing and leaves the campaign as it found it.
+  if (window) {
+    const open = await awaitWindow(window, {
+      clock,
+      events: options.events,
+      noWait: request.noWait === true,
+      signal: options.stopSignal,
+    });
+    if (!open) {
+      throw new InterruptedError('interrupted while waiting for the send window: nothing was sent');
+    }
+  }
   const startedAt = new Date().toISOString();
   const report = resolvePath(reportPath);
   await claim.start({
@@ -256,6 +291,9 @@ async function sendPass(
   });
   const onRecord = tally.add.bind(tally);
   options.events.on('record', onRecord);
+  let sent = 0;
+  const onBatch = (batch: { size: number }) => (sent += batch.size);
+  options.events.on('batch', onBatch);
   let run: RunResult;
   try {
     run = await runCampaign(
@@ -275,29 +313,50 @@ async function sendPass(
         rate: settings.rate,
         stopSignal: options.stopSignal,
         abortSignal: options.abortSignal,
+        windowOpen: window ? windowGate(window, clock) : undefined,
+        clock,
       },
       options.events,
     );
   } finally {
     options.events.off('record', onRecord);
+    options.events.off('batch', onBatch);
+  }
+  let windowClosed: WindowClosed | undefined;
+  if (run.windowClosed && window) {
+    const now = clock.now();
+    const next = windowState(window, now);
+    windowClosed = {
+      sent,
+      left: run.notSent,
+      window: describeWindow(window),
+      timeZone: window.timeZone,
+      now,
+      opensAt: next.open ? now : next.opensAt,
+    };
   }
   const summary = tally.summary(reportPath);
   await claim.finish({
-    status: run.stopped ? 'stopped' : run.interrupted ? 'interrupted' : 'finished',
+    status: run.stopped || windowClosed ? 'stopped' : run.interrupted ? 'interrupted' : 'finished',
     counts: summary.byOutcome,
     records: summary.total,
-    reason: run.stopped?.reason,
+    reason:
+      run.stopped?.reason ??
+      (windowClosed ? `the send window closed: ${windowClosed.window}` : undefined),
   });
   const previous = claim.previous?.reports.at(-1);
   return {
     run,
     summary,
     previousReport: run.resumed && previous && previous !== report ? previous : undefined,
+    windowClosed,
     exitCode: run.stopped
       ? ExitCode.gatewayUnusable
       : run.interrupted
         ? ExitCode.interrupted
-        : summary.exitCode,
+        : windowClosed
+          ? ExitCode.outsideWindow
+          : summary.exitCode,
   };
 }
 

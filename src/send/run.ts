@@ -8,6 +8,7 @@ import {
   type JournalState,
 } from '../journal/journal.js';
 import { ReportSink } from '../report/sink.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import { openReport } from '../report/writer.js';
 import type { SendEmitter } from './events.js';
 import { RateLimiter } from './rate.js';
@@ -36,6 +37,10 @@ export interface RunOptions {
   rate?: number;
   stopSignal?: AbortSignal;
   abortSignal?: AbortSignal;
+  /** Asked before each new batch: false once the send window has closed. */
+  windowOpen?: () => boolean;
+  /** Wall time for waits and the outage grace; the system's unless a test injects one. */
+  clock?: Clock;
 }
 
 export interface RunResult extends SendOutcome {
@@ -66,6 +71,7 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
     at: new Date().toISOString(),
   });
 
+  const clock = options.clock ?? systemClock;
   const resumed: ResumeCounts | undefined = previous ? { fromJournal: 0, inFlight: 0 } : undefined;
   const entries =
     previous && resumed
@@ -84,6 +90,9 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
         limiter: new RateLimiter(options.rate),
         stopSignal: options.stopSignal,
         abortSignal: options.abortSignal,
+        windowOpen: options.windowOpen,
+        now: () => clock.now(),
+        sleep: (ms) => clock.sleepUntil(clock.now() + ms),
         hooks: {
           beforeSend: (batch, rows) => journal.append(sendLine(`${run}:${batch}`, rows)),
           notSent: (batch) => journal.append({ t: 'unsent', b: `${run}:${batch}` }),

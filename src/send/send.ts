@@ -64,6 +64,11 @@ export interface SendOptions {
   stopSignal?: AbortSignal;
   /** Once aborted, requests in flight are abandoned (their records become unknown). */
   abortSignal?: AbortSignal;
+  /**
+   * Asked before each new batch is taken: once it says no, the send window has closed, no new
+   * batch is taken and those in flight finish.
+   */
+  windowOpen?: () => boolean;
   /** Waits before a retry; injectable so tests need not sleep. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -74,6 +79,8 @@ export interface SendOutcome {
   stopped?: { reason: string; authRefused: boolean };
   /** True when a stop or abort signal ended the run early. */
   interrupted: boolean;
+  /** True when the send window closed before every record was sent. */
+  windowClosed?: boolean;
   /** Records never attempted because the run stopped or was interrupted (`failed` or `skipped`). */
   notSent: number;
 }
@@ -103,6 +110,7 @@ export async function send(
   let attempted = false;
   let lastReason = '';
   let outage: Promise<boolean> | undefined;
+  let windowClosed = false;
   // Waits (Retry-After, backoff, outage probes) end early on Ctrl-C, however long they were to be.
   const pause = (ms: number): Promise<void> =>
     interrupted() ? Promise.resolve() : Promise.race([sleep(ms), whenInterrupted]);
@@ -117,7 +125,7 @@ export async function send(
   )[Symbol.asyncIterator]();
   const interrupted = () =>
     options.stopSignal?.aborted === true || options.abortSignal?.aborted === true;
-  const halted = () => stopped !== undefined || interrupted();
+  const halted = () => stopped !== undefined || interrupted() || windowClosed;
 
   function stop(reason: string, authRefused: boolean): void {
     if (stopped) return;
@@ -275,6 +283,11 @@ export async function send(
     while (!halted()) {
       // While the gateway is being probed, no new batch goes out.
       if (outage && !(await outage)) return;
+      if (options.windowOpen && !windowClosed && !options.windowOpen()) {
+        windowClosed = true;
+        events.emit('windowClosed');
+      }
+      if (halted()) return;
       const next = await pending.next();
       if (next.done) return;
       await sendBatch(next.value);
@@ -291,7 +304,9 @@ export async function send(
   if (halted()) {
     const result: MessageResult = stopped
       ? { outcome: 'failed', error: `not sent: the run stopped (${stopped.reason})` }
-      : { outcome: 'skipped', error: 'not sent: the run was interrupted; --resume sends it' };
+      : interrupted()
+        ? { outcome: 'skipped', error: 'not sent: the run was interrupted; --resume sends it' }
+        : { outcome: 'skipped', error: 'not sent: the send window closed; --resume sends it' };
     for (;;) {
       const next = await pending.next();
       if (next.done) break;
@@ -301,7 +316,13 @@ export async function send(
       }
     }
   }
-  return { stopped, interrupted: !stopped && interrupted(), notSent };
+  const closed = !stopped && !interrupted() && windowClosed && notSent > 0;
+  return {
+    stopped,
+    interrupted: !stopped && interrupted(),
+    notSent,
+    windowClosed: closed || undefined,
+  };
 }
 
 /** Built field by field: spreading results into rows was a hot spot at 100,000 messages. */
