@@ -90,6 +90,10 @@ export function buildProgram(state: RunState, version: string): Command {
     .option(
       '--retry-unknown',
       'also resend messages whose outcome is unknown (may send them twice)',
+    )
+    .option(
+      '--no-wait',
+      'outside the send window (--window, --days, --not-before), exit 5 instead of waiting',
     );
   settingOptions(send, { send: true, groups: ['sending'] })
     .optionsGroup(GROUP.report)

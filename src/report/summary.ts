@@ -20,7 +20,8 @@ export class Tally {
   total = 0;
   readonly byOutcome = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   readonly byStatusCode: RunSummary['byStatusCode'] = {};
-  readonly startedAt = Date.now();
+  /** When this run began; moved on past a wait for the send window, which is not sending time. */
+  startedAt = Date.now();
   /** Rows an earlier run settled (resume): in the report, but not this run's work or rate. */
   earlier = 0;
   private earlierAnswered = 0;

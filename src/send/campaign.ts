@@ -269,6 +269,7 @@ async function sendPass(
     if (!open) {
       throw new InterruptedError('interrupted while waiting for the send window: nothing was sent');
     }
+    tally.startedAt = Date.now();
   }
   const startedAt = new Date().toISOString();
   const report = resolvePath(reportPath);

@@ -21,7 +21,7 @@ export type WindowState =
   | { open: true; /** When it closes, when that is within the next week. */ closesAt?: number }
   | { open: false; opensAt: number };
 
-export const DAY_NAMES = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
+const DAY_NAMES = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 const FULL_DAY_NAMES = [
   'sunday',
   'monday',
@@ -108,7 +108,7 @@ export function machineTimeZone(): string {
  * The wall time at `at` in the zone, as milliseconds of a UTC calendar ("naive" local time), so
  * calendar arithmetic can use Date's UTC methods.
  */
-export function wallTime(at: number, timeZone: string): number {
+function wallTime(at: number, timeZone: string): number {
   const parts: Record<string, number> = {};
   const second = Math.floor(at / 1000) * 1000;
   for (const p of formatter(timeZone).formatToParts(second)) {
@@ -117,10 +117,10 @@ export function wallTime(at: number, timeZone: string): number {
   const naive = Date.UTC(
     parts.year!,
     parts.month! - 1,
-    parts.day!,
-    parts.hour!,
-    parts.minute!,
-    parts.second!,
+    parts.day,
+    parts.hour,
+    parts.minute,
+    parts.second,
   );
   return naive + (at - second);
 }
@@ -134,7 +134,7 @@ function offsetAt(at: number, timeZone: string): number {
  * The first instant whose wall time in the zone is at or after `wall` (naive ms): the earlier of
  * the two in the hour repeated in autumn, and the end of the gap for a wall time skipped in spring.
  */
-export function instantAtOrAfter(wall: number, timeZone: string): number {
+function instantAtOrAfter(wall: number, timeZone: string): number {
   const offsets = new Set([offsetAt(wall - DAY, timeZone), offsetAt(wall + DAY, timeZone)]);
   const exact = [...offsets].map((o) => wall - o).filter((t) => offsetAt(t, timeZone) === wall - t);
   if (exact.length > 0) return Math.min(...exact);
@@ -162,7 +162,7 @@ export function parseDateTime(text: string, timeZone: string): number | undefine
   const [y, mo, d, h = 0, mi = 0, s = 0] = match
     .slice(1, 7)
     .map((n) => (n === undefined ? undefined : Number(n))) as number[];
-  const wall = Date.UTC(y!, mo! - 1, d!, h, mi, s);
+  const wall = Date.UTC(y!, mo! - 1, d, h, mi, s);
   const back = new Date(wall);
   if (
     y! < 1970 ||

@@ -116,6 +116,8 @@ describe('help', () => {
                                        its journal; nothing settled is resent
         --retry-unknown                also resend messages whose outcome is unknown
                                        (may send them twice)
+        --no-wait                      outside the send window (--window, --days,
+                                       --not-before), exit 5 instead of waiting
         --batch-size <n>               messages per request (default 100)
         --concurrency <n>              requests in flight (default 4)
         --rate <n>                     messages per second (0 or unset: unlimited)
@@ -124,6 +126,15 @@ describe('help', () => {
                                        waits (default 60s)
         --retries <n>                  retries of a request the gateway surely did not
                                        process (default 3)
+        --window <HH:MM-HH:MM>         send only between these times of day, e.g.
+                                       09:00-21:00 (22:00-06:00 crosses midnight)
+        --days <days>                  send only on these days, e.g. mon-fri,
+                                       mon,wed,fri or sat-sun
+        --tz <zone>                    time zone of --window, --days and --not-before,
+                                       e.g. Europe/Oslo (default: the machine's)
+        --not-before <date-time>       send nothing before this time, e.g.
+                                       2026-12-01T09:00 (in --tz unless it has an
+                                       offset)
 
       Report and state:
         --report <path>                report file: .csv, .json, .ndjson or .xml
@@ -180,6 +191,8 @@ describe('help', () => {
         3    the gateway could not be used: unreachable, credentials refused, or too
              many request-level failures in a row
         4    another run holds this campaign's lock; nothing was sent
+        5    outside the send window (--no-wait), or stopped when it closed; --resume
+             continues
         70   an unexpected internal error (a bug; please report it)
         130  interrupted; --resume finishes the campaign
 

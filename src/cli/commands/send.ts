@@ -25,6 +25,8 @@ import { errorJson, planJson, planProblems } from '../ui/json.js';
 import { renderInvalid, renderPlan } from '../ui/plan.js';
 import { showProgress, showValidationProgress } from '../ui/progress.js';
 import { watchSignals } from '../ui/signals.js';
+import { renderWaiting, renderWindowPlan, windowJson } from '../ui/window.js';
+import { windowState } from '../../send/window.js';
 
 /** A terminal run this large asks before sending (--yes skips it; a non-TTY run never asks). */
 const CONFIRM_ABOVE = 1000;
@@ -40,6 +42,8 @@ export interface SendFlags extends GatewayFlags {
   json?: boolean;
   resume?: boolean;
   retryUnknown?: boolean;
+  /** false with --no-wait: outside the send window, exit 5 instead of waiting. */
+  wait?: boolean;
   quiet?: boolean;
   verbose?: boolean;
   progressInterval?: number;
@@ -107,6 +111,7 @@ export function campaignRequest(
     force: flags.force === true,
     resume: flags.resume === true,
     retryUnknown: flags.retryUnknown === true,
+    noWait: flags.wait === false,
     dryRun: flags.dryRun === true,
     now: new Date(),
   };
@@ -127,6 +132,13 @@ async function sendPrepared(
   if (flags.dryRun) {
     const document = planJson(plan, identity.id);
     if (prepared.resuming) (document.plan as Record<string, unknown>).leftToSend = prepared.toSend;
+    // When the run would send: the window, and whether it is open now or when it opens.
+    const window = settings.sendWindow;
+    const now = Date.now();
+    const state = window ? windowState(window, now) : undefined;
+    if (window && state)
+      (document.plan as Record<string, unknown>).window = windowJson(window, state);
+    const windowLine = window && state ? `\n${renderWindowPlan(window, state, now)}` : '';
     if (problem) {
       if (!flags.json) process.stdout.write(`${renderPlan(plan, out)}\n`);
       // One document on stdout, even when the plan shows the run would be refused.
@@ -139,7 +151,7 @@ async function sendPrepared(
     process.stdout.write(
       flags.json
         ? `${JSON.stringify(document)}\n`
-        : `${renderPlan(plan, out)}${left}\n${out.dim(`campaign ${identity.id}`)}\n`,
+        : `${renderPlan(plan, out)}${left}${windowLine}\n${out.dim(`campaign ${identity.id}`)}\n`,
     );
     return ExitCode.ok;
   }
@@ -181,6 +193,11 @@ async function sendPrepared(
       ),
     second: () => progress.note('abandoning the batches in flight'),
   });
+  // Under --json stdout holds only the final document; a run that waits for hours says so on
+  // stderr rather than look hung. --quiet prints only errors.
+  if (flags.json && !flags.quiet) {
+    events.on('waiting', (wait) => process.stderr.write(`${renderWaiting(wait)}\n`));
+  }
   let result;
   try {
     result = await prepared.send({
