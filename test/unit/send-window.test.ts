@@ -33,7 +33,7 @@ function window(spec: {
   const timeZone = spec.tz ?? OSLO;
   const hours = spec.hours === undefined ? undefined : parseHours(spec.hours);
   const days = spec.days === undefined ? undefined : parseDays(spec.days);
-  if (typeof hours === 'string' || typeof days === 'string') throw new Error(`bad spec ${hours}`);
+  if (typeof hours === 'string' || typeof days === 'string') throw new Error(JSON.stringify(spec));
   return {
     hours,
     days,
