@@ -4,7 +4,7 @@ import { Command, Help, Option, type CommanderError } from 'commander';
 import { EXIT_CODE_MEANING, UsageError, type ExitCode } from '../errors.js';
 import { PROFILE_ENV } from '../config/env.js';
 import { SETTING_KEYS, SETTINGS, type SettingGroup, type SettingSpec } from '../config/table.js';
-import { keyValue, mapping, nonNegativeInt, positiveInt } from './options.js';
+import { keyValue, listOf, mapping, nonNegativeInt, positiveInt } from './options.js';
 
 /** What an action reports back to main.ts: the exit code of a run that ended without an error. */
 export interface RunState {
@@ -23,6 +23,7 @@ const GROUP = {
 
 /** Where each group of the settings table shows in help. */
 const SETTING_GROUP: Record<SettingGroup, string> = {
+  input: GROUP.input,
   gateway: GROUP.gateway,
   message: GROUP.message,
   sending: GROUP.sending,
@@ -78,7 +79,7 @@ export function buildProgram(state: RunState, version: string): Command {
       positiveInt,
     )
     .option('--dedupe', 'skip records whose recipient and text repeat an earlier record');
-  settingOptions(send, { send: true, groups: ['message'] })
+  settingOptions(send, { send: true, groups: ['input', 'message'] })
     .optionsGroup(GROUP.sending)
     .option('--dry-run', 'validate and print the plan; send nothing')
     .option('-y, --yes', 'do not ask for confirmation before a large send')
@@ -374,7 +375,8 @@ export function settingOptions(
     const option = new Option(spec.flag, settingHelp(spec)).helpGroup(
       options.heading ?? SETTING_GROUP[spec.group],
     );
-    if (spec.repeatable) option.argParser(keyValue);
+    if (spec.repeatable === 'list') option.argParser(listOf);
+    else if (spec.repeatable) option.argParser(keyValue);
     command.addOption(option);
   }
   return command;

@@ -48,7 +48,7 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
     profiles = Object.fromEntries(
       Object.entries(defined ?? {}).map(([name, values]) => [name, Object.keys(values)]),
     );
-    layers.push({ source: loaded.filepath, values: top });
+    layers.push({ source: loaded.filepath, values: besideFile(top, loaded.filepath) });
     if (profileName) {
       const profile = defined?.[profileName];
       if (!profile) {
@@ -59,7 +59,10 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
           'config',
         );
       }
-      layers.push({ source: `${loaded.filepath}#profiles.${profileName}`, values: profile });
+      layers.push({
+        source: `${loaded.filepath}#profiles.${profileName}`,
+        values: besideFile(profile, loaded.filepath),
+      });
     }
     const holdsPassword =
       top.password !== undefined ||
@@ -107,6 +110,10 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
       serviceDescription: values.serviceDescription,
     },
     country: values.country?.toUpperCase(),
+    suppress: (values.suppress ?? []).map((label) => ({
+      path: resolvePath(input.cwd, expandHome(label)),
+      label,
+    })),
     batchSize: values.batchSize!,
     concurrency: values.concurrency!,
     rate: values.rate ? values.rate : undefined,
@@ -165,6 +172,16 @@ function baseFor(source: string | undefined, cwd: string): string {
   return source && source !== 'flag' && source !== 'env' && source !== 'default'
     ? dirname(source.split('#')[0]!)
     : cwd;
+}
+
+/**
+ * A file's suppression lists made absolute against the file at once: lists add up over the
+ * layers (merge.ts), so each must carry its own base.
+ */
+function besideFile(values: FileSettings, file: string): FileSettings {
+  if (values.suppress === undefined) return values;
+  const base = dirname(file);
+  return { ...values, suppress: values.suppress.map((p) => resolvePath(base, expandHome(p))) };
 }
 
 function expandHome(path: string): string {

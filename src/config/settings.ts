@@ -23,6 +23,11 @@ export interface Settings {
   password?: string;
   defaults: MessageDefaults;
   country?: string;
+  /**
+   * Suppression lists, in the order given (config file's first, relative to it; then flags,
+   * relative to the working folder): `path` to read, `label` as the user wrote it.
+   */
+  suppress: { path: string; label: string }[];
   batchSize: number;
   concurrency: number;
   /** Messages per second; undefined means unlimited. */

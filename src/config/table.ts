@@ -17,7 +17,7 @@ import { canonicalTimeZone, parseDateTime, parseDays, parseHours } from '../send
 import { parseDuration } from './duration.js';
 
 /** Where a setting shows in help and in `sms-send config`. */
-export type SettingGroup = 'gateway' | 'message' | 'sending' | 'state';
+export type SettingGroup = 'input' | 'gateway' | 'message' | 'sending' | 'state';
 
 export interface Spec<S extends v.GenericSchema> {
   /** The flag as commander takes it, e.g. `--from <sender>`. */
@@ -33,8 +33,11 @@ export interface Spec<S extends v.GenericSchema> {
   default?: v.InferOutput<S>;
   /** Shown as *** by `sms-send config`, never printed. */
   secret?: boolean;
-  /** A flag that may be repeated (`--custom k=v`), collected into one value. */
-  repeatable?: boolean;
+  /**
+   * A flag that may be repeated, collected into one value: `true` gathers `--custom k=v` into an
+   * object, `'list'` gathers `--suppress FILE` into an array.
+   */
+  repeatable?: true | 'list';
   /** A flag only `send` takes. */
   sendOnly?: boolean;
 }
@@ -180,6 +183,17 @@ export const SETTINGS = {
     help: 'country for national numbers, e.g. NO',
     group: 'message',
     schema: v.pipe(v.string(), v.regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code')),
+  }),
+  suppress: spec({
+    flag: '--suppress <file>',
+    sendOnly: true,
+    help: 'skip recipients listed in this file: one number a line, or a CSV with a phone column (repeatable)',
+    group: 'input',
+    schema: v.array(
+      v.pipe(v.string(), v.minLength(1, 'must be a file path')),
+      'must be a list of file paths, e.g. ["optouts.csv"]',
+    ),
+    repeatable: 'list',
   }),
   batchSize: spec({
     flag: '--batch-size <n>',

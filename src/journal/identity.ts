@@ -19,6 +19,8 @@ export interface CampaignShape {
   country?: string;
   /** Message defaults as configured (before durations are made absolute). */
   defaults: object;
+  /** The suppression lists' sha256, sorted; absent without lists, so other campaigns keep their ID. */
+  suppress?: string[];
 }
 
 export interface CampaignIdentity {

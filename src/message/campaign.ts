@@ -5,6 +5,7 @@ import { detectFormat, openInput, type InputFile } from '../input/open.js';
 import type { InputRecord } from '../input/types.js';
 import { buildMessage, type Built } from './build.js';
 import { planColumns, type ColumnPlan, type Mapping } from './columns.js';
+import { suppressedReason, type Suppression } from './suppress.js';
 import type { Template } from './template.js';
 
 export interface CampaignOptions {
@@ -21,13 +22,17 @@ export interface CampaignOptions {
   limit?: number;
   /** Skip a record whose recipient and text repeat an earlier one. */
   dedupe?: boolean;
+  /** Skip a record whose recipient is on a suppression list (--suppress). */
+  suppress?: Suppression;
 }
 
 export interface BuiltRecord {
   record: InputRecord;
   built: Built;
-  /** Why a valid record is not sent (--limit, --dedupe). */
+  /** Why a valid record is not sent (--limit, --dedupe, --suppress). */
   skipped?: string;
+  /** The suppression list that holds the recipient, when that is why it is skipped. */
+  suppressedBy?: string;
 }
 
 /** A problem with a whole file (a missing column), found before any of its records. */
@@ -107,6 +112,12 @@ export function readCampaign(options: CampaignOptions): CampaignReader {
             continue;
           }
           seenIds.add(id);
+        }
+        // Before --dedupe and --limit: a number that opted out takes no place among those sent.
+        const list = built.ok ? options.suppress?.match(built.to) : undefined;
+        if (list !== undefined) {
+          yield { record, built, skipped: suppressedReason(list), suppressedBy: list };
+          continue;
         }
         if (built.ok && seen) {
           const key = createHash('md5')

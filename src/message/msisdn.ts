@@ -57,9 +57,22 @@ export function normalizeMsisdnByLibrary(raw: string, country?: string): MsisdnR
   return normalize(raw, country, read);
 }
 
+/**
+ * Any valid number, of any type, read as recipients are: a suppression list may name a landline,
+ * which can never match a recipient, but is no mistake in the list either.
+ */
+export function normalizeListedNumber(raw: string, country?: string): MsisdnResult {
+  return normalize(raw, country, readFast, 'any');
+}
+
 const DIGITS = /^\+?[0-9]+$/;
 
-function normalize(raw: string, country: string | undefined, readDigits: Reader): MsisdnResult {
+function normalize(
+  raw: string,
+  country: string | undefined,
+  readDigits: Reader,
+  accepted: ReadonlySet<NumberType> | 'any' = SMS_CAPABLE,
+): MsisdnResult {
   // Most recipients are written without separators; only the others need the replace.
   let compact = raw;
   if (!DIGITS.test(raw)) {
@@ -74,11 +87,11 @@ function normalize(raw: string, country: string | undefined, readDigits: Reader)
   let firstReason: (() => string) | undefined;
   if (country && !plus && !idd) {
     const national = readDigits(compact, country as CountryCode);
-    if (national.valid) return verdict(national);
+    if (national.valid) return verdict(national, accepted);
     firstReason = national.reason;
   }
   const reading = readDigits(international, undefined);
-  if (reading.valid) return verdict(reading);
+  if (reading.valid) return verdict(reading, accepted);
   let reason = (firstReason ?? reading.reason)();
   if (!country && !plus && !idd && compact.length <= 10) {
     reason += '; if this is a national number, give its country with --country';
@@ -86,8 +99,11 @@ function normalize(raw: string, country: string | undefined, readDigits: Reader)
   return { ok: false, reason };
 }
 
-function verdict(reading: { type: NumberType; msisdn: string }): MsisdnResult {
-  if (SMS_CAPABLE.has(reading.type)) return { ok: true, msisdn: reading.msisdn };
+function verdict(
+  reading: { type: NumberType; msisdn: string },
+  accepted: ReadonlySet<NumberType> | 'any',
+): MsisdnResult {
+  if (accepted === 'any' || accepted.has(reading.type)) return { ok: true, msisdn: reading.msisdn };
   return { ok: false, reason: `is ${TYPE_NAMES[reading.type!]}, not a mobile number` };
 }
 

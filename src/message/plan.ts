@@ -16,8 +16,12 @@ export interface Plan {
   /** Records that will be sent. */
   valid: number;
   invalid: number;
-  /** Valid records left out by --limit or --dedupe. */
+  /** Valid records left out by --limit, --dedupe or a suppression list. */
   skipped: number;
+  /** Of those, the records whose recipient is on a suppression list. */
+  suppressed: number;
+  /** Suppressed records by the list (base name) that holds the recipient. */
+  suppressedByList: Record<string, number>;
   fileProblems: FileProblem[];
   /** The first invalid records in input order (all of them up to the cap). */
   invalidRecords: InvalidRecord[];
@@ -73,6 +77,8 @@ export async function planCampaign(campaign: CampaignReader, options: PlanOption
     valid: 0,
     invalid: 0,
     skipped: 0,
+    suppressed: 0,
+    suppressedByList: {},
     fileProblems: campaign.fileProblems,
     invalidRecords,
     invalidByField,
@@ -90,11 +96,15 @@ export async function planCampaign(campaign: CampaignReader, options: PlanOption
   for await (const item of campaign.records()) {
     const pending = onRecord?.(item);
     if (pending) await pending;
-    const { record, built, skipped } = item;
+    const { record, built, skipped, suppressedBy } = item;
     plan.records++;
     onProgress?.(plan.records);
     if (skipped !== undefined) {
       plan.skipped++;
+      if (suppressedBy !== undefined) {
+        plan.suppressed++;
+        plan.suppressedByList[suppressedBy] = (plan.suppressedByList[suppressedBy] ?? 0) + 1;
+      }
       continue;
     }
     if (!built.ok) {

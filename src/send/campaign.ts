@@ -20,6 +20,7 @@ import { MANIFEST_VERSION } from '../journal/state.js';
 import { readCampaign } from '../message/campaign.js';
 import type { Mapping } from '../message/columns.js';
 import { planCampaign, type Plan } from '../message/plan.js';
+import { loadSuppression } from '../message/suppress.js';
 import { compileTemplate } from '../message/template.js';
 import { OUTCOMES, type Outcome } from '../report/outcome.js';
 import { Tally, type RunSummary } from '../report/summary.js';
@@ -125,6 +126,8 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
   const { settings, files, now } = request;
   const template = request.template === undefined ? undefined : compileTemplate(request.template);
   const hashes = await hashInputs(files);
+  // Every list is read (and refused, exit 2) before the campaign's state is looked at.
+  const suppression = await loadSuppression(settings.suppress, settings.country);
   const identity = campaignIdentity(
     contentHash(hashes, {
       target: request.simulate ? 'simulator' : 'gateway',
@@ -134,6 +137,7 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
       delimiter: request.delimiter,
       country: settings.country,
       defaults: settings.defaults,
+      suppress: await hashLists(settings.suppress),
     }),
     settings.campaign === undefined
       ? undefined
@@ -193,6 +197,7 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
         now,
         limit: request.limit,
         dedupe: request.dedupe,
+        suppress: suppression,
       }),
       {
         batchSize: settings.batchSize,
@@ -406,6 +411,16 @@ export async function loadTemplate(
   } catch {
     throw new UsageError(`cannot read --text-file ${textFile}`);
   }
+}
+
+/**
+ * The lists' bytes, sorted (their order changes no message sent): a changed list is another
+ * campaign, so a --resume can never settle rows by a list other than the one its run used.
+ */
+async function hashLists(lists: Settings['suppress']): Promise<string[] | undefined> {
+  if (lists.length === 0) return undefined;
+  const hashes = await Promise.all(lists.map(async (list) => (await hashFile(list.path)).sha256));
+  return hashes.sort();
 }
 
 async function hashInputs(files: InputFile[]): Promise<{ sha256: string; bytes: number }[]> {

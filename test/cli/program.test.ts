@@ -88,6 +88,9 @@ describe('help', () => {
                                        rest as skipped
         --dedupe                       skip records whose recipient and text repeat an
                                        earlier record
+        --suppress <file>              skip recipients listed in this file: one number
+                                       a line, or a CSV with a phone column
+                                       (repeatable)
 
       Message:
         --gateway <number>             Gateway number (default 99700999)

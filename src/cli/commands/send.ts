@@ -20,7 +20,7 @@ import {
 import { colorFor } from '../ui/color.js';
 import { confirm } from '../ui/confirm.js';
 import { endRun } from '../ui/ending.js';
-import { plural } from '../ui/format.js';
+import { formatCount, plural } from '../ui/format.js';
 import { errorJson, planJson, planProblems } from '../ui/json.js';
 import { renderInvalid, renderPlan } from '../ui/plan.js';
 import { showProgress, showValidationProgress } from '../ui/progress.js';
@@ -166,8 +166,10 @@ async function sendPrepared(
     process.stderr.isTTY
   ) {
     const left = prepared.resuming ? ' left in this campaign' : '';
+    // Said before the yes, so a list that matched nobody (or everybody) is noticed in time.
+    const suppressed = plan.suppressed > 0 ? ` (${formatCount(plan.suppressed)} suppressed)` : '';
     const answer = await confirm(
-      `Send ${plural(prepared.toSend, 'message')}${left} to ${target.label}?`,
+      `Send ${plural(prepared.toSend, 'message')}${left} to ${target.label}${suppressed}?`,
     );
     if (answer === 'interrupted') {
       throw new InterruptedError('interrupted at the confirmation: nothing was sent');

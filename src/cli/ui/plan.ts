@@ -9,7 +9,14 @@ export function renderPlan(plan: Plan, c: ChalkInstance): string {
   lines.push(`  records     ${formatCount(plan.records)}`);
   lines.push(`  to send     ${formatCount(plan.valid)}`);
   if (plan.invalid > 0) lines.push(`  invalid     ${c.yellow(formatCount(plan.invalid))}`);
-  if (plan.skipped > 0) lines.push(`  skipped     ${formatCount(plan.skipped)} (--limit/--dedupe)`);
+  const skipped = plan.skipped - plan.suppressed;
+  if (skipped > 0) lines.push(`  skipped     ${formatCount(skipped)} (--limit/--dedupe)`);
+  if (plan.suppressed > 0) {
+    const lists = Object.entries(plan.suppressedByList).map(
+      ([list, n]) => `${list} ${formatCount(n)}`,
+    );
+    lines.push(`  suppressed  ${formatCount(plan.suppressed)} (${lists.join(', ')})`);
+  }
   lines.push(
     `  batches     ${formatCount(plan.batches)} (up to ${formatCount(plan.batchSize)} messages each)`,
   );

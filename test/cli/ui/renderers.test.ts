@@ -53,7 +53,9 @@ const plan: Plan = {
   records: 1200,
   valid: 1190,
   invalid: 7,
-  skipped: 3,
+  skipped: 5,
+  suppressed: 2,
+  suppressedByList: { 'optouts.csv': 2 },
   fileProblems: [],
   invalidRecords: [
     {
@@ -298,6 +300,7 @@ describe('renderPlan', () => {
         to send     1,190
         invalid     <33>7<39>
         skipped     3 (--limit/--dedupe)
+        suppressed  2 (optouts.csv 2)
         batches     12 (up to 100 messages each)
         segments    1,500
           GSM-7   1,100 messages, 1,300 segments
@@ -314,6 +317,7 @@ describe('renderPlan', () => {
         to send     1,190
         invalid     7
         skipped     3 (--limit/--dedupe)
+        suppressed  2 (optouts.csv 2)
         batches     12 (up to 100 messages each)
         segments    1,500
           GSM-7   1,100 messages, 1,300 segments
