@@ -26,8 +26,8 @@ export function mergeLayers(layers: readonly Layer[]): Merged {
       if (value === undefined) continue;
       if (key === 'customData' && isPlainObject(value) && isPlainObject(values[key])) {
         values[key] = { ...values[key], ...value };
-      } else if (key === 'suppress' && Array.isArray(value) && Array.isArray(values[key])) {
-        values[key] = [...new Set([...(values[key] as unknown[]), ...value])];
+      } else if (key === 'suppress' && Array.isArray(values[key])) {
+        values[key] = [...new Set([...(values[key] as string[]), ...(value as string[])])];
       } else {
         values[key] = value;
       }
