@@ -209,6 +209,17 @@ describe('renderSummary', () => {
       `);
   });
 
+  it('says how many of the skipped were suppressed', () => {
+    const suppressed: RunSummary = {
+      ...summary,
+      byOutcome: { ...summary.byOutcome, skipped: 4 },
+      suppressed: 3,
+    };
+    const lines = renderSummary(suppressed, { simulated: false }, plain).split('\n');
+    expect(lines.slice(5, 7)).toEqual(['  skipped        4', '  (3 of the skipped: suppressed)']);
+    expect(renderSummary(summary, { simulated: false }, plain)).not.toContain('suppressed');
+  });
+
   it('says when everything was accepted, and what a resume skipped', () => {
     const clean: RunSummary = {
       ...summary,
