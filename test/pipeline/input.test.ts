@@ -818,6 +818,8 @@ describe.concurrent('--dry-run plan', () => {
       valid: 17,
       invalid: 0,
       skipped: 0,
+      suppressed: 0,
+      suppressedByList: {},
       batches: 4,
       batchSize: 5,
       segments: 31,
