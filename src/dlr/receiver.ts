@@ -117,6 +117,8 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
   readonly book = new DeliveryBook();
   /** The latest fold's result. */
   lastFold: FoldResult | undefined;
+  /** Rows every fold of this session turned from `unknown` into `accepted`. */
+  confirmed = 0;
   private readonly server: http.Server;
   private readonly open = new Set<http.ServerResponse>();
   private timer: NodeJS.Timeout | undefined;
@@ -216,7 +218,10 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
     const result = await foldIntoReport(this.options.reportPath, this.book);
     // The identity of the report as the fold read or wrote it: a change after that is noticed.
     if (result.kind === 'deferred') this.dirty = true;
-    else this.identity = result.identity;
+    else {
+      this.identity = result.identity;
+      this.confirmed += result.confirmed;
+    }
     this.lastFold = result;
     this.emit('fold', result);
   }

@@ -94,7 +94,7 @@ export async function runDlr(flags: DlrFlags): Promise<ExitCode> {
   const fold = await receiver.stop();
   progress.stop();
   process.stdout.write(
-    `${renderReceiverSummary({ counts: receiver.counts, fold, reportPath, logPath }, colorFor('stdout'))}\n`,
+    `${renderReceiverSummary({ counts: receiver.counts, fold, confirmed: receiver.confirmed, reportPath, logPath }, colorFor('stdout'))}\n`,
   );
   // Nothing is lost when the last update could not be made (all is in the log), but the report is behind.
   return fold?.kind === 'deferred' ? ExitCode.notAllAccepted : ExitCode.ok;

@@ -116,6 +116,7 @@ const updated: Extract<FoldResult, { kind: 'updated' }> = {
   matched: 998,
   unmatched: 2,
   unmatchedSample: ['other-1', 'other-2'],
+  confirmed: 0,
   identity: 'x',
 };
 
