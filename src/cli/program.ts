@@ -249,6 +249,61 @@ export function buildProgram(state: RunState, version: string): Command {
       state.exitCode = await runCampaignPrune(command.optsWithGlobals());
     });
 
+  const retry = program
+    .command('retry')
+    .description(
+      're-send the records of a campaign that failed or were rejected, as a new campaign',
+    )
+    .argument('<campaign>', "campaign ID or prefix (sms-send campaigns), or the campaign's report")
+    .optionsGroup('Records:')
+    .option(
+      '--include <what>',
+      'also re-send "unknown" or "undelivered" records (comma-separated, repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .optionsGroup(GROUP.sending)
+    .option('--dry-run', 'choose the records and print the plan; send nothing')
+    .option('-y, --yes', 'do not ask for confirmation before a large send')
+    .option('--force', 'send this follow-up again although it was sent; overwrite its report')
+    .option(
+      '--resume',
+      'finish an interrupted or stopped follow-up from its journal; nothing settled is resent',
+    );
+  settingOptions(retry, { send: true, groups: ['sending'] })
+    .optionsGroup(GROUP.report)
+    .option(
+      '--report <path>',
+      'report file: .csv, .json, .ndjson or .xml (JUnit); ' +
+        "default <original report>.retry-<ID>.report.<original's extension>",
+    );
+  settingOptions(retry, { groups: ['state'] })
+    .optionsGroup(GROUP.output)
+    .option('--json', 'print the summary (or the --dry-run plan) as one JSON document on stdout')
+    .option('-q, --quiet', 'print only errors')
+    .option('-v, --verbose', 'print a line per batch (status, latency, attempts)')
+    .option(
+      '--progress-interval <seconds>',
+      'seconds between progress lines when not on a terminal (default 10)',
+      nonNegativeInt,
+    );
+  gatewayOptions(retry, { send: true }).action(
+    async (campaign: string, options: Record<string, unknown>) => {
+      const { runRetry } = await import('./commands/retry.js');
+      state.exitCode = await runRetry(campaign, options);
+    },
+  );
+  helpSections.set(retry, [
+    examples([
+      ['re-send what failed or was rejected', 'sms-send retry 3f2a9b1c'],
+      [
+        'also what the gateway may not have got, and what was not delivered',
+        'sms-send retry campaign.report.csv --include unknown,undelivered',
+      ],
+    ]),
+    exitCodes(),
+    environment(),
+  ]);
+
   program
     .command('simulate')
     .description('run the gateway simulator on loopback, for trying sms-send and for tests')

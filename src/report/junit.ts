@@ -28,7 +28,10 @@ export function xmlEscape(text: string): string {
 }
 
 export function junitCase(row: RowResult, suite: string): string {
-  const name = xmlEscape(`row ${row.row} to ${row.to} (${row.messageId || 'no MessageId'})`);
+  const retryOf = row.originalMessageId ? `, re-sending ${row.originalMessageId}` : '';
+  const name = xmlEscape(
+    `row ${row.row} to ${row.to} (${row.messageId || 'no MessageId'}${retryOf})`,
+  );
   const open = `  <testcase classname="${xmlEscape(suite)}" name="${name}" time="0">`;
   if (row.outcome === 'accepted') {
     return `${open}<system-out>${xmlEscape(`TransactionId ${row.transactionId ?? ''}`)}</system-out></testcase>\n`;

@@ -30,4 +30,6 @@ export interface RowResult extends MessageResult {
   messageId: string;
   /** HTTP requests that carried this record (0 when it was never sent). */
   attempts: number;
+  /** In a follow-up campaign: the MessageId of the row this record re-sends. */
+  originalMessageId?: string;
 }

@@ -14,6 +14,11 @@ export const REPORT_COLUMNS = [
   'error',
 ] as const;
 
+/** A follow-up campaign's report (`sms-send retry`) adds the MessageId of the row it re-sends. */
+export const FOLLOW_UP_COLUMNS = [...REPORT_COLUMNS, 'originalMessageId'] as const;
+
+export type ReportColumn = (typeof FOLLOW_UP_COLUMNS)[number];
+
 /**
  * A lone surrogate becomes U+FFFD. JSON.stringify writes one as `\ud800`, which JSON.parse accepts
  * but strict readers (jq, I-JSON, RFC 8259 §8.2) refuse, so one bad input value would make the
@@ -33,9 +38,12 @@ export function stringifyWellFormed(value: unknown): string {
 }
 
 /** A row as json/ndjson reports carry it: absent values are omitted, extraInfo stays an object. */
-export function toJsonRow(result: RowResult): Record<string, unknown> {
+export function toJsonRow(
+  result: RowResult,
+  columns: readonly ReportColumn[] = REPORT_COLUMNS,
+): Record<string, unknown> {
   const row: Record<string, unknown> = {};
-  for (const column of REPORT_COLUMNS) {
+  for (const column of columns) {
     const value = result[column];
     if (value === undefined) continue;
     if (typeof value === 'string') row[column] = wellFormed(value);
@@ -52,8 +60,11 @@ export function toJsonRow(result: RowResult): Record<string, unknown> {
  * A row as CSV carries it: every column present, extraInfo as `key=value; key=value`. Formula
  * escapes are the CSV layout's business (format.ts).
  */
-export function toCsvCells(result: RowResult): string[] {
-  return REPORT_COLUMNS.map((column) => {
+export function toCsvCells(
+  result: RowResult,
+  columns: readonly ReportColumn[] = REPORT_COLUMNS,
+): string[] {
+  return columns.map((column) => {
     const value = result[column];
     if (value === undefined) return '';
     if (typeof value === 'object') return formatExtraInfo(value);

@@ -14,6 +14,7 @@ import {
   expandPlaceholders,
   hashFile,
   type CampaignIdentity,
+  type CampaignShape,
 } from '../journal/identity.js';
 import { acquireLock, lockPath, type Lock } from '../journal/lock.js';
 import { MANIFEST_VERSION } from '../journal/state.js';
@@ -28,6 +29,7 @@ import { reportFormat } from '../report/format.js';
 import { reportExistsError } from '../report/writer.js';
 import { entryOf } from './entries.js';
 import type { SendEmitter } from './events.js';
+import { checkInputsUnchanged, selectRows, type FollowUp } from './follow-up.js';
 import { settledRows } from './resume.js';
 import { runCampaign, type RunResult } from './run.js';
 import { awaitWindow, windowGate } from './schedule.js';
@@ -61,6 +63,11 @@ export interface CampaignRequest {
   now: Date;
   /** Told the number of records validated so far, after each one (progress for the UI). */
   onValidated?: (records: number) => void;
+  /**
+   * A follow-up campaign (`sms-send retry`): its own identity, only the chosen rows of the
+   * original inputs (which must not have changed), new MessageIds, each row linked to the original.
+   */
+  followUp?: FollowUp;
 }
 
 /** Why the plan refuses the run; the CLI words it (renderInvalid) and exits 2. */
@@ -128,21 +135,26 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
   const hashes = await hashInputs(files);
   // Every list is read (and refused, exit 2) before the campaign's state is looked at.
   const suppression = await loadSuppression(settings.suppress, settings.country);
-  const identity = campaignIdentity(
-    contentHash(hashes, {
-      target: request.simulate ? 'simulator' : 'gateway',
-      mapping: request.mapping,
-      template: request.template,
-      inputFormat: request.inputFormat,
-      delimiter: request.delimiter,
-      country: settings.country,
-      defaults: settings.defaults,
-      suppress: await hashLists(settings.suppress),
-    }),
-    settings.campaign === undefined
-      ? undefined
-      : expandCampaignName(settings.campaign, files[0]!.label, now),
-  );
+  const { followUp } = request;
+  if (followUp) checkInputsUnchanged(files, hashes, followUp);
+  const shape: CampaignShape = followUp?.shape ?? {
+    target: request.simulate ? 'simulator' : 'gateway',
+    mapping: request.mapping,
+    template: request.template,
+    inputFormat: request.inputFormat,
+    delimiter: request.delimiter,
+    country: settings.country,
+    defaults: settings.defaults,
+    suppress: await hashLists(settings.suppress),
+  };
+  const identity =
+    followUp?.identity ??
+    campaignIdentity(
+      contentHash(hashes, shape),
+      settings.campaign === undefined
+        ? undefined
+        : expandCampaignName(settings.campaign, files[0]!.label, now),
+    );
   const reportPath = expandReportPath(request.report, files[0]!.label, now, identity.id);
   reportFormat(reportPath);
   if (!(await exists(dirname(reportPath) || '.'))) {
@@ -184,21 +196,22 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
     const settled = journal ? settledRows(journal, request.retryUnknown) : () => false;
     let toSend = 0;
     const writer = spool;
+    const reader = readCampaign({
+      files,
+      inputFormat: request.inputFormat,
+      delimiter: request.delimiter,
+      mapping: request.mapping,
+      template,
+      defaults: settings.defaults,
+      country: settings.country,
+      campaignKey: identity.stem,
+      now,
+      limit: request.limit,
+      dedupe: request.dedupe,
+      suppress: suppression,
+    });
     const plan = await planCampaign(
-      readCampaign({
-        files,
-        inputFormat: request.inputFormat,
-        delimiter: request.delimiter,
-        mapping: request.mapping,
-        template,
-        defaults: settings.defaults,
-        country: settings.country,
-        campaignKey: identity.stem,
-        now,
-        limit: request.limit,
-        dedupe: request.dedupe,
-        suppress: suppression,
-      }),
+      followUp ? selectRows(reader, followUp.rows, identity.stem) : reader,
       {
         batchSize: settings.batchSize,
         // A dry run that resumes nothing spools nothing: it skips building each entry.
@@ -237,7 +250,12 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
       async send(options) {
         if (!claim || refusal || sent) throw new Error('this campaign cannot be sent');
         sent = true;
-        return sendPass(request, { claim, identity, reportPath, plan, tally }, options, hashes);
+        return sendPass(
+          request,
+          { claim, identity, shape, reportPath, plan, tally },
+          options,
+          hashes,
+        );
       },
     };
   } catch (error) {
@@ -251,6 +269,7 @@ async function sendPass(
   prepared: {
     claim: Claim;
     identity: CampaignIdentity;
+    shape: CampaignShape;
     reportPath: string;
     plan: Plan;
     tally: Tally;
@@ -258,7 +277,8 @@ async function sendPass(
   options: SendPassOptions,
   hashes: { sha256: string; bytes: number }[],
 ): Promise<CampaignResult> {
-  const { claim, identity, reportPath, plan, tally } = prepared;
+  const { claim, identity, shape, reportPath, plan, tally } = prepared;
+  const { followUp } = request;
   const { settings } = request;
   const clock = options.clock ?? systemClock;
   const window = settings.sendWindow;
@@ -294,6 +314,8 @@ async function sendPass(
     status: 'running',
     records: plan.records,
     counts: Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>,
+    shape,
+    ...(followUp ? { followUp: followUp.of } : {}),
   });
   const onRecord = tally.add.bind(tally);
   options.events.on('record', onRecord);
@@ -321,6 +343,7 @@ async function sendPass(
         abortSignal: options.abortSignal,
         windowOpen: window ? windowGate(window, clock) : undefined,
         clock,
+        originalMessageId: followUp ? (row) => followUp.rows.get(row) : undefined,
       },
       options.events,
     );

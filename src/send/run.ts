@@ -8,6 +8,8 @@ import {
   type JournalState,
 } from '../journal/journal.js';
 import { ReportSink } from '../report/sink.js';
+import type { RowResult } from '../report/outcome.js';
+import { FOLLOW_UP_COLUMNS } from '../report/row.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { openReport } from '../report/writer.js';
 import type { SendEmitter } from './events.js';
@@ -41,6 +43,11 @@ export interface RunOptions {
   windowOpen?: () => boolean;
   /** Wall time for waits and the outage grace; the system's unless a test injects one. */
   clock?: Clock;
+  /**
+   * A follow-up campaign's link from a row to the MessageId it re-sends: the report gets an
+   * originalMessageId column.
+   */
+  originalMessageId?: (row: number) => string | undefined;
 }
 
 export interface RunResult extends SendOutcome {
@@ -54,9 +61,15 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
   if (!previous) await archiveJournal(options.journalPath);
 
   // The journal holds every result of earlier runs, so the report can be written afresh.
-  const writer = await openReport(options.reportPath, { force: options.overwriteReport });
+  const link = options.originalMessageId;
+  const writer = await openReport(options.reportPath, {
+    force: options.overwriteReport,
+    columns: link ? FOLLOW_UP_COLUMNS : undefined,
+  });
   const sink = new ReportSink(writer);
-  const onRecord = sink.add.bind(sink);
+  const onRecord = link
+    ? (row: RowResult) => sink.add({ ...row, originalMessageId: link(row.row) })
+    : sink.add.bind(sink);
   events.on('record', onRecord);
   const flush = () => void sink.flush();
   events.on('batch', flush);

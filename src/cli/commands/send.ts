@@ -117,12 +117,17 @@ export function campaignRequest(
   };
 }
 
-async function sendPrepared(
+/**
+ * The dry run's plan, or the confirmation, the send pass and its ending: shared by send and retry.
+ * `extra` goes into the --json documents beside `plan` or `summary` (retry's `followUp`).
+ */
+export async function sendPrepared(
   prepared: PreparedCampaign,
   settings: Awaited<ReturnType<typeof settingsFor>>,
   flags: SendFlags,
   inputs: string[],
   target: Target | undefined,
+  extra: Record<string, unknown> = {},
 ): Promise<ExitCode> {
   const out = colorFor('stdout');
   const { plan, identity } = prepared;
@@ -130,7 +135,7 @@ async function sendPrepared(
   const problem =
     refusalError(prepared, inputs) ?? (flags.dryRun ? prepared.stateRefusal : undefined);
   if (flags.dryRun) {
-    const document = planJson(plan, identity.id);
+    const document = { ...planJson(plan, identity.id), ...extra };
     if (prepared.resuming) (document.plan as Record<string, unknown>).leftToSend = prepared.toSend;
     // When the run would send: the window, and whether it is open now or when it opens.
     const window = settings.sendWindow;
@@ -220,6 +225,7 @@ async function sendPrepared(
     campaign: identity.id,
     json: flags.json === true,
     quiet: flags.quiet === true,
+    extra,
   });
 }
 

@@ -19,6 +19,8 @@ export interface EndOptions {
   campaign: string;
   json: boolean;
   quiet: boolean;
+  /** Beside `summary` in the --json document (retry's `followUp`). */
+  extra?: Record<string, unknown>;
 }
 
 /** Prints what the run ends with and returns its exit code, or throws the error that ends it. */
@@ -26,15 +28,18 @@ export function endRun(result: CampaignResult, options: EndOptions): ExitCode {
   const { run, summary, exitCode, windowClosed } = result;
   const out = colorFor('stdout');
   const resume = run.stopped || run.interrupted || windowClosed ? resumeCommand() : undefined;
-  const document = summaryJson(
-    summary,
-    exitCode,
-    options.simulated,
-    run.stopped?.reason,
-    run.resumed,
-    options.campaign,
-    resume,
-  );
+  const document = {
+    ...summaryJson(
+      summary,
+      exitCode,
+      options.simulated,
+      run.stopped?.reason,
+      run.resumed,
+      options.campaign,
+      resume,
+    ),
+    ...options.extra,
+  };
   if (windowClosed) {
     (document.summary as Record<string, unknown>).windowClosed = {
       window: windowClosed.window,
