@@ -304,7 +304,7 @@ async function sendPass(
     named: identity.named,
     contentHash: identity.contentHash,
     inputs: request.files.map((f, i) => ({
-      path: f.label === '-' ? '-' : resolvePath(f.label),
+      path: f.label === '-' ? '-' : resolvePath(f.path),
       ...hashes[i]!,
     })),
     target: options.target,
