@@ -39,7 +39,7 @@ it('warns before re-sending unknown records, and sends them once', async () => {
     ],
     { cwd: dir.path, stateDir: process.env.SMS_SEND_STATE_DIR!, sim },
   );
-  const again = original.rows.filter((r) => ['rejected', 'unknown'].includes(r.outcome));
+  const again = original.rows.filter((r) => r.outcome === 'rejected' || r.outcome === 'unknown');
   expect(original.rows.some((r) => r.outcome === 'unknown')).toBe(true);
   expect(original.rows.some((r) => r.outcome === 'rejected')).toBe(true);
   sim.setFaults({});

@@ -158,8 +158,8 @@ describe('sms-send retry', () => {
       expect(row.to).toBe(was.to);
       expect(row.originalMessageId).toBe(was.messageId);
       expect(row.messageId).not.toBe(was.messageId);
-      expect(row.messageId.length).toBeLessThanOrEqual(32);
-      expect(row.messageId.startsWith(retry.campaign!.slice(0, 10))).toBe(true);
+      expect(row.messageId).toMatch(new RegExp(`^${retry.campaign!.slice(0, 10)}-[0-9a-z]+$`));
+      expect(row.messageId!.length).toBeLessThanOrEqual(32);
     }
     expect(retry.messages.map((m) => m['MessageId']).sort()).toEqual(
       retry.rows.map((r) => r.messageId).sort(),
