@@ -2,6 +2,7 @@
 import { stat } from 'node:fs/promises';
 import { LockedError } from '../errors.js';
 import { acquireLock, lockPath, type Lock } from '../journal/lock.js';
+import type { RowResult } from '../report/outcome.js';
 import { updateReport } from '../report/update.js';
 import { readLog } from './log.js';
 import type { DeliveryBook } from './matching.js';
@@ -31,6 +32,8 @@ export interface FoldDone {
   unmatched: number;
   /** Rows this fold turned from `unknown` into `accepted`: a delivery report proves the gateway took them. */
   confirmed: number;
+  /** Those rows as they now read, for the campaign's state (recordConfirmed). */
+  confirmedRows: RowResult[];
   unmatchedSample: string[];
   /** fileIdentity() of the report as this fold left it. */
   identity: string;
@@ -83,7 +86,7 @@ export async function foldIntoReport(reportPath: string, book: DeliveryBook): Pr
   }
   try {
     const matched = new Set<string>();
-    let confirmed = 0;
+    const confirmedRows: RowResult[] = [];
     const result = await updateReport(reportPath, FOLD_COLUMNS, (row) => {
       const id = messageIdOfRow(row);
       const delivery = id === undefined ? undefined : book.get(id);
@@ -93,7 +96,7 @@ export async function foldIntoReport(reportPath: string, book: DeliveryBook): Pr
         row['outcome'] === 'unknown'
           ? { outcome: 'accepted', statusDescription: CONFIRMED_BY_DLR }
           : undefined;
-      if (confirm) confirmed++;
+      if (confirm) confirmedRows.push(confirmedRow(row, id));
       const recorded = deliveryOfRow(row);
       if (recorded && !supersedes(delivery, recorded)) return confirm;
       return { deliveryStatus: delivery.status, deliveredAt: delivery.at, ...confirm };
@@ -113,7 +116,8 @@ export async function foldIntoReport(reportPath: string, book: DeliveryBook): Pr
       matched: matched.size,
       unmatched,
       unmatchedSample: sample,
-      confirmed,
+      confirmed: confirmedRows.length,
+      confirmedRows,
       identity: result.identity,
     };
   } catch (error) {
@@ -121,6 +125,24 @@ export async function foldIntoReport(reportPath: string, book: DeliveryBook): Pr
   } finally {
     await lock.release();
   }
+}
+
+/** A row a delivery report confirmed, as the report now records it (extraInfo aside). */
+function confirmedRow(row: Readonly<Record<string, unknown>>, messageId: string): RowResult {
+  const text = (key: string) => {
+    const value = row[key];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  return {
+    row: Number(row['row']),
+    to: String(row['to'] ?? ''),
+    messageId,
+    outcome: 'accepted',
+    attempts: Number(row['attempts']) || 0,
+    statusDescription: CONFIRMED_BY_DLR,
+    transactionId: text('transactionId'),
+    error: text('error'),
+  };
 }
 
 export interface LogCounts {

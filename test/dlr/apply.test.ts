@@ -74,6 +74,7 @@ describe('foldIntoReport', () => {
       unmatched: 1,
       unmatchedSample: ['x'],
       confirmed: 0,
+      confirmedRows: [],
       identity: expect.any(String) as string,
     });
     const rows = parseCsv(await readFile(report, 'utf8'));

@@ -8,6 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { foldIntoReport } from '../../src/dlr/apply.js';
 import { DeliveryBook } from '../../src/dlr/matching.js';
 import { DlrReceiver } from '../../src/dlr/receiver.js';
+import { recordConfirmed } from '../../src/journal/settle.js';
+import { findCampaign } from '../../src/journal/state.js';
 import { summarizeReport } from '../../src/report/read.js';
 import { retryReason } from '../../src/send/follow-up.js';
 import {
@@ -244,7 +246,15 @@ describe('sms-send retry', () => {
         receivedAt: new Date().toISOString(),
       });
     }
-    expect(await foldIntoReport(report, book)).toMatchObject({ confirmed: 5 });
+    const fold = await foldIntoReport(report, book);
+    expect(fold).toMatchObject({ confirmed: 5 });
+    // The campaign's state agrees (what `sms-send dlr` and `dlr apply` do after a fold).
+    if (fold.kind !== 'updated') throw new Error('not folded');
+    expect(await recordConfirmed(stateDir, report, fold.confirmedRows)).toBe(original.campaign);
+    expect((await findCampaign(stateDir, original.campaign!)).manifest.counts).toMatchObject({
+      accepted: 5,
+      unknown: 3,
+    });
     const rows = await readReportRows(report);
     expect(rows.map((r) => [r.row, r.outcome, r.statusDescription, r.deliveryStatus])).toEqual([
       ...[1, 2, 3, 4, 5].map((n) => [
@@ -271,6 +281,28 @@ describe('sms-send retry', () => {
     expect(ledgerRecipients(unknown.messages)).toEqual(
       recipients(rows, (r) => r.outcome === 'unknown'),
     );
+
+    // The journal knows the confirmed rows: even --resume --retry-unknown leaves them alone.
+    const resumed = await run(
+      [
+        'campaign.csv',
+        ...STEADY,
+        '--report',
+        report,
+        '--dlr-url',
+        receiver.template,
+        '--resume',
+        '--retry-unknown',
+      ],
+      sim,
+    );
+    expect(resumed.error).toBeUndefined();
+    expect(ledgerRecipients(resumed.messages)).toEqual(
+      recipients(rows, (r) => r.outcome === 'unknown'),
+    );
+    expect(
+      resumed.rows.filter((r) => r.statusDescription === 'confirmed by delivery report'),
+    ).toHaveLength(5);
   });
 
   it('refuses, sending nothing, when an input changed or is gone', async () => {

@@ -117,6 +117,7 @@ const updated: Extract<FoldResult, { kind: 'updated' }> = {
   unmatched: 2,
   unmatchedSample: ['other-1', 'other-2'],
   confirmed: 0,
+  confirmedRows: [],
   identity: 'x',
 };
 
