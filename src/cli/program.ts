@@ -274,7 +274,7 @@ export function buildProgram(state: RunState, version: string): Command {
     .option(
       '--report <path>',
       'report file: .csv, .json, .ndjson or .xml (JUnit); ' +
-        "default <original report>.retry-<ID>.report.<original's extension>",
+        'default beside the original report, <its name>.retry-<ID, 8 characters>.report.<its extension>',
     );
   settingOptions(retry, { groups: ['state'] })
     .optionsGroup(GROUP.output)
@@ -296,7 +296,7 @@ export function buildProgram(state: RunState, version: string): Command {
     examples([
       ['re-send what failed or was rejected', 'sms-send retry 3f2a9b1c'],
       [
-        'also what the gateway may not have got, and what was not delivered',
+        'also the unknown ones (the gateway may have them) and the undelivered ones',
         'sms-send retry campaign.report.csv --include unknown,undelivered',
       ],
     ]),

@@ -1,6 +1,13 @@
 // Report rows: CSV cells and JSON rows from one RowResult (formula escaping: report-format.test.ts).
 import { describe, expect, it } from 'vitest';
-import { formatExtraInfo, REPORT_COLUMNS, toCsvCells, toJsonRow } from '../../src/report/row.js';
+import { junitCase } from '../../src/report/junit.js';
+import {
+  FOLLOW_UP_COLUMNS,
+  formatExtraInfo,
+  REPORT_COLUMNS,
+  toCsvCells,
+  toJsonRow,
+} from '../../src/report/row.js';
 import type { RowResult } from '../../src/report/outcome.js';
 
 const ACCEPTED: RowResult = {
@@ -119,6 +126,25 @@ describe('toJsonRow', () => {
   it('carries no fields beyond the report columns', () => {
     const extra = { ...ACCEPTED, password: 'secret' } as RowResult;
     expect(Object.keys(toJsonRow(extra))).not.toContain('password');
+  });
+});
+
+describe('a follow-up campaign row (originalMessageId)', () => {
+  const linked: RowResult = { ...ACCEPTED, originalMessageId: 'f00dcafe12-3' };
+
+  it('is the last column of a follow-up report, in CSV and JSON, and of no other report', () => {
+    expect(FOLLOW_UP_COLUMNS).toEqual([...REPORT_COLUMNS, 'originalMessageId']);
+    expect(toCsvCells(linked, FOLLOW_UP_COLUMNS).at(-1)).toBe('f00dcafe12-3');
+    expect(toJsonRow(linked, FOLLOW_UP_COLUMNS)['originalMessageId']).toBe('f00dcafe12-3');
+    expect(toCsvCells(linked)).toHaveLength(REPORT_COLUMNS.length);
+    expect(toJsonRow(linked)).not.toHaveProperty('originalMessageId');
+  });
+
+  it('is named in the JUnit test case', () => {
+    expect(junitCase(linked, 's')).toContain(
+      'name="row 3 to 4741234567 (abcdef0123-3, re-sending f00dcafe12-3)"',
+    );
+    expect(junitCase(ACCEPTED, 's')).toContain('name="row 3 to 4741234567 (abcdef0123-3)"');
   });
 });
 
