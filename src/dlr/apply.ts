@@ -135,7 +135,7 @@ function confirmedRow(row: Readonly<Record<string, unknown>>, messageId: string)
   };
   return {
     row: Number(row['row']),
-    to: String(row['to'] ?? ''),
+    to: text('to') ?? '',
     messageId,
     outcome: 'accepted',
     attempts: Number(row['attempts']) || 0,
