@@ -119,7 +119,7 @@ export async function planFollowUp(request: RetryRequest): Promise<RetryPlan> {
       'not-retryable',
     );
   }
-  if (shape.target === 'simulator' && !request.simulate) {
+  if (manifest.target === 'simulator' && !request.simulate) {
     throw new UsageError(
       `campaign ${manifest.id} was tried on the simulator: nothing of it reached a gateway. ` +
         'Retry it with --simulate, or send its input for real. Nothing was sent.',

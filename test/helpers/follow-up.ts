@@ -70,14 +70,14 @@ export async function runCommand(
         campaign,
         include: parseIncludes(flags.include),
         stateDir: settings.stateDir,
-        simulate: false,
+        simulate: flags.simulate === true,
       });
       result.retry = plan;
       if (!plan.followUp) return result;
       inputs = plan.followUp.inputs.map((i) => i.path);
       request = followUpCampaign(plan.followUp, plan.report, {
         settings,
-        simulate: false,
+        simulate: flags.simulate === true,
         report: flags.report,
         force: flags.force === true,
         resume: flags.resume === true,
@@ -109,7 +109,8 @@ export async function runCommand(
       try {
         const sent = await prepared.send({
           poster: client,
-          target: sim.url,
+          // As the CLI records it: --simulate goes to "simulator", whatever serves it here.
+          target: request.simulate ? 'simulator' : sim.url,
           events: new SendEmitter(),
         });
         result.code = sent.exitCode;

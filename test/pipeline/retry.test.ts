@@ -321,6 +321,19 @@ describe('sms-send retry', () => {
     );
     expect(changed.messages).toEqual([]);
 
+    // A trial on the simulator is followed up on the simulator only.
+    const tried = await run(
+      ['campaign.csv', ...STEADY, '--simulate', '--report', join(dir.path, 't.csv')],
+      sim,
+    );
+    expect(tried.rows.some((r) => r.outcome === 'rejected')).toBe(true);
+    const real = await run(['retry', tried.campaign!, ...STEADY], sim);
+    expect(real.code).toBe(2);
+    expect(real.error).toContain(`campaign ${tried.campaign} was tried on the simulator`);
+    const trial = await run(['retry', tried.campaign!, ...STEADY, '--simulate'], sim);
+    expect(trial.error).toBeUndefined();
+    expect(trial.messages.length).toBeGreaterThan(0);
+
     await rm(input);
     const gone = await run(['retry', original.campaign!, ...STEADY], sim);
     expect(gone.code).toBe(2);
