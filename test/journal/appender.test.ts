@@ -11,9 +11,9 @@ function fakeHandle() {
       await new Promise((resolve) => setImmediate(resolve));
       calls.push(`write ${JSON.stringify(text)}`);
     },
-    datasync: async () => void calls.push('datasync'),
-    sync: async () => void calls.push('sync'),
-    close: async () => void calls.push('close'),
+    datasync: () => Promise.resolve(void calls.push('datasync')),
+    sync: () => Promise.resolve(void calls.push('sync')),
+    close: () => Promise.resolve(void calls.push('close')),
   };
   return { calls, handle: handle as unknown as FileHandle };
 }
