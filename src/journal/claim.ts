@@ -5,6 +5,7 @@ import { exists, listIfExists } from '../shared/files.js';
 import { acquireLock } from './lock.js';
 import type { CampaignIdentity } from './identity.js';
 import { ARCHIVED_JOURNAL, readJournal, type JournalState } from './journal.js';
+import { SettledResults } from './results.js';
 import {
   campaignPaths,
   ensureStateDir,
@@ -206,7 +207,7 @@ async function hasArchivedJournals(paths: CampaignPaths): Promise<boolean> {
 }
 
 function emptyJournal(): JournalState {
-  return { campaign: '', runs: 0, sent: false, results: new Map(), inFlight: new Map() };
+  return { campaign: '', runs: 0, sent: false, results: new SettledResults(), inFlight: new Map() };
 }
 
 function refusal(
@@ -240,9 +241,7 @@ function refusal(
 /** Outcomes the journal recorded, and the rows sent without an answer as "in flight". */
 function journalCounts(journal: JournalState): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const result of journal.results.values()) {
-    counts[result.outcome] = (counts[result.outcome] ?? 0) + 1;
-  }
+  for (const outcome of journal.results.outcomes()) counts[outcome] = (counts[outcome] ?? 0) + 1;
   if (journal.inFlight.size > 0) counts['sent without an answer'] = journal.inFlight.size;
   return counts;
 }

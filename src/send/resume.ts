@@ -20,8 +20,8 @@ export function settledRows(
   retryUnknown: boolean,
 ): (row: number) => boolean {
   return (row) => {
-    const previous = journal.results.get(row);
-    if (previous) return settles(previous.outcome, retryUnknown);
+    const previous = journal.results.outcome(row);
+    if (previous) return settles(previous, retryUnknown);
     return !retryUnknown && journal.inFlight.has(row);
   };
 }
@@ -49,8 +49,10 @@ function settled(
   counts: ResumeCounts,
 ): Entry | undefined {
   if (entry.kind !== 'message') return undefined;
-  const previous = journal.results.get(entry.row);
-  if (previous && settles(previous.outcome, retryUnknown)) {
+  const outcome = journal.results.outcome(entry.row);
+  const previous =
+    outcome && settles(outcome, retryUnknown) ? journal.results.get(entry.row) : undefined;
+  if (previous) {
     counts.fromJournal++;
     return {
       kind: 'final',

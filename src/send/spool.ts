@@ -1,7 +1,7 @@
 // The validation pass writes each record ready to send; the send pass streams it back. The input is
 // read and every record built once, and the file keeps memory flat however large the campaign is.
-import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { lineChunks } from '../shared/files.js';
 import type { Entry } from './send.js';
 
 /** Writes one line per record: `M\trow\tto\tmessageId\t<message JSON>` or `F\t<final entry JSON>`. */
@@ -50,16 +50,12 @@ export function spoolLine(entry: Entry): string {
 
 /** Streams the spool back for send(), a chunk of entries per read. */
 export async function* readSpool(path: string): AsyncGenerator<Entry[]> {
-  let partial = '';
-  for await (const chunk of createReadStream(path, {
-    encoding: 'utf8',
-    highWaterMark: 256 * 1024,
-  })) {
-    const lines = (partial + (chunk as string)).split('\n');
-    partial = lines.pop()!;
-    yield lines.map(parseLine);
+  const handle = await open(path, 'r');
+  try {
+    for await (const lines of lineChunks(handle)) yield lines.map(parseLine);
+  } finally {
+    await handle.close();
   }
-  if (partial !== '') yield [parseLine(partial)];
 }
 
 function parseLine(line: string): Entry {
