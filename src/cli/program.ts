@@ -15,6 +15,7 @@ export interface RunState {
 const GROUP = {
   input: 'Input:',
   message: 'Message:',
+  cost: 'Cost:',
   sending: 'Sending:',
   report: 'Report and state:',
   output: 'Output:',
@@ -26,6 +27,7 @@ const SETTING_GROUP: Record<SettingGroup, string> = {
   input: GROUP.input,
   gateway: GROUP.gateway,
   message: GROUP.message,
+  cost: GROUP.cost,
   sending: GROUP.sending,
   state: GROUP.report,
 };
@@ -79,7 +81,7 @@ export function buildProgram(state: RunState, version: string): Command {
       positiveInt,
     )
     .option('--dedupe', 'skip records whose recipient and text repeat an earlier record');
-  settingOptions(send, { send: true, groups: ['input', 'message'] })
+  settingOptions(send, { send: true, groups: ['input', 'message', 'cost'] })
     .optionsGroup(GROUP.sending)
     .option('--dry-run', 'validate and print the plan; send nothing')
     .option('-y, --yes', 'do not ask for confirmation before a large send')
@@ -207,7 +209,7 @@ export function buildProgram(state: RunState, version: string): Command {
     .command('config')
     .description('print the resolved settings and where each came from (password masked)');
   gatewayOptions(config);
-  settingOptions(config, { groups: ['message', 'sending', 'state'] })
+  settingOptions(config, { groups: ['message', 'cost', 'sending', 'state'] })
     .optionsGroup(GROUP.output)
     .option('--json', 'print them as one JSON document')
     .option('--profiles', "list the config file's profiles and what each sets")

@@ -17,7 +17,7 @@ import {
   parseHours,
   type SendWindow,
 } from '../send/window.js';
-import type { Settings } from './settings.js';
+import type { PricePerSegment, Settings } from './settings.js';
 import { BUILT_IN_DEFAULTS, flagName, type FileSettings, type SettingKey } from './table.js';
 
 export interface ResolveInput {
@@ -91,7 +91,18 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
   const premium = checkPremium(Number(values.price ?? 0), Number(values.gateway));
   if (premium)
     problems.push({ path: describeSource('price', merged.sources.price), message: premium });
-  if (problems.length) throw settingsError('the settings', problems, 'config');
+  if (values.maxCost !== undefined && values.pricePerSegment === undefined) {
+    problems.push({
+      path: describeSource('maxCost', merged.sources.maxCost),
+      message:
+        'needs a price per segment to estimate the cost: set pricePerSegment in the config file, or pass --price-per-segment',
+    });
+  }
+  if (problems.length) {
+    // --max-cost alone on the command line is a slip of the command line, not of a file.
+    const flagOnly = problems.length === 1 && merged.sources.maxCost === 'flag';
+    throw settingsError('the settings', problems, flagOnly ? 'usage' : 'config');
+  }
 
   return {
     endpoint: values.endpoint?.replace(/\/+$/, ''),
@@ -114,6 +125,11 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
       path: resolvePath(input.cwd, expandHome(label)),
       label,
     })),
+    gsmNormalize: values.gsmNormalize === true,
+    maxSegments: values.maxSegments,
+    pricePerSegment: pricesByCode(values.pricePerSegment),
+    currency: values.currency?.toUpperCase(),
+    maxCost: values.maxCost,
     batchSize: values.batchSize!,
     concurrency: values.concurrency!,
     rate: values.rate ? values.rate : undefined,
@@ -149,6 +165,12 @@ function sendWindowOf(values: FileSettings): SendWindow | undefined {
     notBefore: notBefore === undefined ? undefined : parseDateTime(notBefore, timeZone),
     text: { hours: window?.trim(), days: days?.trim() },
   };
+}
+
+/** Calling codes as the plan looks them up: `"+47"` is `"47"`. */
+function pricesByCode(price: PricePerSegment | undefined): PricePerSegment | undefined {
+  if (price === undefined || typeof price === 'number') return price;
+  return Object.fromEntries(Object.entries(price).map(([code, p]) => [code.replace(/^\+/, ''), p]));
 }
 
 /** A setting named the way the user set it: `--price`, `SMS_SEND_…`, or the key and its file. */

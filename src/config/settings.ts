@@ -16,6 +16,12 @@ export interface MessageDefaults {
   serviceDescription?: string;
 }
 
+/**
+ * What the gateway bills the sender for one segment: one price, or prices by calling code
+ * (`"47"`) with a `"default"` for every other code.
+ */
+export type PricePerSegment = number | Readonly<Record<string, number>>;
+
 export interface Settings {
   endpoint?: string;
   username?: string;
@@ -30,6 +36,16 @@ export interface Settings {
   suppress: { path: string; label: string }[];
   batchSize: number;
   concurrency: number;
+  /** --gsm-normalize: texts are sent with look-alikes outside GSM-7 replaced from one table. */
+  gsmNormalize: boolean;
+  /** --max-segments: a record whose text needs more segments is invalid. */
+  maxSegments?: number;
+  /** The price of a segment, for the plan's cost estimate. */
+  pricePerSegment?: PricePerSegment;
+  /** The currency of pricePerSegment and maxCost, as the plan names it (e.g. NOK). */
+  currency?: string;
+  /** --max-cost: a campaign estimated to cost more is refused (needs pricePerSegment). */
+  maxCost?: number;
   /** Messages per second; undefined means unlimited. */
   rate?: number;
   timeoutMs: number;

@@ -14,10 +14,12 @@ import {
 } from '../message/rules.js';
 import { checkValidityFormat } from '../message/validity.js';
 import { canonicalTimeZone, parseDateTime, parseDays, parseHours } from '../send/window.js';
+import { isPlainObject } from '../shared/plain-object.js';
 import { parseDuration } from './duration.js';
+import type { PricePerSegment } from './settings.js';
 
 /** Where a setting shows in help and in `sms-send config`. */
-export type SettingGroup = 'input' | 'gateway' | 'message' | 'sending' | 'state';
+export type SettingGroup = 'input' | 'gateway' | 'message' | 'cost' | 'sending' | 'state';
 
 export interface Spec<S extends v.GenericSchema> {
   /** The flag as commander takes it, e.g. `--from <sender>`. */
@@ -83,6 +85,50 @@ const reasonOf =
 /** Digits become a number for the schema to judge; anything else stays text, and is refused. */
 const numeric = (value: string): unknown =>
   /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+
+const PRICE_FORMS =
+  'a price such as 0.5, or prices by calling code with a default, e.g. {"47": 0.35, "default": 0.5}';
+const CALLING_CODE = /^\+?[1-9][0-9]{0,2}$/;
+
+/** A price per segment's problem, or undefined: a number, or calling code → number with a default. */
+export function checkPricePerSegment(value: PricePerSegment): string | undefined {
+  if (typeof value === 'number') return value >= 0 ? undefined : 'must not be negative';
+  for (const [key, price] of Object.entries(value)) {
+    if (key !== 'default' && !CALLING_CODE.test(key)) {
+      return `"${key}" is not a calling code (such as 47) or "default"`;
+    }
+    if (typeof price !== 'number' || !(price >= 0)) {
+      return `the price for "${key}" must be a number, 0 or more`;
+    }
+  }
+  return 'default' in value
+    ? undefined
+    : `needs a "default" price for the calling codes it does not list, e.g. {"47": 0.35, "default": 0.5}`;
+}
+
+/** `--price-per-segment 0.5` or `--price-per-segment 47=0.35,46=0.4,default=0.5`. */
+const priceFromFlag = (text: string): unknown => {
+  if (!text.includes('=')) return numeric(text);
+  const prices: Record<string, unknown> = {};
+  for (const part of text.split(',')) {
+    const at = part.indexOf('=');
+    if (at <= 0) return text;
+    prices[part.slice(0, at).trim()] = numeric(part.slice(at + 1));
+  }
+  return prices;
+};
+
+const pricePerSegment = v.pipe(
+  v.custom<PricePerSegment>(
+    (value) => typeof value === 'number' || isPlainObject(value),
+    `must be ${PRICE_FORMS}`,
+  ),
+  v.rawCheck<PricePerSegment>(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const reason = checkPricePerSegment(dataset.value);
+    if (reason) addIssue({ message: reason });
+  }),
+);
 
 export const SETTINGS = {
   endpoint: spec({
@@ -194,6 +240,42 @@ export const SETTINGS = {
       'must be a list of file paths, e.g. ["optouts.csv"]',
     ),
     repeatable: 'list',
+  }),
+  gsmNormalize: spec({
+    flag: '--gsm-normalize',
+    help: 'replace typographic quotes, dashes, spaces and the like with GSM-7 look-alikes, so texts stay GSM-7',
+    group: 'cost',
+    schema: v.boolean('must be true or false'),
+  }),
+  maxSegments: spec({
+    flag: '--max-segments <n>',
+    help: 'a record whose text needs more segments than this is invalid',
+    group: 'cost',
+    schema: positiveInt,
+    fromFlag: numeric,
+  }),
+  pricePerSegment: spec({
+    flag: '--price-per-segment <price>',
+    help: 'what the gateway bills you per segment, for the cost estimate: 0.5, or by calling code: 47=0.35,default=0.5',
+    group: 'cost',
+    schema: pricePerSegment,
+    fromFlag: priceFromFlag,
+  }),
+  currency: spec({
+    flag: '--currency <code>',
+    help: 'currency of the prices and --max-cost, e.g. NOK',
+    group: 'cost',
+    schema: v.pipe(
+      v.string(),
+      v.regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code such as NOK'),
+    ),
+  }),
+  maxCost: spec({
+    flag: '--max-cost <amount>',
+    help: 'refuse to send a campaign estimated to cost more than this (needs a price per segment)',
+    group: 'cost',
+    schema: v.pipe(v.number('must be a number'), v.minValue(0, 'must not be negative')),
+    fromFlag: numeric,
   }),
   batchSize: spec({
     flag: '--batch-size <n>',

@@ -24,6 +24,10 @@ export interface CampaignOptions {
   dedupe?: boolean;
   /** Skip a record whose recipient is on a suppression list (--suppress). */
   suppress?: Suppression;
+  /** --gsm-normalize: texts are sent with look-alikes outside GSM-7 replaced. */
+  gsmNormalize?: boolean;
+  /** --max-segments: a record whose text needs more is invalid. */
+  maxSegments?: number;
 }
 
 export interface BuiltRecord {
@@ -56,6 +60,8 @@ export function readCampaign(options: CampaignOptions): CampaignReader {
     template: options.template,
     campaignKey: options.campaignKey,
     now: options.now,
+    gsmNormalize: options.gsmNormalize,
+    maxSegments: options.maxSegments,
   };
 
   async function* records(): AsyncGenerator<BuiltRecord> {
@@ -106,6 +112,7 @@ export function readCampaign(options: CampaignOptions): CampaignReader {
                 ok: false,
                 to: built.to,
                 messageId: id,
+                text: built.text,
                 problems: [{ field: 'MessageId', reason: `"${id}" is used by an earlier record` }],
               },
             };

@@ -1,6 +1,7 @@
 // The report's columns and how one result becomes one row of them.
 import type { RowResult } from './outcome.js';
 
+/** The columns of every report, in order (DESIGN.md §5). */
 export const REPORT_COLUMNS = [
   'row',
   'to',
@@ -12,12 +13,25 @@ export const REPORT_COLUMNS = [
   'extraInfo',
   'attempts',
   'error',
+  'segments',
+  'encoding',
 ] as const;
 
-/** A follow-up campaign's report (`sms-send retry`) adds the MessageId of the row it re-sends. */
-export const FOLLOW_UP_COLUMNS = [...REPORT_COLUMNS, 'originalMessageId'] as const;
+export type ReportColumn = (typeof REPORT_COLUMNS)[number] | 'normalized' | 'originalMessageId';
 
-export type ReportColumn = (typeof FOLLOW_UP_COLUMNS)[number];
+/**
+ * The columns a run writes: the fixed ones, then `normalized` with --gsm-normalize, then
+ * `originalMessageId` in a follow-up campaign (`sms-send retry`), the MessageId its row re-sends.
+ */
+export function reportColumns(options: {
+  normalized: boolean;
+  followUp?: boolean;
+}): readonly ReportColumn[] {
+  const columns: ReportColumn[] = [...REPORT_COLUMNS];
+  if (options.normalized) columns.push('normalized');
+  if (options.followUp) columns.push('originalMessageId');
+  return columns;
+}
 
 /**
  * A lone surrogate becomes U+FFFD. JSON.stringify writes one as `\ud800`, which JSON.parse accepts

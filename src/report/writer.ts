@@ -61,7 +61,7 @@ export function reportExistsError(path: string): UsageError {
 
 /**
  * Creates the report; 'wx' makes "refuse to overwrite" atomic against a concurrent run. `columns`
- * defaults to REPORT_COLUMNS (a follow-up campaign adds originalMessageId).
+ * defaults to REPORT_COLUMNS (reportColumns() adds `normalized` and `originalMessageId`).
  */
 export async function openReport(
   path: string,

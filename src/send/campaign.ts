@@ -70,8 +70,8 @@ export interface CampaignRequest {
   followUp?: FollowUp;
 }
 
-/** Why the plan refuses the run; the CLI words it (renderInvalid) and exits 2. */
-export type Refusal = 'invalid-input' | 'empty-input';
+/** Why the plan refuses the run; the CLI words it (renderInvalid, …) and exits 2. */
+export type Refusal = 'invalid-input' | 'empty-input' | 'over-max-cost';
 
 export interface PreparedCampaign {
   identity: CampaignIdentity;
@@ -146,6 +146,8 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
     country: settings.country,
     defaults: settings.defaults,
     suppress: await hashLists(settings.suppress),
+    // Only when on, so the IDs of campaigns from before the flag existed stay as they were.
+    gsmNormalize: settings.gsmNormalize || undefined,
   };
   const identity =
     followUp?.identity ??
@@ -209,11 +211,19 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
       limit: request.limit,
       dedupe: request.dedupe,
       suppress: suppression,
+      // A follow-up sends its records' texts as the original campaign did.
+      gsmNormalize: followUp ? followUp.shape.gsmNormalize === true : settings.gsmNormalize,
+      maxSegments: settings.maxSegments,
     });
     const plan = await planCampaign(
       followUp ? selectRows(reader, followUp.rows, identity.stem) : reader,
       {
         batchSize: settings.batchSize,
+        gsmNormalize: settings.gsmNormalize,
+        template: request.template,
+        pricePerSegment: settings.pricePerSegment,
+        currency: settings.currency,
+        maxCost: settings.maxCost,
         // A dry run that resumes nothing spools nothing: it skips building each entry.
         onRecord:
           writer || journal
@@ -234,7 +244,9 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
         ? 'invalid-input'
         : plan.records === 0
           ? 'empty-input'
-          : undefined;
+          : plan.cost?.maxCost !== undefined && plan.cost.total > plan.cost.maxCost
+            ? 'over-max-cost'
+            : undefined;
     const tally = new Tally();
     let sent = false;
     return {
@@ -332,6 +344,7 @@ async function sendPass(
         contentHash: identity.contentHash,
         previous: claim.journal,
         overwriteReport: request.force || request.resume,
+        normalizedColumn: settings.gsmNormalize,
         retryUnknown: request.retryUnknown,
         poster: options.poster,
         batchSize: settings.batchSize,

@@ -1,6 +1,6 @@
 // On --resume, records an earlier run already settled are reported from the journal, not resent.
 import type { JournalState } from '../journal/journal.js';
-import type { Entry } from './send.js';
+import type { Entry, TextColumns } from './send.js';
 
 export interface ResumeCounts {
   /** Records whose result came from the journal. */
@@ -62,6 +62,7 @@ function settled(
       result: previous,
       attempts: previous.attempts,
       earlier: true,
+      ...textColumns(entry),
     };
   }
   const sentTimes = journal.inFlight.get(entry.row);
@@ -78,7 +79,17 @@ function settled(
         error: 'sent by an interrupted run that got no answer; --retry-unknown sends it again',
       },
       earlier: true,
+      ...textColumns(entry),
     };
   }
   return undefined;
+}
+
+/** The text's columns travel with the record: the journal keeps results, the spool the rest. */
+function textColumns(entry: TextColumns): TextColumns {
+  const columns: TextColumns = {};
+  if (entry.segments !== undefined) columns.segments = entry.segments;
+  if (entry.encoding !== undefined) columns.encoding = entry.encoding;
+  if (entry.normalized !== undefined) columns.normalized = entry.normalized;
+  return columns;
 }

@@ -9,7 +9,7 @@ import {
 } from '../journal/journal.js';
 import { ReportSink } from '../report/sink.js';
 import type { RowResult } from '../report/outcome.js';
-import { FOLLOW_UP_COLUMNS } from '../report/row.js';
+import { reportColumns } from '../report/row.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { openReport } from '../report/writer.js';
 import type { SendEmitter } from './events.js';
@@ -29,6 +29,8 @@ export interface RunOptions {
   previous?: JournalState;
   /** Replace an existing report file (--force, --resume: the journal rewrites it complete). */
   overwriteReport: boolean;
+  /** The report has a `normalized` column (--gsm-normalize). */
+  normalizedColumn?: boolean;
   retryUnknown: boolean;
   poster: Poster;
   batchSize: number;
@@ -64,7 +66,10 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
   const link = options.originalMessageId;
   const writer = await openReport(options.reportPath, {
     force: options.overwriteReport,
-    columns: link ? FOLLOW_UP_COLUMNS : undefined,
+    columns: reportColumns({
+      normalized: options.normalizedColumn === true,
+      followUp: link !== undefined,
+    }),
   });
   const sink = new ReportSink(writer);
   const onRecord = link

@@ -6,10 +6,13 @@ import { batches } from './batcher.js';
 import type { SendEmitter } from './events.js';
 import { RateLimiter } from './rate.js';
 
+/** What the report says of a record's text, whatever becomes of it (segments, encoding, normalized). */
+export type TextColumns = Pick<RowResult, 'segments' | 'encoding' | 'normalized'>;
+
 /** What send() consumes: a message to send (already serialised), or a record decided beforehand. */
 export type Entry =
-  | { kind: 'message'; row: number; to: string; messageId: string; json: string }
-  | {
+  | ({ kind: 'message'; row: number; to: string; messageId: string; json: string } & TextColumns)
+  | ({
       kind: 'final';
       row: number;
       to: string;
@@ -18,7 +21,7 @@ export type Entry =
       attempts?: number;
       /** Settled by an earlier run (resume): reported, but not this run's work. */
       earlier?: boolean;
-    };
+    } & TextColumns);
 
 type MessageEntry = Extract<Entry, { kind: 'message' }>;
 
@@ -339,5 +342,8 @@ function toRow(entry: Entry, result: MessageResult, attempts: number): RowResult
   if (result.transactionId !== undefined) row.transactionId = result.transactionId;
   if (result.extraInfo !== undefined) row.extraInfo = result.extraInfo;
   if (result.error !== undefined) row.error = result.error;
+  if (entry.segments !== undefined) row.segments = entry.segments;
+  if (entry.encoding !== undefined) row.encoding = entry.encoding;
+  if (entry.normalized !== undefined) row.normalized = entry.normalized;
   return row;
 }

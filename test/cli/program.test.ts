@@ -110,6 +110,19 @@ describe('help', () => {
         --service-description <text>   ServiceDescription (premium)
         --country <CC>                 country for national numbers, e.g. NO
 
+      Cost:
+        --gsm-normalize                replace typographic quotes, dashes, spaces and
+                                       the like with GSM-7 look-alikes, so texts stay
+                                       GSM-7
+        --max-segments <n>             a record whose text needs more segments than
+                                       this is invalid
+        --price-per-segment <price>    what the gateway bills you per segment, for the
+                                       cost estimate: 0.5, or by calling code:
+                                       47=0.35,default=0.5
+        --currency <code>              currency of the prices and --max-cost, e.g. NOK
+        --max-cost <amount>            refuse to send a campaign estimated to cost
+                                       more than this (needs a price per segment)
+
       Sending:
         --dry-run                      validate and print the plan; send nothing
         -y, --yes                      do not ask for confirmation before a large send

@@ -22,7 +22,7 @@ import { confirm } from '../ui/confirm.js';
 import { endRun } from '../ui/ending.js';
 import { formatCount, plural } from '../ui/format.js';
 import { errorJson, planJson, planProblems } from '../ui/json.js';
-import { renderInvalid, renderPlan } from '../ui/plan.js';
+import { renderInvalid, renderOverMaxCost, renderPlan } from '../ui/plan.js';
 import { showProgress, showValidationProgress } from '../ui/progress.js';
 import { watchSignals } from '../ui/signals.js';
 import { renderWaiting, renderWindowPlan, windowJson } from '../ui/window.js';
@@ -237,6 +237,9 @@ export function refusalError(prepared: PreparedCampaign, inputs: string[]): Usag
   }
   if (prepared.refusal === 'empty-input') {
     return new UsageError(`${inputs.join(', ')}: no records to send`, 'empty-input');
+  }
+  if (prepared.refusal === 'over-max-cost') {
+    return new UsageError(renderOverMaxCost(prepared.plan), 'over-max-cost');
   }
   return undefined;
 }
