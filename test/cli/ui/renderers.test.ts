@@ -427,6 +427,7 @@ describe('renderPlan', () => {
         to send     1,190
         invalid     <33>7<39>
         skipped     3 (--limit/--dedupe)
+        suppressed  2 (optouts.csv 2)
         batches     12 (up to 100 messages each)
         segments    1,500
           GSM-7   1,100 messages, 1,300 segments
@@ -450,6 +451,7 @@ describe('renderPlan', () => {
         to send     1,190
         invalid     7
         skipped     3 (--limit/--dedupe)
+        suppressed  2 (optouts.csv 2)
         batches     12 (up to 100 messages each)
         segments    1,500
           GSM-7   1,100 messages, 1,300 segments
@@ -505,6 +507,7 @@ describe('renderPlan', () => {
         to send     1,190
         invalid     7
         skipped     3 (--limit/--dedupe)
+        suppressed  2 (optouts.csv 2)
         batches     12 (up to 100 messages each)
         segments    1,500
           GSM-7   1,100 messages, 1,300 segments
