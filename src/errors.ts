@@ -12,6 +12,8 @@ export const ExitCode = {
   gatewayUnusable: 3,
   /** Another run holds the campaign's (or the report's) lock. */
   locked: 4,
+  /** Outside the send window with --no-wait (nothing sent), or stopped when it closed. */
+  outsideWindow: 5,
   /** An unexpected internal error: a bug. */
   internal: 70,
   /** Interrupted by the operator; --resume finishes the campaign. */
@@ -27,6 +29,7 @@ export const EXIT_CODE_MEANING: Record<ExitCode, string> = {
   2: 'usage, config or input error, or the campaign was already sent or is unfinished; nothing was sent',
   3: 'the gateway could not be used: unreachable, credentials refused, or too many request-level failures in a row',
   4: "another run holds this campaign's lock; nothing was sent",
+  5: 'outside the send window (--no-wait), or stopped when it closed; --resume continues',
   70: 'an unexpected internal error (a bug; please report it)',
   130: 'interrupted; --resume finishes the campaign',
 };
@@ -104,6 +107,13 @@ export class GatewayUnusableError extends SmsSendError {
 export class LockedError extends SmsSendError {
   constructor(message: string) {
     super(message, ExitCode.locked, 'locked');
+  }
+}
+
+/** Outside the send window: nothing sent (--no-wait), or the run stopped when it closed (exit 5). */
+export class OutsideWindowError extends SmsSendError {
+  constructor(message: string, document?: Record<string, unknown>) {
+    super(message, ExitCode.outsideWindow, 'outside-window', document);
   }
 }
 

@@ -4,7 +4,7 @@ import { resolveSettings } from '../config/resolve.js';
 import type { Settings } from '../config/settings.js';
 import { UsageError } from '../errors.js';
 import { GatewayClient } from '../gateway/client.js';
-import type { Simulator } from '../simulator/index.js';
+import type { DeliveryReportOptions, Simulator } from '../simulator/index.js';
 import { colorFor } from './ui/color.js';
 
 /** Flags of the commands that resolve settings; the settings' own flags come from the table. */
@@ -70,11 +70,7 @@ export function gatewayTarget(settings: Settings, flags: GatewayFlags): Target {
       'bad-endpoint',
     );
   }
-  const loopback =
-    url.hostname === 'localhost' ||
-    url.hostname === '[::1]' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(url.hostname);
-  if (url.protocol === 'http:' && !loopback && !flags.allowInsecure) {
+  if (url.protocol === 'http:' && !isLoopbackUrl(url) && !flags.allowInsecure) {
     throw new UsageError(
       `${settings.endpoint} is plain http: the password would cross the network unencrypted. ` +
         'Use https, or pass --allow-insecure if you really mean it.',
@@ -97,6 +93,21 @@ export function gatewayTarget(settings: Settings, flags: GatewayFlags): Target {
     password: settings.password,
     label: url.host,
   };
+}
+
+/** Whether a URL names this machine (localhost, 127.x.x.x, [::1]). */
+export function isLoopbackUrl(endpoint: string | URL): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  return (
+    url.hostname === 'localhost' ||
+    url.hostname === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(url.hostname)
+  );
 }
 
 export async function readPasswordFromStdin(inputs: string[]): Promise<string> {
@@ -142,14 +153,23 @@ export interface OpenGateway {
 export async function openGateway(
   target: Target,
   flags: GatewayFlags,
-  options: { connections: number; timeoutMs: number },
+  options: {
+    connections: number;
+    timeoutMs: number;
+    /** What the simulator behind --simulate does with DeliveryReportUrls (default: nothing). */
+    deliveryReports?: DeliveryReportOptions;
+  },
 ): Promise<OpenGateway> {
   let simulator: Simulator | undefined;
   let endpoint = target.endpoint;
   if (flags.simulate) {
     const { startSimulator } = await import('../simulator/index.js');
     // The in-process simulator keeps no ledger: nobody reads it, and it would grow with the run.
-    simulator = await startSimulator({ port: 0, ledgerLimit: 1 });
+    simulator = await startSimulator({
+      port: 0,
+      ledgerLimit: 1,
+      deliveryReports: options.deliveryReports,
+    });
     endpoint = simulator.url;
   }
   const client = new GatewayClient({

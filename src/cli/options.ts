@@ -22,6 +22,11 @@ export function keyValue(
   return { ...previous, [value.slice(0, at).trim()]: value.slice(at + 1) };
 }
 
+/** `--suppress FILE`, repeatable: collects into one list. */
+export function listOf(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
 /** `--map to=COL,text=COL`, repeatable. */
 export function mapping(
   value: string,

@@ -4,7 +4,7 @@ import { Command, Help, Option, type CommanderError } from 'commander';
 import { EXIT_CODE_MEANING, UsageError, type ExitCode } from '../errors.js';
 import { PROFILE_ENV } from '../config/env.js';
 import { SETTING_KEYS, SETTINGS, type SettingGroup, type SettingSpec } from '../config/table.js';
-import { keyValue, mapping, nonNegativeInt, positiveInt } from './options.js';
+import { keyValue, listOf, mapping, nonNegativeInt, positiveInt } from './options.js';
 
 /** What an action reports back to main.ts: the exit code of a run that ended without an error. */
 export interface RunState {
@@ -15,6 +15,7 @@ export interface RunState {
 const GROUP = {
   input: 'Input:',
   message: 'Message:',
+  cost: 'Cost:',
   sending: 'Sending:',
   report: 'Report and state:',
   output: 'Output:',
@@ -23,8 +24,10 @@ const GROUP = {
 
 /** Where each group of the settings table shows in help. */
 const SETTING_GROUP: Record<SettingGroup, string> = {
+  input: GROUP.input,
   gateway: GROUP.gateway,
   message: GROUP.message,
+  cost: GROUP.cost,
   sending: GROUP.sending,
   state: GROUP.report,
 };
@@ -78,7 +81,7 @@ export function buildProgram(state: RunState, version: string): Command {
       positiveInt,
     )
     .option('--dedupe', 'skip records whose recipient and text repeat an earlier record');
-  settingOptions(send, { send: true, groups: ['message'] })
+  settingOptions(send, { send: true, groups: ['input', 'message', 'cost'] })
     .optionsGroup(GROUP.sending)
     .option('--dry-run', 'validate and print the plan; send nothing')
     .option('-y, --yes', 'do not ask for confirmation before a large send')
@@ -90,6 +93,10 @@ export function buildProgram(state: RunState, version: string): Command {
     .option(
       '--retry-unknown',
       'also resend messages whose outcome is unknown (may send them twice)',
+    )
+    .option(
+      '--no-wait',
+      'outside the send window (--window, --days, --not-before), exit 5 instead of waiting',
     );
   settingOptions(send, { send: true, groups: ['sending'] })
     .optionsGroup(GROUP.report)
@@ -158,6 +165,25 @@ export function buildProgram(state: RunState, version: string): Command {
     .option('--to <msisdn>', 'send one real test message to this number instead')
     .option('--text <text>', 'text of the test message (with --to)');
   settingOptions(check, { groups: ['message'], heading: 'Test message:' })
+    .optionsGroup('Canary:')
+    .option(
+      '--await-dlr <duration>',
+      "with --to: wait this long for the test message's delivery report, e.g. 60s",
+    )
+    .option(
+      '--dlr-public-url <url>',
+      "where the gateway reaches check's receiver (a tunnel or proxy); not needed with " +
+        '--simulate or a loopback endpoint',
+    )
+    .option(
+      '--dlr-port <n>',
+      "port of check's receiver on 127.0.0.1 (default: a free one)",
+      nonNegativeInt,
+    )
+    .option(
+      '--dlr-mix <mix>',
+      'with --simulate: status=weight,… the simulator reports, e.g. UNDELIV=1 (default DELIVRD)',
+    )
     .optionsGroup(GROUP.output)
     .option('--json', 'print the result as one JSON document on stdout')
     .option('--no-color', 'no colours in output')
@@ -169,6 +195,10 @@ export function buildProgram(state: RunState, version: string): Command {
     examples([
       ['is the gateway up and are the credentials good?', 'sms-send check --json'],
       ['send one real test message', 'sms-send check --to +4741234567 --text "test"'],
+      [
+        'an end-to-end canary: the test message must be delivered within a minute',
+        'sms-send check --to +4741234567 --await-dlr 60s --dlr-public-url https://canary.example.com',
+      ],
     ]),
     // check sends no campaign: only what it can end with, and no state directory.
     exitCodes(CHECK_EXIT_CODES),
@@ -179,7 +209,7 @@ export function buildProgram(state: RunState, version: string): Command {
     .command('config')
     .description('print the resolved settings and where each came from (password masked)');
   gatewayOptions(config);
-  settingOptions(config, { groups: ['message', 'sending', 'state'] })
+  settingOptions(config, { groups: ['message', 'cost', 'sending', 'state'] })
     .optionsGroup(GROUP.output)
     .option('--json', 'print them as one JSON document')
     .option('--profiles', "list the config file's profiles and what each sets")
@@ -220,6 +250,61 @@ export function buildProgram(state: RunState, version: string): Command {
       const { runCampaignPrune } = await import('./commands/campaigns.js');
       state.exitCode = await runCampaignPrune(command.optsWithGlobals());
     });
+
+  const retry = program
+    .command('retry')
+    .description(
+      're-send the records of a campaign that failed or were rejected, as a new campaign',
+    )
+    .argument('<campaign>', "campaign ID or prefix (sms-send campaigns), or the campaign's report")
+    .optionsGroup('Records:')
+    .option(
+      '--include <what>',
+      'also re-send "unknown" or "undelivered" records (comma-separated, repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .optionsGroup(GROUP.sending)
+    .option('--dry-run', 'choose the records and print the plan; send nothing')
+    .option('-y, --yes', 'do not ask for confirmation before a large send')
+    .option('--force', 'send this follow-up again although it was sent; overwrite its report')
+    .option(
+      '--resume',
+      'finish an interrupted or stopped follow-up from its journal; nothing settled is resent',
+    );
+  settingOptions(retry, { send: true, groups: ['sending'] })
+    .optionsGroup(GROUP.report)
+    .option(
+      '--report <path>',
+      'report file: .csv, .json, .ndjson or .xml (JUnit); ' +
+        'default beside the original report, <its name>.retry-<ID, 8 characters>.report.<its extension>',
+    );
+  settingOptions(retry, { groups: ['state'] })
+    .optionsGroup(GROUP.output)
+    .option('--json', 'print the summary (or the --dry-run plan) as one JSON document on stdout')
+    .option('-q, --quiet', 'print only errors')
+    .option('-v, --verbose', 'print a line per batch (status, latency, attempts)')
+    .option(
+      '--progress-interval <seconds>',
+      'seconds between progress lines when not on a terminal (default 10)',
+      nonNegativeInt,
+    );
+  gatewayOptions(retry, { send: true }).action(
+    async (campaign: string, options: Record<string, unknown>) => {
+      const { runRetry } = await import('./commands/retry.js');
+      state.exitCode = await runRetry(campaign, options);
+    },
+  );
+  helpSections.set(retry, [
+    examples([
+      ['re-send what failed or was rejected', 'sms-send retry 3f2a9b1c'],
+      [
+        'also the unknown ones (the gateway may have them) and the undelivered ones',
+        'sms-send retry campaign.report.csv --include unknown,undelivered',
+      ],
+    ]),
+    exitCodes(),
+    environment(),
+  ]);
 
   program
     .command('simulate')
@@ -278,17 +363,27 @@ export function buildProgram(state: RunState, version: string): Command {
       state.exitCode = await runDlrApply(command.optsWithGlobals());
     });
 
-  program
+  const report = program
     .command('report')
     .alias('summary')
     .description("count a report's rows by outcome, StatusCode and delivery status")
     .argument('<file>', 'a report (.csv, .json, .ndjson)')
+    .option(
+      '--fail-under <name=share,...>',
+      'exit 1 when a share is below its threshold, e.g. accepted=99%,delivered=95%',
+    )
     .option('--json', 'print the counts as one JSON document')
     .option('--no-color', 'no colours in output')
     .action(async (file: string, options: Record<string, unknown>) => {
       const { runReport } = await import('./commands/report.js');
       state.exitCode = await runReport(file, options);
     });
+  helpSections.set(report, [
+    examples([
+      ['a CI gate', 'sms-send report campaign.report.csv --fail-under accepted=99%,delivered=95%'],
+    ]),
+    exitCodes(REPORT_EXIT_CODES),
+  ]);
 
   helpSections.set(program, [
     examples([
@@ -337,7 +432,8 @@ export function settingOptions(
     const option = new Option(spec.flag, settingHelp(spec)).helpGroup(
       options.heading ?? SETTING_GROUP[spec.group],
     );
-    if (spec.repeatable) option.argParser(keyValue);
+    if (spec.repeatable === 'list') option.argParser(listOf);
+    else if (spec.repeatable) option.argParser(keyValue);
     command.addOption(option);
   }
   return command;
@@ -359,9 +455,22 @@ function examples(items: [comment: string, line: string][]): HelpSection {
 
 /** What `sms-send check` can end with, in its own words. */
 const CHECK_EXIT_CODES: Partial<Record<ExitCode, string>> = {
-  0: 'the gateway answered and took the credentials (and the test message, with --to)',
+  0:
+    'the gateway answered and took the credentials (and the test message, with --to; ' +
+    'which was delivered, with --await-dlr)',
+  1: 'with --await-dlr: the delivery report came with another status (UNDELIV, EXPIRED, REJECTD…)',
   2: 'usage or config error; nothing was sent',
-  3: 'the gateway could not be used, or refused the credentials or the test message',
+  3:
+    'the gateway could not be used, or refused the credentials or the test message, or no ' +
+    'delivery report came within --await-dlr',
+  70: EXIT_CODE_MEANING[70],
+};
+
+/** What `sms-send report` can end with. */
+const REPORT_EXIT_CODES: Partial<Record<ExitCode, string>> = {
+  0: 'the report was read (and every --fail-under share is at or above its threshold)',
+  1: 'a --fail-under share is below its threshold',
+  2: 'usage error, a malformed --fail-under, or the file is not a readable report',
   70: EXIT_CODE_MEANING[70],
 };
 

@@ -15,7 +15,8 @@ export interface Merged {
 
 /**
  * Later layers win key by key; an undefined value never overrides. customData merges per key
- * so `--custom k=v` adds to the file's custom data instead of replacing it.
+ * so `--custom k=v` adds to the file's custom data instead of replacing it; suppression lists add
+ * up, so a `--suppress` flag never drops the opt-out list a config file names.
  */
 export function mergeLayers(layers: readonly Layer[]): Merged {
   const values: Record<string, unknown> = {};
@@ -25,6 +26,8 @@ export function mergeLayers(layers: readonly Layer[]): Merged {
       if (value === undefined) continue;
       if (key === 'customData' && isPlainObject(value) && isPlainObject(values[key])) {
         values[key] = { ...values[key], ...value };
+      } else if (key === 'suppress' && Array.isArray(values[key])) {
+        values[key] = [...new Set([...(values[key] as string[]), ...(value as string[])])];
       } else {
         values[key] = value;
       }

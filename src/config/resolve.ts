@@ -9,7 +9,15 @@ import { envLayer, envName, PROFILE_ENV } from './env.js';
 import { loadConfigFile } from './load.js';
 import { mergeLayers, type Layer } from './merge.js';
 import { checkConfigFile, checkLayer, type ConfigProblem } from './schema.js';
-import type { Settings } from './settings.js';
+import {
+  canonicalTimeZone,
+  machineTimeZone,
+  parseDateTime,
+  parseDays,
+  parseHours,
+  type SendWindow,
+} from '../send/window.js';
+import type { PricePerSegment, Settings } from './settings.js';
 import { BUILT_IN_DEFAULTS, flagName, type FileSettings, type SettingKey } from './table.js';
 
 export interface ResolveInput {
@@ -40,7 +48,7 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
     profiles = Object.fromEntries(
       Object.entries(defined ?? {}).map(([name, values]) => [name, Object.keys(values)]),
     );
-    layers.push({ source: loaded.filepath, values: top });
+    layers.push({ source: loaded.filepath, values: besideFile(top, loaded.filepath) });
     if (profileName) {
       const profile = defined?.[profileName];
       if (!profile) {
@@ -51,7 +59,10 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
           'config',
         );
       }
-      layers.push({ source: `${loaded.filepath}#profiles.${profileName}`, values: profile });
+      layers.push({
+        source: `${loaded.filepath}#profiles.${profileName}`,
+        values: besideFile(profile, loaded.filepath),
+      });
     }
     const holdsPassword =
       top.password !== undefined ||
@@ -80,7 +91,18 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
   const premium = checkPremium(Number(values.price ?? 0), Number(values.gateway));
   if (premium)
     problems.push({ path: describeSource('price', merged.sources.price), message: premium });
-  if (problems.length) throw settingsError('the settings', problems, 'config');
+  if (values.maxCost !== undefined && values.pricePerSegment === undefined) {
+    problems.push({
+      path: describeSource('maxCost', merged.sources.maxCost),
+      message:
+        'needs a price per segment to estimate the cost: set pricePerSegment in the config file, or pass --price-per-segment',
+    });
+  }
+  if (problems.length) {
+    // --max-cost alone on the command line is a slip of the command line, not of a file.
+    const flagOnly = problems.length === 1 && merged.sources.maxCost === 'flag';
+    throw settingsError('the settings', problems, flagOnly ? 'usage' : 'config');
+  }
 
   return {
     endpoint: values.endpoint?.replace(/\/+$/, ''),
@@ -99,12 +121,22 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
       serviceDescription: values.serviceDescription,
     },
     country: values.country?.toUpperCase(),
+    suppress: (values.suppress ?? []).map((label) => ({
+      path: resolvePath(input.cwd, expandHome(label)),
+      label,
+    })),
+    gsmNormalize: values.gsmNormalize === true,
+    maxSegments: values.maxSegments,
+    pricePerSegment: pricesByCode(values.pricePerSegment),
+    currency: values.currency?.toUpperCase(),
+    maxCost: values.maxCost,
     batchSize: values.batchSize!,
     concurrency: values.concurrency!,
     rate: values.rate ? values.rate : undefined,
     timeoutMs: parseDuration(values.timeout!)!,
     retries: values.retries!,
     outageGraceMs: parseDuration(values.outageGrace!)!,
+    sendWindow: sendWindowOf(values),
     stateDir: resolvePath(
       baseFor(merged.sources.stateDir, input.cwd),
       expandHome(values.stateDir ?? defaultStateDir(input.env)),
@@ -117,6 +149,28 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
     profiles,
     warnings,
   };
+}
+
+/** The send window the settings describe, already checked by the schema; none without a limit. */
+function sendWindowOf(values: FileSettings): SendWindow | undefined {
+  const { window, days, notBefore } = values;
+  if (window === undefined && days === undefined && notBefore === undefined) return undefined;
+  const timeZone = canonicalTimeZone(values.timezone ?? machineTimeZone()) ?? 'UTC';
+  const hours = window === undefined ? undefined : parseHours(window);
+  const dayList = days === undefined ? undefined : parseDays(days);
+  return {
+    hours: typeof hours === 'string' ? undefined : hours,
+    days: typeof dayList === 'string' ? undefined : dayList,
+    timeZone,
+    notBefore: notBefore === undefined ? undefined : parseDateTime(notBefore, timeZone),
+    text: { hours: window?.trim(), days: days?.trim() },
+  };
+}
+
+/** Calling codes as the plan looks them up: `"+47"` is `"47"`. */
+function pricesByCode(price: PricePerSegment | undefined): PricePerSegment | undefined {
+  if (price === undefined || typeof price === 'number') return price;
+  return Object.fromEntries(Object.entries(price).map(([code, p]) => [code.replace(/^\+/, ''), p]));
 }
 
 /** A setting named the way the user set it: `--price`, `SMS_SEND_…`, or the key and its file. */
@@ -140,6 +194,16 @@ function baseFor(source: string | undefined, cwd: string): string {
   return source && source !== 'flag' && source !== 'env' && source !== 'default'
     ? dirname(source.split('#')[0]!)
     : cwd;
+}
+
+/**
+ * A file's suppression lists made absolute against the file at once: lists add up over the
+ * layers (merge.ts), so each must carry its own base.
+ */
+function besideFile(values: FileSettings, file: string): FileSettings {
+  if (values.suppress === undefined) return values;
+  const base = dirname(file);
+  return { ...values, suppress: values.suppress.map((p) => resolvePath(base, expandHome(p))) };
 }
 
 function expandHome(path: string): string {

@@ -1,4 +1,5 @@
 // The resolved settings every command runs with, normalised from the merged layers.
+import type { SendWindow } from '../send/window.js';
 import type { FileSettings, SettingKey } from './table.js';
 
 /** Message fields applied to every record unless the record sets its own. */
@@ -15,6 +16,12 @@ export interface MessageDefaults {
   serviceDescription?: string;
 }
 
+/**
+ * What the gateway bills the sender for one segment: one price, or prices by calling code
+ * (`"47"`) with a `"default"` for every other code.
+ */
+export type PricePerSegment = number | Readonly<Record<string, number>>;
+
 export interface Settings {
   endpoint?: string;
   username?: string;
@@ -22,14 +29,31 @@ export interface Settings {
   password?: string;
   defaults: MessageDefaults;
   country?: string;
+  /**
+   * Suppression lists, in the order given (config file's first, relative to it; then flags,
+   * relative to the working folder): `path` to read, `label` as the user wrote it.
+   */
+  suppress: { path: string; label: string }[];
   batchSize: number;
   concurrency: number;
+  /** --gsm-normalize: texts are sent with look-alikes outside GSM-7 replaced from one table. */
+  gsmNormalize: boolean;
+  /** --max-segments: a record whose text needs more segments is invalid. */
+  maxSegments?: number;
+  /** The price of a segment, for the plan's cost estimate. */
+  pricePerSegment?: PricePerSegment;
+  /** The currency of pricePerSegment and maxCost, as the plan names it (e.g. NOK). */
+  currency?: string;
+  /** --max-cost: a campaign estimated to cost more is refused (needs pricePerSegment). */
+  maxCost?: number;
   /** Messages per second; undefined means unlimited. */
   rate?: number;
   timeoutMs: number;
   retries: number;
   /** How long an unusable gateway is waited for (probed) before the run stops; 0 never waits. */
   outageGraceMs: number;
+  /** When sending is allowed (--window, --days, --not-before in --tz); unset: at any time. */
+  sendWindow?: SendWindow;
   /** Campaign journals, locks, spools and manifests live here (one folder per campaign). */
   stateDir: string;
   /** An explicit campaign name (may hold {date}, {time}, {name}); else the ID comes from the content. */

@@ -13,10 +13,13 @@ import {
   type Check,
 } from '../message/rules.js';
 import { checkValidityFormat } from '../message/validity.js';
+import { canonicalTimeZone, parseDateTime, parseDays, parseHours } from '../send/window.js';
+import { isPlainObject } from '../shared/plain-object.js';
 import { parseDuration } from './duration.js';
+import type { PricePerSegment } from './settings.js';
 
 /** Where a setting shows in help and in `sms-send config`. */
-export type SettingGroup = 'gateway' | 'message' | 'sending' | 'state';
+export type SettingGroup = 'input' | 'gateway' | 'message' | 'cost' | 'sending' | 'state';
 
 export interface Spec<S extends v.GenericSchema> {
   /** The flag as commander takes it, e.g. `--from <sender>`. */
@@ -32,8 +35,11 @@ export interface Spec<S extends v.GenericSchema> {
   default?: v.InferOutput<S>;
   /** Shown as *** by `sms-send config`, never printed. */
   secret?: boolean;
-  /** A flag that may be repeated (`--custom k=v`), collected into one value. */
-  repeatable?: boolean;
+  /**
+   * A flag that may be repeated, collected into one value: `true` gathers `--custom k=v` into an
+   * object, `'list'` gathers `--suppress FILE` into an array.
+   */
+  repeatable?: true | 'list';
   /** A flag only `send` takes. */
   sendOnly?: boolean;
 }
@@ -68,9 +74,61 @@ const duration = v.pipe(
   v.union([v.number(), v.string()], durationMessage),
   v.check((value) => (parseDuration(value) ?? 0) > 0, durationMessage),
 );
+/** A parser's reason (a string) as a field rule's: text when refused, else nothing. */
+const reasonOf =
+  (parse: (text: string) => unknown): Check =>
+  (value) => {
+    const parsed = parse(value);
+    return typeof parsed === 'string' ? parsed : undefined;
+  };
+
 /** Digits become a number for the schema to judge; anything else stays text, and is refused. */
 const numeric = (value: string): unknown =>
   /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+
+const PRICE_FORMS =
+  'a price such as 0.5, or prices by calling code with a default, e.g. {"47": 0.35, "default": 0.5}';
+const CALLING_CODE = /^\+?[1-9][0-9]{0,2}$/;
+
+/** A price per segment's problem, or undefined: a number, or calling code → number with a default. */
+export function checkPricePerSegment(value: PricePerSegment): string | undefined {
+  if (typeof value === 'number') return value >= 0 ? undefined : 'must not be negative';
+  for (const [key, price] of Object.entries(value)) {
+    if (key !== 'default' && !CALLING_CODE.test(key)) {
+      return `"${key}" is not a calling code (such as 47) or "default"`;
+    }
+    if (typeof price !== 'number' || !(price >= 0)) {
+      return `the price for "${key}" must be a number, 0 or more`;
+    }
+  }
+  return 'default' in value
+    ? undefined
+    : `needs a "default" price for the calling codes it does not list, e.g. {"47": 0.35, "default": 0.5}`;
+}
+
+/** `--price-per-segment 0.5` or `--price-per-segment 47=0.35,46=0.4,default=0.5`. */
+const priceFromFlag = (text: string): unknown => {
+  if (!text.includes('=')) return numeric(text);
+  const prices: Record<string, unknown> = {};
+  for (const part of text.split(',')) {
+    const at = part.indexOf('=');
+    if (at <= 0) return text;
+    prices[part.slice(0, at).trim()] = numeric(part.slice(at + 1));
+  }
+  return prices;
+};
+
+const pricePerSegment = v.pipe(
+  v.custom<PricePerSegment>(
+    (value) => typeof value === 'number' || isPlainObject(value),
+    `must be ${PRICE_FORMS}`,
+  ),
+  v.rawCheck<PricePerSegment>(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const reason = checkPricePerSegment(dataset.value);
+    if (reason) addIssue({ message: reason });
+  }),
+);
 
 export const SETTINGS = {
   endpoint: spec({
@@ -172,6 +230,53 @@ export const SETTINGS = {
     group: 'message',
     schema: v.pipe(v.string(), v.regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code')),
   }),
+  suppress: spec({
+    flag: '--suppress <file>',
+    sendOnly: true,
+    help: 'skip recipients listed in this file: one number a line, or a CSV with a phone column (repeatable)',
+    group: 'input',
+    schema: v.array(
+      v.pipe(v.string(), v.minLength(1, 'must be a file path')),
+      'must be a list of file paths, e.g. ["optouts.csv"]',
+    ),
+    repeatable: 'list',
+  }),
+  gsmNormalize: spec({
+    flag: '--gsm-normalize',
+    help: 'replace typographic quotes, dashes, spaces and the like with GSM-7 look-alikes, so texts stay GSM-7',
+    group: 'cost',
+    schema: v.boolean('must be true or false'),
+  }),
+  maxSegments: spec({
+    flag: '--max-segments <n>',
+    help: 'a record whose text needs more segments than this is invalid',
+    group: 'cost',
+    schema: positiveInt,
+    fromFlag: numeric,
+  }),
+  pricePerSegment: spec({
+    flag: '--price-per-segment <price>',
+    help: 'what the gateway bills you per segment, for the cost estimate: 0.5, or by calling code: 47=0.35,default=0.5',
+    group: 'cost',
+    schema: pricePerSegment,
+    fromFlag: priceFromFlag,
+  }),
+  currency: spec({
+    flag: '--currency <code>',
+    help: 'currency of the prices and --max-cost, e.g. NOK',
+    group: 'cost',
+    schema: v.pipe(
+      v.string(),
+      v.regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code such as NOK'),
+    ),
+  }),
+  maxCost: spec({
+    flag: '--max-cost <amount>',
+    help: 'refuse to send a campaign estimated to cost more than this (needs a price per segment)',
+    group: 'cost',
+    schema: v.pipe(v.number('must be a number'), v.minValue(0, 'must not be negative')),
+    fromFlag: numeric,
+  }),
   batchSize: spec({
     flag: '--batch-size <n>',
     help: 'messages per request',
@@ -219,6 +324,38 @@ export const SETTINGS = {
     schema: nonNegativeInt,
     fromFlag: numeric,
     default: 3,
+  }),
+  window: spec({
+    flag: '--window <HH:MM-HH:MM>',
+    help: 'send only between these times of day, e.g. 09:00-21:00 (22:00-06:00 crosses midnight)',
+    group: 'sending',
+    schema: text(reasonOf(parseHours)),
+  }),
+  days: spec({
+    flag: '--days <days>',
+    help: 'send only on these days, e.g. mon-fri, mon,wed,fri or sat-sun',
+    group: 'sending',
+    schema: text(reasonOf(parseDays)),
+  }),
+  timezone: spec({
+    flag: '--tz <zone>',
+    help: "time zone of --window, --days and --not-before, e.g. Europe/Oslo (default: the machine's)",
+    group: 'sending',
+    schema: text((zone) =>
+      canonicalTimeZone(zone) === undefined
+        ? 'must be an IANA time zone such as Europe/Oslo'
+        : undefined,
+    ),
+  }),
+  notBefore: spec({
+    flag: '--not-before <date-time>',
+    help: 'send nothing before this time, e.g. 2026-12-01T09:00 (in --tz unless it has an offset)',
+    group: 'sending',
+    schema: text((value) =>
+      parseDateTime(value, 'UTC') === undefined
+        ? 'must be a date and time such as 2026-12-01T09:00 (or with an offset: 2026-12-01T09:00+01:00)'
+        : undefined,
+    ),
   }),
   stateDir: spec({
     flag: '--state-dir <path>',

@@ -2,10 +2,12 @@
 import { stat } from 'node:fs/promises';
 import { LockedError } from '../errors.js';
 import { acquireLock, lockPath, type Lock } from '../journal/lock.js';
+import type { RowResult } from '../report/outcome.js';
 import { updateReport } from '../report/update.js';
 import { readLog } from './log.js';
 import type { DeliveryBook } from './matching.js';
 import {
+  CONFIRMED_BY_DLR,
   DLR_COLUMNS,
   deliveryOfRow,
   messageIdOfRow,
@@ -28,6 +30,10 @@ export interface FoldDone {
   matched: number;
   /** MessageIds with a delivery not found in the report: another campaign's, or not written yet. */
   unmatched: number;
+  /** Rows this fold turned from `unknown` into `accepted`: a delivery report proves the gateway took them. */
+  confirmed: number;
+  /** Those rows as they now read, for the campaign's state (recordConfirmed). */
+  confirmedRows: RowResult[];
   unmatchedSample: string[];
   /** fileIdentity() of the report as this fold left it. */
   identity: string;
@@ -45,10 +51,15 @@ export interface FoldDeferred {
 
 export type FoldResult = FoldDone | FoldDeferred;
 
+/** The columns a fold may set: the delivery, and the outcome of a row it confirms. */
+const FOLD_COLUMNS = [...DLR_COLUMNS, 'outcome', 'statusDescription'] as const;
+
 /**
  * Writes each MessageId's winning delivery into every report row with that MessageId, unless the
  * row already records a later one (by timestamp). Rows are never dropped or reordered, and rows
- * without a delivery keep what they had.
+ * without a delivery keep what they had. A delivery report for a row whose outcome is `unknown`
+ * proves the gateway accepted it: the row becomes `accepted`, its statusDescription saying
+ * "confirmed by delivery report" (its error column keeps why it was unknown).
  *
  * The report's lock (`<report>.lock`, which `sms-send send` takes while it writes the report) is held for the rewrite:
  * while a run holds it the report is being appended to through an open file, which a rename
@@ -75,14 +86,20 @@ export async function foldIntoReport(reportPath: string, book: DeliveryBook): Pr
   }
   try {
     const matched = new Set<string>();
-    const result = await updateReport(reportPath, DLR_COLUMNS, (row) => {
+    const confirmedRows: RowResult[] = [];
+    const result = await updateReport(reportPath, FOLD_COLUMNS, (row) => {
       const id = messageIdOfRow(row);
       const delivery = id === undefined ? undefined : book.get(id);
       if (id === undefined || !delivery) return undefined;
       matched.add(id);
+      const confirm =
+        row['outcome'] === 'unknown'
+          ? { outcome: 'accepted', statusDescription: CONFIRMED_BY_DLR }
+          : undefined;
+      if (confirm) confirmedRows.push(confirmedRow(row, id));
       const recorded = deliveryOfRow(row);
-      if (recorded && !supersedes(delivery, recorded)) return undefined;
-      return { deliveryStatus: delivery.status, deliveredAt: delivery.at };
+      if (recorded && !supersedes(delivery, recorded)) return confirm;
+      return { deliveryStatus: delivery.status, deliveredAt: delivery.at, ...confirm };
     });
     const sample: string[] = [];
     let unmatched = 0;
@@ -99,6 +116,8 @@ export async function foldIntoReport(reportPath: string, book: DeliveryBook): Pr
       matched: matched.size,
       unmatched,
       unmatchedSample: sample,
+      confirmed: confirmedRows.length,
+      confirmedRows,
       identity: result.identity,
     };
   } catch (error) {
@@ -106,6 +125,24 @@ export async function foldIntoReport(reportPath: string, book: DeliveryBook): Pr
   } finally {
     await lock.release();
   }
+}
+
+/** A row a delivery report confirmed, as the report now records it (extraInfo aside). */
+function confirmedRow(row: Readonly<Record<string, unknown>>, messageId: string): RowResult {
+  const text = (key: string) => {
+    const value = row[key];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  return {
+    row: Number(row['row']),
+    to: text('to') ?? '',
+    messageId,
+    outcome: 'accepted',
+    attempts: Number(row['attempts']) || 0,
+    statusDescription: CONFIRMED_BY_DLR,
+    transactionId: text('transactionId'),
+    error: text('error'),
+  };
 }
 
 export interface LogCounts {

@@ -4,6 +4,9 @@ import { parseCompactTimestamp } from '../shared/timestamp.js';
 /** The report columns a delivery report fills in. */
 export const DLR_COLUMNS = ['deliveryStatus', 'deliveredAt'] as const;
 
+/** The statusDescription of an `unknown` row a delivery report turned `accepted`. */
+export const CONFIRMED_BY_DLR = 'confirmed by delivery report';
+
 /** One delivery report as received (GET query, POST JSON or form), or read back from a log. */
 export interface DeliveryReport {
   messageId: string;

@@ -17,10 +17,13 @@ const LOGGED_BODY_CHARS = 64 * 1024;
 const STOP_GRACE_MS = 2000;
 
 export interface ReceiverOptions {
-  /** The campaign's report (csv, json or ndjson); it need not exist yet. */
-  reportPath: string;
-  /** The NDJSON log every request is appended to. */
-  logPath: string;
+  /**
+   * The campaign's report (csv, json or ndjson); it need not exist yet. Without one, reports
+   * are only counted, booked and emitted (`check --await-dlr` waits for one message's).
+   */
+  reportPath?: string;
+  /** The NDJSON log every request is appended to; without one, nothing is written. */
+  logPath?: string;
   /** Default '127.0.0.1'. */
   host?: string;
   /** Default 0: an ephemeral port. */
@@ -114,6 +117,8 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
   readonly book = new DeliveryBook();
   /** The latest fold's result. */
   lastFold: FoldResult | undefined;
+  /** Rows every fold of this session turned from `unknown` into `accepted`. */
+  confirmed = 0;
   private readonly server: http.Server;
   private readonly open = new Set<http.ServerResponse>();
   private timer: NodeJS.Timeout | undefined;
@@ -125,7 +130,7 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
 
   private constructor(
     private readonly options: ReceiverOptions,
-    private readonly log: DlrLog,
+    private readonly log: DlrLog | undefined,
   ) {
     super();
     this.server = http.createServer({ keepAlive: true }, (req, res) => this.handle(req, res));
@@ -134,12 +139,12 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
 
   /** Opens the log and listens; rejects when the port cannot be bound (the log is closed again). */
   static async start(options: ReceiverOptions): Promise<DlrReceiver> {
-    const log = await DlrLog.open(options.logPath);
+    const log = options.logPath === undefined ? undefined : await DlrLog.open(options.logPath);
     const receiver = new DlrReceiver(options, log);
     try {
       await receiver.listen();
     } catch (error) {
-      await log.close();
+      await log?.close();
       throw error;
     }
     return receiver;
@@ -190,7 +195,7 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
       if (this.book.size > 0 && (this.dirty || (await this.reportChanged()))) {
         await this.fold();
       }
-      await this.log.close();
+      await this.log?.close();
       return this.lastFold;
     })();
     return this.stopping;
@@ -202,22 +207,27 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
   }
 
   private async foldIfNeeded(): Promise<void> {
-    if (this.book.size === 0) return;
+    if (this.book.size === 0 || this.options.reportPath === undefined) return;
     // Also after a run rewrote the report (--force, --resume) and dropped the columns.
     if (this.dirty || (await this.reportChanged())) await this.fold();
   }
 
   private async fold(): Promise<void> {
+    if (this.options.reportPath === undefined) return;
     this.dirty = false;
     const result = await foldIntoReport(this.options.reportPath, this.book);
     // The identity of the report as the fold read or wrote it: a change after that is noticed.
     if (result.kind === 'deferred') this.dirty = true;
-    else this.identity = result.identity;
+    else {
+      this.identity = result.identity;
+      this.confirmed += result.confirmed;
+    }
     this.lastFold = result;
     this.emit('fold', result);
   }
 
   private async reportChanged(): Promise<boolean> {
+    if (this.options.reportPath === undefined) return false;
     try {
       return fileIdentity(await stat(this.options.reportPath)) !== this.identity;
     } catch {
@@ -289,7 +299,7 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
       transactionId: report.transactionId,
       params,
     };
-    this.log.append(line).then(
+    this.append(line).then(
       () => this.answer(res, 200, 'OK'),
       (error: unknown) => {
         this.emit('logFailed', error instanceof Error ? error : new Error(String(error)));
@@ -312,10 +322,14 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
     if (body !== undefined && body !== '') line.body = body.slice(0, LOGGED_BODY_CHARS);
     const answer = () =>
       this.answer(res, httpStatus, reason, httpStatus === 413 ? { Connection: 'close' } : {});
-    this.log.append(line).then(answer, (error: unknown) => {
+    this.append(line).then(answer, (error: unknown) => {
       this.emit('logFailed', error instanceof Error ? error : new Error(String(error)));
       answer();
     });
+  }
+
+  private append(line: LogLine): Promise<void> {
+    return this.log ? this.log.append(line) : Promise.resolve();
   }
 
   private answer(

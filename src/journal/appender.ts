@@ -1,20 +1,34 @@
 // Appends lines to a file in order; each append resolves once written (and synced, if asked),
-// with all lines that arrive meanwhile grouped into one write.
+// with all lines that arrive meanwhile grouped into one write and at most one sync.
 import type { FileHandle } from 'node:fs/promises';
 
 export class LineAppender {
-  private pending: { line: string; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private pending: {
+    line: string;
+    sync: boolean;
+    resolve: () => void;
+    reject: (e: unknown) => void;
+  }[] = [];
   private flushing: Promise<void> | undefined;
 
-  /** `sync`: each group reaches the disk before its appends resolve (the journal needs that). */
+  /**
+   * `sync`: a group reaches the disk before its appends resolve (the journal needs that), unless
+   * each line of it was appended with `{ sync: false }`.
+   */
   constructor(
     private readonly handle: FileHandle,
     private readonly sync: boolean,
   ) {}
 
-  append(line: string): Promise<void> {
+  /**
+   * `sync: false` is for a line whose loss in a machine crash costs nothing but detail: it is
+   * written at once (a killed process loses nothing written) and reaches the disk with the next
+   * synced group or at close, without a sync of its own.
+   */
+  append(line: string, options: { sync?: boolean } = {}): Promise<void> {
+    const sync = this.sync && options.sync !== false;
     return new Promise((resolve, reject) => {
-      this.pending.push({ line, resolve, reject });
+      this.pending.push({ line, sync, resolve, reject });
       this.flushing ??= this.flush();
     });
   }
@@ -25,7 +39,7 @@ export class LineAppender {
       this.pending = [];
       try {
         await this.handle.write(group.map((p) => p.line).join(''));
-        if (this.sync) await this.handle.datasync();
+        if (group.some((p) => p.sync)) await this.handle.datasync();
         for (const p of group) p.resolve();
       } catch (error) {
         for (const p of group) p.reject(error);

@@ -5,6 +5,7 @@ import { exists, listIfExists } from '../shared/files.js';
 import { acquireLock } from './lock.js';
 import type { CampaignIdentity } from './identity.js';
 import { ARCHIVED_JOURNAL, readJournal, type JournalState } from './journal.js';
+import { SettledResults } from './results.js';
 import {
   campaignPaths,
   ensureStateDir,
@@ -190,7 +191,8 @@ async function nothingToResume(options: ClaimOptions): Promise<UsageError> {
   const hint = kin
     ? ` Campaign ${kin.manifest.id} (${kin.status}, started ${kin.manifest.startedAt.slice(0, 10)}) ` +
       'was sent from the same input files with other settings (sender, template, mapping, ' +
-      'message defaults, --country, --simulate or --campaign name): to finish it, run with ' +
+      'message defaults, --country, --suppress lists, --simulate or --campaign name): to finish ' +
+      'it, run with ' +
       `exactly the settings it was started with${kin.manifest.named ? ` (--campaign ${kin.manifest.id})` : ''}.`
     : ' Without --resume this content is sent as a new campaign.';
   return new UsageError(
@@ -205,7 +207,7 @@ async function hasArchivedJournals(paths: CampaignPaths): Promise<boolean> {
 }
 
 function emptyJournal(): JournalState {
-  return { campaign: '', runs: 0, sent: false, results: new Map(), inFlight: new Map() };
+  return { campaign: '', runs: 0, sent: false, results: new SettledResults(), inFlight: new Map() };
 }
 
 function refusal(
@@ -239,9 +241,7 @@ function refusal(
 /** Outcomes the journal recorded, and the rows sent without an answer as "in flight". */
 function journalCounts(journal: JournalState): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const result of journal.results.values()) {
-    counts[result.outcome] = (counts[result.outcome] ?? 0) + 1;
-  }
+  for (const outcome of journal.results.outcomes()) counts[outcome] = (counts[outcome] ?? 0) + 1;
   if (journal.inFlight.size > 0) counts['sent without an answer'] = journal.inFlight.size;
   return counts;
 }

@@ -1,9 +1,10 @@
 // The append-only journal in the campaign's state folder: each batch is recorded before it is sent
 // and after its result, and made durable, so a run killed at any instant can be resumed without sending twice.
 import { open, rename } from 'node:fs/promises';
-import { readIfExists } from '../shared/files.js';
+import { lineChunks, openIfExists } from '../shared/files.js';
 import { UsageError } from '../errors.js';
 import { LineAppender } from './appender.js';
+import { SettledResults, type SettledResult } from './results.js';
 import type { Outcome, RowResult } from '../report/outcome.js';
 
 export const JOURNAL_VERSION = 1;
@@ -60,8 +61,14 @@ export class JournalWriter {
     return new JournalWriter(path, new LineAppender(handle, true));
   }
 
+  /**
+   * What is about to be sent is synced before it is sent: after a machine crash, the journal must
+   * still know the batch may have reached the gateway. A result line is only written: lost in a
+   * machine crash (never in a killed process), its batch reads as in flight, `unknown` on resume
+   * and not sent again, so a sync per result (half of all syncs) would buy detail, not safety.
+   */
   append(line: JournalLine): Promise<void> {
-    return this.lines.append(`${JSON.stringify(line)}\n`);
+    return this.lines.append(`${JSON.stringify(line)}\n`, { sync: line.t !== 'done' });
   }
 
   close(): Promise<void> {
@@ -97,71 +104,85 @@ export interface JournalState {
   runs: number;
   /** Whether anything may have reached the gateway: a result, or a batch sent without an answer. */
   sent: boolean;
-  results: Map<number, Omit<RowResult, 'to' | 'messageId'>>;
+  results: SettledResults;
   inFlight: Map<number, number>;
 }
 
+/**
+ * Reads a journal back, a chunk of lines at a time: a million-record journal is some 150 MB of
+ * text, and only what it settles is kept (compactly, see SettledResults).
+ */
 export async function readJournal(path: string): Promise<JournalState | undefined> {
-  const text = await readIfExists(path);
-  if (text === undefined) return undefined;
+  const handle = await openIfExists(path);
+  if (handle === undefined) return undefined;
+  try {
+    return await readLines(path, lineChunks(handle));
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readLines(path: string, chunks: AsyncIterable<string[]>): Promise<JournalState> {
   const state: JournalState = {
     campaign: '',
     runs: 0,
     sent: false,
-    results: new Map(),
+    results: new SettledResults(),
     inFlight: new Map(),
   };
   const rowsOf = new Map<string, number[]>();
-  for (const raw of text.split('\n')) {
-    if (raw === '') continue;
-    let line: JournalLine;
-    try {
-      line = JSON.parse(raw) as JournalLine;
-    } catch {
-      // Only the last line can be torn (killed mid-write); its batch then counts as in flight.
-      continue;
-    }
-    if (line.t === 'start') {
-      // A newer sms-send may record what this one cannot read back: resuming would guess.
-      if (line.v > JOURNAL_VERSION) {
-        throw new UsageError(
-          `${path} was written by a newer sms-send (journal version ${line.v}, this one reads ${JOURNAL_VERSION}); nothing was sent. Resume with that version.`,
-          'journal-version',
-        );
+  for await (const raws of chunks) {
+    for (const raw of raws) {
+      if (raw === '') continue;
+      let line: JournalLine;
+      try {
+        line = JSON.parse(raw) as JournalLine;
+      } catch {
+        // Only the last line can be torn (killed mid-write); its batch then counts as in flight.
+        continue;
       }
-      state.campaign = line.campaign;
-      state.runs = Math.max(state.runs, line.run);
-    } else if (line.t === 'send') {
-      rowsOf.set(line.b, line.rows);
-      for (const row of line.rows) state.inFlight.set(row, (state.inFlight.get(row) ?? 0) + 1);
-    } else if (line.t === 'unsent') {
-      for (const row of rowsOf.get(line.b) ?? []) {
-        const times = (state.inFlight.get(row) ?? 0) - 1;
-        if (times > 0) state.inFlight.set(row, times);
-        else state.inFlight.delete(row);
-      }
-    } else if (line.t === 'done') {
-      rowsOf.delete(line.b);
-      for (const [
-        row,
-        outcome,
-        attempts,
-        statusCode,
-        description,
-        transactionId,
-        extraInfo,
-        error,
-      ] of line.r) {
-        state.inFlight.delete(row);
-        const result: Omit<RowResult, 'to' | 'messageId'> = { row, outcome, attempts };
-        if (statusCode !== null && statusCode !== undefined) result.statusCode = statusCode;
-        if (description !== null && description !== undefined)
-          result.statusDescription = description;
-        if (transactionId !== null && transactionId !== undefined)
-          result.transactionId = transactionId;
-        if (extraInfo !== null && extraInfo !== undefined) result.extraInfo = extraInfo;
-        if (error !== null && error !== undefined) result.error = error;
-        state.results.set(row, result);
+      if (line.t === 'start') {
+        // A newer sms-send may record what this one cannot read back: resuming would guess.
+        if (line.v > JOURNAL_VERSION) {
+          throw new UsageError(
+            `${path} was written by a newer sms-send (journal version ${line.v}, this one reads ${JOURNAL_VERSION}); nothing was sent. Resume with that version.`,
+            'journal-version',
+          );
+        }
+        state.campaign = line.campaign;
+        state.runs = Math.max(state.runs, line.run);
+      } else if (line.t === 'send') {
+        rowsOf.set(line.b, line.rows);
+        for (const row of line.rows) state.inFlight.set(row, (state.inFlight.get(row) ?? 0) + 1);
+      } else if (line.t === 'unsent') {
+        for (const row of rowsOf.get(line.b) ?? []) {
+          const times = (state.inFlight.get(row) ?? 0) - 1;
+          if (times > 0) state.inFlight.set(row, times);
+          else state.inFlight.delete(row);
+        }
+      } else if (line.t === 'done') {
+        rowsOf.delete(line.b);
+        for (const [
+          row,
+          outcome,
+          attempts,
+          statusCode,
+          description,
+          transactionId,
+          extraInfo,
+          error,
+        ] of line.r) {
+          state.inFlight.delete(row);
+          const result: SettledResult = { row, outcome, attempts };
+          if (statusCode !== null && statusCode !== undefined) result.statusCode = statusCode;
+          if (description !== null && description !== undefined)
+            result.statusDescription = description;
+          if (transactionId !== null && transactionId !== undefined)
+            result.transactionId = transactionId;
+          if (extraInfo !== null && extraInfo !== undefined) result.extraInfo = extraInfo;
+          if (error !== null && error !== undefined) result.error = error;
+          state.results.set(result);
+        }
       }
     }
   }

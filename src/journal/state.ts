@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { listIfExists, readIfExists } from '../shared/files.js';
 import type { Outcome } from '../report/outcome.js';
+import type { CampaignShape } from './identity.js';
 import { lockIsHeld } from './lock.js';
 
 export type CampaignStatus = 'running' | 'interrupted' | 'stopped' | 'finished';
@@ -32,6 +33,20 @@ export interface Manifest {
   counts: Record<Outcome, number>;
   /** Why a stopped run stopped (gateway unusable). */
   reason?: string;
+  /**
+   * How the messages were made from the inputs (mapping, template, defaults, country): what
+   * `sms-send retry` rebuilds them with. Absent in manifests of earlier versions.
+   */
+  shape?: CampaignShape;
+  /** Set on a follow-up campaign (`sms-send retry`): the campaign it re-sends records of. */
+  followUp?: FollowUpOf;
+}
+
+/** What a follow-up campaign re-sends: records of campaign `of` with these outcomes. */
+export interface FollowUpOf {
+  of: string;
+  /** Besides failed and rejected: "unknown", "undelivered". */
+  include: string[];
 }
 
 export const MANIFEST_VERSION = 1;

@@ -5,6 +5,7 @@ import type { FieldValue, InputRecord } from '../input/types.js';
 import { isPlainObject } from '../shared/plain-object.js';
 import type { ColumnPlan, MessageField } from './columns.js';
 import { analyzeText, type TextInfo } from './encoding.js';
+import { normalizeForGsm } from './gsm-normalize.js';
 import { checkMessageId, generateMessageId } from './message-id.js';
 import { normalizeMsisdn } from './msisdn.js';
 import { checkNested, MAX_CUSTOM_DATA, MAX_NESTED_VALUE } from './nesting.js';
@@ -31,9 +32,25 @@ export interface Problem {
   reason: string;
 }
 
+/** What --gsm-normalize did to a text: characters replaced from its table, segments saved. */
+export interface Normalization {
+  replaced: number;
+  segmentsSaved: number;
+}
+
 export type Built =
-  | { ok: true; message: RestSmsMessageReq; to: string; text: TextInfo }
-  | { ok: false; problems: Problem[]; to: string; messageId: string };
+  | {
+      ok: true;
+      message: RestSmsMessageReq;
+      to: string;
+      /** The text as it is sent (normalised, with --gsm-normalize). */
+      text: TextInfo;
+      /** The column the text came from; absent when it is the --text template's. */
+      textColumn?: string;
+      /** Present when --gsm-normalize changed the text. */
+      normalized?: Normalization;
+    }
+  | { ok: false; problems: Problem[]; to: string; messageId: string; text: TextInfo };
 
 export interface BuildContext {
   defaults: MessageDefaults;
@@ -41,6 +58,10 @@ export interface BuildContext {
   template?: Template;
   campaignKey: string;
   now: Date;
+  /** --gsm-normalize: replace look-alikes outside GSM-7 from the table in gsm-normalize.ts. */
+  gsmNormalize?: boolean;
+  /** --max-segments: a text that needs more is invalid. */
+  maxSegments?: number;
 }
 
 /** Message-field values as strings, from defaults then the record's own columns. */
@@ -105,7 +126,18 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
       text = filled.text;
     }
   }
-  const info = analyzeText(text);
+  let info = analyzeText(text);
+  let normalized: Normalization | undefined;
+  // Here, after the template is filled and before any check, so what is checked, counted and
+  // sent are the same bytes.
+  if (ctx.gsmNormalize) {
+    const result = normalizeForGsm(text, info);
+    if (result.replaced > 0) {
+      text = result.text;
+      info = result.info;
+      normalized = { replaced: result.replaced, segmentsSaved: result.segmentsSaved };
+    }
+  }
   // "00" is a single message: the contract's limit is 160 UTF-16 units (as the gateway's .NET
   // strings count; an emoji is two), but 81 euro signs or 71 Cyrillic letters already need two
   // segments, so our own segment count decides too. An explicit MessageType always wins.
@@ -114,6 +146,12 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
   const textField = plan.text ?? 'text';
   const textProblem = checkUserData(text, messageType, info);
   if (textProblem) problems.push({ field: textField, reason: textProblem });
+  if (ctx.maxSegments !== undefined && info.segments > ctx.maxSegments) {
+    problems.push({
+      field: textField,
+      reason: `needs ${info.segments} segments, more than --max-segments ${ctx.maxSegments}`,
+    });
+  }
 
   check(problems, 'Gateway', values.Gateway, checkGateway);
   check(problems, 'Price', values.Price, checkPrice);
@@ -140,7 +178,9 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
   }
 
   const msisdn = to.ok ? to.msisdn : rawTo;
-  if (problems.length > 0 || !to.ok) return { ok: false, problems, to: msisdn, messageId };
+  if (problems.length > 0 || !to.ok) {
+    return { ok: false, problems, to: msisdn, messageId, text: info };
+  }
 
   // Field order follows the contract's table so requests read naturally in logs and tests.
   const message: RestSmsMessageReq = {
@@ -160,7 +200,10 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
   if (values.ServiceCode !== undefined) message.ServiceCode = values.ServiceCode;
   if (values.ServiceDescription !== undefined)
     message.ServiceDescription = values.ServiceDescription;
-  return { ok: true, message, to: to.msisdn, text: info };
+  const built: Extract<Built, { ok: true }> = { ok: true, message, to: to.msisdn, text: info };
+  if (!ctx.template && plan.text !== undefined) built.textColumn = plan.text;
+  if (normalized) built.normalized = normalized;
+  return built;
 }
 
 /**

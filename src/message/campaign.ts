@@ -6,6 +6,7 @@ import type { Built } from './build.js';
 import { RecordChecker } from './checker.js';
 import { checkColumns, planColumns, type ColumnPlan, type Mapping } from './columns.js';
 import { ParallelReader, type ChunkResult, type ParallelOptions } from './parallel.js';
+import type { Suppression } from './suppress.js';
 import type { Template } from './template.js';
 
 export interface CampaignOptions {
@@ -22,6 +23,12 @@ export interface CampaignOptions {
   limit?: number;
   /** Skip a record whose recipient and text repeat an earlier one. */
   dedupe?: boolean;
+  /** Skip a record whose recipient is on a suppression list (--suppress). */
+  suppress?: Suppression;
+  /** --gsm-normalize: texts are sent with look-alikes outside GSM-7 replaced. */
+  gsmNormalize?: boolean;
+  /** --max-segments: a record whose text needs more is invalid. */
+  maxSegments?: number;
   /** Large files are validated by worker threads: what those write (spool lines, digests). */
   parallel?: ParallelOptions;
 }
@@ -29,8 +36,10 @@ export interface CampaignOptions {
 export interface BuiltRecord {
   record: InputRecord;
   built: Built;
-  /** Why a valid record is not sent (--limit, --dedupe). */
+  /** Why a valid record is not sent (--limit, --dedupe, --suppress). */
   skipped?: string;
+  /** The suppression list that holds the recipient, when that is why it is skipped. */
+  suppressedBy?: string;
 }
 
 /** A problem with a whole file (a missing column), found before any of its records. */

@@ -1,13 +1,14 @@
-// Builds each record in input order: rows, unique user MessageIds, --dedupe and --limit.
+// Builds each record in input order: rows, unique user MessageIds, --suppress, --dedupe and --limit.
 import type { InputRecord } from '../input/types.js';
 import { buildMessage, type BuildContext } from './build.js';
 import type { BuiltRecord, CampaignOptions } from './campaign.js';
 import { planColumns, type ColumnPlan } from './columns.js';
 import { DigestSet, digestMessage } from './digest.js';
+import { suppressedReason } from './suppress.js';
 
 /**
  * Builds records one after the other, in input order: numbers rows, checks that user-given
- * MessageIds are unique, and applies --dedupe and --limit. A worker thread runs one for its part
+ * MessageIds are unique, and applies --suppress, --dedupe and --limit. A worker thread runs one for its part
  * of a file, starting at the row and with the ids the parts before it left.
  */
 export class RecordChecker {
@@ -37,6 +38,8 @@ export class RecordChecker {
       template: options.template,
       campaignKey: options.campaignKey,
       now: options.now,
+      gsmNormalize: options.gsmNormalize,
+      maxSegments: options.maxSegments,
     };
   }
 
@@ -61,9 +64,17 @@ export class RecordChecker {
     if (id !== undefined && isUserId(plan)) {
       if (this.seenIds.has(id)) {
         const problems = [{ field: 'MessageId', reason: `"${id}" is used by an earlier record` }];
-        return { record, built: { ok: false, to: built.to, messageId: id, problems } };
+        return {
+          record,
+          built: { ok: false, to: built.to, messageId: id, text: built.text, problems },
+        };
       }
       this.seenIds.add(id);
+    }
+    // Before --dedupe and --limit: a number that opted out takes no place among those sent.
+    const list = this.options.suppress?.match(built.to);
+    if (list !== undefined) {
+      return { record, built, skipped: suppressedReason(list), suppressedBy: list };
     }
     if (this.seen) {
       digestMessage(built.to, built.message.UserData, this.digest);

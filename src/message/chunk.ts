@@ -68,7 +68,7 @@ export function buildChunk(
   const columns = 'columns' in spec.body ? spec.body.columns : undefined;
   const plan = columns && planColumns(columns, options.mapping, options.template !== undefined);
   const parallel = options.parallel;
-  const tally = new PlanTally(parallel?.digests ? 'digests' : undefined);
+  const tally = new PlanTally(parallel?.tally ?? {}, parallel?.digests ? 'digests' : undefined);
   const spool: string[] | undefined = parallel?.spool ? [] : undefined;
   const rows: number[] = [];
   for (const record of records) {

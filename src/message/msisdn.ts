@@ -1,11 +1,7 @@
 // Recipient numbers → international MSISDN digits, accepted only when libphonenumber-js types them mobile.
 import { readByRules, UNSURE } from './number-rules.js';
-import {
-  parsePhoneNumberFromString,
-  validatePhoneNumberLength,
-  type CountryCode,
-  type NumberType,
-} from 'libphonenumber-js/max';
+import type { CountryCode, NumberType } from 'libphonenumber-js/max';
+import { phoneLibrary } from './phone-library.js';
 
 export type MsisdnResult = { ok: true; msisdn: string } | { ok: false; reason: string };
 
@@ -61,9 +57,22 @@ export function normalizeMsisdnByLibrary(raw: string, country?: string): MsisdnR
   return normalize(raw, country, read);
 }
 
+/**
+ * Any valid number, of any type, read as recipients are: a suppression list may name a landline,
+ * which can never match a recipient, but is no mistake in the list either.
+ */
+export function normalizeListedNumber(raw: string, country?: string): MsisdnResult {
+  return normalize(raw, country, readFast, 'any');
+}
+
 const DIGITS = /^\+?[0-9]+$/;
 
-function normalize(raw: string, country: string | undefined, readDigits: Reader): MsisdnResult {
+function normalize(
+  raw: string,
+  country: string | undefined,
+  readDigits: Reader,
+  accepted: ReadonlySet<NumberType> | 'any' = SMS_CAPABLE,
+): MsisdnResult {
   // Most recipients are written without separators; only the others need the replace.
   let compact = raw;
   if (!DIGITS.test(raw)) {
@@ -78,11 +87,11 @@ function normalize(raw: string, country: string | undefined, readDigits: Reader)
   let firstReason: (() => string) | undefined;
   if (country && !plus && !idd) {
     const national = readDigits(compact, country as CountryCode);
-    if (national.valid) return verdict(national);
+    if (national.valid) return verdict(national, accepted);
     firstReason = national.reason;
   }
   const reading = readDigits(international, undefined);
-  if (reading.valid) return verdict(reading);
+  if (reading.valid) return verdict(reading, accepted);
   let reason = (firstReason ?? reading.reason)();
   if (!country && !plus && !idd && compact.length <= 10) {
     reason += '; if this is a national number, give its country with --country';
@@ -90,8 +99,11 @@ function normalize(raw: string, country: string | undefined, readDigits: Reader)
   return { ok: false, reason };
 }
 
-function verdict(reading: { type: NumberType; msisdn: string }): MsisdnResult {
-  if (SMS_CAPABLE.has(reading.type)) return { ok: true, msisdn: reading.msisdn };
+function verdict(
+  reading: { type: NumberType; msisdn: string },
+  accepted: ReadonlySet<NumberType> | 'any',
+): MsisdnResult {
+  if (accepted === 'any' || accepted.has(reading.type)) return { ok: true, msisdn: reading.msisdn };
   return { ok: false, reason: `is ${TYPE_NAMES[reading.type!]}, not a mobile number` };
 }
 
@@ -105,6 +117,7 @@ function readFast(text: string, region: CountryCode | undefined): Reading {
 }
 
 function read(text: string, region: CountryCode | undefined): Reading {
+  const { parsePhoneNumberFromString, validatePhoneNumberLength } = phoneLibrary();
   const parsed = parsePhoneNumberFromString(text, region);
   // getType() is undefined exactly when the number is invalid, so one call does both checks.
   const type = parsed?.getType();

@@ -1,5 +1,6 @@
 // libphonenumber-js's reading of a recipient, compiled once per country: same answer, a fraction of the cost.
-import { Metadata, type NumberType } from 'libphonenumber-js/max';
+import type { NumberType } from 'libphonenumber-js/max';
+import { maxMetadata } from './phone-library.js';
 
 /** What validatePhoneNumberLength says of a number that parses but is invalid. */
 export type LengthProblem = 'TOO_SHORT' | 'TOO_LONG' | 'INVALID_LENGTH' | undefined;
@@ -76,7 +77,7 @@ const NON_FIXED_LINE_TYPES: NumberType[] = [
 const MIN_NSN = 2;
 const MAX_NSN = 17;
 
-const metadata = new Metadata() as unknown as MetadataApi;
+const metadata = maxMetadata() as MetadataApi;
 const plans = new Map<string, CompiledPlan>();
 const callingCodeCountries = new Map<string, readonly string[] | undefined>();
 const knownCallingCodes = new Map<string, boolean>();

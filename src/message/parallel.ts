@@ -1,4 +1,5 @@
 // Large CSV and NDJSON files are validated on every core: worker threads take byte ranges, merged in order.
+import type { TallyOptions } from './plan.js';
 import { availableParallelism } from 'node:os';
 import { open, stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
@@ -23,6 +24,8 @@ export interface ParallelOptions extends ValidationWorkers {
   /** Workers write spool lines (a real run) and digests of valid records (repeats are counted). */
   spool: boolean;
   digests: boolean;
+  /** What a worker's plan counts besides the basics: normalisation, the template, prices. */
+  tally?: TallyOptions;
 }
 
 /** How many workers, from what size, on what parts of a file; defaults suit this machine. */
@@ -111,7 +114,10 @@ export class ParallelReader {
   /** How many workers to use: none when the options or the file do not allow it. */
   private get count(): number {
     const parallel = this.options.parallel;
-    if (!parallel || this.options.limit !== undefined || this.options.dedupe) return 0;
+    // Order-dependent options (--limit, --dedupe) and suppression lists (held in typed arrays a
+    // worker would need copied) keep the file on this thread.
+    const { limit, dedupe, suppress } = this.options;
+    if (!parallel || limit !== undefined || dedupe || suppress) return 0;
     // One core: a worker would only take turns with this thread.
     return parallel.workers ?? (availableParallelism() >= 2 ? 2 : 0);
   }
@@ -260,7 +266,7 @@ export class ParallelReader {
         ...rest,
         files: [],
         template: template?.source,
-        parallel: { spool: parallel.spool, digests: parallel.digests },
+        parallel: { spool: parallel.spool, digests: parallel.digests, tally: parallel.tally },
       },
     };
     const url = parallel.worker?.url ?? new URL('./validate-worker.js', import.meta.url);

@@ -28,11 +28,18 @@ export function xmlEscape(text: string): string {
 }
 
 export function junitCase(row: RowResult, suite: string): string {
-  const name = xmlEscape(`row ${row.row} to ${row.to} (${row.messageId || 'no MessageId'})`);
+  const retryOf = row.originalMessageId ? `, re-sending ${row.originalMessageId}` : '';
+  const name = xmlEscape(
+    `row ${row.row} to ${row.to} (${row.messageId || 'no MessageId'}${retryOf})`,
+  );
   const open = `  <testcase classname="${xmlEscape(suite)}" name="${name}" time="0">`;
+  // The report's segments, encoding and normalized columns, as a line of the test's output.
+  const text = textLine(row);
   if (row.outcome === 'accepted') {
-    return `${open}<system-out>${xmlEscape(`TransactionId ${row.transactionId ?? ''}`)}</system-out></testcase>\n`;
+    const out = [`TransactionId ${row.transactionId ?? ''}`, text].filter(Boolean).join('\n');
+    return `${open}<system-out>${xmlEscape(out)}</system-out></testcase>\n`;
   }
+  const out = text ? `<system-out>${xmlEscape(text)}</system-out>` : '';
   const reason = [
     row.statusCode !== undefined ? `StatusCode ${row.statusCode}` : undefined,
     row.statusDescription,
@@ -41,9 +48,17 @@ export function junitCase(row: RowResult, suite: string): string {
     .filter(Boolean)
     .join(': ');
   if (row.outcome === 'skipped') {
-    return `${open}<skipped>${xmlEscape(reason || 'skipped')}</skipped></testcase>\n`;
+    return `${open}<skipped>${xmlEscape(reason || 'skipped')}</skipped>${out}</testcase>\n`;
   }
-  return `${open}<failure type="${row.outcome}" message="${xmlEscape(`${row.outcome}: ${reason}`)}">${xmlEscape(reason)}</failure></testcase>\n`;
+  return `${open}<failure type="${row.outcome}" message="${xmlEscape(`${row.outcome}: ${reason}`)}">${xmlEscape(reason)}</failure>${out}</testcase>\n`;
+}
+
+/** `segments 2 (UCS-2)`, `segments 1 (GSM-7), normalized 3`; undefined for a row without them. */
+function textLine(row: RowResult): string | undefined {
+  if (row.segments === undefined) return undefined;
+  const encoding = row.encoding ? ` (${row.encoding})` : '';
+  const normalized = row.normalized ? `, normalized ${row.normalized}` : '';
+  return `segments ${row.segments}${encoding}${normalized}`;
 }
 
 export interface SuiteCounts {

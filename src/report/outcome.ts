@@ -1,4 +1,5 @@
 // What became of each record, and the report row that records it: the vocabulary every report format shares.
+import type { Encoding } from '../message/encoding.js';
 
 /** The six ends of a record; DESIGN.md §5 says what each means. */
 export type Outcome = 'accepted' | 'rejected' | 'invalid' | 'failed' | 'unknown' | 'skipped';
@@ -30,4 +31,11 @@ export interface RowResult extends MessageResult {
   messageId: string;
   /** HTTP requests that carried this record (0 when it was never sent). */
   attempts: number;
+  /** In a follow-up campaign: the MessageId of the row this record re-sends. */
+  originalMessageId?: string;
+  /** What its text needs (or needed, had it been sent): segments and encoding. */
+  segments?: number;
+  encoding?: Encoding;
+  /** Characters --gsm-normalize replaced in its text; absent when none were. */
+  normalized?: number;
 }

@@ -1,5 +1,6 @@
 // The one reader of reports (csv, json, ndjson), used by `sms-send report` and the dlr fold, and the tally of one.
 import type { FileHandle } from 'node:fs/promises';
+import { isDelivered } from '../dlr/status.js';
 import { UsageError } from '../errors.js';
 import { openForReading } from '../shared/files.js';
 import { FORMATS, readableFormat, type ReadableFormat, type ReadRow } from './format.js';
@@ -38,6 +39,8 @@ export interface ReportCounts {
   byStatusCode: Record<string, { count: number; description: string }>;
   /** deliveryStatus → count, over the rows that have one. */
   byDeliveryStatus: Record<string, number>;
+  /** Accepted rows whose delivery status says the message reached the phone (DELIVRD). */
+  delivered: number;
   /** Accepted rows without a delivery status yet. */
   awaitingDeliveryReport: number;
   /** Rows whose outcome is none of the six (a report from something else, or edited). */
@@ -62,6 +65,7 @@ export async function summarizeReport(path: string): Promise<ReportCounts> {
     byOutcome: tally.byOutcome,
     byStatusCode: tally.byStatusCode,
     byDeliveryStatus: {},
+    delivered: 0,
     awaitingDeliveryReport: 0,
     otherOutcome: 0,
     unreadable: 0,
@@ -93,6 +97,7 @@ export async function summarizeReport(path: string): Promise<ReportCounts> {
     const delivery = text(values['deliveryStatus']);
     if (delivery !== undefined) {
       counts.byDeliveryStatus[delivery] = (counts.byDeliveryStatus[delivery] ?? 0) + 1;
+      if (outcome === 'accepted' && isDelivered(delivery)) counts.delivered++;
     } else if (outcome === 'accepted') counts.awaitingDeliveryReport++;
   }
   // A report edited by hand may have a few odd rows; one with no row sms-send could have written

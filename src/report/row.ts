@@ -1,6 +1,7 @@
 // The report's columns and how one result becomes one row of them.
 import type { RowResult } from './outcome.js';
 
+/** The columns of every report, in order (DESIGN.md §5). */
 export const REPORT_COLUMNS = [
   'row',
   'to',
@@ -12,7 +13,25 @@ export const REPORT_COLUMNS = [
   'extraInfo',
   'attempts',
   'error',
+  'segments',
+  'encoding',
 ] as const;
+
+export type ReportColumn = (typeof REPORT_COLUMNS)[number] | 'normalized' | 'originalMessageId';
+
+/**
+ * The columns a run writes: the fixed ones, then `normalized` with --gsm-normalize, then
+ * `originalMessageId` in a follow-up campaign (`sms-send retry`), the MessageId its row re-sends.
+ */
+export function reportColumns(options: {
+  normalized: boolean;
+  followUp?: boolean;
+}): readonly ReportColumn[] {
+  const columns: ReportColumn[] = [...REPORT_COLUMNS];
+  if (options.normalized) columns.push('normalized');
+  if (options.followUp) columns.push('originalMessageId');
+  return columns;
+}
 
 /**
  * A lone surrogate becomes U+FFFD. JSON.stringify writes one as `\ud800`, which JSON.parse accepts
@@ -33,9 +52,12 @@ export function stringifyWellFormed(value: unknown): string {
 }
 
 /** A row as json/ndjson reports carry it: absent values are omitted, extraInfo stays an object. */
-export function toJsonRow(result: RowResult): Record<string, unknown> {
+export function toJsonRow(
+  result: RowResult,
+  columns: readonly ReportColumn[] = REPORT_COLUMNS,
+): Record<string, unknown> {
   const row: Record<string, unknown> = {};
-  for (const column of REPORT_COLUMNS) {
+  for (const column of columns) {
     const value = result[column];
     if (value === undefined) continue;
     if (typeof value === 'string') row[column] = wellFormed(value);
@@ -52,8 +74,11 @@ export function toJsonRow(result: RowResult): Record<string, unknown> {
  * A row as CSV carries it: every column present, extraInfo as `key=value; key=value`. Formula
  * escapes are the CSV layout's business (format.ts).
  */
-export function toCsvCells(result: RowResult): string[] {
-  return REPORT_COLUMNS.map((column) => {
+export function toCsvCells(
+  result: RowResult,
+  columns: readonly ReportColumn[] = REPORT_COLUMNS,
+): string[] {
+  return columns.map((column) => {
     const value = result[column];
     if (value === undefined) return '';
     if (typeof value === 'object') return formatExtraInfo(value);

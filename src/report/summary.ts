@@ -1,10 +1,13 @@
 // Tallies a run as rows arrive: counts by outcome and StatusCode, timing, the exit code it earns.
 import { ExitCode } from '../errors.js';
+import { SUPPRESSED_PREFIX } from '../message/suppress.js';
 import { OUTCOMES, type Outcome, type RowResult } from './outcome.js';
 
 export interface RunSummary {
   total: number;
   byOutcome: Record<Outcome, number>;
+  /** Of the skipped rows, those whose recipient is on a suppression list. */
+  suppressed?: number;
   /** StatusCode → count, with the first description seen for it. */
   byStatusCode: Record<string, { count: number; description: string }>;
   startedAt: number;
@@ -20,7 +23,9 @@ export class Tally {
   total = 0;
   readonly byOutcome = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   readonly byStatusCode: RunSummary['byStatusCode'] = {};
-  readonly startedAt = Date.now();
+  suppressed = 0;
+  /** When this run began; moved on past a wait for the send window, which is not sending time. */
+  startedAt = Date.now();
   /** Rows an earlier run settled (resume): in the report, but not this run's work or rate. */
   earlier = 0;
   private earlierAnswered = 0;
@@ -32,6 +37,7 @@ export class Tally {
       if (row.outcome === 'accepted' || row.outcome === 'rejected') this.earlierAnswered++;
     }
     this.byOutcome[row.outcome]++;
+    if (row.outcome === 'skipped' && row.error?.startsWith(SUPPRESSED_PREFIX)) this.suppressed++;
     if (row.statusCode !== undefined) {
       const key = String(row.statusCode);
       const entry = (this.byStatusCode[key] ??= {
@@ -59,6 +65,7 @@ export class Tally {
     return {
       total: this.total,
       byOutcome: { ...this.byOutcome },
+      suppressed: this.suppressed,
       byStatusCode: structuredClone(this.byStatusCode),
       startedAt: this.startedAt,
       finishedAt,

@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import { FORMATS, reportFormat, type Layout, type ReportFormat } from './format.js';
 import { junitCase, junitHead, JUNIT_TAIL } from './junit.js';
 import type { RowResult } from './outcome.js';
-import { REPORT_COLUMNS, toCsvCells, toJsonRow } from './row.js';
+import { REPORT_COLUMNS, toCsvCells, toJsonRow, type ReportColumn } from './row.js';
 
 export interface ReportWriter {
   readonly path: string;
@@ -59,9 +59,16 @@ export function reportExistsError(path: string): UsageError {
   );
 }
 
-/** Creates the report; 'wx' makes "refuse to overwrite" atomic against a concurrent run. */
-export async function openReport(path: string, options: { force: boolean }): Promise<ReportWriter> {
+/**
+ * Creates the report; 'wx' makes "refuse to overwrite" atomic against a concurrent run. `columns`
+ * defaults to REPORT_COLUMNS (reportColumns() adds `normalized` and `originalMessageId`).
+ */
+export async function openReport(
+  path: string,
+  options: { force: boolean; columns?: readonly ReportColumn[] },
+): Promise<ReportWriter> {
   const format = reportFormat(path);
+  const columns = options.columns ?? REPORT_COLUMNS;
   let handle: FileHandle;
   try {
     handle = await open(path, options.force ? 'w' : 'wx');
@@ -71,11 +78,13 @@ export async function openReport(path: string, options: { force: boolean }): Pro
   }
   switch (format) {
     case 'csv':
-      return rowWriter(path, format, handle, FORMATS.csv.layout, toCsvCells);
+      return rowWriter(path, format, handle, FORMATS.csv.layout, columns, (row) =>
+        toCsvCells(row, columns),
+      );
     case 'json':
     case 'ndjson':
-      return rowWriter(path, format, handle, FORMATS[format].layout, (row) =>
-        JSON.stringify(toJsonRow(row)),
+      return rowWriter(path, format, handle, FORMATS[format].layout, columns, (row) =>
+        JSON.stringify(toJsonRow(row, columns)),
       );
     case 'junit':
       return junitWriter(path, handle);
@@ -87,9 +96,10 @@ async function rowWriter<Unit>(
   format: ReportFormat,
   handle: FileHandle,
   layout: Layout<Unit>,
+  columns: readonly ReportColumn[],
   encode: (row: RowResult) => Unit,
 ): Promise<ReportWriter> {
-  const file = await LayoutWriter.start(handle, layout, REPORT_COLUMNS);
+  const file = await LayoutWriter.start(handle, layout, columns);
   return {
     path,
     format,

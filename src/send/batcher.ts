@@ -1,12 +1,30 @@
-// Groups an async stream into arrays of at most `size`, pulling only as fast as batches are taken.
+// Batches of messages from a stream of entry chunks, pulling only as fast as batches are taken.
+import type { Entry } from './send.js';
 
-export async function* batches<T>(source: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {
-  let batch: T[] = [];
-  for await (const item of source) {
-    batch.push(item);
-    if (batch.length >= size) {
-      yield batch;
-      batch = [];
+type MessageEntry = Extract<Entry, { kind: 'message' }>;
+
+/**
+ * Entries arrive in chunks (a spool read, a list), so the stream costs one await per chunk, not
+ * per record. Decided records are handed to `onFinal` in stream order as they are passed, between
+ * the batches around them, as when they arrived one at a time.
+ */
+export async function* batches(
+  chunks: AsyncIterable<readonly Entry[]>,
+  size: number,
+  onFinal: (entry: Exclude<Entry, MessageEntry>) => void,
+): AsyncGenerator<MessageEntry[]> {
+  let batch: MessageEntry[] = [];
+  for await (const chunk of chunks) {
+    for (const entry of chunk) {
+      if (entry.kind === 'final') {
+        onFinal(entry);
+        continue;
+      }
+      batch.push(entry);
+      if (batch.length >= size) {
+        yield batch;
+        batch = [];
+      }
     }
   }
   if (batch.length > 0) yield batch;

@@ -2,7 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve as resolvePath } from 'node:path';
 import type { Settings } from '../config/settings.js';
-import { ExitCode, UsageError } from '../errors.js';
+import { ExitCode, InterruptedError, UsageError } from '../errors.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import { exists } from '../shared/files.js';
 import type { InputFile } from '../input/open.js';
 import { claimCampaign, inspectCampaign, type Claim } from '../journal/claim.js';
@@ -13,6 +14,7 @@ import {
   expandPlaceholders,
   hashFile,
   type CampaignIdentity,
+  type CampaignShape,
 } from '../journal/identity.js';
 import { acquireLock, lockPath, type Lock } from '../journal/lock.js';
 import { MANIFEST_VERSION } from '../journal/state.js';
@@ -20,6 +22,7 @@ import { readCampaign } from '../message/campaign.js';
 import type { Mapping } from '../message/columns.js';
 import type { ValidationWorkers } from '../message/parallel.js';
 import { planCampaign, type Plan } from '../message/plan.js';
+import { loadSuppression } from '../message/suppress.js';
 import { compileTemplate } from '../message/template.js';
 import { OUTCOMES, type Outcome } from '../report/outcome.js';
 import { Tally, type RunSummary } from '../report/summary.js';
@@ -27,10 +30,13 @@ import { reportFormat } from '../report/format.js';
 import { reportExistsError } from '../report/writer.js';
 import { entryOf } from './entries.js';
 import type { SendEmitter } from './events.js';
+import { checkInputsUnchanged, selectRows, type FollowUp } from './follow-up.js';
 import { settledRows } from './resume.js';
 import { runCampaign, type RunResult } from './run.js';
+import { awaitWindow, windowGate } from './schedule.js';
 import type { Poster } from './send.js';
 import { readSpool, SpoolWriter } from './spool.js';
+import { describeWindow, windowState } from './window.js';
 
 export interface CampaignRequest {
   /** The inputs in order; standard input already copied to a file (it is read more than once). */
@@ -51,6 +57,8 @@ export interface CampaignRequest {
   force: boolean;
   resume: boolean;
   retryUnknown: boolean;
+  /** Outside the send window, end at once (exit 5) instead of waiting for it to open. */
+  noWait?: boolean;
   /** Validate only: no state is claimed, nothing is spooled; repeats are counted for the plan. */
   dryRun: boolean;
   now: Date;
@@ -58,10 +66,15 @@ export interface CampaignRequest {
   onValidated?: (records: number) => void;
   /** Tuning of the validation pass's worker threads; the tests force them on small files. */
   workers?: ValidationWorkers;
+  /**
+   * A follow-up campaign (`sms-send retry`): its own identity, only the chosen rows of the
+   * original inputs (which must not have changed), new MessageIds, each row linked to the original.
+   */
+  followUp?: FollowUp;
 }
 
-/** Why the plan refuses the run; the CLI words it (renderInvalid) and exits 2. */
-export type Refusal = 'invalid-input' | 'empty-input';
+/** Why the plan refuses the run; the CLI words it (renderInvalid, …) and exits 2. */
+export type Refusal = 'invalid-input' | 'empty-input' | 'over-max-cost';
 
 export interface PreparedCampaign {
   identity: CampaignIdentity;
@@ -89,6 +102,19 @@ export interface SendPassOptions {
   events: SendEmitter;
   stopSignal?: AbortSignal;
   abortSignal?: AbortSignal;
+  /** Wall time for the send window and waits; the system's unless a test injects one. */
+  clock?: Clock;
+}
+
+/** How a run the send window stopped stands: what it sent, what is left, when it opens again. */
+export interface WindowClosed {
+  sent: number;
+  left: number;
+  /** `09:00-21:00 mon-fri Europe/Oslo` */
+  window: string;
+  timeZone: string;
+  now: number;
+  opensAt: number;
 }
 
 export interface CampaignResult {
@@ -96,6 +122,8 @@ export interface CampaignResult {
   summary: RunSummary;
   /** The earlier run's report, when this resumed run wrote the complete one elsewhere. */
   previousReport?: string;
+  /** Set when the send window closed before every record was sent (exit 5). */
+  windowClosed?: WindowClosed;
   exitCode: ExitCode;
 }
 
@@ -108,20 +136,30 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
   const { settings, files, now } = request;
   const template = request.template === undefined ? undefined : compileTemplate(request.template);
   const hashes = await hashInputs(files);
-  const identity = campaignIdentity(
-    contentHash(hashes, {
-      target: request.simulate ? 'simulator' : 'gateway',
-      mapping: request.mapping,
-      template: request.template,
-      inputFormat: request.inputFormat,
-      delimiter: request.delimiter,
-      country: settings.country,
-      defaults: settings.defaults,
-    }),
-    settings.campaign === undefined
-      ? undefined
-      : expandCampaignName(settings.campaign, files[0]!.label, now),
-  );
+  // Every list is read (and refused, exit 2) before the campaign's state is looked at.
+  const suppression = await loadSuppression(settings.suppress, settings.country);
+  const { followUp } = request;
+  if (followUp) checkInputsUnchanged(files, hashes, followUp);
+  const shape: CampaignShape = followUp?.shape ?? {
+    target: request.simulate ? 'simulator' : 'gateway',
+    mapping: request.mapping,
+    template: request.template,
+    inputFormat: request.inputFormat,
+    delimiter: request.delimiter,
+    country: settings.country,
+    defaults: settings.defaults,
+    suppress: await hashLists(settings.suppress),
+    // Only when on, so the IDs of campaigns from before the flag existed stay as they were.
+    gsmNormalize: settings.gsmNormalize || undefined,
+  };
+  const identity =
+    followUp?.identity ??
+    campaignIdentity(
+      contentHash(hashes, shape),
+      settings.campaign === undefined
+        ? undefined
+        : expandCampaignName(settings.campaign, files[0]!.label, now),
+    );
   const reportPath = expandReportPath(request.report, files[0]!.label, now, identity.id);
   reportFormat(reportPath);
   if (!(await exists(dirname(reportPath) || '.'))) {
@@ -166,23 +204,40 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
     // A dry run that resumes nothing spools nothing: it skips building each entry.
     const spooling = writer !== undefined || journal !== undefined;
     const countRepeats = request.dryRun && !request.dedupe;
+    const tallied = {
+      gsmNormalize: settings.gsmNormalize,
+      template: request.template,
+      pricePerSegment: settings.pricePerSegment,
+    };
+    const reader = readCampaign({
+      files,
+      inputFormat: request.inputFormat,
+      delimiter: request.delimiter,
+      mapping: request.mapping,
+      template,
+      defaults: settings.defaults,
+      country: settings.country,
+      campaignKey: identity.stem,
+      now,
+      limit: request.limit,
+      dedupe: request.dedupe,
+      suppress: suppression,
+      // A follow-up sends its records' texts as the original campaign did.
+      gsmNormalize: followUp ? followUp.shape.gsmNormalize === true : settings.gsmNormalize,
+      maxSegments: settings.maxSegments,
+      // A follow-up picks its rows out of built records, which parts validated by worker threads
+      // (spooled as they come) are not: it is read on this thread.
+      parallel: followUp
+        ? undefined
+        : { ...request.workers, spool: spooling, digests: countRepeats, tally: tallied },
+    });
     const plan = await planCampaign(
-      readCampaign({
-        files,
-        inputFormat: request.inputFormat,
-        delimiter: request.delimiter,
-        mapping: request.mapping,
-        template,
-        defaults: settings.defaults,
-        country: settings.country,
-        campaignKey: identity.stem,
-        now,
-        limit: request.limit,
-        dedupe: request.dedupe,
-        parallel: { ...request.workers, spool: spooling, digests: countRepeats },
-      }),
+      followUp ? selectRows(reader, followUp.rows, identity.stem) : reader,
       {
         batchSize: settings.batchSize,
+        ...tallied,
+        currency: settings.currency,
+        maxCost: settings.maxCost,
         onRecord: spooling
           ? (record) => {
               const entry = entryOf(record);
@@ -207,7 +262,9 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
         ? 'invalid-input'
         : plan.records === 0
           ? 'empty-input'
-          : undefined;
+          : plan.cost?.maxCost !== undefined && plan.cost.total > plan.cost.maxCost
+            ? 'over-max-cost'
+            : undefined;
     const tally = new Tally();
     let sent = false;
     return {
@@ -223,7 +280,12 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
       async send(options) {
         if (!claim || refusal || sent) throw new Error('this campaign cannot be sent');
         sent = true;
-        return sendPass(request, { claim, identity, reportPath, plan, tally }, options, hashes);
+        return sendPass(
+          request,
+          { claim, identity, shape, reportPath, plan, tally },
+          options,
+          hashes,
+        );
       },
     };
   } catch (error) {
@@ -237,6 +299,7 @@ async function sendPass(
   prepared: {
     claim: Claim;
     identity: CampaignIdentity;
+    shape: CampaignShape;
     reportPath: string;
     plan: Plan;
     tally: Tally;
@@ -244,8 +307,25 @@ async function sendPass(
   options: SendPassOptions,
   hashes: { sha256: string; bytes: number }[],
 ): Promise<CampaignResult> {
-  const { claim, identity, reportPath, plan, tally } = prepared;
+  const { claim, identity, shape, reportPath, plan, tally } = prepared;
+  const { followUp } = request;
   const { settings } = request;
+  const clock = options.clock ?? systemClock;
+  const window = settings.sendWindow;
+  // Waiting happens holding the campaign's lock but before it is marked running: a run stopped
+  // while it waits has sent nothing and leaves the campaign as it found it.
+  if (window) {
+    const open = await awaitWindow(window, {
+      clock,
+      events: options.events,
+      noWait: request.noWait === true,
+      signal: options.stopSignal,
+    });
+    if (!open) {
+      throw new InterruptedError('interrupted while waiting for the send window: nothing was sent');
+    }
+    tally.startedAt = Date.now();
+  }
   const startedAt = new Date().toISOString();
   const report = resolvePath(reportPath);
   await claim.start({
@@ -254,7 +334,7 @@ async function sendPass(
     named: identity.named,
     contentHash: identity.contentHash,
     inputs: request.files.map((f, i) => ({
-      path: f.label === '-' ? '-' : resolvePath(f.label),
+      path: f.label === '-' ? '-' : resolvePath(f.path),
       ...hashes[i]!,
     })),
     target: options.target,
@@ -264,9 +344,14 @@ async function sendPass(
     status: 'running',
     records: plan.records,
     counts: Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>,
+    shape,
+    ...(followUp ? { followUp: followUp.of } : {}),
   });
   const onRecord = tally.add.bind(tally);
   options.events.on('record', onRecord);
+  let sent = 0;
+  const onBatch = (batch: { size: number }) => (sent += batch.size);
+  options.events.on('batch', onBatch);
   let run: RunResult;
   try {
     run = await runCampaign(
@@ -277,6 +362,7 @@ async function sendPass(
         contentHash: identity.contentHash,
         previous: claim.journal,
         overwriteReport: request.force || request.resume,
+        normalizedColumn: settings.gsmNormalize,
         retryUnknown: request.retryUnknown,
         poster: options.poster,
         batchSize: settings.batchSize,
@@ -286,29 +372,51 @@ async function sendPass(
         rate: settings.rate,
         stopSignal: options.stopSignal,
         abortSignal: options.abortSignal,
+        windowOpen: window ? windowGate(window, clock) : undefined,
+        clock,
+        originalMessageId: followUp ? (row) => followUp.rows.get(row) : undefined,
       },
       options.events,
     );
   } finally {
     options.events.off('record', onRecord);
+    options.events.off('batch', onBatch);
+  }
+  let windowClosed: WindowClosed | undefined;
+  if (run.windowClosed && window) {
+    const now = clock.now();
+    const next = windowState(window, now);
+    windowClosed = {
+      sent,
+      left: run.notSent,
+      window: describeWindow(window),
+      timeZone: window.timeZone,
+      now,
+      opensAt: next.open ? now : next.opensAt,
+    };
   }
   const summary = tally.summary(reportPath);
   await claim.finish({
-    status: run.stopped ? 'stopped' : run.interrupted ? 'interrupted' : 'finished',
+    status: run.stopped || windowClosed ? 'stopped' : run.interrupted ? 'interrupted' : 'finished',
     counts: summary.byOutcome,
     records: summary.total,
-    reason: run.stopped?.reason,
+    reason:
+      run.stopped?.reason ??
+      (windowClosed ? `the send window closed: ${windowClosed.window}` : undefined),
   });
   const previous = claim.previous?.reports.at(-1);
   return {
     run,
     summary,
     previousReport: run.resumed && previous && previous !== report ? previous : undefined,
+    windowClosed,
     exitCode: run.stopped
       ? ExitCode.gatewayUnusable
       : run.interrupted
         ? ExitCode.interrupted
-        : summary.exitCode,
+        : windowClosed
+          ? ExitCode.outsideWindow
+          : summary.exitCode,
   };
 }
 
@@ -357,6 +465,16 @@ export async function loadTemplate(
   } catch {
     throw new UsageError(`cannot read --text-file ${textFile}`);
   }
+}
+
+/**
+ * The lists' bytes, sorted (their order changes no message sent): a changed list is another
+ * campaign, so a --resume can never settle rows by a list other than the one its run used.
+ */
+async function hashLists(lists: Settings['suppress']): Promise<string[] | undefined> {
+  if (lists.length === 0) return undefined;
+  const hashes = await Promise.all(lists.map(async (list) => (await hashFile(list.path)).sha256));
+  return hashes.sort();
 }
 
 async function hashInputs(files: InputFile[]): Promise<{ sha256: string; bytes: number }[]> {

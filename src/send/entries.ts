@@ -1,8 +1,10 @@
 // Turns a built record into what send() consumes: a serialised message, or a decided final row.
 import type { BuiltRecord, CampaignBatch } from '../message/campaign.js';
-import type { Entry } from './send.js';
+import type { Entry, TextColumns } from './send.js';
 
 export function entryOf({ record, built, skipped }: BuiltRecord): Entry {
+  const text: TextColumns = { segments: built.text.segments, encoding: built.text.encoding };
+  if (built.ok && built.normalized) text.normalized = built.normalized.replaced;
   if (built.ok && skipped === undefined) {
     return {
       kind: 'message',
@@ -10,6 +12,7 @@ export function entryOf({ record, built, skipped }: BuiltRecord): Entry {
       to: built.to,
       messageId: built.message.MessageId ?? '',
       json: JSON.stringify(built.message),
+      ...text,
     };
   }
   const messageId = built.ok ? (built.message.MessageId ?? '') : built.messageId;
@@ -24,13 +27,14 @@ export function entryOf({ record, built, skipped }: BuiltRecord): Entry {
     to: built.to,
     messageId,
     result: { outcome: skipped !== undefined ? 'skipped' : 'invalid', error },
+    ...text,
   };
 }
 
 /** The entries of a campaign read without worker threads (whose parts come as spool lines). */
-export async function* toEntries(batches: AsyncIterable<CampaignBatch>): AsyncGenerator<Entry> {
+export async function* toEntries(batches: AsyncIterable<CampaignBatch>): AsyncGenerator<Entry[]> {
   for await (const batch of batches) {
     if (!Array.isArray(batch)) throw new Error('parts validated by worker threads are spooled');
-    for (const built of batch) yield entryOf(built);
+    yield batch.map(entryOf);
   }
 }

@@ -31,6 +31,10 @@ export interface SendEvents {
   outage: [{ reason: string; graceMs: number }];
   /** A probe was answered: sending goes on. */
   recovered: [{ afterMs: number }];
+  /** The run waits for its send window to open; nothing is sent meanwhile. */
+  waiting: [{ opensAt: number; now: number; timeZone: string }];
+  /** The send window closed: no new batch is taken, those in flight finish. */
+  windowClosed: [];
 }
 
 export class SendEmitter extends EventEmitter<SendEvents> {}

@@ -1,6 +1,6 @@
 // On --resume, records an earlier run already settled are reported from the journal, not resent.
 import type { JournalState } from '../journal/journal.js';
-import type { Entry } from './send.js';
+import type { Entry, TextColumns } from './send.js';
 
 export interface ResumeCounts {
   /** Records whose result came from the journal. */
@@ -20,8 +20,8 @@ export function settledRows(
   retryUnknown: boolean,
 ): (row: number) => boolean {
   return (row) => {
-    const previous = journal.results.get(row);
-    if (previous) return settles(previous.outcome, retryUnknown);
+    const previous = journal.results.outcome(row);
+    if (previous) return settles(previous, retryUnknown);
     return !retryUnknown && journal.inFlight.has(row);
   };
 }
@@ -31,47 +31,65 @@ export function settledRows(
  * sent again. A batch sent without a recorded answer is `unknown`, resent only with --retry-unknown.
  */
 export async function* applyJournal(
-  entries: AsyncIterable<Entry>,
+  chunks: AsyncIterable<readonly Entry[]>,
   journal: JournalState,
   retryUnknown: boolean,
   counts: ResumeCounts,
-): AsyncGenerator<Entry> {
-  for await (const entry of entries) {
-    if (entry.kind !== 'message') {
-      yield entry;
-      continue;
-    }
-    const previous = journal.results.get(entry.row);
-    if (previous && settles(previous.outcome, retryUnknown)) {
-      counts.fromJournal++;
-      yield {
-        kind: 'final',
-        row: entry.row,
-        to: entry.to,
-        messageId: entry.messageId,
-        result: previous,
-        attempts: previous.attempts,
-        earlier: true,
-      };
-      continue;
-    }
-    const sentTimes = journal.inFlight.get(entry.row);
-    if (sentTimes !== undefined && !retryUnknown) {
-      counts.inFlight++;
-      yield {
-        kind: 'final',
-        row: entry.row,
-        to: entry.to,
-        messageId: entry.messageId,
-        attempts: sentTimes,
-        result: {
-          outcome: 'unknown',
-          error: 'sent by an interrupted run that got no answer; --retry-unknown sends it again',
-        },
-        earlier: true,
-      };
-      continue;
-    }
-    yield entry;
+): AsyncGenerator<Entry[]> {
+  for await (const chunk of chunks) {
+    yield chunk.map((entry) => settled(entry, journal, retryUnknown, counts) ?? entry);
   }
+}
+
+/** The entry's result from the journal when an earlier run settled it; undefined to send it. */
+function settled(
+  entry: Entry,
+  journal: JournalState,
+  retryUnknown: boolean,
+  counts: ResumeCounts,
+): Entry | undefined {
+  if (entry.kind !== 'message') return undefined;
+  const outcome = journal.results.outcome(entry.row);
+  const previous =
+    outcome && settles(outcome, retryUnknown) ? journal.results.get(entry.row) : undefined;
+  if (previous) {
+    counts.fromJournal++;
+    return {
+      kind: 'final',
+      row: entry.row,
+      to: entry.to,
+      messageId: entry.messageId,
+      result: previous,
+      attempts: previous.attempts,
+      earlier: true,
+      ...textColumns(entry),
+    };
+  }
+  const sentTimes = journal.inFlight.get(entry.row);
+  if (sentTimes !== undefined && !retryUnknown) {
+    counts.inFlight++;
+    return {
+      kind: 'final',
+      row: entry.row,
+      to: entry.to,
+      messageId: entry.messageId,
+      attempts: sentTimes,
+      result: {
+        outcome: 'unknown',
+        error: 'sent by an interrupted run that got no answer; --retry-unknown sends it again',
+      },
+      earlier: true,
+      ...textColumns(entry),
+    };
+  }
+  return undefined;
+}
+
+/** The text's columns travel with the record: the journal keeps results, the spool the rest. */
+function textColumns(entry: TextColumns): TextColumns {
+  const columns: TextColumns = {};
+  if (entry.segments !== undefined) columns.segments = entry.segments;
+  if (entry.encoding !== undefined) columns.encoding = entry.encoding;
+  if (entry.normalized !== undefined) columns.normalized = entry.normalized;
+  return columns;
 }

@@ -8,6 +8,9 @@ import {
   type JournalState,
 } from '../journal/journal.js';
 import { ReportSink } from '../report/sink.js';
+import type { RowResult } from '../report/outcome.js';
+import { reportColumns } from '../report/row.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import { openReport } from '../report/writer.js';
 import type { SendEmitter } from './events.js';
 import { RateLimiter } from './rate.js';
@@ -15,7 +18,8 @@ import { applyJournal, type ResumeCounts } from './resume.js';
 import { send, type Entry, type Poster, type SendOutcome } from './send.js';
 
 export interface RunOptions {
-  entries: AsyncIterable<Entry>;
+  /** In chunks of any size (see send()). */
+  entries: AsyncIterable<readonly Entry[]>;
   reportPath: string;
   /** The campaign's journal, in its state folder. */
   journalPath: string;
@@ -25,6 +29,8 @@ export interface RunOptions {
   previous?: JournalState;
   /** Replace an existing report file (--force, --resume: the journal rewrites it complete). */
   overwriteReport: boolean;
+  /** The report has a `normalized` column (--gsm-normalize). */
+  normalizedColumn?: boolean;
   retryUnknown: boolean;
   poster: Poster;
   batchSize: number;
@@ -35,6 +41,15 @@ export interface RunOptions {
   rate?: number;
   stopSignal?: AbortSignal;
   abortSignal?: AbortSignal;
+  /** Asked before each new batch: false once the send window has closed. */
+  windowOpen?: () => boolean;
+  /** Wall time for waits and the outage grace; the system's unless a test injects one. */
+  clock?: Clock;
+  /**
+   * A follow-up campaign's link from a row to the MessageId it re-sends: the report gets an
+   * originalMessageId column.
+   */
+  originalMessageId?: (row: number) => string | undefined;
 }
 
 export interface RunResult extends SendOutcome {
@@ -48,9 +63,18 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
   if (!previous) await archiveJournal(options.journalPath);
 
   // The journal holds every result of earlier runs, so the report can be written afresh.
-  const writer = await openReport(options.reportPath, { force: options.overwriteReport });
+  const link = options.originalMessageId;
+  const writer = await openReport(options.reportPath, {
+    force: options.overwriteReport,
+    columns: reportColumns({
+      normalized: options.normalizedColumn === true,
+      followUp: link !== undefined,
+    }),
+  });
   const sink = new ReportSink(writer);
-  const onRecord = sink.add.bind(sink);
+  const onRecord = link
+    ? (row: RowResult) => sink.add({ ...row, originalMessageId: link(row.row) })
+    : sink.add.bind(sink);
   events.on('record', onRecord);
   const flush = () => void sink.flush();
   events.on('batch', flush);
@@ -65,6 +89,7 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
     at: new Date().toISOString(),
   });
 
+  const clock = options.clock ?? systemClock;
   const resumed: ResumeCounts | undefined = previous ? { fromJournal: 0, inFlight: 0 } : undefined;
   const entries =
     previous && resumed
@@ -83,6 +108,9 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
         limiter: new RateLimiter(options.rate),
         stopSignal: options.stopSignal,
         abortSignal: options.abortSignal,
+        windowOpen: options.windowOpen,
+        now: () => clock.now(),
+        sleep: (ms) => clock.sleepUntil(clock.now() + ms),
         hooks: {
           beforeSend: (batch, rows) => journal.append(sendLine(`${run}:${batch}`, rows)),
           notSent: (batch) => journal.append({ t: 'unsent', b: `${run}:${batch}` }),

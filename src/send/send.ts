@@ -6,10 +6,13 @@ import { batches } from './batcher.js';
 import type { SendEmitter } from './events.js';
 import { RateLimiter } from './rate.js';
 
+/** What the report says of a record's text, whatever becomes of it (segments, encoding, normalized). */
+export type TextColumns = Pick<RowResult, 'segments' | 'encoding' | 'normalized'>;
+
 /** What send() consumes: a message to send (already serialised), or a record decided beforehand. */
 export type Entry =
-  | { kind: 'message'; row: number; to: string; messageId: string; json: string }
-  | {
+  | ({ kind: 'message'; row: number; to: string; messageId: string; json: string } & TextColumns)
+  | ({
       kind: 'final';
       row: number;
       to: string;
@@ -18,7 +21,7 @@ export type Entry =
       attempts?: number;
       /** Settled by an earlier run (resume): reported, but not this run's work. */
       earlier?: boolean;
-    };
+    } & TextColumns);
 
 type MessageEntry = Extract<Entry, { kind: 'message' }>;
 
@@ -64,6 +67,11 @@ export interface SendOptions {
   stopSignal?: AbortSignal;
   /** Once aborted, requests in flight are abandoned (their records become unknown). */
   abortSignal?: AbortSignal;
+  /**
+   * Asked before each new batch is taken: once it says no, the send window has closed, no new
+   * batch is taken and those in flight finish.
+   */
+  windowOpen?: () => boolean;
   /** Waits before a retry; injectable so tests need not sleep. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -74,6 +82,8 @@ export interface SendOutcome {
   stopped?: { reason: string; authRefused: boolean };
   /** True when a stop or abort signal ended the run early. */
   interrupted: boolean;
+  /** True when the send window closed before every record was sent. */
+  windowClosed?: boolean;
   /** Records never attempted because the run stopped or was interrupted (`failed` or `skipped`). */
   notSent: number;
 }
@@ -83,8 +93,9 @@ const MAX_OUTAGE_WAITS = 3;
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** `entries` comes in chunks (any size): the stream costs one await per chunk, not per record. */
 export async function send(
-  entries: AsyncIterable<Entry>,
+  entries: AsyncIterable<readonly Entry[]>,
   options: SendOptions,
   events: SendEmitter,
 ): Promise<SendOutcome> {
@@ -102,6 +113,7 @@ export async function send(
   let attempted = false;
   let lastReason = '';
   let outage: Promise<boolean> | undefined;
+  let windowClosed = false;
   // Waits (Retry-After, backoff, outage probes) end early on Ctrl-C, however long they were to be.
   const pause = (ms: number): Promise<void> =>
     interrupted() ? Promise.resolve() : Promise.race([sleep(ms), whenInterrupted]);
@@ -111,17 +123,12 @@ export async function send(
     }
   });
 
-  async function* messages(): AsyncGenerator<MessageEntry> {
-    for await (const entry of entries) {
-      if (entry.kind === 'final') {
-        events.emit('record', toRow(entry, entry.result, entry.attempts ?? 0), entry.earlier);
-      } else yield entry;
-    }
-  }
-  const pending = batches(messages(), options.batchSize)[Symbol.asyncIterator]();
+  const pending = batches(entries, options.batchSize, (entry) =>
+    events.emit('record', toRow(entry, entry.result, entry.attempts ?? 0), entry.earlier),
+  )[Symbol.asyncIterator]();
   const interrupted = () =>
     options.stopSignal?.aborted === true || options.abortSignal?.aborted === true;
-  const halted = () => stopped !== undefined || interrupted();
+  const halted = () => stopped !== undefined || interrupted() || windowClosed;
 
   function stop(reason: string, authRefused: boolean): void {
     if (stopped) return;
@@ -279,6 +286,11 @@ export async function send(
     while (!halted()) {
       // While the gateway is being probed, no new batch goes out.
       if (outage && !(await outage)) return;
+      if (options.windowOpen && !windowClosed && !options.windowOpen()) {
+        windowClosed = true;
+        events.emit('windowClosed');
+      }
+      if (halted()) return;
       const next = await pending.next();
       if (next.done) return;
       await sendBatch(next.value);
@@ -295,7 +307,9 @@ export async function send(
   if (halted()) {
     const result: MessageResult = stopped
       ? { outcome: 'failed', error: `not sent: the run stopped (${stopped.reason})` }
-      : { outcome: 'skipped', error: 'not sent: the run was interrupted; --resume sends it' };
+      : interrupted()
+        ? { outcome: 'skipped', error: 'not sent: the run was interrupted; --resume sends it' }
+        : { outcome: 'skipped', error: 'not sent: the send window closed; --resume sends it' };
     for (;;) {
       const next = await pending.next();
       if (next.done) break;
@@ -305,7 +319,13 @@ export async function send(
       }
     }
   }
-  return { stopped, interrupted: !stopped && interrupted(), notSent };
+  const closed = !stopped && !interrupted() && windowClosed && notSent > 0;
+  return {
+    stopped,
+    interrupted: !stopped && interrupted(),
+    notSent,
+    windowClosed: closed || undefined,
+  };
 }
 
 /** Built field by field: spreading results into rows was a hot spot at 100,000 messages. */
@@ -322,5 +342,8 @@ function toRow(entry: Entry, result: MessageResult, attempts: number): RowResult
   if (result.transactionId !== undefined) row.transactionId = result.transactionId;
   if (result.extraInfo !== undefined) row.extraInfo = result.extraInfo;
   if (result.error !== undefined) row.error = result.error;
+  if (entry.segments !== undefined) row.segments = entry.segments;
+  if (entry.encoding !== undefined) row.encoding = entry.encoding;
+  if (entry.normalized !== undefined) row.normalized = entry.normalized;
   return row;
 }

@@ -1,10 +1,14 @@
 // The validation pass writes each record ready to send; the send pass streams it back. The input is
 // read and every record built once, and the file keeps memory flat however large the campaign is.
-import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import type { Encoding } from '../message/encoding.js';
+import { lineChunks } from '../shared/files.js';
 import type { Entry } from './send.js';
 
-/** Writes one line per record: `M\trow\tto\tmessageId\t<message JSON>` or `F\t<final entry JSON>`. */
+/**
+ * Writes one line per record: `M\trow\tto\tmessageId\tsegments\tencoding\tnormalized\t<message JSON>`
+ * (a column left empty when absent) or `F\t<final entry JSON>`.
+ */
 export class SpoolWriter {
   private buffer: string[] = [];
   private size = 0;
@@ -47,23 +51,19 @@ export class SpoolWriter {
 /** Message lines keep the JSON as text, so the send pass joins it into a body without reparsing. */
 export function spoolLine(entry: Entry): string {
   if (entry.kind === 'message') {
-    return `M\t${entry.row}\t${entry.to}\t${entry.messageId}\t${entry.json}\n`;
+    return `M\t${entry.row}\t${entry.to}\t${entry.messageId}\t${entry.segments ?? ''}\t${entry.encoding ?? ''}\t${entry.normalized ?? ''}\t${entry.json}\n`;
   }
   return `F\t${JSON.stringify(entry)}\n`;
 }
 
-/** Streams the spool back as entries for send(). */
-export async function* readSpool(path: string): AsyncGenerator<Entry> {
-  let partial = '';
-  for await (const chunk of createReadStream(path, {
-    encoding: 'utf8',
-    highWaterMark: 256 * 1024,
-  })) {
-    const lines = (partial + (chunk as string)).split('\n');
-    partial = lines.pop()!;
-    for (const line of lines) yield parseLine(line);
+/** Streams the spool back for send(), a chunk of entries per read. */
+export async function* readSpool(path: string): AsyncGenerator<Entry[]> {
+  const handle = await open(path, 'r');
+  try {
+    for await (const lines of lineChunks(handle)) yield lines.map(parseLine);
+  } finally {
+    await handle.close();
   }
-  if (partial !== '') yield parseLine(partial);
 }
 
 function parseLine(line: string): Entry {
@@ -71,11 +71,18 @@ function parseLine(line: string): Entry {
   const a = line.indexOf('\t', 2);
   const b = line.indexOf('\t', a + 1);
   const c = line.indexOf('\t', b + 1);
-  return {
+  const d = line.indexOf('\t', c + 1);
+  const e = line.indexOf('\t', d + 1);
+  const f = line.indexOf('\t', e + 1);
+  const entry: Entry = {
     kind: 'message',
     row: Number(line.slice(2, a)),
     to: line.slice(a + 1, b),
     messageId: line.slice(b + 1, c),
-    json: line.slice(c + 1),
+    json: line.slice(f + 1),
   };
+  if (d > c + 1) entry.segments = Number(line.slice(c + 1, d));
+  if (e > d + 1) entry.encoding = line.slice(d + 1, e) as Encoding;
+  if (f > e + 1) entry.normalized = Number(line.slice(e + 1, f));
+  return entry;
 }

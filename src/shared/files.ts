@@ -20,6 +20,34 @@ export async function readIfExists(path: string): Promise<string | undefined> {
   }
 }
 
+/** Opens a file for reading, or undefined when it does not exist (any other failure is thrown). */
+export async function openIfExists(path: string): Promise<FileHandle | undefined> {
+  try {
+    return await open(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * A file's lines, a chunk of them per read, so a file of any size is never held whole and the
+ * reader pays one await per chunk, not per line. The last line may lack its newline.
+ */
+export async function* lineChunks(handle: FileHandle): AsyncGenerator<string[]> {
+  let partial = '';
+  for await (const chunk of handle.createReadStream({
+    encoding: 'utf8',
+    highWaterMark: 256 * 1024,
+    autoClose: false,
+  })) {
+    const lines = (partial + (chunk as string)).split('\n');
+    partial = lines.pop()!;
+    yield lines;
+  }
+  if (partial !== '') yield [partial];
+}
+
 /** A folder's entries, or none when it does not exist (any other failure is thrown). */
 export async function listIfExists(path: string): Promise<string[]> {
   try {

@@ -88,6 +88,9 @@ describe('help', () => {
                                        rest as skipped
         --dedupe                       skip records whose recipient and text repeat an
                                        earlier record
+        --suppress <file>              skip recipients listed in this file: one number
+                                       a line, or a CSV with a phone column
+                                       (repeatable)
 
       Message:
         --gateway <number>             Gateway number (default 99700999)
@@ -107,6 +110,19 @@ describe('help', () => {
         --service-description <text>   ServiceDescription (premium)
         --country <CC>                 country for national numbers, e.g. NO
 
+      Cost:
+        --gsm-normalize                replace typographic quotes, dashes, spaces and
+                                       the like with GSM-7 look-alikes, so texts stay
+                                       GSM-7
+        --max-segments <n>             a record whose text needs more segments than
+                                       this is invalid
+        --price-per-segment <price>    what the gateway bills you per segment, for the
+                                       cost estimate: 0.5, or by calling code:
+                                       47=0.35,default=0.5
+        --currency <code>              currency of the prices and --max-cost, e.g. NOK
+        --max-cost <amount>            refuse to send a campaign estimated to cost
+                                       more than this (needs a price per segment)
+
       Sending:
         --dry-run                      validate and print the plan; send nothing
         -y, --yes                      do not ask for confirmation before a large send
@@ -116,6 +132,8 @@ describe('help', () => {
                                        its journal; nothing settled is resent
         --retry-unknown                also resend messages whose outcome is unknown
                                        (may send them twice)
+        --no-wait                      outside the send window (--window, --days,
+                                       --not-before), exit 5 instead of waiting
         --batch-size <n>               messages per request (default 100)
         --concurrency <n>              requests in flight (default 4)
         --rate <n>                     messages per second (0 or unset: unlimited)
@@ -124,6 +142,15 @@ describe('help', () => {
                                        waits (default 60s)
         --retries <n>                  retries of a request the gateway surely did not
                                        process (default 3)
+        --window <HH:MM-HH:MM>         send only between these times of day, e.g.
+                                       09:00-21:00 (22:00-06:00 crosses midnight)
+        --days <days>                  send only on these days, e.g. mon-fri,
+                                       mon,wed,fri or sat-sun
+        --tz <zone>                    time zone of --window, --days and --not-before,
+                                       e.g. Europe/Oslo (default: the machine's)
+        --not-before <date-time>       send nothing before this time, e.g.
+                                       2026-12-01T09:00 (in --tz unless it has an
+                                       offset)
 
       Report and state:
         --report <path>                report file: .csv, .json, .ndjson or .xml
@@ -180,6 +207,8 @@ describe('help', () => {
         3    the gateway could not be used: unreachable, credentials refused, or too
              many request-level failures in a row
         4    another run holds this campaign's lock; nothing was sent
+        5    outside the send window (--no-wait), or stopped when it closed; --resume
+             continues
         70   an unexpected internal error (a bug; please report it)
         130  interrupted; --resume finishes the campaign
 
@@ -243,6 +272,17 @@ describe('help', () => {
         --service-description <text>  ServiceDescription (premium)
         --country <CC>                country for national numbers, e.g. NO
 
+      Canary:
+        --await-dlr <duration>        with --to: wait this long for the test message's
+                                      delivery report, e.g. 60s
+        --dlr-public-url <url>        where the gateway reaches check's receiver (a
+                                      tunnel or proxy); not needed with --simulate or
+                                      a loopback endpoint
+        --dlr-port <n>                port of check's receiver on 127.0.0.1 (default:
+                                      a free one)
+        --dlr-mix <mix>               with --simulate: status=weight,… the simulator
+                                      reports, e.g. UNDELIV=1 (default DELIVRD)
+
       Output:
         --json                        print the result as one JSON document on stdout
         --no-color                    no colours in output
@@ -253,13 +293,17 @@ describe('help', () => {
         $ sms-send check --json
         # send one real test message
         $ sms-send check --to +4741234567 --text "test"
+        # an end-to-end canary: the test message must be delivered within a minute
+        $ sms-send check --to +4741234567 --await-dlr 60s --dlr-public-url https://canary.example.com
 
       Exit codes:
         0   the gateway answered and took the credentials (and the test message, with
-            --to)
+            --to; which was delivered, with --await-dlr)
+        1   with --await-dlr: the delivery report came with another status (UNDELIV,
+            EXPIRED, REJECTD…)
         2   usage or config error; nothing was sent
         3   the gateway could not be used, or refused the credentials or the test
-            message
+            message, or no delivery report came within --await-dlr
         70  an unexpected internal error (a bug; please report it)
 
       Environment:

@@ -73,6 +73,8 @@ describe('foldIntoReport', () => {
       matched: 1,
       unmatched: 1,
       unmatchedSample: ['x'],
+      confirmed: 0,
+      confirmedRows: [],
       identity: expect.any(String) as string,
     });
     const rows = parseCsv(await readFile(report, 'utf8'));
@@ -127,4 +129,61 @@ describe('foldIntoReport', () => {
       reason: 'missing',
     });
   });
+});
+
+describe('a delivery report settles an unknown row', () => {
+  const rows = [
+    { row: 1, to: '4741000001', messageId: 'u', outcome: 'unknown', error: 'HTTP 500' },
+    { row: 2, to: '4741000002', messageId: 'f', outcome: 'failed', error: 'HTTP 503' },
+    { row: 3, to: '4741000003', messageId: 'a', outcome: 'accepted', statusCode: 0 },
+    { row: 4, to: '4741000004', messageId: 'n', outcome: 'unknown', error: 'HTTP 504' },
+  ];
+  const csv =
+    'row,to,messageId,outcome,statusCode,statusDescription,error\n' +
+    rows
+      .map((r) =>
+        [r.row, r.to, r.messageId, r.outcome, r.statusCode ?? '', '', r.error ?? ''].join(','),
+      )
+      .join('\n') +
+    '\n';
+  const formats: [string, string, (text: string) => Record<string, unknown>[]][] = [
+    ['r.csv', csv, (text) => parseCsv(text)],
+    ['r.json', JSON.stringify(rows), (text) => JSON.parse(text) as Record<string, unknown>[]],
+    [
+      'r.ndjson',
+      rows.map((r) => JSON.stringify(r)).join('\n') + '\n',
+      (text) =>
+        text
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Record<string, unknown>),
+    ],
+  ];
+
+  it.each(formats)(
+    '%s: unknown with a report → accepted, "confirmed by delivery report"',
+    async (name, text, read) => {
+      const path = join(dir.path, name);
+      await writeFile(path, text);
+      const book = new DeliveryBook();
+      await readLogInto(
+        await logOf(['u', 'f', 'a'].map((id) => `{"msgid":"${id}","status":"DELIVRD"}`)),
+        book,
+      );
+      expect(await foldIntoReport(path, book)).toMatchObject({ confirmed: 1, changedRows: 3 });
+      const after = read(await readFile(path, 'utf8'));
+      expect(
+        after.map((r) => [r['messageId'], r['outcome'], r['statusDescription'] ?? '', r['error']]),
+      ).toEqual([
+        ['u', 'accepted', 'confirmed by delivery report', 'HTTP 500'],
+        // A failed request surely did not reach the gateway: a report for it changes no outcome.
+        ['f', 'failed', '', 'HTTP 503'],
+        ['a', 'accepted', '', name.endsWith('.csv') ? '' : undefined],
+        // No report: still unknown.
+        ['n', 'unknown', '', 'HTTP 504'],
+      ]);
+      // Folding again confirms nothing twice.
+      expect(await foldIntoReport(path, book)).toMatchObject({ confirmed: 0, written: false });
+    },
+  );
 });

@@ -236,6 +236,29 @@ describe('DlrReceiver', () => {
     await expect(fetch(`${receiver.url}/dlr?msgid=a`)).rejects.toThrow();
   });
 
+  it('turns an unknown row it gets a delivery report for into accepted, and counts it', async () => {
+    const writer = await openReport(report, { force: true });
+    await writer.write(
+      ['u', 'v'].map((messageId, i): RowResult => ({
+        row: i + 1,
+        to: `474100000${i}`,
+        messageId,
+        outcome: 'unknown',
+        error: 'HTTP 500 from the gateway',
+        attempts: 1,
+      })),
+    );
+    await writer.close();
+    const receiver = await start(60_000);
+    await fetch(`${receiver.url}/dlr?msgid=u&status=DELIVRD`);
+    expect(await receiver.stop()).toMatchObject({ kind: 'updated', confirmed: 1 });
+    expect(receiver.confirmed).toBe(1);
+    expect((await rows()).map((r) => [r.outcome, r.statusDescription, r.error])).toEqual([
+      ['accepted', 'confirmed by delivery report', 'HTTP 500 from the gateway'],
+      ['unknown', '', 'HTTP 500 from the gateway'],
+    ]);
+  });
+
   it('appends to an earlier log instead of replacing it', async () => {
     await writeFile(
       log,

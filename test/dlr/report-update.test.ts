@@ -9,6 +9,7 @@ import { readReport, summarizeReport } from '../../src/report/read.js';
 import { fileIdentity, updateReport, type RowUpdater } from '../../src/report/update.js';
 import { openReport } from '../../src/report/writer.js';
 import type { RowResult } from '../../src/report/outcome.js';
+import { reportColumns } from '../../src/report/row.js';
 import { parseCsv, tempDir } from '../helpers/files.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -78,6 +79,26 @@ describe('updateReport (csv)', () => {
     expect(rows[0]).toMatchObject({ extraInfo: 'server=sim1', transactionId: 't1' });
     expect(result.identity).toBe(fileIdentity(await stat(path)));
     expect(await leftovers()).toEqual([]);
+  });
+
+  it('keeps the segments, encoding and normalized columns of a --gsm-normalize run', async () => {
+    const path = join(dir.path, 'n.csv');
+    const writer = await openReport(path, {
+      force: false,
+      columns: reportColumns({ normalized: true }),
+    });
+    await writer.write([
+      row(1, { segments: 1, encoding: 'GSM-7', normalized: 2 }),
+      row(2, { segments: 2, encoding: 'UCS-2' }),
+    ]);
+    await writer.close();
+    await updateReport(path, COLUMNS, statuses({ m1: 'DELIVRD', m2: 'DELIVRD' }));
+    const rows = parseCsv(await readFile(path, 'utf8'));
+    expect(rows.map((r) => [r.segments, r.encoding, r.normalized, r.deliveryStatus])).toEqual([
+      ['1', 'GSM-7', '2', 'DELIVRD'],
+      ['2', 'UCS-2', '', 'DELIVRD'],
+    ]);
+    expect((await summarizeReport(path)).byOutcome.accepted).toBe(2);
   });
 
   it('matches escaped MessageIds and escapes the values it writes', async () => {

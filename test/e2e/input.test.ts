@@ -132,6 +132,19 @@ describe.concurrent(
   },
 );
 
+describe.concurrent('a malformed suppression list: exit 2, nothing sent', () => {
+  it('names the list, its line and the reason on stderr', async ({ expect }) => {
+    const run = await send(['recipients.csv', '--suppress', 'bad-suppress.txt']);
+    expect(await aftermath(run)).toEqual(NOTHING_SENT);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      'sms-send: the suppression lists (--suppress) have 1 problem:\n' +
+        '  bad-suppress.txt:4: "+47 412 34 56X" not a phone number\n' +
+        'Nothing was sent.\n',
+    );
+  });
+});
+
 describe.concurrent('invalid records: listed on stderr, exit 2, nothing sent', () => {
   it('lists every bad record of bad-records.csv in order, with counts, and sends nothing', async ({
     expect,

@@ -320,6 +320,39 @@ describe.concurrent('sms-send send --json', () => {
     });
   });
 
+  it('over --max-cost: exit 2 and one error document, in a send and in its dry run; nothing sent', async () => {
+    const { cli } = ownState();
+    const input = await campaign(3);
+    const report = fresh('cost.csv');
+    const args = [input, '--simulate', '--report', report, '--json'];
+    const limits = ['--price-per-segment', '0.5', '--currency', 'NOK', '--max-cost', '1'];
+    const error = {
+      code: 'over-max-cost',
+      message:
+        'the estimated cost 1.50 NOK (3 segments of 3 messages) is more than --max-cost 1.00 NOK. Nothing was sent.',
+      exitCode: 2,
+    };
+    const sent = await cli([...args, ...limits], { cwd: dir.path });
+    expect(sent.code).toBe(2);
+    expect(oneDocument(sent)).toEqual({ error });
+    await expect(access(report)).rejects.toThrow();
+    const dry = await cli([...args, ...limits, '--dry-run'], { cwd: dir.path });
+    expect(dry.code).toBe(2);
+    expect(oneDocument(dry)).toEqual({
+      plan: containing({
+        cost: {
+          currency: 'NOK',
+          total: 1.5,
+          byCallingCode: [
+            { callingCode: '47', messages: 3, segments: 3, pricePerSegment: 0.5, cost: 1.5 },
+          ],
+          maxCost: 1,
+        },
+      }),
+      error,
+    });
+  });
+
   it('no endpoint: one error document with exitCode 2', async () => {
     const { cli } = ownState();
     const input = await campaign(2);
@@ -578,8 +611,12 @@ describe.concurrent('--report x.xml (JUnit)', () => {
       tests: '15',
       failures: String(15 - accepted),
     });
-    // Each accepted record's TransactionId is in its testcase.
-    for (const entry of sim.ledger) expect(xml).toContain(`TransactionId ${entry.transactionId}<`);
+    // Each accepted record's TransactionId is in its testcase, and so are its segments.
+    for (const entry of sim.ledger) {
+      expect(xml).toMatch(
+        new RegExp(`TransactionId ${entry.transactionId}&#10;segments \\d+ \\((GSM-7|UCS-2)\\)<`),
+      );
+    }
 
     // The reason of the record with markup in it is escaped, never raw.
     expect(xml).toContain('&lt;b&gt;&amp;&quot;x&quot;&lt;/b&gt;');

@@ -67,7 +67,7 @@ describe('sms-send <campaign.csv>', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/records\s+12/);
     expect(result.stdout).toMatch(/batches\s+1 \(up to 100 messages each\)/);
-    expect(result.stdout).toContain('UCS-2 forced by "🎉"');
+    expect(result.stdout).toMatch(/UCS-2 forced by \d+ characters?:\n {4}"🎉" \(U\+1F389\) in /);
     await expect(readFile(report)).rejects.toThrow(/ENOENT/);
   });
 

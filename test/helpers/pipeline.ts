@@ -16,8 +16,9 @@ import { ExitCode, SmsSendError } from '../../src/errors.js';
 import { GatewayClient } from '../../src/gateway/client.js';
 import { spoolStream, type Spooled } from '../../src/input/stdin.js';
 import type { Plan } from '../../src/message/plan.js';
-import { loadTemplate, prepareCampaign } from '../../src/send/campaign.js';
+import { loadTemplate, prepareCampaign, type WindowClosed } from '../../src/send/campaign.js';
 import { SendEmitter } from '../../src/send/events.js';
+import type { Clock } from '../../src/shared/clock.js';
 import {
   startSimulator,
   type RequestRecord,
@@ -35,6 +36,10 @@ export interface PipelineOptions {
   /** Standard input, for an input named "-". */
   stdin?: string;
   simulator?: SimulatorOptions;
+  /** Wall time for the send window (a FakeClock), instead of the system's. */
+  clock?: Clock;
+  /** Sees the send's events before it starts, e.g. to move a fake clock after some batches. */
+  onEvents?: (events: SendEmitter) => void;
 }
 
 export interface PipelineRun {
@@ -55,6 +60,8 @@ export interface PipelineRun {
   /** Report rows ordered by campaign row; empty when nothing was sent. */
   rows: Record<string, string>[];
   report: string;
+  /** Set when the send window closed before every record was sent (exit 5). */
+  windowClosed?: WindowClosed;
 }
 
 let runs = 0;
@@ -136,12 +143,16 @@ export async function runPipeline(argv: string[], options: PipelineOptions): Pro
         timeoutMs: settings.timeoutMs,
       });
       try {
+        const events = new SendEmitter();
+        options.onEvents?.(events);
         const sent = await prepared.send({
           poster: client,
           target: sim.url,
-          events: new SendEmitter(),
+          events,
+          clock: options.clock,
         });
         result.code = sent.exitCode;
+        result.windowClosed = sent.windowClosed;
       } finally {
         await client.close();
       }

@@ -35,11 +35,11 @@ export function messageEntries(count: number, prefix: string, firstRow = 1): Ent
   });
 }
 
-/** An async stream over a list, as send() and runCampaign() consume. */
-export async function* streamOf<T>(items: Iterable<T>): AsyncGenerator<T> {
+/** An async stream over a list, as send() and runCampaign() consume: one item a chunk. */
+export async function* streamOf<T>(items: Iterable<T>): AsyncGenerator<T[]> {
   for (const item of items) {
     await Promise.resolve();
-    yield item;
+    yield [item];
   }
 }
 

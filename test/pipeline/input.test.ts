@@ -818,15 +818,33 @@ describe.concurrent('--dry-run plan', () => {
       valid: 17,
       invalid: 0,
       skipped: 0,
+      suppressed: 0,
+      suppressedByList: {},
       batches: 4,
       batchSize: 5,
       segments: 31,
       segmentsByEncoding: { 'GSM-7': 18, 'UCS-2': 13 },
       messagesByEncoding: { 'GSM-7': 10, 'UCS-2': 7 },
+      // Without ж (no GSM-7 form: left out) each of its texts is one GSM-7 segment; without 🎉, too.
       ucs2Chars: [
-        { char: '"ж" (U+0436)', messages: 5 },
-        { char: '"🎉" (U+1F389)', messages: 2 },
+        {
+          char: '"ж" (U+0436)',
+          codePoint: 'U+0436',
+          messages: 5,
+          rows: [11, 12, 13, 14, 17].map((row) => ({ row, file: path, line: row, field: 'text' })),
+          segments: 9,
+          segmentsWithout: 5,
+        },
+        {
+          char: '"🎉" (U+1F389)',
+          codePoint: 'U+1F389',
+          messages: 2,
+          rows: [15, 16].map((row) => ({ row, file: path, line: row, field: 'text' })),
+          segments: 4,
+          segmentsWithout: 2,
+        },
       ],
+      ucs2CharCount: 2,
       premium: { messages: 2, totalOre: 550 },
       fileProblems: [],
       invalidRecords: [],
@@ -845,7 +863,15 @@ describe.concurrent('--dry-run plan', () => {
     expect(text).toMatch(/segments\s+31\n/);
     expect(text).toMatch(/GSM-7\s+10 messages, 18 segments\n/);
     expect(text).toMatch(/UCS-2\s+7 messages, 13 segments\n/);
-    expect(text).toContain('UCS-2 forced by "ж" (U+0436) ×5, "🎉" (U+1F389) ×2');
+    expect(text).toContain(
+      [
+        'UCS-2 forced by 2 characters:',
+        '    "ж" (U+0436) in 5 records: 9 segments, 5 segments without it',
+        `      ${path}:11 (text), ${path}:12 (text), ${path}:13 (text), …`,
+        '    "🎉" (U+1F389) in 2 records: 4 segments, 2 segments without it',
+        `      ${path}:15 (text), ${path}:16 (text)\n`,
+      ].join('\n'),
+    );
     expect(text).toMatch(/premium\s+2 messages, 550 øre in total/);
   });
 });

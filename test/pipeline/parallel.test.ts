@@ -58,6 +58,9 @@ async function validate(
   try {
     const plan = await planCampaign(readCampaign(options), {
       batchSize: 10,
+      // As the send command does: the workers' plans count what the main thread's does.
+      ...options.parallel?.tally,
+      currency: 'NOK',
       countRepeats: options.parallel?.digests,
       // As the send command does: without a spool, records are not turned into lines.
       onRecord: options.parallel?.spool
@@ -91,6 +94,13 @@ describe('validation on worker threads', () => {
     await writeFile(path('ids.csv'), idsCsv(300));
     await writeFile(path('records.ndjson'), ndjson(300));
     await writeFile(path('no-text.csv'), 'to,name\n4741000001,A\n');
+    // Typographic apostrophes and dashes (normalisable), and Swedish numbers (another price).
+    const typo = Array.from(
+      { length: 300 },
+      (_, i) =>
+        `${i % 3 ? mobile(i) : `46701${String(1_000_000 + i).slice(1)}`},"it’s ${i} – ok${i % 7 ? '' : ' Привет'}"`,
+    );
+    await writeFile(path('typo.csv'), `to,text\n${typo.join('\n')}\n`);
     // Errors that end the run, each in the middle of the file, so in some part but the first.
     const rows = (n: number) =>
       Array.from({ length: n }, (_, i) => `${mobile(i)},"Hi\n${i}"`).join('\n');
@@ -143,6 +153,27 @@ describe('validation on worker threads', () => {
     const dry = await same(base(files), 333, false);
     expect(dry.plan!.repeats).toBeGreaterThan(200);
   });
+
+  it.each([false, true])(
+    'lists UCS-2 characters with their rows, costs by calling code and normalisation the same way (--gsm-normalize %s)',
+    async (gsmNormalize) => {
+      const tally = { gsmNormalize, pricePerSegment: { '47': 0.35, default: 0.5 } };
+      const options = base(['typo.csv', 'ids.csv'], { gsmNormalize });
+      const parallel = { spool: true, digests: false, minBytes: 0, chunkBytes: 300, tally };
+      const alone = await validate({ ...options, parallel: { ...parallel, workers: 0 } });
+      const split = await validate({
+        ...options,
+        parallel: { ...parallel, workers: 2, worker: { url: VALIDATION_WORKER } },
+      });
+      expect(split).toEqual(alone);
+      const plan = alone.plan!;
+      expect(plan.ucs2Chars.map((c) => c.codePoint)).toContain('U+041F');
+      expect(plan.ucs2Chars.find((c) => c.codePoint === 'U+041F')!.rows).toHaveLength(5);
+      expect(plan.cost!.byCallingCode.map((c) => c.callingCode).sort()).toEqual(['46', '47']);
+      if (gsmNormalize) expect(plan.normalized!.messages).toBeGreaterThan(200);
+      else expect(plan.normalizable!.messages).toBeGreaterThan(200);
+    },
+  );
 
   it('fills a --text template and numbers rows after earlier files the same way', async () => {
     const options = base(['records.ndjson', 'crlf.csv'], {

@@ -21,6 +21,20 @@ describe('mergeLayers', () => {
     expect(mergeLayers([])).toEqual({ values: {}, sources: {} });
   });
 
+  it('suppression lists add up over the layers, each path once', () => {
+    const merged = mergeLayers([
+      defaults,
+      { source: FILE, values: { suppress: ['/home/ops/optouts.csv'] } },
+      { source: `${FILE}#profiles.news`, values: { suppress: ['/home/ops/news-optouts.txt'] } },
+      { source: 'flag', values: { suppress: ['today.txt', '/home/ops/optouts.csv'] } },
+    ]);
+    expect(merged.values.suppress).toEqual([
+      '/home/ops/optouts.csv',
+      '/home/ops/news-optouts.txt',
+      'today.txt',
+    ]);
+  });
+
   it('applies default < file < env < flag, recording where each value came from', () => {
     const merged = mergeLayers([
       defaults,

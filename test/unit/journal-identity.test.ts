@@ -38,6 +38,7 @@ describe('contentHash', () => {
       [[INPUT], { ...SHAPE, defaults: { ...SHAPE.defaults, customData: { qos: 1 } } }],
     ],
     ['a delimiter', [[INPUT], { ...SHAPE, delimiter: ';' }]],
+    ['--gsm-normalize (other bytes are sent)', [[INPUT], { ...SHAPE, gsmNormalize: true }]],
   ])('changes with %s', (_, args) => {
     expect(contentHash(...args)).not.toBe(base);
   });
@@ -48,6 +49,8 @@ describe('contentHash', () => {
       mapping: {},
       target: 'gateway' as const,
       template: undefined,
+      // Off is left out, so a campaign keeps the ID it had before the flag existed.
+      gsmNormalize: undefined,
     };
     expect(contentHash([INPUT], reordered)).toBe(base);
   });

@@ -23,6 +23,8 @@ interface Options {
   country?: string;
   template?: string;
   mapping?: Mapping;
+  gsmNormalize?: boolean;
+  maxSegments?: number;
 }
 
 function build(fields: Record<string, FieldValue>, options: Options = {}): Built {
@@ -39,6 +41,8 @@ function build(fields: Record<string, FieldValue>, options: Options = {}): Built
   };
   if (options.country !== undefined) ctx.country = options.country;
   if (options.template !== undefined) ctx.template = compileTemplate(options.template);
+  if (options.gsmNormalize !== undefined) ctx.gsmNormalize = options.gsmNormalize;
+  if (options.maxSegments !== undefined) ctx.maxSegments = options.maxSegments;
   return buildMessage(record, plan, ctx);
 }
 
@@ -67,6 +71,7 @@ describe('buildMessage: defaults', () => {
         UserData: 'Hello',
       },
       text: { encoding: 'GSM-7', characters: 5, units: 5, segments: 1 },
+      textColumn: 'text',
     });
   });
 
@@ -344,6 +349,7 @@ describe('buildMessage: recipients and ids', () => {
       to: '+47 123',
       messageId: 'abcdef0123-5',
       problems: [{ field: 'to', reason: '"+47 123" not a mobile number (too short)' }],
+      text: { encoding: 'GSM-7', characters: 2, units: 2, segments: 1 },
     });
   });
 
@@ -649,5 +655,66 @@ describe('buildMessage: nested values', () => {
   it('accepts CustomData 32 levels deep', () => {
     const m = message(build({ to: TO, text: 'x', CustomData: nest(32) }));
     expect(m.CustomData).toEqual(nest(32));
+  });
+});
+
+describe('buildMessage: --gsm-normalize', () => {
+  // 100 characters with one typographic apostrophe: two UCS-2 segments, one GSM-7 segment.
+  const LONG = `It’s your turn: ${'x'.repeat(84)}`;
+
+  it('without it, the text is sent byte for byte, UCS-2', () => {
+    const built = build({ to: TO, text: LONG });
+    expect(message(built).UserData).toBe(LONG);
+    expect(message(built).MessageType).toBe('11');
+    expect(built.ok && built.text).toMatchObject({ encoding: 'UCS-2', segments: 2 });
+    expect(built.ok && built.normalized).toBeUndefined();
+  });
+
+  it('replaces after the template is filled, so the text sent, its type and its count agree', () => {
+    const built = build(
+      { to: TO, name: 'O’Brien' },
+      { template: `Hi {{name}}, ${LONG}`, gsmNormalize: true },
+    );
+    const m = message(built);
+    expect(m.UserData).toBe(`Hi O'Brien, It's your turn: ${'x'.repeat(84)}`);
+    expect(m.MessageType).toBe('00');
+    expect(built.ok && built.text).toMatchObject({ encoding: 'GSM-7', segments: 1 });
+    expect(built.ok && built.normalized).toEqual({ replaced: 2, segmentsSaved: 1 });
+  });
+
+  it('leaves a text that stays UCS-2 as it is (an emoji besides the apostrophe)', () => {
+    const built = build({ to: TO, text: 'It’s here 🎉' }, { gsmNormalize: true });
+    expect(message(built).UserData).toBe('It’s here 🎉');
+    expect(built.ok && built.normalized).toBeUndefined();
+  });
+
+  it('leaves GSM-7 text alone, Nordic letters included', () => {
+    const built = build({ to: TO, text: 'Blåbær på Ørsta, Ærø og Åsane' }, { gsmNormalize: true });
+    expect(message(built).UserData).toBe('Blåbær på Ørsta, Ærø og Åsane');
+    expect(built.ok && built.normalized).toBeUndefined();
+  });
+});
+
+describe('buildMessage: --max-segments', () => {
+  it.each([
+    // [text, max, problem]
+    ['a'.repeat(160), 1, undefined],
+    ['a'.repeat(161), 1, 'needs 2 segments, more than --max-segments 1'],
+    ['a'.repeat(459), 3, undefined],
+    ['a'.repeat(460), 3, 'needs 4 segments, more than --max-segments 3'],
+    ['ж'.repeat(70), 1, undefined],
+    ['ж'.repeat(71), 1, 'needs 2 segments, more than --max-segments 1'],
+  ])('%#: a text over the limit is invalid, naming its count', (text, max, problem) => {
+    const built = build({ to: TO, text }, { maxSegments: max });
+    if (problem === undefined) expect(built.ok).toBe(true);
+    else expect(problems(built)).toEqual([{ field: 'text', reason: problem }]);
+  });
+
+  it('names the text column, and counts the text as sent (after --gsm-normalize)', () => {
+    const long = `It’s ${'x'.repeat(80)}`;
+    expect(problems(build({ to: TO, message: long }, { maxSegments: 1 }))).toEqual([
+      { field: 'message', reason: 'needs 2 segments, more than --max-segments 1' },
+    ]);
+    expect(build({ to: TO, message: long }, { maxSegments: 1, gsmNormalize: true }).ok).toBe(true);
   });
 });

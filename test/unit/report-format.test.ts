@@ -2,9 +2,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import {
+  CSV_OPTIONS,
+  csvRows,
   FORMATS,
   readableFormat,
   reportFormat,
@@ -13,6 +16,7 @@ import {
 } from '../../src/report/format.js';
 import type { RowResult } from '../../src/report/outcome.js';
 import { readReport } from '../../src/report/read.js';
+import { reportColumns } from '../../src/report/row.js';
 import { openReport } from '../../src/report/writer.js';
 import { tempDir } from '../helpers/files.js';
 
@@ -160,6 +164,8 @@ const ROWS: RowResult[] = [
     transactionId: 't1',
     extraInfo: { server: 'sim1' },
     attempts: 1,
+    segments: 1,
+    encoding: 'GSM-7',
   },
   {
     row: 2,
@@ -177,6 +183,8 @@ const ROWS: RowResult[] = [
     statusCode: -1,
     statusDescription: '-bad',
     attempts: 2,
+    segments: 3,
+    encoding: 'UCS-2',
   },
 ];
 
@@ -194,6 +202,8 @@ const READ_BACK = {
       extraInfo: 'server=sim1',
       attempts: '1',
       error: '',
+      segments: '1',
+      encoding: 'GSM-7',
     },
     {
       row: '2',
@@ -206,6 +216,8 @@ const READ_BACK = {
       extraInfo: '',
       attempts: '0',
       error: '＠not, "a" number\nat all',
+      segments: '',
+      encoding: '',
     },
     {
       row: '3',
@@ -218,6 +230,8 @@ const READ_BACK = {
       extraInfo: '',
       attempts: '2',
       error: '',
+      segments: '3',
+      encoding: 'UCS-2',
     },
   ],
   json: [
@@ -238,6 +252,8 @@ const READ_BACK = {
       statusCode: -1,
       statusDescription: '-bad',
       attempts: 2,
+      segments: 3,
+      encoding: 'UCS-2',
     },
   ],
 };
@@ -269,6 +285,34 @@ describe('readReport: what the writer wrote reads back the same', () => {
       expect(read[0]).toEqual({ kind: 'header', columns: Object.keys(READ_BACK.csv[0]!) });
     }
   });
+
+  it.each([
+    ['n.csv', { segments: '1', encoding: 'GSM-7', normalized: '2' }],
+    ['n.json', { segments: 1, encoding: 'GSM-7', normalized: 2 }],
+    ['n.ndjson', { segments: 1, encoding: 'GSM-7', normalized: 2 }],
+  ])(
+    '%s: a --gsm-normalize run adds normalized last, and it reads back',
+    async (name, normalized) => {
+      const path = join(dir.path, name);
+      const writer = await openReport(path, {
+        force: true,
+        columns: reportColumns({ normalized: true }),
+      });
+      await writer.write([{ ...ROWS[0]!, normalized: 2 }, ROWS[2]!]);
+      await writer.close();
+      const read = await entries(path);
+      if (name.endsWith('.csv')) {
+        expect(read[0]).toEqual({
+          kind: 'header',
+          columns: [...Object.keys(READ_BACK.csv[0]!), 'normalized'],
+        });
+      }
+      const rows = read.filter((entry) => entry.kind === 'row').map((row) => row.values);
+      expect(rows[0]).toMatchObject(normalized);
+      // A row --gsm-normalize left alone has no count.
+      expect(rows[1]!.normalized).toBe(name.endsWith('.csv') ? '' : undefined);
+    },
+  );
 
   it('refuses a JUnit report, naming the formats that can be read', async () => {
     await expect(entries(join(dir.path, 'r.xml'))).rejects.toThrow(
@@ -323,24 +367,24 @@ describe('the writers lay reports out byte for byte', () => {
   it.each([
     [
       'b.csv',
-      'row,to,messageId,outcome,statusCode,statusDescription,transactionId,extraInfo,attempts,error\n' +
-        '1,4741000001,m1,accepted,0,OK,t1,server=sim1,1,\n' +
-        '2,\'+47 123,\'=m2,invalid,,,,,0,"\'＠not, ""a"" number\nat all"\n' +
-        "3,4741000003,m3,rejected,-1,'-bad,,,2,\n",
+      'row,to,messageId,outcome,statusCode,statusDescription,transactionId,extraInfo,attempts,error,segments,encoding\n' +
+        '1,4741000001,m1,accepted,0,OK,t1,server=sim1,1,,1,GSM-7\n' +
+        '2,\'+47 123,\'=m2,invalid,,,,,0,"\'＠not, ""a"" number\nat all",,\n' +
+        "3,4741000003,m3,rejected,-1,'-bad,,,2,,3,UCS-2\n",
     ],
     [
       'b.json',
       '[\n' +
-        '  {"row":1,"to":"4741000001","messageId":"m1","outcome":"accepted","statusCode":0,"statusDescription":"OK","transactionId":"t1","extraInfo":{"server":"sim1"},"attempts":1},\n' +
+        '  {"row":1,"to":"4741000001","messageId":"m1","outcome":"accepted","statusCode":0,"statusDescription":"OK","transactionId":"t1","extraInfo":{"server":"sim1"},"attempts":1,"segments":1,"encoding":"GSM-7"},\n' +
         '  {"row":2,"to":"+47 123","messageId":"=m2","outcome":"invalid","attempts":0,"error":"＠not, \\"a\\" number\\nat all"},\n' +
-        '  {"row":3,"to":"4741000003","messageId":"m3","outcome":"rejected","statusCode":-1,"statusDescription":"-bad","attempts":2}\n' +
+        '  {"row":3,"to":"4741000003","messageId":"m3","outcome":"rejected","statusCode":-1,"statusDescription":"-bad","attempts":2,"segments":3,"encoding":"UCS-2"}\n' +
         ']\n',
     ],
     [
       'b.ndjson',
-      '{"row":1,"to":"4741000001","messageId":"m1","outcome":"accepted","statusCode":0,"statusDescription":"OK","transactionId":"t1","extraInfo":{"server":"sim1"},"attempts":1}\n' +
+      '{"row":1,"to":"4741000001","messageId":"m1","outcome":"accepted","statusCode":0,"statusDescription":"OK","transactionId":"t1","extraInfo":{"server":"sim1"},"attempts":1,"segments":1,"encoding":"GSM-7"}\n' +
         '{"row":2,"to":"+47 123","messageId":"=m2","outcome":"invalid","attempts":0,"error":"＠not, \\"a\\" number\\nat all"}\n' +
-        '{"row":3,"to":"4741000003","messageId":"m3","outcome":"rejected","statusCode":-1,"statusDescription":"-bad","attempts":2}\n',
+        '{"row":3,"to":"4741000003","messageId":"m3","outcome":"rejected","statusCode":-1,"statusDescription":"-bad","attempts":2,"segments":3,"encoding":"UCS-2"}\n',
     ],
   ])('%s', async (name, text) => {
     const path = join(dir.path, name);
@@ -354,7 +398,7 @@ describe('the writers lay reports out byte for byte', () => {
   it.each([
     [
       'e.csv',
-      'row,to,messageId,outcome,statusCode,statusDescription,transactionId,extraInfo,attempts,error\n',
+      'row,to,messageId,outcome,statusCode,statusDescription,transactionId,extraInfo,attempts,error,segments,encoding\n',
     ],
     ['e.json', '[\n]\n'],
     ['e.ndjson', ''],
@@ -363,5 +407,65 @@ describe('the writers lay reports out byte for byte', () => {
     const writer = await openReport(path, { force: true });
     await writer.close();
     expect(await readFile(path, 'utf8')).toBe(text);
+  });
+});
+
+describe('csvRows', () => {
+  // Every kind of cell the library treats specially, and plain ones around them.
+  const CELLS = [
+    '',
+    'accepted',
+    '4741234567',
+    '5aa904481-800009',
+    'server=sim1; subnumref=997009990000800009',
+    'a,b',
+    'say "hi"',
+    'two\nlines',
+    'cr\rhere',
+    'crlf\r\nhere',
+    '=1+1',
+    '+47 412',
+    '+4741234567',
+    '-1',
+    '-12.5',
+    '-',
+    '@SUM(A1)',
+    '\tindented',
+    '\uFF1D1',
+    '\uFF0B1',
+    '\uFF0D1',
+    '\uFF20x',
+    "'=already",
+    ' =spaced',
+    'æøå ÆØÅ',
+    '\u{1F600}',
+    'a;b',
+  ];
+  /** A small seeded generator, so a failure names a reproducible row. */
+  function* rows(count: number): Generator<string[]> {
+    let seed = 42;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
+    for (let i = 0; i < count; i++) {
+      yield Array.from({ length: 1 + (next() % 10) }, () => CELLS[next() % CELLS.length]!);
+    }
+  }
+
+  it('writes every row exactly as csv-stringify does, one row and many at a time', () => {
+    const all = [...rows(5_000)];
+    for (const row of all)
+      expect(csvRows([row]), JSON.stringify(row)).toBe(stringify([row], CSV_OPTIONS));
+    expect(csvRows(all)).toBe(stringify(all, CSV_OPTIONS));
+  });
+
+  it.each(CELLS.map((cell) => [cell]))(
+    'writes the single cell %j as csv-stringify does',
+    (cell) => {
+      expect(csvRows([[cell]])).toBe(stringify([[cell]], CSV_OPTIONS));
+      expect(csvRows([[cell, cell]])).toBe(stringify([[cell, cell]], CSV_OPTIONS));
+    },
+  );
+
+  it('takes the plain path for plain rows (the library is not asked)', () => {
+    expect(csvRows([['1', '4741234567', 'accepted', '', '0']])).toBe('1,4741234567,accepted,,0\n');
   });
 });

@@ -30,6 +30,9 @@ const ROWS: RowResult[] = [
     statusCode: 0,
     statusDescription: 'Accepted',
     transactionId: 'tx\t1\n',
+    segments: 1,
+    encoding: 'GSM-7',
+    normalized: 2,
   },
   ...HOSTILE.map((text, i): RowResult => ({
     row: 2 + i,
@@ -47,6 +50,8 @@ const ROWS: RowResult[] = [
     outcome: 'failed',
     attempts: 4,
     error: 'HTTP 400: line1\nline2\r\nline3',
+    segments: 3,
+    encoding: 'UCS-2',
   },
   {
     row: 21,
@@ -71,6 +76,8 @@ const ROWS: RowResult[] = [
     outcome: 'skipped',
     attempts: 0,
     error: 'skipped: --limit\r\nreached',
+    segments: 1,
+    encoding: 'GSM-7',
   },
 ];
 
@@ -148,12 +155,23 @@ describe('JUnit report', () => {
       ]
         .filter(Boolean)
         .join(': ');
+      // The segments, encoding and normalized columns, as a line of the case's output.
+      const text =
+        row.segments === undefined
+          ? []
+          : [
+              `segments ${row.segments} (${row.encoding})` +
+                (row.normalized ? `, normalized ${row.normalized}` : ''),
+            ];
+      const out = (lines: string[]) =>
+        lines.length ? [{ name: 'system-out', attrs: {}, text: readable(lines.join('\n')) }] : [];
       if (row.outcome === 'accepted') {
-        expect(children).toEqual([
-          { name: 'system-out', attrs: {}, text: readable(`TransactionId ${row.transactionId}`) },
-        ]);
+        expect(children).toEqual(out([`TransactionId ${row.transactionId}`, ...text]));
       } else if (row.outcome === 'skipped') {
-        expect(children).toEqual([{ name: 'skipped', attrs: {}, text: readable(reason) }]);
+        expect(children).toEqual([
+          { name: 'skipped', attrs: {}, text: readable(reason) },
+          ...out(text),
+        ]);
       } else {
         expect(children).toEqual([
           {
@@ -161,6 +179,7 @@ describe('JUnit report', () => {
             attrs: { type: row.outcome, message: readable(`${row.outcome}: ${reason}`) },
             text: readable(reason),
           },
+          ...out(text),
         ]);
       }
     }

@@ -1,6 +1,13 @@
 // Report rows: CSV cells and JSON rows from one RowResult (formula escaping: report-format.test.ts).
 import { describe, expect, it } from 'vitest';
-import { formatExtraInfo, REPORT_COLUMNS, toCsvCells, toJsonRow } from '../../src/report/row.js';
+import { junitCase } from '../../src/report/junit.js';
+import {
+  reportColumns,
+  formatExtraInfo,
+  REPORT_COLUMNS,
+  toCsvCells,
+  toJsonRow,
+} from '../../src/report/row.js';
 import type { RowResult } from '../../src/report/outcome.js';
 
 const ACCEPTED: RowResult = {
@@ -13,6 +20,8 @@ const ACCEPTED: RowResult = {
   transactionId: 'T-77',
   extraInfo: { server: 'smsgw1', subnumref: '19331234567891' },
   attempts: 1,
+  segments: 2,
+  encoding: 'UCS-2',
 };
 
 const INVALID: RowResult = {
@@ -23,6 +32,8 @@ const INVALID: RowResult = {
   attempts: 0,
   error: 'to: "+47 123" not a mobile number (too short)',
 };
+
+const NORMALIZED: RowResult = { ...ACCEPTED, segments: 1, encoding: 'GSM-7', normalized: 3 };
 
 describe('REPORT_COLUMNS', () => {
   it('lists the report columns in the documented order', () => {
@@ -37,7 +48,14 @@ describe('REPORT_COLUMNS', () => {
       'extraInfo',
       'attempts',
       'error',
+      'segments',
+      'encoding',
     ]);
+  });
+
+  it('adds normalized last, only for a run with --gsm-normalize', () => {
+    expect(reportColumns({ normalized: false })).toEqual(REPORT_COLUMNS);
+    expect(reportColumns({ normalized: true })).toEqual([...REPORT_COLUMNS, 'normalized']);
   });
 });
 
@@ -54,7 +72,19 @@ describe('toCsvCells', () => {
       'server=smsgw1; subnumref=19331234567891',
       '1',
       '',
+      '2',
+      'UCS-2',
     ]);
+  });
+
+  it('writes normalized only among the columns asked for', () => {
+    expect(toCsvCells(NORMALIZED).slice(-2)).toEqual(['1', 'GSM-7']);
+    expect(toCsvCells(NORMALIZED, reportColumns({ normalized: true })).slice(-3)).toEqual([
+      '1',
+      'GSM-7',
+      '3',
+    ]);
+    expect(toCsvCells(ACCEPTED, reportColumns({ normalized: true })).at(-1)).toBe('');
   });
 
   it('leaves absent values as empty cells', () => {
@@ -69,6 +99,8 @@ describe('toCsvCells', () => {
       '',
       '0',
       'to: "+47 123" not a mobile number (too short)',
+      '',
+      '',
     ]);
   });
 
@@ -91,6 +123,8 @@ describe('toJsonRow', () => {
       transactionId: 'T-77',
       extraInfo: { server: 'smsgw1', subnumref: '19331234567891' },
       attempts: 1,
+      segments: 2,
+      encoding: 'UCS-2',
     });
     expect(Object.keys(row)).toEqual([
       'row',
@@ -102,7 +136,18 @@ describe('toJsonRow', () => {
       'transactionId',
       'extraInfo',
       'attempts',
+      'segments',
+      'encoding',
     ]);
+  });
+
+  it('carries normalized, a number, when the run writes that column', () => {
+    expect(toJsonRow(NORMALIZED).normalized).toBeUndefined();
+    expect(toJsonRow(NORMALIZED, reportColumns({ normalized: true }))).toMatchObject({
+      segments: 1,
+      encoding: 'GSM-7',
+      normalized: 3,
+    });
   });
 
   it('omits absent values', () => {
@@ -119,6 +164,30 @@ describe('toJsonRow', () => {
   it('carries no fields beyond the report columns', () => {
     const extra = { ...ACCEPTED, password: 'secret' } as RowResult;
     expect(Object.keys(toJsonRow(extra))).not.toContain('password');
+  });
+});
+
+describe('a follow-up campaign row (originalMessageId)', () => {
+  const linked: RowResult = { ...ACCEPTED, originalMessageId: 'f00dcafe12-3' };
+
+  it('is the last column of a follow-up report, in CSV and JSON, and of no other report', () => {
+    const columns = reportColumns({ normalized: false, followUp: true });
+    expect(columns).toEqual([...REPORT_COLUMNS, 'originalMessageId']);
+    expect(reportColumns({ normalized: true, followUp: true }).slice(-2)).toEqual([
+      'normalized',
+      'originalMessageId',
+    ]);
+    expect(toCsvCells(linked, columns).at(-1)).toBe('f00dcafe12-3');
+    expect(toJsonRow(linked, columns)['originalMessageId']).toBe('f00dcafe12-3');
+    expect(toCsvCells(linked)).toHaveLength(REPORT_COLUMNS.length);
+    expect(toJsonRow(linked)).not.toHaveProperty('originalMessageId');
+  });
+
+  it('is named in the JUnit test case', () => {
+    expect(junitCase(linked, 's')).toContain(
+      'name="row 3 to 4741234567 (abcdef0123-3, re-sending f00dcafe12-3)"',
+    );
+    expect(junitCase(ACCEPTED, 's')).toContain('name="row 3 to 4741234567 (abcdef0123-3)"');
   });
 });
 

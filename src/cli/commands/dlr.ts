@@ -1,6 +1,8 @@
 // `sms-send dlr` (receive delivery reports until Ctrl-C) and `sms-send dlr apply` (fold a log of them in).
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { resolveSettings } from '../../config/resolve.js';
+import type { FoldResult } from '../../dlr/apply.js';
 import { ExitCode, LockedError, UsageError } from '../../errors.js';
 import { readableFormat } from '../../report/format.js';
 import { isFile } from '../../shared/files.js';
@@ -25,6 +27,26 @@ export interface DlrFlags {
 
 export interface DlrApplyFlags extends DlrFlags {
   from?: string;
+}
+
+/**
+ * Records rows a fold confirmed (unknown → accepted) in the state of the campaign that wrote the
+ * report: its counts, and its journal, so a --resume agrees. Best effort: the report is already
+ * right, so a state directory that cannot be found or written changes nothing else.
+ */
+async function recordInState(reportPath: string, fold: FoldResult): Promise<void> {
+  if (fold.kind !== 'updated' || fold.confirmedRows.length === 0) return;
+  try {
+    const { stateDir } = await resolveSettings({
+      cwd: process.cwd(),
+      env: process.env,
+      flags: {},
+    });
+    const { recordConfirmed } = await import('../../journal/settle.js');
+    await recordConfirmed(stateDir, reportPath, fold.confirmedRows);
+  } catch {
+    // The campaign's counts stay those of its run; nothing is lost.
+  }
 }
 
 function requireReport(flags: DlrFlags): string {
@@ -82,6 +104,11 @@ export async function runDlr(flags: DlrFlags): Promise<ExitCode> {
     )}\n`,
   );
   const progress = showReceiverProgress(receiver, { verbose: flags.verbose === true }, err);
+  // Folds are serialised by the receiver; their state updates are too.
+  let recording = Promise.resolve();
+  receiver.on('fold', (fold) => {
+    recording = recording.then(() => recordInState(reportPath, fold));
+  });
   await new Promise<void>((done) => {
     const stop = () => {
       process.off('SIGINT', stop);
@@ -92,9 +119,10 @@ export async function runDlr(flags: DlrFlags): Promise<ExitCode> {
     process.on('SIGTERM', stop);
   });
   const fold = await receiver.stop();
+  await recording;
   progress.stop();
   process.stdout.write(
-    `${renderReceiverSummary({ counts: receiver.counts, fold, reportPath, logPath }, colorFor('stdout'))}\n`,
+    `${renderReceiverSummary({ counts: receiver.counts, fold, confirmed: receiver.confirmed, reportPath, logPath }, colorFor('stdout'))}\n`,
   );
   // Nothing is lost when the last update could not be made (all is in the log), but the report is behind.
   return fold?.kind === 'deferred' ? ExitCode.notAllAccepted : ExitCode.ok;
@@ -128,6 +156,7 @@ export async function runDlrApply(flags: DlrApplyFlags): Promise<ExitCode> {
         throw new UsageError(`cannot update ${reportPath}: ${fold.message}`);
     }
   }
+  await recordInState(reportPath, fold);
   process.stdout.write(
     `${renderApply(log, fold, { reportPath, logPath: flags.from }, colorFor('stdout'))}\n`,
   );

@@ -20,11 +20,13 @@ import {
 import { colorFor } from '../ui/color.js';
 import { confirm } from '../ui/confirm.js';
 import { endRun } from '../ui/ending.js';
-import { plural } from '../ui/format.js';
+import { formatCount, plural } from '../ui/format.js';
 import { errorJson, planJson, planProblems } from '../ui/json.js';
-import { renderInvalid, renderPlan } from '../ui/plan.js';
+import { renderInvalid, renderOverMaxCost, renderPlan } from '../ui/plan.js';
 import { showProgress, showValidationProgress } from '../ui/progress.js';
 import { watchSignals } from '../ui/signals.js';
+import { renderWaiting, renderWindowPlan, windowJson } from '../ui/window.js';
+import { windowState } from '../../send/window.js';
 
 /** A terminal run this large asks before sending (--yes skips it; a non-TTY run never asks). */
 const CONFIRM_ABOVE = 1000;
@@ -40,6 +42,8 @@ export interface SendFlags extends GatewayFlags {
   json?: boolean;
   resume?: boolean;
   retryUnknown?: boolean;
+  /** false with --no-wait: outside the send window, exit 5 instead of waiting. */
+  wait?: boolean;
   quiet?: boolean;
   verbose?: boolean;
   progressInterval?: number;
@@ -107,17 +111,23 @@ export function campaignRequest(
     force: flags.force === true,
     resume: flags.resume === true,
     retryUnknown: flags.retryUnknown === true,
+    noWait: flags.wait === false,
     dryRun: flags.dryRun === true,
     now: new Date(),
   };
 }
 
-async function sendPrepared(
+/**
+ * The dry run's plan, or the confirmation, the send pass and its ending: shared by send and retry.
+ * `extra` goes into the --json documents beside `plan` or `summary` (retry's `followUp`).
+ */
+export async function sendPrepared(
   prepared: PreparedCampaign,
   settings: Awaited<ReturnType<typeof settingsFor>>,
   flags: SendFlags,
   inputs: string[],
   target: Target | undefined,
+  extra: Record<string, unknown> = {},
 ): Promise<ExitCode> {
   const out = colorFor('stdout');
   const { plan, identity } = prepared;
@@ -125,8 +135,15 @@ async function sendPrepared(
   const problem =
     refusalError(prepared, inputs) ?? (flags.dryRun ? prepared.stateRefusal : undefined);
   if (flags.dryRun) {
-    const document = planJson(plan, identity.id);
+    const document = { ...planJson(plan, identity.id), ...extra };
     if (prepared.resuming) (document.plan as Record<string, unknown>).leftToSend = prepared.toSend;
+    // When the run would send: the window, and whether it is open now or when it opens.
+    const window = settings.sendWindow;
+    const now = Date.now();
+    const state = window ? windowState(window, now) : undefined;
+    if (window && state)
+      (document.plan as Record<string, unknown>).window = windowJson(window, state);
+    const windowLine = window && state ? `\n${renderWindowPlan(window, state, now)}` : '';
     if (problem) {
       if (!flags.json) process.stdout.write(`${renderPlan(plan, out)}\n`);
       // One document on stdout, even when the plan shows the run would be refused.
@@ -139,7 +156,7 @@ async function sendPrepared(
     process.stdout.write(
       flags.json
         ? `${JSON.stringify(document)}\n`
-        : `${renderPlan(plan, out)}${left}\n${out.dim(`campaign ${identity.id}`)}\n`,
+        : `${renderPlan(plan, out)}${left}${windowLine}\n${out.dim(`campaign ${identity.id}`)}\n`,
     );
     return ExitCode.ok;
   }
@@ -154,8 +171,10 @@ async function sendPrepared(
     process.stderr.isTTY
   ) {
     const left = prepared.resuming ? ' left in this campaign' : '';
+    // Said before the yes, so a list that matched nobody (or everybody) is noticed in time.
+    const suppressed = plan.suppressed > 0 ? ` (${formatCount(plan.suppressed)} suppressed)` : '';
     const answer = await confirm(
-      `Send ${plural(prepared.toSend, 'message')}${left} to ${target.label}?`,
+      `Send ${plural(prepared.toSend, 'message')}${left} to ${target.label}${suppressed}?`,
     );
     if (answer === 'interrupted') {
       throw new InterruptedError('interrupted at the confirmation: nothing was sent');
@@ -181,6 +200,11 @@ async function sendPrepared(
       ),
     second: () => progress.note('abandoning the batches in flight'),
   });
+  // Under --json stdout holds only the final document; a run that waits for hours says so on
+  // stderr rather than look hung. --quiet prints only errors.
+  if (flags.json && !flags.quiet) {
+    events.on('waiting', (wait) => process.stderr.write(`${renderWaiting(wait)}\n`));
+  }
   let result;
   try {
     result = await prepared.send({
@@ -201,6 +225,7 @@ async function sendPrepared(
     campaign: identity.id,
     json: flags.json === true,
     quiet: flags.quiet === true,
+    extra,
   });
 }
 
@@ -212,6 +237,9 @@ export function refusalError(prepared: PreparedCampaign, inputs: string[]): Usag
   }
   if (prepared.refusal === 'empty-input') {
     return new UsageError(`${inputs.join(', ')}: no records to send`, 'empty-input');
+  }
+  if (prepared.refusal === 'over-max-cost') {
+    return new UsageError(renderOverMaxCost(prepared.plan), 'over-max-cost');
   }
   return undefined;
 }

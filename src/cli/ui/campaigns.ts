@@ -23,6 +23,7 @@ export function campaignJson(entry: CampaignEntry) {
     report: m.reports.at(-1) ?? null,
     reports: m.reports,
     reason: m.reason ?? null,
+    followUp: m.followUp ?? null,
     stateFolder: entry.paths.dir,
   };
 }
@@ -83,6 +84,12 @@ export function renderCampaign(entry: CampaignEntry, c: ChalkInstance): string {
     `${c.bold('finished')}  ${m.finishedAt ?? c.dim('-')}`,
     `${c.bold('records')}   ${formatCount(m.records)}: ${formatCount(m.counts.accepted)} accepted${others(m.counts) ? `, ${others(m.counts)}` : ''}`,
     `${c.bold('target')}    ${m.target}`,
+    ...(m.followUp
+      ? [
+          `${c.bold('follow-up')} of ${m.followUp.of}: re-sends its ` +
+            `${['failed', 'rejected', ...m.followUp.include].join(', ')} records`,
+        ]
+      : []),
     c.bold('inputs'),
     ...m.inputs.map(
       (i) =>

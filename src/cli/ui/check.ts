@@ -1,7 +1,8 @@
-// Renders the result of `sms-send check` as a string.
+// Renders the result of `sms-send check` as a string, and the canary's steps one line each.
 import type { ChalkInstance } from 'chalk';
+import type { CanaryResult } from '../../dlr/canary.js';
 import type { CheckResult } from '../../gateway/check.js';
-import { formatCount } from './format.js';
+import { formatCount, formatDuration } from './format.js';
 
 export function renderCheck(result: CheckResult, c: ChalkInstance): string {
   const lines = [
@@ -21,4 +22,49 @@ export function renderCheck(result: CheckResult, c: ChalkInstance): string {
   }
   if (!result.ok && result.reason) lines.push(c.red(`  reason          ${result.reason}`));
   return lines.join('\n');
+}
+
+/** The canary's first step: what it sends where, and where the report comes back to. */
+export function renderCanaryStart(
+  info: { to: string; endpoint: string; receiver: string; reportsTo: string },
+  c: ChalkInstance,
+): string {
+  const where =
+    info.reportsTo === info.receiver
+      ? info.receiver
+      : `${info.reportsTo} (received on ${info.receiver.replace(/^http:\/\//, '')})`;
+  return `${c.dim('send')}      a test message to ${info.to} through ${info.endpoint}; delivery reports to ${where}`;
+}
+
+/** The gateway took the test message; the wait starts. */
+export function renderCanaryAccepted(
+  result: CheckResult,
+  acceptedAfterMs: number,
+  awaitMs: number,
+  c: ChalkInstance,
+): string {
+  const m = result.message;
+  return (
+    `${c.dim('accepted')}  after ${formatDuration(acceptedAfterMs)}: MessageId ${m?.messageId ?? '-'}, ` +
+    `TransactionId ${m?.transactionId ?? '-'}; waiting up to ${formatDuration(awaitMs)} for its delivery report`
+  );
+}
+
+export function renderCanaryInterim(status: string, afterMs: number, c: ChalkInstance): string {
+  return `${c.dim('report')}    ${status} after ${formatDuration(afterMs)} (on its way; still waiting)`;
+}
+
+/** The last step: the final status and the verdict, or that none came. */
+export function renderCanaryEnd(result: CanaryResult, c: ChalkInstance): string {
+  const d = result.delivery;
+  if (d?.status === undefined) {
+    return c.red.bold(
+      `✖ no delivery report within ${formatDuration(d?.awaitMs ?? 0)} of acceptance`,
+    );
+  }
+  const report = `${c.dim('report')}    ${d.status} after ${formatDuration(d.reportAfterMs ?? 0)}`;
+  const verdict = d.delivered
+    ? c.green.bold('✔ canary passed: the test message was delivered')
+    : c.red.bold(`✖ canary failed: the test message was not delivered (${d.status})`);
+  return `${report}\n${verdict}`;
 }

@@ -109,7 +109,8 @@ export function renderFoldNote(
     if (!verbose && key(previous) === 'updated') return undefined;
     return c.green(
       `report updated: ${plural(fold.changedRows, 'row')} changed, ${formatCount(fold.matched)} message ids matched` +
-        (fold.unmatched > 0 ? `, ${formatCount(fold.unmatched)} not in the report (yet)` : ''),
+        (fold.unmatched > 0 ? `, ${formatCount(fold.unmatched)} not in the report (yet)` : '') +
+        (fold.confirmed > 0 ? `, ${confirmedNote(fold.confirmed)}` : ''),
     );
   }
   if (key(fold) === key(previous)) return undefined;
@@ -164,9 +165,16 @@ export function showReceiverProgress(
   };
 }
 
+/** `2 unknown rows confirmed accepted by their delivery report` */
+function confirmedNote(rows: number): string {
+  return `${plural(rows, 'unknown row')} confirmed accepted by their delivery report`;
+}
+
 export interface ReceiverSummary {
   counts: ReceiverCounts;
   fold: FoldResult | undefined;
+  /** Rows the session's folds turned from unknown into accepted. */
+  confirmed?: number;
   reportPath: string;
   logPath: string;
 }
@@ -191,7 +199,8 @@ export function renderReceiverSummary(summary: ReceiverSummary, c: ChalkInstance
       `  ${c.dim('report')}  ${summary.reportPath}: ${formatCount(fold.matched)} message ids matched` +
         (fold.unmatched > 0
           ? `; ${formatCount(fold.unmatched)} not in the report (kept in the log), e.g. ${fold.unmatchedSample.join(', ')}`
-          : ''),
+          : '') +
+        (summary.confirmed ? `; ${confirmedNote(summary.confirmed)}` : ''),
     );
   } else {
     lines.push(
@@ -219,6 +228,13 @@ export function renderApply(
   const rows: Array<[string, number, string?]> = [
     ['matched', fold.matched, `message ids (${plural(fold.changedRows, 'row')} changed)`],
   ];
+  if (fold.confirmed > 0) {
+    rows.push([
+      'confirmed',
+      fold.confirmed,
+      'unknown rows now accepted: a delivery report proves the gateway took them',
+    ]);
+  }
   if (fold.unmatched > 0) {
     rows.push([
       'unmatched',

@@ -5,34 +5,49 @@ import {
   GatewayUnusableError,
   InterruptedError,
   NotAllAcceptedError,
+  OutsideWindowError,
 } from '../../errors.js';
 import type { CampaignResult } from '../../send/campaign.js';
 import { colorFor } from './color.js';
 import { plural, shellWord } from './format.js';
 import { summaryJson } from './json.js';
 import { renderQuietLine, renderSummary } from './summary.js';
+import { renderWindowClosed } from './window.js';
 
 export interface EndOptions {
   simulated: boolean;
   campaign: string;
   json: boolean;
   quiet: boolean;
+  /** Beside `summary` in the --json document (retry's `followUp`). */
+  extra?: Record<string, unknown>;
 }
 
 /** Prints what the run ends with and returns its exit code, or throws the error that ends it. */
 export function endRun(result: CampaignResult, options: EndOptions): ExitCode {
-  const { run, summary, exitCode } = result;
+  const { run, summary, exitCode, windowClosed } = result;
   const out = colorFor('stdout');
-  const resume = run.stopped || run.interrupted ? resumeCommand() : undefined;
-  const document = summaryJson(
-    summary,
-    exitCode,
-    options.simulated,
-    run.stopped?.reason,
-    run.resumed,
-    options.campaign,
-    resume,
-  );
+  const resume = run.stopped || run.interrupted || windowClosed ? resumeCommand() : undefined;
+  const document = {
+    ...summaryJson(
+      summary,
+      exitCode,
+      options.simulated,
+      run.stopped?.reason,
+      run.resumed,
+      options.campaign,
+      resume,
+    ),
+    ...options.extra,
+  };
+  if (windowClosed) {
+    (document.summary as Record<string, unknown>).windowClosed = {
+      window: windowClosed.window,
+      sent: windowClosed.sent,
+      left: windowClosed.left,
+      opensAt: new Date(windowClosed.opensAt).toISOString(),
+    };
+  }
   if (options.json) {
     // The summary is the one document on stdout; a failing run hands it to main.ts with its error.
     if (exitCode === ExitCode.ok || exitCode === ExitCode.notAllAccepted) {
@@ -43,7 +58,7 @@ export function endRun(result: CampaignResult, options: EndOptions): ExitCode {
       simulated: options.simulated,
       stoppedReason: run.stopped?.reason,
       resumed: run.resumed,
-      interrupted: run.interrupted,
+      interrupted: run.interrupted || windowClosed !== undefined,
       campaign: options.campaign,
       previousReport: result.previousReport,
     };
@@ -62,6 +77,12 @@ export function endRun(result: CampaignResult, options: EndOptions): ExitCode {
     throw new GatewayUnusableError(
       ending(`${why}: ${run.stopped.reason}`, 'Finish the campaign later with'),
       run.stopped.authRefused ? 'credentials-refused' : 'gateway-unusable',
+      document,
+    );
+  }
+  if (windowClosed) {
+    throw new OutsideWindowError(
+      ending(renderWindowClosed(windowClosed), 'Finish the campaign in the next window with'),
       document,
     );
   }

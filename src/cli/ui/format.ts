@@ -24,3 +24,12 @@ export function plural(n: number, word: string, many = `${word}s`): string {
 export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
+
+/** An amount of money: `1,234.50`, more decimals when a price has them (`0.035`), and the currency. */
+export function formatMoney(amount: number, currency?: string): string {
+  const number = amount.toLocaleString('en-US', {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 4,
+  });
+  return currency === undefined ? number : `${number} ${currency}`;
+}

@@ -4,6 +4,7 @@ import type { Tally } from '../../report/summary.js';
 import type { SendEmitter } from '../../send/events.js';
 import { formatCount, formatDuration, formatRate, plural } from './format.js';
 import { startLiveLine, type StatusStream } from './spinner.js';
+import { renderWaiting } from './window.js';
 
 export interface Progress {
   /** A message for the operator that must not be lost under the spinner. */
@@ -72,8 +73,14 @@ export function showProgress(
   let sent = 0;
   events.on('retry', () => retries++);
   events.on('batch', (b) => (sent += b.size));
+  // While the run waits for its send window, the spinner counts down to the opening instead.
+  let waiting: { opensAt: number; timeZone: string } | undefined;
+  events.on('waiting', (wait) => (waiting = wait));
 
   const line = () => {
+    if (waiting && Date.now() < waiting.opensAt)
+      return renderWaiting({ ...waiting, now: Date.now() });
+    waiting = undefined;
     const elapsedMs = Date.now() - tally.startedAt;
     const { accepted, rejected, failed, unknown } = tally.byOutcome;
     return renderSendProgress({
@@ -97,6 +104,10 @@ export function showProgress(
       `the gateway is not answering (${reason}); waiting up to ${formatDuration(graceMs)} for it, no new batches meanwhile`,
     ),
   );
+  events.on('waiting', (wait) => live.say(renderWaiting(wait)));
+  events.on('windowClosed', () =>
+    live.say('the send window closed: finishing the batches in flight, taking no new ones'),
+  );
   events.on('recovered', ({ afterMs }) =>
     live.say(`the gateway answers again after ${formatDuration(afterMs)}; sending on`),
   );
@@ -112,7 +123,8 @@ export function showProgress(
       ),
     );
   }
-  return ticking(live, line, options.intervalSeconds);
+  // Plain lines every interval through a wait of hours would flood a cron mail: the wait was said once.
+  return ticking(live, line, options.intervalSeconds, () => waiting !== undefined);
 }
 
 export interface ValidationProgress {
@@ -147,11 +159,16 @@ function ticking(
   live: ReturnType<typeof startLiveLine>,
   line: () => string,
   intervalSeconds: number,
+  /** While true, no plain progress line is printed (the spinner still turns). */
+  idle: () => boolean = () => false,
 ): Progress {
   const timer = live.spinning
     ? setInterval(() => live.update(line()), 100)
     : intervalSeconds > 0
-      ? setInterval(() => live.say(line()), intervalSeconds * 1000)
+      ? setInterval(() => {
+          const text = line();
+          if (!idle()) live.say(text);
+        }, intervalSeconds * 1000)
       : undefined;
   timer?.unref();
   return {

@@ -51,6 +51,9 @@ export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: Chalk
       },
     ),
   );
+  if (summary.suppressed) {
+    lines.push(c.dim(`  (${formatCount(summary.suppressed)} of the skipped: suppressed)`));
+  }
   const codes = Object.entries(summary.byStatusCode).sort((a, b) => Number(a[0]) - Number(b[0]));
   if (codes.length > 0) {
     lines.push(c.bold('  by StatusCode'));

@@ -9,7 +9,7 @@ import {
   renderReceiverSummary,
   renderReportCounts,
 } from '../../../src/cli/ui/dlr.js';
-import { renderInvalid, renderPlan } from '../../../src/cli/ui/plan.js';
+import { renderInvalid, renderOverMaxCost, renderPlan } from '../../../src/cli/ui/plan.js';
 import { renderSimulatorBanner, renderSimulatorStopped } from '../../../src/cli/ui/simulate.js';
 import { renderQuietLine, renderSummary } from '../../../src/cli/ui/summary.js';
 import type { FoldResult, LogCounts } from '../../../src/dlr/apply.js';
@@ -53,7 +53,9 @@ const plan: Plan = {
   records: 1200,
   valid: 1190,
   invalid: 7,
-  skipped: 3,
+  skipped: 5,
+  suppressed: 2,
+  suppressedByList: { 'optouts.csv': 2 },
   fileProblems: [],
   invalidRecords: [
     {
@@ -70,9 +72,29 @@ const plan: Plan = {
   segmentsByEncoding: { 'GSM-7': 1300, 'UCS-2': 200 },
   messagesByEncoding: { 'GSM-7': 1100, 'UCS-2': 90 },
   ucs2Chars: [
-    { char: 'ж', messages: 80 },
-    { char: '🎉', messages: 10 },
+    {
+      char: '"ж" (U+0436)',
+      codePoint: 'U+0436',
+      messages: 80,
+      rows: [4, 5, 6, 9, 10].map((row) => ({
+        row,
+        file: 'campaign.csv',
+        line: row + 1,
+        field: 'text',
+      })),
+      segments: 180,
+      segmentsWithout: 170,
+    },
+    {
+      char: '"🎉" (U+1F389)',
+      codePoint: 'U+1F389',
+      messages: 10,
+      rows: [{ row: 12, file: 'campaign.csv', line: 13, field: 'name' }],
+      segments: 20,
+      segmentsWithout: 10,
+    },
   ],
+  ucs2CharCount: 2,
   premiumTotal: 550,
   premiumMessages: 2,
   samples: [
@@ -93,6 +115,7 @@ const reportCounts: ReportCounts = {
     '101': { count: 3, description: 'Invalid DestinationAddress' },
   },
   byDeliveryStatus: { DELIVRD: 990, EXPIRED: 4, UNDELIV: 4 },
+  delivered: 990,
   awaitingDeliveryReport: 2,
   otherOutcome: 1,
   unreadable: 2,
@@ -113,6 +136,8 @@ const updated: Extract<FoldResult, { kind: 'updated' }> = {
   matched: 998,
   unmatched: 2,
   unmatchedSample: ['other-1', 'other-2'],
+  confirmed: 0,
+  confirmedRows: [],
   identity: 'x',
 };
 
@@ -206,6 +231,17 @@ describe('renderSummary', () => {
       `);
   });
 
+  it('says how many of the skipped were suppressed', () => {
+    const suppressed: RunSummary = {
+      ...summary,
+      byOutcome: { ...summary.byOutcome, skipped: 4 },
+      suppressed: 3,
+    };
+    const lines = renderSummary(suppressed, { simulated: false }, plain).split('\n');
+    expect(lines.slice(5, 7)).toEqual(['  skipped        4', '  (3 of the skipped: suppressed)']);
+    expect(renderSummary(summary, { simulated: false }, plain)).not.toContain('suppressed');
+  });
+
   it('says when everything was accepted, and what a resume skipped', () => {
     const clean: RunSummary = {
       ...summary,
@@ -297,11 +333,16 @@ describe('renderPlan', () => {
         to send     1,190
         invalid     <33>7<39>
         skipped     3 (--limit/--dedupe)
+        suppressed  2 (optouts.csv 2)
         batches     12 (up to 100 messages each)
         segments    1,500
           GSM-7   1,100 messages, 1,300 segments
           UCS-2   90 messages, 200 segments
-        UCS-2 forced by ж ×80, 🎉 ×10
+        UCS-2 forced by 2 characters:
+          "ж" (U+0436) in 80 records: 180 segments, 170 segments without it
+            campaign.csv:5 (text), campaign.csv:6 (text), campaign.csv:7 (text), …
+          "🎉" (U+1F389) in 10 records: 20 segments, 10 segments without it
+            campaign.csv:13 (name), …
         premium     2 messages, 550 øre in total
         repeats     <33>4 records<39> repeat an earlier recipient and text; --dedupe skips them
         first 3 texts
@@ -313,11 +354,16 @@ describe('renderPlan', () => {
         to send     1,190
         invalid     7
         skipped     3 (--limit/--dedupe)
+        suppressed  2 (optouts.csv 2)
         batches     12 (up to 100 messages each)
         segments    1,500
           GSM-7   1,100 messages, 1,300 segments
           UCS-2   90 messages, 200 segments
-        UCS-2 forced by ж ×80, 🎉 ×10
+        UCS-2 forced by 2 characters:
+          "ж" (U+0436) in 80 records: 180 segments, 170 segments without it
+            campaign.csv:5 (text), campaign.csv:6 (text), campaign.csv:7 (text), …
+          "🎉" (U+1F389) in 10 records: 20 segments, 10 segments without it
+            campaign.csv:13 (name), …
         premium     2 messages, 550 øre in total
         repeats     4 records repeat an earlier recipient and text; --dedupe skips them
         first 3 texts
@@ -325,6 +371,152 @@ describe('renderPlan', () => {
           4741234568  Hei Ola, ⏎ pakken din er klar.
           4741234569  Привет жжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжж…",
       }
+    `);
+  });
+
+  it('prices each character, and says what --gsm-normalize would save', () => {
+    const priced: Plan = {
+      ...plan,
+      ucs2Chars: [
+        {
+          char: '"’" (U+2019)',
+          codePoint: 'U+2019',
+          messages: 2,
+          rows: [1, 2].map((row) => ({ row, file: 'c.csv', line: row + 1, field: 'template' })),
+          segments: 4,
+          segmentsWithout: 2,
+          replacement: "'",
+          cost: 1.4,
+          costWithout: 0.7,
+        },
+        ...[
+          ['U+00A0', ' '],
+          ['U+2028', '\n'],
+          ['U+200B', ''],
+        ].map(([codePoint, replacement]) => ({
+          char: codePoint!,
+          codePoint: codePoint!,
+          messages: 1,
+          rows: [{ row: 3, file: 'c.csv', line: 4, field: 'text' }],
+          segments: 2,
+          segmentsWithout: 1,
+          replacement,
+          cost: 0.7,
+          costWithout: 0.35,
+        })),
+      ],
+      ucs2CharCount: 14,
+      normalizable: { messages: 3, characters: 5, segmentsSaved: 3, costSaved: 1.05 },
+      cost: {
+        currency: 'NOK',
+        total: 525.35,
+        byCallingCode: [
+          { callingCode: '47', messages: 1100, segments: 1400, pricePerSegment: 0.35, cost: 490 },
+          { callingCode: '358', messages: 90, segments: 100, pricePerSegment: 0.3535, cost: 35.35 },
+        ],
+        maxCost: 500,
+      },
+      samples: [],
+      repeats: 0,
+      premiumMessages: 0,
+    };
+    expect(both((c) => renderPlan(priced, c))).toMatchInlineSnapshot(`
+      {
+        "colour": "<1>Plan (dry run: nothing sent)<22>
+        records     1,200
+        to send     1,190
+        invalid     <33>7<39>
+        skipped     3 (--limit/--dedupe)
+        suppressed  2 (optouts.csv 2)
+        batches     12 (up to 100 messages each)
+        segments    1,500
+          GSM-7   1,100 messages, 1,300 segments
+          UCS-2   90 messages, 200 segments
+        UCS-2 forced by 14 characters:
+          "’" (U+2019) in 2 records: 4 segments (1.40 NOK), 2 segments (0.70 NOK) with ' instead (--gsm-normalize)
+            c.csv:2 (template), c.csv:3 (template)
+          U+00A0 in 1 record: 2 segments (0.70 NOK), 1 segment (0.35 NOK) with a space instead (--gsm-normalize)
+            c.csv:4 (text)
+          U+2028 in 1 record: 2 segments (0.70 NOK), 1 segment (0.35 NOK) with a line break instead (--gsm-normalize)
+            c.csv:4 (text)
+          U+200B in 1 record: 2 segments (0.70 NOK), 1 segment (0.35 NOK) without it (--gsm-normalize)
+            c.csv:4 (text)
+          … and 10 more characters
+        <33>--gsm-normalize would send 3 records as GSM-7 (5 characters replaced): 3 segments fewer (1.05 NOK)<39>
+        cost        525.35 NOK estimated<31>, more than --max-cost 500.00 NOK<39>
+          +47     1,100 messages  1,400 segments    × 0.35  490.00 NOK
+          +358       90 messages    100 segments  × 0.3535   35.35 NOK",
+        "plain": "Plan (dry run: nothing sent)
+        records     1,200
+        to send     1,190
+        invalid     7
+        skipped     3 (--limit/--dedupe)
+        suppressed  2 (optouts.csv 2)
+        batches     12 (up to 100 messages each)
+        segments    1,500
+          GSM-7   1,100 messages, 1,300 segments
+          UCS-2   90 messages, 200 segments
+        UCS-2 forced by 14 characters:
+          "’" (U+2019) in 2 records: 4 segments (1.40 NOK), 2 segments (0.70 NOK) with ' instead (--gsm-normalize)
+            c.csv:2 (template), c.csv:3 (template)
+          U+00A0 in 1 record: 2 segments (0.70 NOK), 1 segment (0.35 NOK) with a space instead (--gsm-normalize)
+            c.csv:4 (text)
+          U+2028 in 1 record: 2 segments (0.70 NOK), 1 segment (0.35 NOK) with a line break instead (--gsm-normalize)
+            c.csv:4 (text)
+          U+200B in 1 record: 2 segments (0.70 NOK), 1 segment (0.35 NOK) without it (--gsm-normalize)
+            c.csv:4 (text)
+          … and 10 more characters
+        --gsm-normalize would send 3 records as GSM-7 (5 characters replaced): 3 segments fewer (1.05 NOK)
+        cost        525.35 NOK estimated, more than --max-cost 500.00 NOK
+          +47     1,100 messages  1,400 segments    × 0.35  490.00 NOK
+          +358       90 messages    100 segments  × 0.3535   35.35 NOK",
+      }
+    `);
+    const within = { ...priced, cost: { ...priced.cost!, maxCost: 600 } };
+    expect(renderPlan(within, plain)).toContain(
+      'cost        525.35 NOK estimated, within --max-cost 600.00 NOK',
+    );
+    expect(renderOverMaxCost(priced)).toMatchInlineSnapshot(`
+      "the estimated cost 525.35 NOK (1,500 segments of 1,190 messages) is more than --max-cost 500.00 NOK. Nothing was sent.
+      --gsm-normalize would send 3 records as GSM-7 and save 1.05 NOK; --dry-run shows the characters that forced UCS-2."
+    `);
+  });
+
+  it('says what --gsm-normalize did, and lists what it could not change without a hint', () => {
+    const normalized: Plan = {
+      ...plan,
+      ucs2Chars: [
+        {
+          char: '"’" (U+2019)',
+          codePoint: 'U+2019',
+          messages: 1,
+          rows: [{ row: 7, file: 'c.csv', line: 8, field: 'text' }],
+          segments: 2,
+          segmentsWithout: 2,
+          replacement: "'",
+        },
+      ],
+      ucs2CharCount: 1,
+      normalized: { messages: 40, characters: 52, segmentsSaved: 38 },
+      samples: [],
+      repeats: 0,
+    };
+    expect(renderPlan(normalized, plain)).toMatchInlineSnapshot(`
+      "Plan (dry run: nothing sent)
+        records     1,200
+        to send     1,190
+        invalid     7
+        skipped     3 (--limit/--dedupe)
+        suppressed  2 (optouts.csv 2)
+        batches     12 (up to 100 messages each)
+        segments    1,500
+          GSM-7   1,100 messages, 1,300 segments
+          UCS-2   90 messages, 200 segments
+        UCS-2 forced by 1 character:
+          "’" (U+2019) in 1 record: 2 segments, 2 segments with ' instead
+            c.csv:8 (text)
+        normalized  40 records (52 characters replaced by --gsm-normalize): 38 segments saved
+        premium     2 messages, 550 øre in total"
     `);
   });
 

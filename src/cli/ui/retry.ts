@@ -1,0 +1,65 @@
+// What `sms-send retry` says before it sends: which records of which campaign, and what it leaves out.
+import type { ChalkInstance } from 'chalk';
+import type { RetryPlan, RetryReason } from '../../send/follow-up.js';
+import { formatCount, plural } from './format.js';
+
+const REASONS: readonly RetryReason[] = ['failed', 'rejected', 'unknown', 'undelivered'];
+
+/** The `followUp` member of retry's --json documents. */
+export function followUpJson(plan: RetryPlan): Record<string, unknown> {
+  const { selection } = plan;
+  return {
+    followUp: {
+      of: plan.original.manifest.id,
+      report: plan.report,
+      include: plan.followUp?.of.include ?? [],
+      records: plan.followUp?.rows.size ?? 0,
+      chosen: selection.chosen,
+      left: selection.left,
+      alreadyRetried: selection.alreadyRetried,
+      earlierFollowUps: selection.earlierFollowUps,
+    },
+  };
+}
+
+/** "follow-up of campaign X: 3 failed, 2 rejected (report …)", and what was left out, and why. */
+export function renderFollowUp(plan: RetryPlan, c: ChalkInstance): string {
+  const { selection } = plan;
+  const chosen = REASONS.filter((r) => selection.chosen[r] > 0).map(
+    (r) => `${formatCount(selection.chosen[r])} ${r}`,
+  );
+  const lines = [
+    `${c.bold(`follow-up of campaign ${plan.original.manifest.id}`)}: ` +
+      `${chosen.length > 0 ? chosen.join(', ') : 'no record to re-send'} ${c.dim(`(from ${plan.report})`)}`,
+  ];
+  if (selection.alreadyRetried > 0) {
+    lines.push(
+      `  ${plural(selection.alreadyRetried, 'record')} already re-sent by ${selection.earlierFollowUps.join(', ')}: ` +
+        'not again (retry that campaign for what it could not send)',
+    );
+  }
+  if (selection.left.unknown > 0) {
+    lines.push(
+      c.dim(
+        `  ${plural(selection.left.unknown, 'unknown record')} left out: the gateway may have them (--include unknown re-sends them)`,
+      ),
+    );
+  }
+  if (selection.left.undelivered > 0) {
+    lines.push(
+      c.dim(
+        `  ${plural(selection.left.undelivered, 'undelivered record')} left out (--include undelivered re-sends them)`,
+      ),
+    );
+  }
+  return lines.join('\n');
+}
+
+/** The risk --include unknown takes, said before anything is sent. */
+export function renderUnknownRisk(unknown: number, c: ChalkInstance): string {
+  return c.yellow(
+    `warning: ${plural(unknown, 'unknown record')} will be re-sent: the gateway may have ` +
+      `${unknown === 1 ? 'it' : 'them'} already, so ${unknown === 1 ? 'it' : 'they'} may arrive twice ` +
+      '(a row a delivery report confirmed is accepted, and never re-sent)',
+  );
+}

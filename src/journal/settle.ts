@@ -1,0 +1,55 @@
+// Rows a delivery report confirmed, recorded in their campaign's state, so its counts and a --resume agree with the report.
+import { resolve } from 'node:path';
+import { LockedError } from '../errors.js';
+import type { RowResult } from '../report/outcome.js';
+import { doneLine, JournalWriter } from './journal.js';
+import { acquireLock, type Lock } from './lock.js';
+import { listCampaigns, readManifest, writeManifest } from './state.js';
+
+/**
+ * Finds the campaign whose newest report is `reportPath` and records the rows as accepted: a
+ * journal result (so a --resume, even with --retry-unknown, never sends them again, and rewrites
+ * the report with them accepted) and the manifest's counts. Returns the campaign's ID, or
+ * undefined when no campaign wrote that report or a run holds the campaign (nothing is changed;
+ * the report itself is already right).
+ */
+export async function recordConfirmed(
+  stateDir: string,
+  reportPath: string,
+  rows: readonly RowResult[],
+): Promise<string | undefined> {
+  if (rows.length === 0) return undefined;
+  const path = resolve(reportPath);
+  const entry = (await listCampaigns(stateDir)).find((e) => e.manifest.reports.at(-1) === path);
+  if (!entry) return undefined;
+  let lock: Lock;
+  try {
+    lock = await acquireLock(entry.paths.lock);
+  } catch (error) {
+    if (error instanceof LockedError) return undefined;
+    throw error;
+  }
+  try {
+    const manifest = await readManifest(entry.paths.manifest);
+    if (!manifest) return undefined;
+    const journal = await JournalWriter.open(entry.paths.journal);
+    try {
+      await journal.append(doneLine('dlr', rows));
+    } finally {
+      await journal.close();
+    }
+    const moved = Math.min(rows.length, manifest.counts.unknown);
+    await writeManifest(entry.paths.manifest, {
+      ...manifest,
+      counts: {
+        ...manifest.counts,
+        unknown: manifest.counts.unknown - moved,
+        accepted: manifest.counts.accepted + moved,
+      },
+      updatedAt: new Date().toISOString(),
+    });
+    return manifest.id;
+  } finally {
+    await lock.release();
+  }
+}

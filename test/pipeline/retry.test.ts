@@ -1,0 +1,347 @@
+// Follow-up campaigns in-process against the simulator: a campaign with rejections, failed
+// requests and delivery failures, then `retry`, checked against the simulator's ledger (exactly
+// the chosen records, each once, with MessageIds of their own); delivery reports settling unknown
+// rows; and the refusals (changed input, the same retry twice).
+import { appendFile, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { foldIntoReport } from '../../src/dlr/apply.js';
+import { DeliveryBook } from '../../src/dlr/matching.js';
+import { DlrReceiver } from '../../src/dlr/receiver.js';
+import { recordConfirmed } from '../../src/journal/settle.js';
+import { findCampaign } from '../../src/journal/state.js';
+import { summarizeReport } from '../../src/report/read.js';
+import { retryReason } from '../../src/send/follow-up.js';
+import {
+  startSimulator,
+  type SimulatorOptions,
+  type Simulator,
+} from '../../src/simulator/index.js';
+import { tempDir, writeCampaignCsv } from '../helpers/files.js';
+import { runCommand } from '../helpers/follow-up.js';
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let sims: Simulator[] = [];
+let stateDir: string;
+
+beforeEach(async () => {
+  dir = await tempDir();
+  stateDir = join(dir.path, 'state');
+});
+afterEach(async () => {
+  await Promise.all(sims.map((sim) => sim.stop()));
+  sims = [];
+  await dir.remove();
+});
+
+async function simulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const sim = await startSimulator({ seed: 3, ...options });
+  sims.push(sim);
+  return sim;
+}
+
+/** One batch at a time, so the seeded faults land on the same records every run. */
+const STEADY = ['--batch-size', '4', '--concurrency', '1', '--retries', '0', '--outage-grace', '0'];
+
+function run(argv: string[], sim: Simulator) {
+  return runCommand(argv, { cwd: dir.path, stateDir, sim });
+}
+
+/** Rows of a report by outcome (and delivery status): `to` of each, sorted. */
+function recipients(
+  rows: Record<string, string>[],
+  keep: (row: Record<string, string>) => boolean,
+) {
+  return rows
+    .filter(keep)
+    .map((r) => r.to)
+    .sort();
+}
+
+function ledgerRecipients(messages: Record<string, unknown>[]): string[] {
+  return messages.map((m) => String(m['DestinationAddress'])).sort();
+}
+
+describe('retryReason: which report rows a follow-up re-sends', () => {
+  it.each([
+    [{ outcome: 'failed' }, [], { reason: 'failed', chosen: true }],
+    [{ outcome: 'rejected', statusCode: '120' }, [], { reason: 'rejected', chosen: true }],
+    [{ outcome: 'unknown' }, [], { reason: 'unknown', chosen: false }],
+    [{ outcome: 'unknown' }, ['unknown'], { reason: 'unknown', chosen: true }],
+    [
+      { outcome: 'accepted', deliveryStatus: 'UNDELIV' },
+      [],
+      { reason: 'undelivered', chosen: false },
+    ],
+    [
+      { outcome: 'accepted', deliveryStatus: 'EXPIRED' },
+      ['undelivered'],
+      { reason: 'undelivered', chosen: true },
+    ],
+    [
+      { outcome: 'accepted', deliveryStatus: 'REJECTD' },
+      ['undelivered'],
+      { reason: 'undelivered', chosen: true },
+    ],
+    [
+      { outcome: 'accepted', deliveryStatus: 'undeliverable' },
+      ['undelivered'],
+      { reason: 'undelivered', chosen: true },
+    ],
+    [{ outcome: 'accepted', deliveryStatus: 'DELIVRD' }, ['undelivered'], undefined],
+    [{ outcome: 'accepted', deliveryStatus: 'ENROUTE' }, ['undelivered'], undefined],
+    [{ outcome: 'accepted', deliveryStatus: 'UNKNOWN' }, ['undelivered'], undefined],
+    [{ outcome: 'accepted' }, ['unknown', 'undelivered'], undefined],
+    // A delivery report confirmed it: accepted, never re-sent as unknown.
+    [
+      {
+        outcome: 'accepted',
+        statusDescription: 'confirmed by delivery report',
+        deliveryStatus: 'DELIVRD',
+      },
+      ['unknown'],
+      undefined,
+    ],
+    [{ outcome: 'invalid' }, ['unknown', 'undelivered'], undefined],
+    [{ outcome: 'skipped' }, ['unknown', 'undelivered'], undefined],
+  ] as const)('%j with --include %j → %j', (row, include, expected) => {
+    expect(retryReason(row, include)).toEqual(expected);
+  });
+});
+
+describe('sms-send retry', () => {
+  it('re-sends exactly the failed and rejected records once, then on request the undelivered ones', async () => {
+    const input = join(dir.path, 'campaign.csv');
+    await writeCampaignCsv(input, 40);
+    const report = join(dir.path, 'campaign.report.csv');
+    const receiver = await DlrReceiver.start({
+      reportPath: report,
+      logPath: join(dir.path, 'dlr.ndjson'),
+      updateIntervalMs: 60_000,
+    });
+    const sim = await simulator({
+      faults: { rejectMessage: 0.15, unavailable: 0.15, retryAfterSeconds: 0 },
+      deliveryReports: {
+        statusMix: { DELIVRD: 0.6, UNDELIV: 0.2, EXPIRED: 0.2 },
+        retryDelayMs: 10,
+      },
+    });
+    const original = await run(
+      ['campaign.csv', ...STEADY, '--report', report, '--dlr-url', receiver.template],
+      sim,
+    );
+    await sim.deliveryReportsSettled();
+    await receiver.stop();
+    const rows = await readReportRows(report);
+    const again = (r: Record<string, string>) => r.outcome === 'failed' || r.outcome === 'rejected';
+    const undelivered = (r: Record<string, string>) =>
+      r.outcome === 'accepted' &&
+      (r.deliveryStatus === 'UNDELIV' || r.deliveryStatus === 'EXPIRED');
+    // The seed gives every kind of record, so each rule below is exercised.
+    expect(original.code).toBe(1);
+    expect(rows.filter((r) => r.outcome === 'failed').length).toBeGreaterThan(0);
+    expect(rows.filter((r) => r.outcome === 'rejected').length).toBeGreaterThan(0);
+    expect(rows.filter(undelivered).length).toBeGreaterThan(0);
+    expect(rows.filter((r) => r.deliveryStatus === 'DELIVRD').length).toBeGreaterThan(0);
+
+    sim.setFaults({});
+    const retry = await run(['retry', original.campaign!.slice(0, 6), ...STEADY], sim);
+    // Exactly the failed and rejected records, each once.
+    expect(ledgerRecipients(retry.messages)).toEqual(recipients(rows, again));
+    expect(retry.retry?.selection.left.undelivered).toBe(rows.filter(undelivered).length);
+    // A campaign of its own, with its own report beside the original's, linked row by row.
+    expect(retry.campaign).not.toBe(original.campaign);
+    expect(retry.report).toBe(
+      join(dir.path, `campaign.retry-${retry.campaign!.slice(0, 8)}.report.csv`),
+    );
+    const byRow = new Map(rows.map((r) => [r.row, r]));
+    for (const row of retry.rows) {
+      const was = byRow.get(row.row)!;
+      expect(row.to).toBe(was.to);
+      expect(row.originalMessageId).toBe(was.messageId);
+      expect(row.messageId).not.toBe(was.messageId);
+      expect(row.messageId).toMatch(new RegExp(`^${retry.campaign!.slice(0, 10)}-[0-9a-z]+$`));
+      expect(row.messageId!.length).toBeLessThanOrEqual(32);
+    }
+    expect(retry.messages.map((m) => m['MessageId']).sort()).toEqual(
+      retry.rows.map((r) => r.messageId).sort(),
+    );
+    // The same text as the original record.
+    const text = new Map(original.rows.map((r) => [r.to, r.row]));
+    for (const m of retry.messages) {
+      expect(m['UserData']).toBe(
+        `Hello number ${Number(text.get(String(m['DestinationAddress']))) - 1}`,
+      );
+    }
+
+    // The same retry again is the same campaign, already sent: refused, nothing sent.
+    const twice = await run(['retry', original.campaign!, ...STEADY], sim);
+    expect(twice.code).toBe(2);
+    expect(twice.error).toMatch(/already sent/);
+    expect(twice.messages).toEqual([]);
+
+    // Undelivered on request: those only, not what the first follow-up re-sent already.
+    const more = await run(
+      [
+        'retry',
+        report,
+        ...STEADY,
+        '--include',
+        'undelivered',
+        '--report',
+        join(dir.path, 'u.ndjson'),
+      ],
+      sim,
+    );
+    expect(more.error).toBeUndefined();
+    expect(ledgerRecipients(more.messages)).toEqual(recipients(rows, undelivered));
+    expect(more.retry?.selection.alreadyRetried).toBe(rows.filter(again).length);
+    const linked = (await readFile(join(dir.path, 'u.ndjson'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(linked.map((r) => r['originalMessageId']).sort()).toEqual(
+      rows
+        .filter(undelivered)
+        .map((r) => r.messageId)
+        .sort(),
+    );
+  });
+
+  it('an unknown row a delivery report confirmed is accepted, and --include unknown never re-sends it', async () => {
+    const input = join(dir.path, 'campaign.csv');
+    await writeCampaignCsv(input, 8);
+    const report = join(dir.path, 'campaign.report.csv');
+    const sim = await simulator({
+      faults: { errorAfterProcessing: 1 },
+      deliveryReports: { status: 'DELIVRD', retryDelayMs: 10 },
+    });
+    // The receiver logs the reports without folding them into this report (dlr apply does, below).
+    const receiver = await DlrReceiver.start({
+      reportPath: join(dir.path, 'another.report.csv'),
+      logPath: join(dir.path, 'dlr.ndjson'),
+      updateIntervalMs: 60_000,
+    });
+    const original = await run(
+      ['campaign.csv', ...STEADY, '--report', report, '--dlr-url', receiver.template],
+      sim,
+    );
+    // Processed, then answered 500: every record unknown, yet the gateway has every one.
+    expect(original.rows.map((r) => r.outcome)).toEqual(Array(8).fill('unknown'));
+    expect(original.messages).toHaveLength(8);
+    await sim.deliveryReportsSettled();
+    await receiver.stop();
+    expect(receiver.counts.received).toBe(8);
+
+    // Reports arrive for the first five only.
+    const book = new DeliveryBook();
+    for (const call of sim.deliveryReportCalls.filter(
+      (c) => Number(c.messageId.split('-')[1]) <= 5,
+    )) {
+      book.add({
+        messageId: call.messageId,
+        status: call.status,
+        timestamp: call.timestamp,
+        transactionId: call.transactionId,
+        receivedAt: new Date().toISOString(),
+      });
+    }
+    const fold = await foldIntoReport(report, book);
+    expect(fold).toMatchObject({ confirmed: 5 });
+    // The campaign's state agrees (what `sms-send dlr` and `dlr apply` do after a fold).
+    if (fold.kind !== 'updated') throw new Error('not folded');
+    expect(await recordConfirmed(stateDir, report, fold.confirmedRows)).toBe(original.campaign);
+    expect((await findCampaign(stateDir, original.campaign!)).manifest.counts).toMatchObject({
+      accepted: 5,
+      unknown: 3,
+    });
+    const rows = await readReportRows(report);
+    expect(rows.map((r) => [r.row, r.outcome, r.statusDescription, r.deliveryStatus])).toEqual([
+      ...[1, 2, 3, 4, 5].map((n) => [
+        String(n),
+        'accepted',
+        'confirmed by delivery report',
+        'DELIVRD',
+      ]),
+      ...[6, 7, 8].map((n) => [String(n), 'unknown', '', '']),
+    ]);
+    expect((await summarizeReport(report)).byOutcome).toMatchObject({ accepted: 5, unknown: 3 });
+
+    // Without --include unknown nothing is re-sent; with it, only the three unconfirmed.
+    sim.setFaults({});
+    const none = await run(['retry', original.campaign!, ...STEADY], sim);
+    expect(none.retry?.followUp).toBeUndefined();
+    expect(none.retry?.selection.left.unknown).toBe(3);
+    expect(none.messages).toEqual([]);
+    const unknown = await run(
+      ['retry', original.campaign!, ...STEADY, '--include', 'unknown'],
+      sim,
+    );
+    expect(unknown.code).toBe(0);
+    expect(ledgerRecipients(unknown.messages)).toEqual(
+      recipients(rows, (r) => r.outcome === 'unknown'),
+    );
+
+    // The journal knows the confirmed rows: even --resume --retry-unknown leaves them alone.
+    const resumed = await run(
+      [
+        'campaign.csv',
+        ...STEADY,
+        '--report',
+        report,
+        '--dlr-url',
+        receiver.template,
+        '--resume',
+        '--retry-unknown',
+      ],
+      sim,
+    );
+    expect(resumed.error).toBeUndefined();
+    expect(ledgerRecipients(resumed.messages)).toEqual(
+      recipients(rows, (r) => r.outcome === 'unknown'),
+    );
+    expect(
+      resumed.rows.filter((r) => r.statusDescription === 'confirmed by delivery report'),
+    ).toHaveLength(5);
+  });
+
+  it('refuses, sending nothing, when an input changed or is gone', async () => {
+    const input = join(dir.path, 'campaign.csv');
+    await writeCampaignCsv(input, 12);
+    const sim = await simulator({ faults: { rejectMessage: 0.5 } });
+    const report = join(dir.path, 'campaign.report.csv');
+    const original = await run(['campaign.csv', ...STEADY, '--report', report], sim);
+    expect(original.rows.some((r) => r.outcome === 'rejected')).toBe(true);
+
+    await appendFile(input, '4741999999,Late,Added later\n');
+    const changed = await run(['retry', original.campaign!, ...STEADY], sim);
+    expect(changed.code).toBe(2);
+    expect(changed.error).toContain(
+      `${input} has changed since campaign ${original.campaign} was sent`,
+    );
+    expect(changed.messages).toEqual([]);
+
+    // A trial on the simulator is followed up on the simulator only.
+    const tried = await run(
+      ['campaign.csv', ...STEADY, '--simulate', '--report', join(dir.path, 't.csv')],
+      sim,
+    );
+    expect(tried.rows.some((r) => r.outcome === 'rejected')).toBe(true);
+    const real = await run(['retry', tried.campaign!, ...STEADY], sim);
+    expect(real.code).toBe(2);
+    expect(real.error).toContain(`campaign ${tried.campaign} was tried on the simulator`);
+    const trial = await run(['retry', tried.campaign!, ...STEADY, '--simulate'], sim);
+    expect(trial.error).toBeUndefined();
+    expect(trial.messages.length).toBeGreaterThan(0);
+
+    await rm(input);
+    const gone = await run(['retry', original.campaign!, ...STEADY], sim);
+    expect(gone.code).toBe(2);
+    expect(gone.error).toContain(`input ${input} no longer exists`);
+  });
+});
+
+async function readReportRows(path: string): Promise<Record<string, string>[]> {
+  const { parseCsv } = await import('../helpers/files.js');
+  return parseCsv(await readFile(path, 'utf8')).sort((a, b) => Number(a.row) - Number(b.row));
+}
