@@ -105,16 +105,7 @@ export function buildProgram(state: RunState, version: string): Command {
       'report file: .csv, .json, .ndjson or .xml (JUnit); {date} {time} {name} filled in; ' +
         'default <input>.report.csv',
     );
-  settingOptions(send, { send: true, groups: ['state'] })
-    .optionsGroup(GROUP.output)
-    .option('--json', 'print the summary (or the --dry-run plan) as one JSON document on stdout')
-    .option('-q, --quiet', 'print only errors')
-    .option('-v, --verbose', 'print a line per batch (status, latency, attempts)')
-    .option(
-      '--progress-interval <seconds>',
-      'seconds between progress lines when not on a terminal (default 10)',
-      nonNegativeInt,
-    );
+  runOutputOptions(settingOptions(send, { send: true, groups: ['state'] }));
   gatewayOptions(send, { send: true }).action(
     async (inputs: string[], options: Record<string, unknown>) => {
       const { runSend } = await import('./commands/send.js');
@@ -278,16 +269,7 @@ export function buildProgram(state: RunState, version: string): Command {
       'report file: .csv, .json, .ndjson or .xml (JUnit); ' +
         'default beside the original report, <its name>.retry-<ID, 8 characters>.report.<its extension>',
     );
-  settingOptions(retry, { groups: ['state'] })
-    .optionsGroup(GROUP.output)
-    .option('--json', 'print the summary (or the --dry-run plan) as one JSON document on stdout')
-    .option('-q, --quiet', 'print only errors')
-    .option('-v, --verbose', 'print a line per batch (status, latency, attempts)')
-    .option(
-      '--progress-interval <seconds>',
-      'seconds between progress lines when not on a terminal (default 10)',
-      nonNegativeInt,
-    );
+  runOutputOptions(settingOptions(retry, { groups: ['state'] }));
   gatewayOptions(retry, { send: true }).action(
     async (campaign: string, options: Record<string, unknown>) => {
       const { runRetry } = await import('./commands/retry.js');
@@ -398,6 +380,20 @@ export function buildProgram(state: RunState, version: string): Command {
   ]);
   usageErrors(program);
   return program;
+}
+
+/** The output flags of a command that sends a campaign (send, retry). */
+function runOutputOptions(command: Command): Command {
+  return command
+    .optionsGroup(GROUP.output)
+    .option('--json', 'print the summary (or the --dry-run plan) as one JSON document on stdout')
+    .option('-q, --quiet', 'print only errors')
+    .option('-v, --verbose', 'print a line per batch (status, latency, attempts)')
+    .option(
+      '--progress-interval <seconds>',
+      'seconds between progress lines when not on a terminal (default 10)',
+      nonNegativeInt,
+    );
 }
 
 /** Options of every command that resolves gateway settings, under "Gateway and credentials". */
