@@ -3,7 +3,7 @@ import { flagAttribute, SETTING_KEYS, SETTINGS } from '../config/table.js';
 import { resolveSettings } from '../config/resolve.js';
 import type { Settings } from '../config/settings.js';
 import { UsageError } from '../errors.js';
-import { GatewayClient } from '../gateway/client.js';
+import type { GatewayClient } from '../gateway/client.js';
 import type { DeliveryReportOptions, Simulator } from '../simulator/index.js';
 import { colorFor } from './ui/color.js';
 
@@ -172,6 +172,8 @@ export async function openGateway(
     });
     endpoint = simulator.url;
   }
+  // Loaded here, not at start: a dry run and every command that sends nothing do without HTTP.
+  const { GatewayClient } = await import('../gateway/client.js');
   const client = new GatewayClient({
     endpoint: endpoint!,
     username: target.username,
