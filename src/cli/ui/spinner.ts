@@ -1,5 +1,5 @@
 // The one live status line every command uses: an ora spinner when stderr can show one, else nothing.
-import ora, { type Ora } from 'ora';
+import type { default as oraFactory, Ora } from 'ora';
 import { colorFor } from './color.js';
 
 /** The part of a terminal stream the live line needs; a test passes a fake one. */
@@ -28,16 +28,30 @@ export function canSpin(stream: StatusStream): boolean {
   return stream.isTTY === true && (stream.columns ?? 0) > 0;
 }
 
+type OraFactory = typeof oraFactory;
+
+// ora, and the Unicode width tables it brings, only where a spinner can be drawn: in cron, CI and
+// pipes they were some 40 ms of every start for nothing.
+let ora: OraFactory | undefined = canSpin(process.stderr)
+  ? (await import('ora')).default
+  : undefined;
+
+/** Loads ora for a live line on another stream than stderr (a test's fake terminal). */
+export async function loadSpinner(): Promise<void> {
+  ora ??= (await import('ora')).default;
+}
+
 export function startLiveLine(text: string, stream: StatusStream = process.stderr): LiveLine {
-  const spinner: Ora | undefined = canSpin(stream)
-    ? ora({
-        text,
-        stream: stream as NodeJS.WritableStream,
-        discardStdin: false,
-        // ora paints its frame with a chalk of its own, which does not read NO_COLOR.
-        color: colorFor('stderr').level > 0 ? 'cyan' : false,
-      }).start()
-    : undefined;
+  const spinner: Ora | undefined =
+    canSpin(stream) && ora
+      ? ora({
+          text,
+          stream: stream as NodeJS.WritableStream,
+          discardStdin: false,
+          // ora paints its frame with a chalk of its own, which does not read NO_COLOR.
+          color: colorFor('stderr').level > 0 ? 'cyan' : false,
+        }).start()
+      : undefined;
   let stopped = false;
   return {
     spinning: spinner !== undefined,

@@ -1,11 +1,14 @@
 // Progress lines of the validation and send passes: pure renderers, and the plain lines off a terminal.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   renderSendProgress,
   renderValidationProgress,
   showValidationProgress,
 } from '../../../src/cli/ui/progress.js';
-import type { StatusStream } from '../../../src/cli/ui/spinner.js';
+import { loadSpinner, type StatusStream } from '../../../src/cli/ui/spinner.js';
+
+// The fake terminals here are not stderr, which is what ora is loaded for at start.
+beforeAll(() => loadSpinner());
 
 describe('renderSendProgress', () => {
   const base = {

@@ -1,11 +1,19 @@
 // The shared live line: no spinner on a zero-column pseudo-terminal, for `send` and `dlr` alike.
 import { join } from 'node:path';
 import { Chalk } from 'chalk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { showReceiverProgress } from '../../../src/cli/ui/dlr.js';
-import { canSpin, startLiveLine, type StatusStream } from '../../../src/cli/ui/spinner.js';
+import {
+  canSpin,
+  loadSpinner,
+  startLiveLine,
+  type StatusStream,
+} from '../../../src/cli/ui/spinner.js';
 import { DlrReceiver } from '../../../src/dlr/receiver.js';
 import { tempDir } from '../../helpers/files.js';
+
+// The fake terminals here are not stderr, which is what ora is loaded for at start.
+beforeAll(() => loadSpinner());
 
 function fakeStream(isTTY: boolean, columns: number | undefined): StatusStream & { out: string } {
   return {
