@@ -38,6 +38,11 @@ export interface Manifest {
    * `sms-send retry` rebuilds them with. Absent in manifests of earlier versions.
    */
   shape?: CampaignShape;
+  /**
+   * The suppression lists the campaign was sent with, as absolute paths (the shape holds only
+   * their hashes): a follow-up applies them, as they read then, to what it re-sends.
+   */
+  suppress?: string[];
   /** Set on a follow-up campaign (`sms-send retry`): the campaign it re-sends records of. */
   followUp?: FollowUpOf;
 }

@@ -205,7 +205,7 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
     const spooling = writer !== undefined || journal !== undefined;
     const countRepeats = request.dryRun && !request.dedupe;
     const tallied = {
-      gsmNormalize: settings.gsmNormalize,
+      gsmNormalize: normalizes(request),
       template: request.template,
       pricePerSegment: settings.pricePerSegment,
     };
@@ -222,8 +222,7 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
       limit: request.limit,
       dedupe: request.dedupe,
       suppress: suppression,
-      // A follow-up sends its records' texts as the original campaign did.
-      gsmNormalize: followUp ? followUp.shape.gsmNormalize === true : settings.gsmNormalize,
+      gsmNormalize: normalizes(request),
       maxSegments: settings.maxSegments,
       // A follow-up picks its rows out of built records, which parts validated by worker threads
       // (spooled as they come) are not: it is read on this thread.
@@ -345,6 +344,9 @@ async function sendPass(
     records: plan.records,
     counts: Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>,
     shape,
+    ...(settings.suppress.length > 0
+      ? { suppress: settings.suppress.map((list) => resolvePath(list.path)) }
+      : {}),
     ...(followUp ? { followUp: followUp.of } : {}),
   });
   const onRecord = tally.add.bind(tally);
@@ -362,7 +364,7 @@ async function sendPass(
         contentHash: identity.contentHash,
         previous: claim.journal,
         overwriteReport: request.force || request.resume,
-        normalizedColumn: settings.gsmNormalize,
+        normalizedColumn: normalizes(request),
         retryUnknown: request.retryUnknown,
         poster: options.poster,
         batchSize: settings.batchSize,
@@ -496,4 +498,10 @@ async function hashInputs(files: InputFile[]): Promise<{ sha256: string; bytes: 
     }
   }
   return hashes;
+}
+
+/** Whether texts are normalised: as the original campaign did for a follow-up, else as asked. */
+function normalizes(request: CampaignRequest): boolean {
+  const { followUp } = request;
+  return followUp ? followUp.shape.gsmNormalize === true : request.settings.gsmNormalize;
 }

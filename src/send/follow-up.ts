@@ -39,6 +39,8 @@ export interface FollowUp {
   shape: CampaignShape;
   /** The original campaign's inputs, as its state recorded them. */
   inputs: readonly { path: string; sha256: string; bytes: number }[];
+  /** The suppression lists the original was sent with: they apply to the follow-up too. */
+  suppress: readonly string[];
   /** The rows to re-send (the original's row numbers) → the MessageId each had in the original. */
   rows: ReadonlyMap<number, string>;
 }
@@ -172,6 +174,7 @@ export async function planFollowUp(request: RetryRequest): Promise<RetryPlan> {
       of: { of: manifest.id, include },
       shape,
       inputs: manifest.inputs,
+      suppress: manifest.suppress ?? [],
       rows,
     },
   };
@@ -343,6 +346,9 @@ export function followUpCampaign(
       defaults: shape.defaults as Settings['defaults'],
       country: shape.country,
       campaign: undefined,
+      // A number that opted out since the original was sent is not sent to now: the original's
+      // lists, as they read today, and any this run names.
+      suppress: withLists(options.settings.suppress, followUp.suppress),
     },
     simulate: options.simulate,
     mapping: shape.mapping,
@@ -407,4 +413,17 @@ function inputChanged(path: string, campaign: string): UsageError {
       'match the report; nothing was sent. Send the changed file as a campaign of its own.',
     'input-changed',
   );
+}
+
+/** The lists of this run and the original's, each path once. */
+function withLists(
+  lists: Settings['suppress'],
+  original: readonly string[],
+): Settings['suppress'] {
+  const all = [...lists];
+  const paths = new Set(lists.map((list) => resolvePath(list.path)));
+  for (const path of original) {
+    if (!paths.has(path)) all.push({ path, label: path });
+  }
+  return all;
 }

@@ -2,7 +2,7 @@
 // requests and delivery failures, then `retry`, checked against the simulator's ledger (exactly
 // the chosen records, each once, with MessageIds of their own); delivery reports settling unknown
 // rows; and the refusals (changed input, the same retry twice).
-import { appendFile, readFile, rm } from 'node:fs/promises';
+import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { foldIntoReport } from '../../src/dlr/apply.js';
@@ -303,6 +303,49 @@ describe('sms-send retry', () => {
     expect(
       resumed.rows.filter((r) => r.statusDescription === 'confirmed by delivery report'),
     ).toHaveLength(5);
+  });
+
+  it('keeps to the original lists as they read now, and sends texts normalised as the original did', async () => {
+    const input = join(dir.path, 'campaign.csv');
+    const lines = ['to,text'];
+    for (let i = 0; i < 24; i++) lines.push(`${4741000000 + i},it’s number ${i}`);
+    await writeFile(input, `${lines.join('\n')}\n`);
+    const optouts = join(dir.path, 'optouts.txt');
+    await writeFile(optouts, '4741000001\n');
+    const sim = await simulator({ faults: { rejectMessage: 0.5 } });
+    const report = join(dir.path, 'campaign.report.csv');
+    const original = await run(
+      [
+        'campaign.csv',
+        ...STEADY,
+        '--report',
+        report,
+        '--suppress',
+        'optouts.txt',
+        '--gsm-normalize',
+      ],
+      sim,
+    );
+    const rejected = original.rows.filter((r) => r.outcome === 'rejected').map((r) => r.to);
+    expect(rejected.length).toBeGreaterThan(3);
+    // Two of the rejected recipients opt out after the campaign; the follow-up names no list.
+    const optedOut = rejected.slice(0, 2);
+    await appendFile(optouts, `${optedOut.join('\n')}\n`);
+    // A gateway that now accepts everything: its ledger is what the follow-up sent.
+    const retry = await run(['retry', original.campaign!, ...STEADY], await simulator());
+    expect(retry.code).not.toBe(2);
+    expect(ledgerRecipients(retry.messages)).toEqual(rejected.slice(2).sort());
+    for (const to of optedOut) {
+      expect(retry.rows.find((r) => r.to === to)).toMatchObject({
+        outcome: 'skipped',
+        error: 'suppressed (optouts.txt)',
+      });
+    }
+    // The texts go out as the original sent them (normalised), and the report says so.
+    expect(retry.messages.every((m) => String(m['UserData']).startsWith("it's number"))).toBe(true);
+    expect(
+      retry.rows.filter((r) => r.outcome !== 'skipped').every((r) => r.normalized === '1'),
+    ).toBe(true);
   });
 
   it('refuses, sending nothing, when an input changed or is gone', async () => {
