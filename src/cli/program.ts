@@ -261,6 +261,10 @@ export function buildProgram(state: RunState, version: string): Command {
     .option(
       '--resume',
       'finish an interrupted or stopped follow-up from its journal; nothing settled is resent',
+    )
+    .option(
+      '--no-wait',
+      'outside the send window (--window, --days, --not-before), exit 5 instead of waiting',
     );
   settingOptions(retry, { send: true, groups: ['sending'] })
     .optionsGroup(GROUP.report)

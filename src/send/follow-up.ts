@@ -330,6 +330,8 @@ export function followUpCampaign(
     force: boolean;
     resume: boolean;
     dryRun: boolean;
+    /** Outside the send window, end at once (exit 5) rather than wait. */
+    noWait?: boolean;
     now: Date;
     onValidated?: (records: number) => void;
   },
@@ -360,6 +362,7 @@ export function followUpCampaign(
     resume: options.resume,
     retryUnknown: false,
     dryRun: options.dryRun,
+    noWait: options.noWait,
     now: options.now,
     onValidated: options.onValidated,
     followUp,

@@ -82,6 +82,7 @@ export async function runCommand(
         force: flags.force === true,
         resume: flags.resume === true,
         dryRun: flags.dryRun === true,
+        noWait: flags.wait === false,
         now: new Date(),
       });
     } else {

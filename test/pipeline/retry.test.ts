@@ -356,6 +356,14 @@ describe('sms-send retry', () => {
     const original = await run(['campaign.csv', ...STEADY, '--report', report], sim);
     expect(original.rows.some((r) => r.outcome === 'rejected')).toBe(true);
 
+    // Outside its send window, with --no-wait: exit 5 at once, nothing sent, nothing left behind.
+    const early = await run(
+      ['retry', original.campaign!, ...STEADY, '--not-before', '2099-01-01T00:00', '--no-wait'],
+      sim,
+    );
+    expect(early.code).toBe(5);
+    expect(early.messages).toEqual([]);
+
     await appendFile(input, '4741999999,Late,Added later\n');
     const changed = await run(['retry', original.campaign!, ...STEADY], sim);
     expect(changed.code).toBe(2);

@@ -67,6 +67,7 @@ export async function runRetry(campaign: string, flags: RetryFlags): Promise<Exi
       force: flags.force === true,
       resume: flags.resume === true,
       dryRun: flags.dryRun === true,
+      noWait: flags.wait === false,
       now: new Date(),
       onValidated: validation.read,
     }),
