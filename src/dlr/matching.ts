@@ -147,6 +147,12 @@ export class DeliveryBook {
     return true;
   }
 
+  /** Takes a delivery a report row already records (read back from an earlier report). */
+  keep(messageId: string, delivery: Delivery): void {
+    const current = this.byId.get(messageId);
+    if (!current || supersedes(delivery, current)) this.byId.set(messageId, delivery);
+  }
+
   get(messageId: string): Delivery | undefined {
     return this.byId.get(messageId);
   }

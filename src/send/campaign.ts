@@ -23,6 +23,7 @@ import type { Mapping } from '../message/columns.js';
 import type { ValidationWorkers } from '../message/parallel.js';
 import { planCampaign, type Plan } from '../message/plan.js';
 import { loadSuppression } from '../message/suppress.js';
+import { recordedDeliveries, restoreDeliveries } from '../dlr/carry.js';
 import { compileTemplate } from '../message/template.js';
 import { OUTCOMES, type Outcome } from '../report/outcome.js';
 import { Tally, type RunSummary } from '../report/summary.js';
@@ -354,6 +355,11 @@ async function sendPass(
   let sent = 0;
   const onBatch = (batch: { size: number }) => (sent += batch.size);
   options.events.on('batch', onBatch);
+  // A resume writes the report afresh from the journal: the deliveries earlier reports recorded
+  // are read first (the report may be rewritten in place) and written back once it is complete.
+  const deliveries = claim.journal
+    ? await recordedDeliveries([...(claim.previous?.reports ?? []), report])
+    : undefined;
   let run: RunResult;
   try {
     run = await runCampaign(
@@ -384,6 +390,7 @@ async function sendPass(
     options.events.off('record', onRecord);
     options.events.off('batch', onBatch);
   }
+  if (deliveries) await restoreDeliveries(reportPath, deliveries);
   let windowClosed: WindowClosed | undefined;
   if (run.windowClosed && window) {
     const now = clock.now();

@@ -303,6 +303,14 @@ describe('sms-send retry', () => {
     expect(
       resumed.rows.filter((r) => r.statusDescription === 'confirmed by delivery report'),
     ).toHaveLength(5);
+    // The report written afresh by the resume keeps the deliveries the fold had recorded.
+    expect(resumed.rows.filter((r) => r.deliveryStatus === 'DELIVRD').map((r) => r.row)).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+    ]);
   });
 
   it('keeps to the original lists as they read now, and sends texts normalised as the original did', async () => {
