@@ -28,12 +28,18 @@ export class Tally {
   startedAt = Date.now();
   /** Rows an earlier run settled (resume): in the report, but not this run's work or rate. */
   earlier = 0;
+  /** Of byOutcome, the rows an earlier run settled: progress counts only this run's. */
+  readonly earlierByOutcome = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<
+    Outcome,
+    number
+  >;
   private earlierAnswered = 0;
 
   add(row: RowResult, earlier = false): void {
     this.total++;
     if (earlier) {
       this.earlier++;
+      this.earlierByOutcome[row.outcome]++;
       if (row.outcome === 'accepted' || row.outcome === 'rejected') this.earlierAnswered++;
     }
     this.byOutcome[row.outcome]++;

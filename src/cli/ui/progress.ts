@@ -1,5 +1,6 @@
 // Live progress of the validation and send passes: an ora spinner on a TTY; elsewhere a plain line
 // now and then. Listens to events and counters only; the lines themselves are pure renderers.
+import type { Outcome } from '../../report/outcome.js';
 import type { Tally } from '../../report/summary.js';
 import type { SendEmitter } from '../../send/events.js';
 import { formatCount, formatDuration, formatRate, plural } from './format.js';
@@ -82,13 +83,14 @@ export function showProgress(
       return renderWaiting({ ...waiting, now: Date.now() });
     waiting = undefined;
     const elapsedMs = Date.now() - tally.startedAt;
-    const { accepted, rejected, failed, unknown } = tally.byOutcome;
+    // This run's answers only: what a resumed run found settled is not its progress.
+    const ofRun = (outcome: Outcome) => tally.byOutcome[outcome] - tally.earlierByOutcome[outcome];
     return renderSendProgress({
       label: options.label,
       sent,
       total: options.total,
-      accepted,
-      problems: rejected + failed + unknown,
+      accepted: ofRun('accepted'),
+      problems: ofRun('rejected') + ofRun('failed') + ofRun('unknown'),
       retries,
       rate: elapsedMs > 0 ? (tally.answered * 1000) / elapsedMs : 0,
       elapsedMs,

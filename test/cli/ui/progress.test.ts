@@ -3,8 +3,11 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   renderSendProgress,
   renderValidationProgress,
+  showProgress,
   showValidationProgress,
 } from '../../../src/cli/ui/progress.js';
+import { Tally } from '../../../src/report/summary.js';
+import { SendEmitter } from '../../../src/send/events.js';
 import { loadSpinner, type StatusStream } from '../../../src/cli/ui/spinner.js';
 
 // The fake terminals here are not stderr, which is what ora is loaded for at start.
@@ -96,5 +99,50 @@ describe('validation progress', () => {
       validating: 80,000 records read  4,000 records/s
       "
     `);
+  });
+});
+
+describe('send progress after a resume', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('counts only what this run got answers for, not what the journal had settled', () => {
+    vi.useFakeTimers();
+    const stream: StatusStream & { out: string } = {
+      isTTY: false,
+      out: '',
+      write(text: string) {
+        this.out += text;
+        return true;
+      },
+    };
+    const tally = new Tally();
+    const events = new SendEmitter();
+    const row = (n: number, outcome: 'accepted' | 'rejected') => ({
+      row: n,
+      to: '4741000000',
+      messageId: `m-${n}`,
+      outcome,
+      attempts: 1,
+    });
+    for (let n = 1; n <= 110; n++) tally.add(row(n, 'accepted'), true);
+    for (let n = 111; n <= 120; n++) tally.add(row(n, 'rejected'), true);
+    const progress = showProgress(
+      events,
+      tally,
+      { label: 'sending', total: 200, intervalSeconds: 10, quiet: false, verbose: false },
+      stream,
+    );
+    for (let n = 121; n <= 140; n++) tally.add(row(n, n % 10 === 0 ? 'rejected' : 'accepted'));
+    events.emit('batch', {
+      batch: 1,
+      size: 20,
+      attempts: 1,
+      latencyMs: 5,
+      status: 'HTTP 200',
+      verdict: 'results',
+    });
+    vi.advanceTimersByTime(10_000);
+    progress.stop();
+    expect(stream.out).toContain('sending 20 / 200 (10%)  accepted 18  not accepted 2');
   });
 });
