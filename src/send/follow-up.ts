@@ -419,10 +419,7 @@ function inputChanged(path: string, campaign: string): UsageError {
 }
 
 /** The lists of this run and the original's, each path once. */
-function withLists(
-  lists: Settings['suppress'],
-  original: readonly string[],
-): Settings['suppress'] {
+function withLists(lists: Settings['suppress'], original: readonly string[]): Settings['suppress'] {
   const all = [...lists];
   const paths = new Set(lists.map((list) => resolvePath(list.path)));
   for (const path of original) {
