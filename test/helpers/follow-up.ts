@@ -1,7 +1,7 @@
 // `sms-send send` and `sms-send retry` in-process against a simulator the test holds, with campaign
 // state kept across runs: argv parsed by the real program, then the commands' own core entries.
 import { readFile } from 'node:fs/promises';
-import { parseIncludes, type RetryFlags } from '../../src/cli/commands/retry.js';
+import { parseIncludes, retryRequest, type RetryFlags } from '../../src/cli/commands/retry.js';
 import { campaignRequest, refusalError } from '../../src/cli/commands/send.js';
 import { flagLayer } from '../../src/cli/gateway-settings.js';
 import { buildProgram } from '../../src/cli/program.js';
@@ -10,7 +10,7 @@ import { ExitCode, SmsSendError } from '../../src/errors.js';
 import { GatewayClient } from '../../src/gateway/client.js';
 import { prepareCampaign, type CampaignRequest } from '../../src/send/campaign.js';
 import { SendEmitter } from '../../src/send/events.js';
-import { followUpCampaign, planFollowUp, type RetryPlan } from '../../src/send/follow-up.js';
+import { planFollowUp, type RetryPlan } from '../../src/send/follow-up.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { parseCsv } from './files.js';
 import { parseSendArgs } from './pipeline.js';
@@ -75,16 +75,7 @@ export async function runCommand(
       result.retry = plan;
       if (!plan.followUp) return result;
       inputs = plan.followUp.inputs.map((i) => i.path);
-      request = followUpCampaign(plan.followUp, plan.report, {
-        settings,
-        simulate: flags.simulate === true,
-        report: flags.report,
-        force: flags.force === true,
-        resume: flags.resume === true,
-        dryRun: flags.dryRun === true,
-        noWait: flags.wait === false,
-        now: new Date(),
-      });
+      request = retryRequest(plan.followUp, plan.report, settings, flags);
     } else {
       const { inputs: files, flags } = await parseSendArgs(full);
       inputs = files;

@@ -1,7 +1,14 @@
 // `sms-send retry CAMPAIGN`: wiring only. Chooses the records, then prepares and sends them as any campaign.
 import { ExitCode, UsageError } from '../../errors.js';
-import { prepareCampaign } from '../../send/campaign.js';
-import { followUpCampaign, INCLUDES, planFollowUp, type Include } from '../../send/follow-up.js';
+import type { Settings } from '../../config/settings.js';
+import { prepareCampaign, type CampaignRequest } from '../../send/campaign.js';
+import {
+  followUpCampaign,
+  INCLUDES,
+  planFollowUp,
+  type FollowUp,
+  type Include,
+} from '../../send/follow-up.js';
 import { gatewayTarget, settingsFor } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
 import { showValidationProgress } from '../ui/progress.js';
@@ -60,17 +67,7 @@ export async function runRetry(campaign: string, flags: RetryFlags): Promise<Exi
     quiet: !talk,
   });
   const prepared = await prepareCampaign(
-    followUpCampaign(plan.followUp, plan.report, {
-      settings,
-      simulate: flags.simulate === true,
-      report: flags.report,
-      force: flags.force === true,
-      resume: flags.resume === true,
-      dryRun: flags.dryRun === true,
-      noWait: flags.wait === false,
-      now: new Date(),
-      onValidated: validation.read,
-    }),
+    retryRequest(plan.followUp, plan.report, settings, flags, validation.read),
   ).finally(() => validation.stop());
   try {
     const inputs = plan.followUp.inputs.map((input) => input.path);
@@ -78,4 +75,25 @@ export async function runRetry(campaign: string, flags: RetryFlags): Promise<Exi
   } finally {
     await prepared.close();
   }
+}
+
+/** The follow-up campaign as the command line asks for it. */
+export function retryRequest(
+  followUp: FollowUp,
+  originalReport: string,
+  settings: Settings,
+  flags: RetryFlags,
+  onValidated?: (records: number) => void,
+): CampaignRequest {
+  return followUpCampaign(followUp, originalReport, {
+    settings,
+    simulate: flags.simulate === true,
+    report: flags.report,
+    force: flags.force === true,
+    resume: flags.resume === true,
+    dryRun: flags.dryRun === true,
+    noWait: flags.wait === false,
+    now: new Date(),
+    onValidated,
+  });
 }

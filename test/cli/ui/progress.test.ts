@@ -75,14 +75,7 @@ describe('validation progress', () => {
 
   it('off a terminal: a plain line every interval, nothing for a short pass', () => {
     vi.useFakeTimers();
-    const stream: StatusStream & { out: string } = {
-      isTTY: false,
-      out: '',
-      write(text: string) {
-        this.out += text;
-        return true;
-      },
-    };
+    const stream = plainStream();
     const short = showValidationProgress({ intervalSeconds: 10, quiet: false }, stream);
     short.read(500);
     short.stop();
@@ -107,14 +100,7 @@ describe('send progress after a resume', () => {
 
   it('counts only what this run got answers for, not what the journal had settled', () => {
     vi.useFakeTimers();
-    const stream: StatusStream & { out: string } = {
-      isTTY: false,
-      out: '',
-      write(text: string) {
-        this.out += text;
-        return true;
-      },
-    };
+    const stream = plainStream();
     const tally = new Tally();
     const events = new SendEmitter();
     const row = (n: number, outcome: 'accepted' | 'rejected') => ({
@@ -146,3 +132,15 @@ describe('send progress after a resume', () => {
     expect(stream.out).toContain('sending 20 / 200 (10%)  accepted 18  not accepted 2');
   });
 });
+
+/** A stream that is no terminal, keeping what is written to it. */
+function plainStream(): StatusStream & { out: string } {
+  return {
+    isTTY: false,
+    out: '',
+    write(text: string) {
+      this.out += text;
+      return true;
+    },
+  };
+}
