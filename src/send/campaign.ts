@@ -86,6 +86,8 @@ export interface PreparedCampaign {
   toSend: number;
   /** An earlier run's journal is continued. */
   resuming: boolean;
+  /** A follow-up campaign (`sms-send retry`), which takes no input flags such as --skip-invalid. */
+  followUp: boolean;
   /** Dry run only: what the campaign's state would refuse a real run with (exit 2, or 4). */
   stateRefusal?: UsageError;
   /** Counts every row as it is reported; progress reads it while the send pass runs. */
@@ -274,6 +276,7 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
       refusal,
       toSend,
       resuming: journal !== undefined,
+      followUp: followUp !== undefined,
       stateRefusal: inspected?.refusal,
       tally,
       close,

@@ -60,6 +60,7 @@ export async function runCommand(
         cwd: options.cwd,
         env: { SMS_SEND_STATE_DIR: options.stateDir },
         flags: flagLayer(flags),
+        configPath: flags.config,
       });
     let request: CampaignRequest;
     let inputs: string[];

@@ -356,6 +356,29 @@ describe('sms-send retry', () => {
     ).toBe(true);
   });
 
+  it('offers no --skip-invalid when a setting of its own makes the chosen records invalid', async () => {
+    const input = join(dir.path, 'campaign.csv');
+    const long = 'x'.repeat(200);
+    await writeFile(
+      input,
+      `to,text\n${Array.from({ length: 20 }, (_, i) => `${4741000000 + i},${long}`).join('\n')}\n`,
+    );
+    const sim = await simulator({ faults: { rejectMessage: 0.6 } });
+    const report = join(dir.path, 'long.report.csv');
+    const original = await run(['campaign.csv', ...STEADY, '--report', report], sim);
+    expect(original.error).toBeUndefined();
+    expect(original.rows.some((r) => r.outcome === 'rejected')).toBe(true);
+    await writeFile(join(dir.path, 'short.json'), '{"maxSegments": 1}');
+    const retry = await run(
+      ['retry', original.campaign!, ...STEADY, '--config', join(dir.path, 'short.json')],
+      sim,
+    );
+    expect(retry.code).toBe(2);
+    expect(retry.error).toContain('needs 2 segments, more than --max-segments 1');
+    expect(retry.error).not.toContain('--skip-invalid');
+    expect(retry.messages).toEqual([]);
+  });
+
   it('refuses, sending nothing, when an input changed or is gone', async () => {
     const input = join(dir.path, 'campaign.csv');
     await writeCampaignCsv(input, 12);

@@ -233,7 +233,9 @@ export async function sendPrepared(
 export function refusalError(prepared: PreparedCampaign, inputs: string[]): UsageError | undefined {
   if (prepared.refusal === 'invalid-input') {
     const problems = planProblems(prepared.plan);
-    return new UsageError(renderInvalid(prepared.plan, true), 'invalid-input', undefined, problems);
+    // A follow-up has no --skip-invalid to offer: its records are the original's.
+    const hint = !prepared.followUp;
+    return new UsageError(renderInvalid(prepared.plan, hint), 'invalid-input', undefined, problems);
   }
   if (prepared.refusal === 'empty-input') {
     return new UsageError(`${inputs.join(', ')}: no records to send`, 'empty-input');
