@@ -31,7 +31,13 @@ import { reportFormat } from '../report/format.js';
 import { reportExistsError } from '../report/writer.js';
 import { entryOf } from './entries.js';
 import type { SendEmitter } from './events.js';
-import { checkInputsUnchanged, selectRows, type FollowUp } from './follow-up.js';
+import {
+  checkInputsUnchanged,
+  holdOriginal,
+  rowsResent,
+  selectRows,
+  type FollowUp,
+} from './follow-up.js';
 import { settledRows } from './resume.js';
 import { runCampaign, type RunResult } from './run.js';
 import { awaitWindow, windowGate } from './schedule.js';
@@ -174,10 +180,12 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
   let claim: Claim | undefined;
   let reportLock: Lock | undefined;
   let spool: SpoolWriter | undefined;
+  let originalLock: Lock | undefined;
   const close = async () => {
     await spool?.close().catch(() => undefined);
     await reportLock?.release();
     await claim?.release();
+    await originalLock?.release();
   };
   const claimOptions = {
     stateDir: settings.stateDir,
@@ -191,6 +199,7 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
     // with, and on --resume counts only what is left.
     const inspected = request.dryRun ? await inspectCampaign(claimOptions) : undefined;
     if (!request.dryRun) {
+      if (followUp) originalLock = await holdOriginal(settings.stateDir, followUp);
       claim = await claimCampaign(claimOptions);
       // The report's own lock keeps a delivery-report fold from rewriting it under this run.
       reportLock = await acquireLock(lockPath(reportPath), `writing the report ${reportPath}`);
@@ -201,7 +210,12 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
       spool = await SpoolWriter.create(claim.paths.spool);
     }
     const journal = claim?.journal ?? inspected?.journal;
-    const settled = journal ? settledRows(journal, request.retryUnknown) : () => false;
+    // Rows a follow-up re-sent are the follow-up's now: a resume of the original leaves them.
+    const resent =
+      journal && !followUp
+        ? await rowsResent(settings.stateDir, identity.id, shape.target)
+        : undefined;
+    const settled = journal ? settledRows(journal, request.retryUnknown, resent) : () => false;
     let toSend = 0;
     const writer = spool;
     // A dry run that resumes nothing spools nothing: it skips building each entry.
@@ -285,7 +299,7 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
         sent = true;
         return sendPass(
           request,
-          { claim, identity, shape, reportPath, plan, tally },
+          { claim, identity, shape, reportPath, plan, tally, resent },
           options,
           hashes,
         );
@@ -306,11 +320,13 @@ async function sendPass(
     reportPath: string;
     plan: Plan;
     tally: Tally;
+    /** Rows of this campaign its follow-ups re-sent (a resume of the original leaves them). */
+    resent?: ReadonlyMap<number, string>;
   },
   options: SendPassOptions,
   hashes: { sha256: string; bytes: number }[],
 ): Promise<CampaignResult> {
-  const { claim, identity, shape, reportPath, plan, tally } = prepared;
+  const { claim, identity, shape, reportPath, plan, tally, resent } = prepared;
   const { followUp } = request;
   const { settings } = request;
   const clock = options.clock ?? systemClock;
@@ -372,6 +388,7 @@ async function sendPass(
         journalPath: claim.paths.journal,
         contentHash: identity.contentHash,
         previous: claim.journal,
+        resent,
         overwriteReport: request.force || request.resume,
         normalizedColumn: normalizes(request),
         retryUnknown: request.retryUnknown,

@@ -11,7 +11,9 @@ import {
   type CampaignIdentity,
   type CampaignShape,
 } from '../journal/identity.js';
+import { acquireLock, type Lock } from '../journal/lock.js';
 import {
+  campaignPaths,
   findCampaign,
   listCampaigns,
   type CampaignEntry,
@@ -282,11 +284,25 @@ async function earlierFollowUps(
   self: string,
   target: CampaignShape['target'],
 ): Promise<{ ids: string[]; rows: Set<number> }> {
-  const ids: string[] = [];
-  const rows = new Set<number>();
+  const resent = await rowsResent(stateDir, of, target, self);
+  return { ids: [...new Set(resent.values())], rows: new Set(resent.keys()) };
+}
+
+/**
+ * The rows of campaign `of` that its follow-ups (to the same kind of target) have re-sent, each
+ * with the follow-up's ID: no record is sent by two of them, nor by the original again. A
+ * follow-up that is not finished is refused: its rows are not all known yet.
+ */
+export async function rowsResent(
+  stateDir: string,
+  of: string,
+  target: CampaignShape['target'],
+  except?: string,
+): Promise<Map<number, string>> {
+  const rows = new Map<number, string>();
   for (const entry of await listCampaigns(stateDir)) {
     const { manifest } = entry;
-    if (manifest.followUp?.of !== of || manifest.id === self) continue;
+    if (manifest.followUp?.of !== of || manifest.id === except) continue;
     if ((manifest.target === 'simulator') !== (target === 'simulator')) continue;
     if (entry.status !== 'finished') {
       throw new UsageError(
@@ -297,12 +313,42 @@ async function earlierFollowUps(
     }
     const report = manifest.reports.at(-1);
     if (report === undefined) continue;
-    ids.push(manifest.id);
     for await (const row of readReport(report)) {
-      if (row.kind === 'row') rows.add(Number(row.values['row']));
+      if (row.kind === 'row') rows.set(Number(row.values['row']), manifest.id);
     }
   }
-  return { ids, rows };
+  return rows;
+}
+
+/**
+ * Holds the original campaign while a follow-up of it runs: another follow-up, or a --resume of
+ * the original, waits for nobody (exit 4). Rows another follow-up re-sent since this one chose
+ * its rows are refused: choosing again leaves them out.
+ */
+export async function holdOriginal(stateDir: string, followUp: FollowUp): Promise<Lock> {
+  const of = followUp.of.of;
+  const lock = await acquireLock(
+    campaignPaths(stateDir, of).lock,
+    `re-sending records of campaign ${of}`,
+  );
+  try {
+    const target = followUp.shape.target;
+    const resent = await rowsResent(stateDir, of, target, followUp.identity.id);
+    for (const row of followUp.rows.keys()) {
+      const by = resent.get(row);
+      if (by !== undefined) {
+        throw new UsageError(
+          `follow-up ${by} re-sent records of campaign ${of} while this one was being prepared; ` +
+            `run sms-send retry ${of} again to choose what is left. Nothing was sent.`,
+          'unfinished',
+        );
+      }
+    }
+    return lock;
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
 }
 
 /**

@@ -18,10 +18,13 @@ function settles(outcome: string, retryUnknown: boolean): boolean {
 export function settledRows(
   journal: JournalState,
   retryUnknown: boolean,
+  resent?: ReadonlyMap<number, string>,
 ): (row: number) => boolean {
   return (row) => {
     const previous = journal.results.outcome(row);
-    if (previous) return settles(previous, retryUnknown);
+    if (previous && settles(previous, retryUnknown)) return true;
+    if (resent?.has(row)) return true;
+    if (previous) return false;
     return !retryUnknown && journal.inFlight.has(row);
   };
 }
@@ -35,10 +38,41 @@ export async function* applyJournal(
   journal: JournalState,
   retryUnknown: boolean,
   counts: ResumeCounts,
+  resent?: ReadonlyMap<number, string>,
 ): AsyncGenerator<Entry[]> {
   for await (const chunk of chunks) {
-    yield chunk.map((entry) => settled(entry, journal, retryUnknown, counts) ?? entry);
+    yield chunk.map(
+      (entry) =>
+        settled(entry, journal, retryUnknown, counts) ?? resentBy(entry, resent, counts) ?? entry,
+    );
   }
+}
+
+/**
+ * A record a follow-up re-sent since this campaign's run (it failed, or was unknown): the
+ * follow-up's report has its result, and sending it here would send it twice.
+ */
+function resentBy(
+  entry: Entry,
+  resent: ReadonlyMap<number, string> | undefined,
+  counts: ResumeCounts,
+): Entry | undefined {
+  const by = entry.kind === 'message' ? resent?.get(entry.row) : undefined;
+  if (by === undefined) return undefined;
+  counts.fromJournal++;
+  return {
+    kind: 'final',
+    row: entry.row,
+    to: entry.to,
+    messageId: entry.messageId,
+    attempts: 0,
+    result: {
+      outcome: 'skipped',
+      error: `re-sent by follow-up campaign ${by}; its report has the result`,
+    },
+    earlier: true,
+    ...textColumns(entry),
+  };
 }
 
 /** The entry's result from the journal when an earlier run settled it; undefined to send it. */

@@ -27,6 +27,8 @@ export interface RunOptions {
   contentHash: string;
   /** What earlier runs recorded: given, this run continues the campaign (--resume). */
   previous?: JournalState;
+  /** Rows of this campaign its follow-ups re-sent: a resume reports them, never sends them. */
+  resent?: ReadonlyMap<number, string>;
   /** Replace an existing report file (--force, --resume: the journal rewrites it complete). */
   overwriteReport: boolean;
   /** The report has a `normalized` column (--gsm-normalize). */
@@ -93,7 +95,7 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
   const resumed: ResumeCounts | undefined = previous ? { fromJournal: 0, inFlight: 0 } : undefined;
   const entries =
     previous && resumed
-      ? applyJournal(options.entries, previous, options.retryUnknown, resumed)
+      ? applyJournal(options.entries, previous, options.retryUnknown, resumed, options.resent)
       : options.entries;
   try {
     const outcome = await send(

@@ -11,7 +11,7 @@ import { DlrReceiver } from '../../src/dlr/receiver.js';
 import { recordConfirmed } from '../../src/journal/settle.js';
 import { findCampaign } from '../../src/journal/state.js';
 import { summarizeReport } from '../../src/report/read.js';
-import { retryReason } from '../../src/send/follow-up.js';
+import { holdOriginal, planFollowUp, retryReason } from '../../src/send/follow-up.js';
 import {
   startSimulator,
   type SimulatorOptions,
@@ -282,7 +282,8 @@ describe('sms-send retry', () => {
       recipients(rows, (r) => r.outcome === 'unknown'),
     );
 
-    // The journal knows the confirmed rows: even --resume --retry-unknown leaves them alone.
+    // The journal knows the confirmed rows: even --resume --retry-unknown leaves them alone, and
+    // the three unknown ones are the follow-up's now: not sent again either.
     const resumed = await run(
       [
         'campaign.csv',
@@ -297,9 +298,12 @@ describe('sms-send retry', () => {
       sim,
     );
     expect(resumed.error).toBeUndefined();
-    expect(ledgerRecipients(resumed.messages)).toEqual(
-      recipients(rows, (r) => r.outcome === 'unknown'),
-    );
+    expect(resumed.messages).toEqual([]);
+    expect(resumed.rows.filter((r) => r.outcome === 'skipped').map((r) => r.row)).toEqual([
+      '6',
+      '7',
+      '8',
+    ]);
     expect(
       resumed.rows.filter((r) => r.statusDescription === 'confirmed by delivery report'),
     ).toHaveLength(5);
@@ -377,6 +381,56 @@ describe('sms-send retry', () => {
     expect(retry.error).toContain('needs 2 segments, more than --max-segments 1');
     expect(retry.error).not.toContain('--skip-invalid');
     expect(retry.messages).toEqual([]);
+  });
+
+  it('a --resume of the original never re-sends what a follow-up re-sent', async () => {
+    const input = join(dir.path, 'campaign.csv');
+    await writeCampaignCsv(input, 12);
+    const report = join(dir.path, 'campaign.report.csv');
+    const original = await run(
+      ['campaign.csv', ...STEADY, '--report', report],
+      await simulator({ faults: { unavailable: 0.5, retryAfterSeconds: 0 } }),
+    );
+    const failed = original.rows.filter((r) => r.outcome === 'failed').map((r) => r.row);
+    expect(failed.length).toBeGreaterThan(1);
+    const healthy = await simulator();
+    const retry = await run(['retry', original.campaign!, ...STEADY], healthy);
+    expect(retry.messages).toHaveLength(failed.length);
+    // The morning's --resume of the original: the failed rows are the follow-up's now.
+    const resumed = await run(['campaign.csv', ...STEADY, '--report', report, '--resume'], healthy);
+    expect(resumed.error).toBeUndefined();
+    expect(resumed.messages).toEqual([]);
+    expect(resumed.rows.filter((r) => failed.includes(r.row)).map((r) => r.outcome)).toEqual(
+      failed.map(() => 'skipped'),
+    );
+    expect(resumed.rows.find((r) => r.row === failed[0])!.error).toBe(
+      `re-sent by follow-up campaign ${retry.campaign}; its report has the result`,
+    );
+  });
+
+  it('a follow-up holds the original campaign: another follow-up or its --resume exits 4', async () => {
+    const input = join(dir.path, 'campaign.csv');
+    await writeCampaignCsv(input, 8);
+    const sim = await simulator({ faults: { rejectMessage: 0.5 } });
+    const report = join(dir.path, 'campaign.report.csv');
+    const original = await run(['campaign.csv', ...STEADY, '--report', report], sim);
+    const plan = await planFollowUp({
+      campaign: original.campaign!,
+      include: [],
+      stateDir,
+      simulate: false,
+    });
+    const held = await holdOriginal(stateDir, plan.followUp!);
+    try {
+      const second = await run(['retry', original.campaign!, ...STEADY], sim);
+      expect(second.code).toBe(4);
+      const resumed = await run(['campaign.csv', ...STEADY, '--report', report, '--resume'], sim);
+      expect(resumed.code).toBe(4);
+      expect(second.messages).toEqual([]);
+      expect(resumed.messages).toEqual([]);
+    } finally {
+      await held.release();
+    }
   });
 
   it('refuses, sending nothing, when an input changed or is gone', async () => {
