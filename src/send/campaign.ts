@@ -389,6 +389,7 @@ async function sendPass(
         contentHash: identity.contentHash,
         previous: claim.journal,
         resent,
+        delivered: deliveries ? (id) => deliveries.get(id) !== undefined : undefined,
         overwriteReport: request.force || request.resume,
         normalizedColumn: normalizes(request),
         retryUnknown: request.retryUnknown,

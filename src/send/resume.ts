@@ -1,4 +1,5 @@
 // On --resume, records an earlier run already settled are reported from the journal, not resent.
+import { CONFIRMED_BY_DLR } from '../dlr/matching.js';
 import type { JournalState } from '../journal/journal.js';
 import type { Entry, TextColumns } from './send.js';
 
@@ -39,13 +40,50 @@ export async function* applyJournal(
   retryUnknown: boolean,
   counts: ResumeCounts,
   resent?: ReadonlyMap<number, string>,
+  delivered?: (messageId: string) => boolean,
 ): AsyncGenerator<Entry[]> {
   for await (const chunk of chunks) {
     yield chunk.map(
       (entry) =>
-        settled(entry, journal, retryUnknown, counts) ?? resentBy(entry, resent, counts) ?? entry,
+        confirmed(entry, journal, counts, delivered) ??
+        settled(entry, journal, retryUnknown, counts) ??
+        resentBy(entry, resent, counts) ??
+        entry,
     );
   }
+}
+
+/**
+ * A record the journal leaves unknown (or in flight) whose delivery report an earlier report
+ * records: the gateway had it, so it is accepted, never sent again, even with --retry-unknown.
+ * The journal misses such a confirmation when `dlr` could not reach the campaign's state.
+ */
+function confirmed(
+  entry: Entry,
+  journal: JournalState,
+  counts: ResumeCounts,
+  delivered?: (messageId: string) => boolean,
+): Entry | undefined {
+  if (entry.kind !== 'message' || !delivered?.(entry.messageId)) return undefined;
+  const outcome = journal.results.outcome(entry.row);
+  const inFlight = journal.inFlight.get(entry.row);
+  if (outcome !== 'unknown' && (outcome !== undefined || inFlight === undefined)) return undefined;
+  const previous = journal.results.get(entry.row);
+  counts.fromJournal++;
+  return {
+    kind: 'final',
+    row: entry.row,
+    to: entry.to,
+    messageId: entry.messageId,
+    attempts: previous?.attempts ?? inFlight ?? 1,
+    result: {
+      ...previous,
+      outcome: 'accepted',
+      statusDescription: CONFIRMED_BY_DLR,
+    },
+    earlier: true,
+    ...textColumns(entry),
+  };
 }
 
 /**

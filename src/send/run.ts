@@ -29,6 +29,8 @@ export interface RunOptions {
   previous?: JournalState;
   /** Rows of this campaign its follow-ups re-sent: a resume reports them, never sends them. */
   resent?: ReadonlyMap<number, string>;
+  /** MessageIds an earlier report holds a delivery report for: a resume takes them as accepted. */
+  delivered?: (messageId: string) => boolean;
   /** Replace an existing report file (--force, --resume: the journal rewrites it complete). */
   overwriteReport: boolean;
   /** The report has a `normalized` column (--gsm-normalize). */
@@ -95,7 +97,14 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
   const resumed: ResumeCounts | undefined = previous ? { fromJournal: 0, inFlight: 0 } : undefined;
   const entries =
     previous && resumed
-      ? applyJournal(options.entries, previous, options.retryUnknown, resumed, options.resent)
+      ? applyJournal(
+          options.entries,
+          previous,
+          options.retryUnknown,
+          resumed,
+          options.resent,
+          options.delivered,
+        )
       : options.entries;
   try {
     const outcome = await send(

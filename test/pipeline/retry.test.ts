@@ -433,6 +433,43 @@ describe('sms-send retry', () => {
     }
   });
 
+  it('a resume takes an unknown row as accepted when its report holds a delivery report the state missed', async () => {
+    const input = join(dir.path, 'campaign.csv');
+    await writeCampaignCsv(input, 6);
+    const report = join(dir.path, 'campaign.report.csv');
+    const sim = await simulator({ faults: { errorAfterProcessing: 1 } });
+    const original = await run(['campaign.csv', ...STEADY, '--report', report], sim);
+    expect(original.rows.map((r) => r.outcome)).toEqual(Array(6).fill('unknown'));
+    // Reports for the first three are folded into the report, but the campaign's state never
+    // hears of them (dlr ran with another state directory).
+    const book = new DeliveryBook();
+    for (const row of original.rows.slice(0, 3)) {
+      book.add({
+        messageId: row.messageId!,
+        status: 'DELIVRD',
+        timestamp: undefined,
+        transactionId: undefined,
+        receivedAt: new Date().toISOString(),
+      });
+    }
+    expect(await foldIntoReport(report, book)).toMatchObject({ confirmed: 3 });
+    sim.setFaults({});
+    const resumed = await run(
+      ['campaign.csv', ...STEADY, '--report', report, '--resume', '--retry-unknown'],
+      sim,
+    );
+    expect(ledgerRecipients(resumed.messages)).toEqual(
+      original.rows
+        .slice(3)
+        .map((r) => r.to)
+        .sort(),
+    );
+    expect(resumed.rows.map((r) => [r.outcome, r.statusDescription, r.deliveryStatus])).toEqual([
+      ...Array(3).fill(['accepted', 'confirmed by delivery report', 'DELIVRD']),
+      ...Array(3).fill(['accepted', 'Accepted', '']),
+    ]);
+  });
+
   it('refuses, sending nothing, when an input changed or is gone', async () => {
     const input = join(dir.path, 'campaign.csv');
     await writeCampaignCsv(input, 12);
