@@ -465,8 +465,8 @@ describe('sms-send retry', () => {
         .sort(),
     );
     expect(resumed.rows.map((r) => [r.outcome, r.statusDescription, r.deliveryStatus])).toEqual([
-      ...Array(3).fill(['accepted', 'confirmed by delivery report', 'DELIVRD']),
-      ...Array(3).fill(['accepted', 'Accepted', '']),
+      ...Array.from({ length: 3 }, () => ['accepted', 'confirmed by delivery report', 'DELIVRD']),
+      ...Array.from({ length: 3 }, () => ['accepted', 'Accepted', '']),
     ]);
   });
 
