@@ -43,7 +43,7 @@ import { runCampaign, type RunResult } from './run.js';
 import { awaitWindow, windowGate } from './schedule.js';
 import type { Poster } from './send.js';
 import { readSpool, SpoolWriter } from './spool.js';
-import { describeWindow, windowState } from './window.js';
+import { describeWindow, windowState, type SendWindow } from './window.js';
 
 export interface CampaignRequest {
   /** The inputs in order; standard input already copied to a file (it is read more than once). */
@@ -235,7 +235,7 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
       defaults: settings.defaults,
       country: settings.country,
       campaignKey: identity.stem,
-      now,
+      now: sendsFrom(settings.sendWindow, now),
       limit: request.limit,
       dedupe: request.dedupe,
       suppress: suppression,
@@ -532,4 +532,13 @@ async function hashInputs(files: InputFile[]): Promise<{ sha256: string; bytes: 
 function normalizes(request: CampaignRequest): boolean {
   const { followUp } = request;
   return followUp ? followUp.shape.gsmNormalize === true : request.settings.gsmNormalize;
+}
+
+/**
+ * When sending can start: now, or when a closed send window opens. A relative --validity counts
+ * from then, or a run that waits for its window would send messages already expired.
+ */
+function sendsFrom(window: SendWindow | undefined, now: Date): Date {
+  const state = window ? windowState(window, now.getTime()) : undefined;
+  return state && !state.open ? new Date(state.opensAt) : now;
 }

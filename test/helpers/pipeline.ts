@@ -124,6 +124,8 @@ export async function runPipeline(argv: string[], options: PipelineOptions): Pro
       }),
       // Large inputs are validated by worker threads, which run the built module (npm test builds).
       workers: { worker: { url: VALIDATION_WORKER } },
+      // The run starts when the test's clock says (the command reads the system's).
+      ...(options.clock ? { now: new Date(options.clock.now()) } : {}),
     });
     try {
       result.plan = prepared.plan;

@@ -162,6 +162,19 @@ describe('a run that starts outside its window', () => {
     expect(run.messages).toHaveLength(RECORDS);
   });
 
+  it('counts a relative --validity from when the window opens, not from the start of the wait', async () => {
+    const clock = new FakeClock(at('2026-11-23T07:30+01:00'));
+    const run = await runPipeline(
+      [input, '--window', '09:00-21:00', '--tz', 'Europe/Oslo', '--validity', '2h'],
+      { cwd: dir.path, workDir: dir.path, clock },
+    );
+    expect(run.code).toBe(ExitCode.ok);
+    // 11:00 in Oslo is 10:00 UTC: two hours after the window opens, not 09:30 (two after 07:30).
+    expect(new Set(run.messages.map((m) => m['ValidationPeriod']))).toEqual(
+      new Set(['20261123100000']),
+    );
+  });
+
   it('--no-wait: exit 5 at once, nothing sent, and no state left to block the next run', async () => {
     const stateDir = join(dir.path, 'state-nowait');
     const clock = new FakeClock(at('2026-11-28T12:00+01:00'));
