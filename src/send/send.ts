@@ -88,6 +88,8 @@ export interface SendOutcome {
   notSent: number;
 }
 
+const WINDOW_CLOSED = 'not sent: the send window closed; --resume sends it';
+
 /** Outage waits one batch may sit through before it is reported `failed`. */
 const MAX_OUTAGE_WAITS = 3;
 
@@ -129,6 +131,16 @@ export async function send(
   const interrupted = () =>
     options.stopSignal?.aborted === true || options.abortSignal?.aborted === true;
   const halted = () => stopped !== undefined || interrupted() || windowClosed;
+  /** Asks the send window before anything is sent, again included: once closed, it stays so. */
+  const windowShut = (): boolean => {
+    if (options.windowOpen && !windowClosed && !options.windowOpen()) {
+      windowClosed = true;
+      events.emit('windowClosed');
+    }
+    return windowClosed;
+  };
+  // Records this run did not send because it stopped, was interrupted or its window closed.
+  let notSent = 0;
 
   function stop(reason: string, authRefused: boolean): void {
     if (stopped) return;
@@ -180,6 +192,13 @@ export async function send(
     return outage;
   }
 
+  /** Reports a batch that surely never got through as not sent: --resume sends it. */
+  function leaveForResume(batch: readonly MessageEntry[]): void {
+    const result: MessageResult = { outcome: 'skipped', error: WINDOW_CLOSED };
+    for (const entry of batch) events.emit('record', toRow(entry, result, 0));
+    notSent += batch.length;
+  }
+
   async function sendBatch(batch: MessageEntry[]): Promise<void> {
     const number = ++batchNumber;
     const json = batch.map((entry) => entry.json);
@@ -216,7 +235,7 @@ export async function send(
       }
       if (verdict.kind === 'retry') {
         if (answer.throttled) limiter.throttled(verdict.retryAfterMs);
-        if (tries <= options.retries && !halted()) {
+        if (tries <= options.retries && !halted() && !windowShut()) {
           const delayMs = verdict.retryAfterMs ?? backoffDelay(tries, undefined, options.random);
           events.emit('retry', {
             batch: number,
@@ -226,8 +245,14 @@ export async function send(
           });
           await pause(delayMs);
           // Ctrl-C during the wait: the batch ends here as what it is (surely not processed).
-          if (!interrupted()) continue;
+          if (!interrupted() && !windowShut()) continue;
         }
+      }
+      // The window closed on a batch that surely never got through: it is left for --resume, as
+      // the batches not taken are (the journal has taken it back already).
+      if (verdict.kind === 'retry' && !ambiguous && windowShut()) {
+        leaveForResume(batch);
+        return;
       }
       let results: MessageResult[];
       if (verdict.kind === 'results') {
@@ -243,9 +268,14 @@ export async function send(
         const waitable = graceMs > 0 && !ambiguous && !halted();
         if (verdict.kind === 'retry' && waitable && outageWaits < MAX_OUTAGE_WAITS) {
           outageWaits++;
-          if (await waitForGateway(verdict.reason)) {
+          // A send again after the wait asks the window first, as every send does.
+          if ((await waitForGateway(verdict.reason)) && !windowShut()) {
             tries = 0;
             continue;
+          }
+          if (windowClosed) {
+            leaveForResume(batch);
+            return;
           }
         }
         const outcome = verdict.kind === 'unknown' || ambiguous ? 'unknown' : 'failed';
@@ -286,10 +316,7 @@ export async function send(
     while (!halted()) {
       // While the gateway is being probed, no new batch goes out.
       if (outage && !(await outage)) return;
-      if (options.windowOpen && !windowClosed && !options.windowOpen()) {
-        windowClosed = true;
-        events.emit('windowClosed');
-      }
+      windowShut();
       if (halted()) return;
       const next = await pending.next();
       if (next.done) return;
@@ -303,13 +330,12 @@ export async function send(
   }
 
   // Every record must end in the report, also those never attempted.
-  let notSent = 0;
   if (halted()) {
     const result: MessageResult = stopped
       ? { outcome: 'failed', error: `not sent: the run stopped (${stopped.reason})` }
       : interrupted()
         ? { outcome: 'skipped', error: 'not sent: the run was interrupted; --resume sends it' }
-        : { outcome: 'skipped', error: 'not sent: the send window closed; --resume sends it' };
+        : { outcome: 'skipped', error: WINDOW_CLOSED };
     for (;;) {
       const next = await pending.next();
       if (next.done) break;

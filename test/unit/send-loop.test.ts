@@ -793,3 +793,34 @@ describe('send: Ctrl-C ends a long wait at once', () => {
     expect(r.byRow.get(3)).toMatchObject({ outcome: 'skipped' });
   });
 });
+
+describe('the send window closing on a batch being retried', () => {
+  it('sends it no more once the window has closed: not sent, left for --resume, and the run says the window closed', async () => {
+    let open = true;
+    const notSent: number[] = [];
+    const poster = new ScriptedPoster(({ n, ids }) => {
+      // The first request of the first batch is throttled; the window closes meanwhile.
+      if (n === 1) {
+        open = false;
+        return response(429, '', { 'retry-after': '30' });
+      }
+      return accepted(ids);
+    });
+    const result = await run(messageEntries(4, 'w'), {
+      poster,
+      windowOpen: () => open,
+      hooks: { notSent: (batch) => Promise.resolve(void notSent.push(batch)) },
+    });
+    expect(poster.calls).toHaveLength(1);
+    expect(result.sleeps).toEqual([]);
+    expect(notSent).toEqual([1]);
+    expect(result.records.map((r) => [r.row, r.outcome, r.error])).toEqual(
+      [1, 2, 3, 4].map((row) => [
+        row,
+        'skipped',
+        'not sent: the send window closed; --resume sends it',
+      ]),
+    );
+    expect(result.outcome).toMatchObject({ notSent: 4, windowClosed: true, interrupted: false });
+  });
+});
