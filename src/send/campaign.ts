@@ -372,7 +372,10 @@ async function sendPass(
   const onRecord = tally.add.bind(tally);
   options.events.on('record', onRecord);
   let sent = 0;
-  const onBatch = (batch: { size: number }) => (sent += batch.size);
+  // Batches refused or never answered were not sent; an unknown one may have been, so counts.
+  const onBatch = (batch: { size: number; verdict: string }) => {
+    if (batch.verdict !== 'failed') sent += batch.size;
+  };
   options.events.on('batch', onBatch);
   // A resume writes the report afresh from the journal: the deliveries earlier reports recorded
   // are read first (the report may be rewritten in place) and written back once it is complete.
