@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { LockedError } from '../errors.js';
 import type { RowResult } from '../report/outcome.js';
-import { doneLine, JournalWriter } from './journal.js';
+import { doneLine, JournalWriter, readJournal } from './journal.js';
 import { acquireLock, type Lock } from './lock.js';
 import { listCampaigns, readManifest, writeManifest } from './state.js';
 
@@ -32,13 +32,21 @@ export async function recordConfirmed(
   try {
     const manifest = await readManifest(entry.paths.manifest);
     if (!manifest) return undefined;
+    // Only rows the journal itself leaves open (unknown, or sent without an answer) are settled:
+    // a report row that names another campaign's record must never settle one of this one's.
+    const state = await readJournal(entry.paths.journal);
+    const open = rows.filter((row) => {
+      const outcome = state?.results.outcome(row.row);
+      return outcome === 'unknown' || (outcome === undefined && state?.inFlight.has(row.row));
+    });
+    if (open.length === 0) return manifest.id;
     const journal = await JournalWriter.open(entry.paths.journal);
     try {
-      await journal.append(doneLine('dlr', rows));
+      await journal.append(doneLine('dlr', open));
     } finally {
       await journal.close();
     }
-    const moved = Math.min(rows.length, manifest.counts.unknown);
+    const moved = Math.min(open.length, manifest.counts.unknown);
     await writeManifest(entry.paths.manifest, {
       ...manifest,
       counts: {

@@ -379,8 +379,11 @@ async function sendPass(
   options.events.on('batch', onBatch);
   // A resume writes the report afresh from the journal: the deliveries earlier reports recorded
   // are read first (the report may be rewritten in place) and written back once it is complete.
+  // The newest earlier report has them all (each run writes its report complete); older ones may
+  // be from before a --force run, whose same MessageIds they would wrongly settle.
+  const newest = claim.previous?.reports.at(-1);
   const deliveries = claim.journal
-    ? await recordedDeliveries([...(claim.previous?.reports ?? []), report])
+    ? await recordedDeliveries(newest === undefined ? [] : [newest])
     : undefined;
   let run: RunResult;
   try {

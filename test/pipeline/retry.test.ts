@@ -255,6 +255,13 @@ describe('sms-send retry', () => {
       accepted: 5,
       unknown: 3,
     });
+    // The same rows again (a second fold, a replayed log): the journal has them settled already,
+    // so nothing changes, and no count moves twice.
+    expect(await recordConfirmed(stateDir, report, fold.confirmedRows)).toBe(original.campaign);
+    expect((await findCampaign(stateDir, original.campaign!)).manifest.counts).toMatchObject({
+      accepted: 5,
+      unknown: 3,
+    });
     const rows = await readReportRows(report);
     expect(rows.map((r) => [r.row, r.outcome, r.statusDescription, r.deliveryStatus])).toEqual([
       ...[1, 2, 3, 4, 5].map((n) => [
