@@ -191,7 +191,7 @@ async function nothingToResume(options: ClaimOptions): Promise<UsageError> {
   const hint = kin
     ? ` Campaign ${kin.manifest.id} (${kin.status}, started ${kin.manifest.startedAt.slice(0, 10)}) ` +
       'was sent from the same input files with other settings (sender, template, mapping, ' +
-      'message defaults, --country, --suppress lists, --simulate or --campaign name): to finish ' +
+      'message defaults, --country, --gsm-normalize, --simulate or --campaign name): to finish ' +
       'it, run with ' +
       `exactly the settings it was started with${kin.manifest.named ? ` (--campaign ${kin.manifest.id})` : ''}.`
     : ' Without --resume this content is sent as a new campaign.';

@@ -19,8 +19,6 @@ export interface CampaignShape {
   country?: string;
   /** Message defaults as configured (before durations are made absolute). */
   defaults: object;
-  /** The suppression lists' sha256, sorted; absent without lists, so other campaigns keep their ID. */
-  suppress?: string[];
   /**
    * --gsm-normalize changes the bytes sent, so a normalised run is another campaign. Set only
    * when on (true): a campaign without it keeps the ID it had before the flag existed.

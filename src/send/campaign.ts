@@ -157,7 +157,6 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
     delimiter: request.delimiter,
     country: settings.country,
     defaults: settings.defaults,
-    suppress: await hashLists(settings.suppress),
     // Only when on, so the IDs of campaigns from before the flag existed stay as they were.
     gsmNormalize: settings.gsmNormalize || undefined,
   };
@@ -501,16 +500,6 @@ export async function loadTemplate(
   } catch {
     throw new UsageError(`cannot read --text-file ${textFile}`);
   }
-}
-
-/**
- * The lists' bytes, sorted (their order changes no message sent): a changed list is another
- * campaign, so a --resume can never settle rows by a list other than the one its run used.
- */
-async function hashLists(lists: Settings['suppress']): Promise<string[] | undefined> {
-  if (lists.length === 0) return undefined;
-  const hashes = await Promise.all(lists.map(async (list) => (await hashFile(list.path)).sha256));
-  return hashes.sort();
 }
 
 async function hashInputs(files: InputFile[]): Promise<{ sha256: string; bytes: number }[]> {

@@ -48,6 +48,7 @@ export async function* applyJournal(
         confirmed(entry, journal, counts, delivered) ??
         settled(entry, journal, retryUnknown, counts) ??
         resentBy(entry, resent, counts) ??
+        sentBefore(entry, journal, counts) ??
         entry,
     );
   }
@@ -164,4 +165,28 @@ function textColumns(entry: TextColumns): TextColumns {
   if (entry.encoding !== undefined) columns.encoding = entry.encoding;
   if (entry.normalized !== undefined) columns.normalized = entry.normalized;
   return columns;
+}
+
+/**
+ * A record this run leaves out (a number put on a suppression list since, say) that an earlier
+ * run had sent: what the journal recorded is what happened to it, and the report says so.
+ */
+function sentBefore(entry: Entry, journal: JournalState, counts: ResumeCounts): Entry | undefined {
+  if (entry.kind !== 'final') return undefined;
+  const previous = journal.results.get(entry.row);
+  if (previous && previous.outcome !== 'failed') {
+    counts.fromJournal++;
+    return { ...entry, result: previous, attempts: previous.attempts, earlier: true };
+  }
+  const sentTimes = journal.inFlight.get(entry.row);
+  if (previous === undefined && sentTimes !== undefined) {
+    counts.inFlight++;
+    return {
+      ...entry,
+      attempts: sentTimes,
+      result: { outcome: 'unknown', error: 'sent by an interrupted run that got no answer' },
+      earlier: true,
+    };
+  }
+  return undefined;
 }
