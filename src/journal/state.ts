@@ -52,6 +52,11 @@ export interface FollowUpOf {
   of: string;
   /** Besides failed and rejected: "unknown", "undelivered". */
   include: string[];
+  /**
+   * The rows it re-sends and each one's original MessageId: an interrupted follow-up is resumed
+   * with exactly these, whatever the original's report says by then.
+   */
+  rows?: [row: number, messageId: string][];
 }
 
 export const MANIFEST_VERSION = 1;

@@ -366,7 +366,7 @@ async function sendPass(
     ...(settings.suppress.length > 0
       ? { suppress: settings.suppress.map((list) => resolvePath(list.path)) }
       : {}),
-    ...(followUp ? { followUp: followUp.of } : {}),
+    ...(followUp ? { followUp: { ...followUp.of, rows: [...followUp.rows] } } : {}),
   });
   const onRecord = tally.add.bind(tally);
   options.events.on('record', onRecord);

@@ -74,6 +74,8 @@ export interface RetryRequest {
   stateDir: string;
   /** The follow-up goes to the simulator. */
   simulate: boolean;
+  /** Resuming: an interrupted follow-up of the campaign goes on with the rows it chose. */
+  resume?: boolean;
 }
 
 /**
@@ -150,8 +152,12 @@ export async function planFollowUp(request: RetryRequest): Promise<RetryPlan> {
       throw inputChanged(input.path, manifest.id);
   }
 
-  const { rows, chosenIn } = await chooseRows(report, request.include);
   const target: CampaignShape['target'] = request.simulate ? 'simulator' : 'gateway';
+  const resumed = request.resume
+    ? await resumeFollowUp(request.stateDir, original, report, target)
+    : undefined;
+  if (resumed) return resumed;
+  const { rows, chosenIn } = await chooseRows(report, request.include);
   const include = INCLUDES.filter((what) => request.include.includes(what));
   const identity = followUpIdentity(manifest.id, manifest.contentHash, target, include, rows);
   // Rows an earlier follow-up of this campaign (another selection: delivery reports arrived since,
@@ -215,10 +221,50 @@ async function findOriginal(
   return { original, report };
 }
 
+/**
+ * The follow-up an interrupted run left of this campaign, planned again with the rows it chose
+ * then: delivery reports folded in since may change what a new choice would be, and its identity
+ * (so its journal) comes from those rows.
+ */
+async function resumeFollowUp(
+  stateDir: string,
+  original: CampaignEntry,
+  report: string,
+  target: CampaignShape['target'],
+): Promise<RetryPlan | undefined> {
+  const { manifest } = original;
+  for (const entry of await listCampaigns(stateDir)) {
+    const of = entry.manifest.followUp;
+    if (of?.of !== manifest.id || entry.status === 'finished' || !of.rows) continue;
+    if ((entry.manifest.target === 'simulator') !== (target === 'simulator')) continue;
+    const rows = new Map(of.rows);
+    const include = INCLUDES.filter((what) => of.include.includes(what));
+    const identity = followUpIdentity(manifest.id, manifest.contentHash, target, include, rows);
+    if (identity.id !== entry.manifest.id) continue;
+    const { chosenIn } = await chooseRows(report, include, new Set(rows.keys()));
+    return {
+      original,
+      report,
+      selection: { ...chosenIn, alreadyRetried: 0, earlierFollowUps: [] },
+      followUp: {
+        identity,
+        of: { of: manifest.id, include },
+        shape: manifest.shape!,
+        inputs: manifest.inputs,
+        suppress: manifest.suppress ?? [],
+        rows,
+      },
+    };
+  }
+  return undefined;
+}
+
 /** The rows of the report to re-send (row → MessageId), and the counts by why. */
 async function chooseRows(
   report: string,
   include: readonly Include[],
+  /** Count only these rows, each by why it was chosen (a follow-up resumed with its rows). */
+  only?: ReadonlySet<number>,
 ): Promise<{
   rows: Map<number, string>;
   chosenIn: Omit<RetrySelection, 'alreadyRetried' | 'earlierFollowUps'>;
@@ -239,6 +285,11 @@ async function chooseRows(
         `${report}:${entry.line}: not a readable report row; a follow-up cannot tell what it holds. Nothing was sent.`,
         'not-a-report',
       );
+    }
+    if (only) {
+      const why = retryReason(entry.values, INCLUDES);
+      if (only.has(Number(entry.values['row'])) && why) chosen[why.reason]++;
+      continue;
     }
     const why = retryReason(entry.values, include);
     if (!why) continue;

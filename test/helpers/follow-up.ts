@@ -72,6 +72,7 @@ export async function runCommand(
         include: parseIncludes(flags.include),
         stateDir: settings.stateDir,
         simulate: flags.simulate === true,
+        resume: flags.resume === true,
       });
       result.retry = plan;
       if (!plan.followUp) return result;

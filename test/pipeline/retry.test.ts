@@ -477,6 +477,50 @@ describe('sms-send retry', () => {
     ]);
   });
 
+  it('an interrupted follow-up resumes with the rows it chose, whatever the report says since', async () => {
+    const input = join(dir.path, 'campaign.csv');
+    await writeCampaignCsv(input, 12);
+    const report = join(dir.path, 'campaign.report.csv');
+    const sim = await simulator({ faults: { rejectMessage: 0.4 } });
+    const original = await run(['campaign.csv', ...STEADY, '--report', report], sim);
+    const rejected = original.rows.filter((r) => r.outcome === 'rejected');
+    const accepted = original.rows.filter((r) => r.outcome === 'accepted');
+    expect(rejected.length).toBeGreaterThan(0);
+    expect(accepted.length).toBeGreaterThan(1);
+    const undeliver = async (row: Record<string, string>) => {
+      const book = new DeliveryBook();
+      book.add({
+        messageId: row.messageId!,
+        status: 'UNDELIV',
+        timestamp: undefined,
+        transactionId: undefined,
+        receivedAt: new Date().toISOString(),
+      });
+      expect(await foldIntoReport(report, book)).toMatchObject({ kind: 'updated' });
+    };
+    await undeliver(accepted[0]!);
+    // The follow-up is cut short: its gateway is gone (exit 3, the follow-up stopped).
+    const gone = await simulator();
+    await gone.stop();
+    const cut = await run(
+      ['retry', original.campaign!, ...STEADY, '--include', 'undelivered'],
+      gone,
+    );
+    expect(cut.code).toBe(3);
+    // Another delivery report arrives meanwhile: a new choice would now take a row more.
+    await undeliver(accepted[1]!);
+    const healthy = await simulator();
+    const resumed = await run(
+      ['retry', original.campaign!, ...STEADY, '--include', 'undelivered', '--resume'],
+      healthy,
+    );
+    expect(resumed.error).toBeUndefined();
+    expect(resumed.campaign).toBe(cut.campaign);
+    expect(ledgerRecipients(resumed.messages)).toEqual(
+      [...rejected, accepted[0]!].map((r) => r.to).sort(),
+    );
+  });
+
   it('refuses, sending nothing, when an input changed or is gone', async () => {
     const input = join(dir.path, 'campaign.csv');
     await writeCampaignCsv(input, 12);

@@ -47,6 +47,7 @@ export async function runRetry(campaign: string, flags: RetryFlags): Promise<Exi
     include,
     stateDir: settings.stateDir,
     simulate: flags.simulate === true,
+    resume: flags.resume === true,
   });
   const err = colorFor('stderr');
   const talk = flags.quiet !== true && flags.json !== true;
