@@ -7,13 +7,12 @@ import { flagLayer } from '../../src/cli/gateway-settings.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { resolveSettings } from '../../src/config/resolve.js';
 import { ExitCode, SmsSendError } from '../../src/errors.js';
-import { GatewayClient } from '../../src/gateway/client.js';
 import { prepareCampaign, type CampaignRequest } from '../../src/send/campaign.js';
 import { SendEmitter } from '../../src/send/events.js';
 import { planFollowUp, type RetryPlan } from '../../src/send/follow-up.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { parseCsv } from './files.js';
-import { parseSendArgs } from './pipeline.js';
+import { parseSendArgs, simulatorClient } from './pipeline.js';
 
 export interface CommandRun {
   code: number;
@@ -93,13 +92,7 @@ export async function runCommand(
       const problem = refusalError(prepared, inputs);
       if (problem) throw problem;
       if (request.dryRun) return result;
-      const client = new GatewayClient({
-        endpoint: sim.url,
-        username: 'tester',
-        password: 'not-a-secret',
-        connections: request.settings.concurrency,
-        timeoutMs: request.settings.timeoutMs,
-      });
+      const client = simulatorClient(sim, request.settings);
       try {
         const sent = await prepared.send({
           poster: client,

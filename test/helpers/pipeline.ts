@@ -137,13 +137,7 @@ export async function runPipeline(argv: string[], options: PipelineOptions): Pro
       const problem = refusalError(prepared, inputs);
       if (problem) throw problem;
       if (flags.dryRun) return result;
-      const client = new GatewayClient({
-        endpoint: sim.url,
-        username: 'tester',
-        password: 'not-a-secret',
-        connections: settings.concurrency,
-        timeoutMs: settings.timeoutMs,
-      });
+      const client = simulatorClient(sim, settings);
       try {
         const events = new SendEmitter();
         options.onEvents?.(events);
@@ -175,4 +169,18 @@ export async function runPipeline(argv: string[], options: PipelineOptions): Pro
     result.messages = sim.ledger.map((entry) => entry.message);
     result.requests = sim.requests;
   }
+}
+
+/** A gateway client to a test's simulator, with the run's connections and timeout. */
+export function simulatorClient(
+  sim: { url: string },
+  settings: { concurrency: number; timeoutMs: number },
+): GatewayClient {
+  return new GatewayClient({
+    endpoint: sim.url,
+    username: 'tester',
+    password: 'not-a-secret',
+    connections: settings.concurrency,
+    timeoutMs: settings.timeoutMs,
+  });
 }
