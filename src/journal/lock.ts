@@ -2,7 +2,6 @@
 import { hostname } from 'node:os';
 import { link, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { LockedError } from '../errors.js';
-import { exists } from '../shared/files.js';
 
 interface LockInfo {
   pid: number;
@@ -39,14 +38,15 @@ export async function acquireLock(path: string, what = 'using this report'): Pro
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
-      // Released between our link and this read: try to link again, never "take over" nothing
-      // (another run may link its lock in that moment, and removing it would let both run).
-      if (!(await exists(path))) continue;
-      const holder = await readLock(path);
+      const seen = await readRaw(path);
+      // Released between our link and this read: link again, never "take over" nothing (another
+      // run may link its lock in that moment, and removing it would let both run).
+      if (seen === undefined) continue;
+      const holder = parseLock(seen);
       if (holder && isAlive(holder)) throw lockedBy(holder, path, what);
       // The owner is gone: take over, but one process at a time, or two could each remove the
       // lock the other just took.
-      if (await takeOver(path, holder)) continue;
+      if (await takeOver(path, seen)) continue;
       await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 30));
     }
     throw new LockedError(`could not take the lock ${path}; nothing was sent`);
@@ -56,7 +56,7 @@ export async function acquireLock(path: string, what = 'using this report'): Pro
 }
 
 /** Removes a dead owner's lock under an exclusive takeover file; false when another run is at it. */
-async function takeOver(path: string, stale: LockInfo | undefined): Promise<boolean> {
+async function takeOver(path: string, stale: string): Promise<boolean> {
   const mutex = `${path}.takeover`;
   try {
     await writeFile(mutex, String(process.pid), { flag: 'wx' });
@@ -68,21 +68,14 @@ async function takeOver(path: string, stale: LockInfo | undefined): Promise<bool
     return false;
   }
   try {
-    const current = await readLock(path);
-    // Only the lock we judged stale may go; a fresh one taken meanwhile stays, and a lock that
-    // is already gone needs no removing.
-    if (sameHolder(current, stale) && (current !== undefined || (await exists(path)))) {
-      await rm(path, { force: true });
-    }
+    // Only the very lock we judged stale may go, byte for byte (each holds its owner's pid, host
+    // and start): one linked meanwhile by another run stays, and a lock already gone needs no
+    // removing. Every other removal of a stale lock happens under this same takeover file.
+    if ((await readRaw(path)) === stale) await rm(path, { force: true });
     return true;
   } finally {
     await rm(mutex, { force: true });
   }
-}
-
-function sameHolder(a: LockInfo | undefined, b: LockInfo | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  return a.pid === b.pid && a.host === b.host && a.since === b.since;
 }
 
 function lockedBy(holder: LockInfo, path: string, what: string): LockedError {
@@ -93,10 +86,25 @@ function lockedBy(holder: LockInfo, path: string, what: string): LockedError {
 }
 
 async function readLock(path: string): Promise<LockInfo | undefined> {
+  const raw = await readRaw(path);
+  return raw === undefined ? undefined : parseLock(raw);
+}
+
+/** The lock file's text, or undefined when there is no lock. */
+async function readRaw(path: string): Promise<string | undefined> {
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as LockInfo;
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function parseLock(raw: string): LockInfo | undefined {
+  try {
+    return JSON.parse(raw) as LockInfo;
   } catch {
-    // Unreadable or half-written: treated as stale, like a lock whose process is gone.
+    // Half-written or garbled: treated as stale, like a lock whose process is gone.
     return undefined;
   }
 }

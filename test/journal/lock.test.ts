@@ -1,0 +1,99 @@
+// The lock's stale takeover, with the other process's steps placed exactly between this one's.
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import * as realFs from 'node:fs/promises';
+import type * as FsPromises from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// Each read of the watched lock runs the other process's move queued for it, before or after.
+interface Step {
+  before?: () => Promise<void>;
+  after?: () => Promise<void>;
+}
+const steps: Step[] = [];
+let watched = '';
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const fs = await importOriginal<typeof FsPromises>();
+  const readFile = (async (...args: Parameters<typeof fs.readFile>) => {
+    const step = args[0] === watched ? steps.shift() : undefined;
+    await step?.before?.();
+    try {
+      return await fs.readFile(...args);
+    } finally {
+      await step?.after?.();
+    }
+  }) as typeof fs.readFile;
+  return { ...fs, default: { ...fs, readFile }, readFile };
+});
+
+const { acquireLock } = await import('../../src/journal/lock.js');
+
+let dir: string;
+beforeEach(async () => {
+  dir = await realFs.mkdtemp(join(tmpdir(), 'sms-send-lock-'));
+});
+afterEach(async () => {
+  steps.length = 0;
+  watched = '';
+  await realFs.rm(dir, { recursive: true, force: true });
+});
+
+describe('taking over a stale lock', () => {
+  it('never removes the lock another run linked while this one judged the old lock stale', async () => {
+    const path = join(dir, 'campaign.lock');
+    watched = path;
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    await realFs.writeFile(path, JSON.stringify({ pid: dead, host: hostname(), since: 'then' }));
+    // The other run is alive (it is this test's process) and has the same dead lock in view.
+    const other = JSON.stringify({ pid: process.pid, host: hostname(), since: 'now' });
+    const otherAside = join(dir, 'other.aside');
+    await realFs.writeFile(otherAside, other);
+    let otherTook = false;
+    const otherLinks = async () => {
+      try {
+        await realFs.link(otherAside, path);
+        otherTook = true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+    };
+    // Just before this run's first read of the lock, the other run removes the dead lock (its
+    // own takeover); just after this run's next read, it links its own lock into place.
+    steps.push({ before: () => realFs.rm(path) }, { after: otherLinks });
+
+    let thisTook = false;
+    try {
+      const lock = await acquireLock(path);
+      thisTook = true;
+      await lock.release();
+    } catch (error) {
+      expect((error as Error).message).toContain(`pid ${process.pid}`);
+    }
+    if (!otherTook && !thisTook) await otherLinks();
+
+    expect([thisTook, otherTook].filter(Boolean)).toHaveLength(1);
+    if (otherTook) expect(await realFs.readFile(path, 'utf8')).toBe(other);
+  });
+
+  it('takes over a garbled lock (its owner died while writing it) and leaves no takeover file', async () => {
+    const path = join(dir, 'report.csv.lock');
+    await realFs.writeFile(path, '{"pid": 12');
+    const lock = await acquireLock(path);
+    expect(JSON.parse(await realFs.readFile(path, 'utf8'))).toMatchObject({ pid: process.pid });
+    expect((await realFs.readdir(dir)).sort()).toEqual(['report.csv.lock']);
+    await lock.release();
+    expect(await realFs.readdir(dir)).toEqual([]);
+  });
+
+  it('refuses a live holder and names it, touching nothing of its lock', async () => {
+    const path = join(dir, 'report.csv.lock');
+    const live = JSON.stringify({ pid: process.pid, host: hostname(), since: 'now' });
+    await realFs.writeFile(path, live);
+    await expect(acquireLock(path, 'sending campaign c1')).rejects.toThrow(
+      `another sms-send (pid ${process.pid} on ${hostname()}, since now) is sending campaign c1`,
+    );
+    expect(await realFs.readFile(path, 'utf8')).toBe(live);
+    expect(await realFs.readdir(dir)).toEqual(['report.csv.lock']);
+  });
+});
