@@ -2,7 +2,7 @@
 // read and every record built once, and the file keeps memory flat however large the campaign is.
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Encoding } from '../message/encoding.js';
-import { lineChunks } from '../shared/files.js';
+import { lineChunks, TEXT_PIECE_BYTES } from '../shared/files.js';
 import type { Entry } from './send.js';
 
 /**
@@ -31,7 +31,8 @@ export class SpoolWriter {
   addLines(lines: string): Promise<void> | undefined {
     this.buffer.push(lines);
     this.size += lines.length;
-    return this.size > 256 * 1024 ? this.flush() : undefined;
+    // Counted in characters: a text of two-byte characters still stays a regular V8 string.
+    return this.size > TEXT_PIECE_BYTES / 2 ? this.flush() : undefined;
   }
 
   private async flush(): Promise<void> {
