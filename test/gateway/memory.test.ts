@@ -3,15 +3,23 @@
 // of a send's peak RSS (see the Benchmark section of the README).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/files.js';
 
 const TS_LOADER = new URL('../helpers/ts-loader.js', import.meta.url).href;
 const CHILD = fileURLToPath(new URL('../helpers/llhttp-memory.ts', import.meta.url));
+
+let state: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  state = await tempDir();
+});
+afterAll(() => state.remove());
 
 describe('the gateway client', () => {
   it('parses 300 responses without V8 building optimised code for llhttp', () => {
     const child = spawnSync(process.execPath, ['--import', TS_LOADER, CHILD, '300'], {
       encoding: 'utf8',
+      env: { ...process.env, SMS_SEND_STATE_DIR: state.path },
     });
     expect(child.status, child.stderr).toBe(0);
     const peakCompilerBytes = Number(child.stdout.trim());

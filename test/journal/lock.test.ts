@@ -43,7 +43,10 @@ describe('taking over a stale lock', () => {
   it('never removes the lock another run linked while this one judged the old lock stale', async () => {
     const path = join(dir, 'campaign.lock');
     watched = path;
-    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    // A pid that was just used and is now free; the child runs nothing of sms-send's.
+    const dead = spawnSync(process.execPath, ['-e', '0'], {
+      env: { ...process.env, SMS_SEND_STATE_DIR: dir },
+    }).pid;
     await realFs.writeFile(path, JSON.stringify({ pid: dead, host: hostname(), since: 'then' }));
     // The other run is alive (it is this test's process) and has the same dead lock in view.
     const other = JSON.stringify({ pid: process.pid, host: hostname(), since: 'now' });
