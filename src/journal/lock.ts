@@ -1,7 +1,8 @@
 // One run at a time: a lock file (a campaign's, or a report's), taken over only when its owner is dead.
 import { hostname } from 'node:os';
-import { link, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { link, rm, stat, writeFile } from 'node:fs/promises';
 import { LockedError } from '../errors.js';
+import { readIfExists } from '../shared/files.js';
 
 interface LockInfo {
   pid: number;
@@ -38,7 +39,7 @@ export async function acquireLock(path: string, what = 'using this report'): Pro
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
-      const seen = await readRaw(path);
+      const seen = await readIfExists(path);
       // Released between our link and this read: link again, never "take over" nothing (another
       // run may link its lock in that moment, and removing it would let both run).
       if (seen === undefined) continue;
@@ -71,7 +72,7 @@ async function takeOver(path: string, stale: string): Promise<boolean> {
     // Only the very lock we judged stale may go, byte for byte (each holds its owner's pid, host
     // and start): one linked meanwhile by another run stays, and a lock already gone needs no
     // removing. Every other removal of a stale lock happens under this same takeover file.
-    if ((await readRaw(path)) === stale) await rm(path, { force: true });
+    if ((await readIfExists(path)) === stale) await rm(path, { force: true });
     return true;
   } finally {
     await rm(mutex, { force: true });
@@ -86,18 +87,8 @@ function lockedBy(holder: LockInfo, path: string, what: string): LockedError {
 }
 
 async function readLock(path: string): Promise<LockInfo | undefined> {
-  const raw = await readRaw(path);
+  const raw = await readIfExists(path);
   return raw === undefined ? undefined : parseLock(raw);
-}
-
-/** The lock file's text, or undefined when there is no lock. */
-async function readRaw(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
 }
 
 function parseLock(raw: string): LockInfo | undefined {

@@ -73,6 +73,8 @@ describe('taking over a stale lock', () => {
     } catch (error) {
       expect((error as Error).message).toContain(`pid ${process.pid}`);
     }
+    // The other run's first move came where it was placed (the lock module reads through the mock).
+    expect(steps.length).toBeLessThan(2);
     if (!otherTook && !thisTook) await otherLinks();
 
     expect([thisTook, otherTook].filter(Boolean)).toHaveLength(1);
