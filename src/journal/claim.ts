@@ -1,6 +1,7 @@
 // Before anything is sent, a campaign's state decides: start, resume, or refuse (finished, unfinished, running).
 import { mkdir, rm, rmdir } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
+import { groupDigits } from '../shared/count.js';
 import { exists, listIfExists } from '../shared/files.js';
 import { acquireLock } from './lock.js';
 import type { CampaignIdentity } from './identity.js';
@@ -222,7 +223,9 @@ function refusal(
       `campaign ${manifest.id} was already sent on ${day(manifest)}: ` +
         `${countsText(manifest.counts)}; report ${report ?? '(none)'}. Nothing was sent. ` +
         '--force sends it all again' +
-        (failed > 0 ? `; --resume sends only its ${count(failed)} failed records again.` : '.'),
+        (failed > 0
+          ? `; --resume sends only its ${groupDigits(failed)} failed records again.`
+          : '.'),
       'already-sent',
     );
   }
@@ -231,7 +234,7 @@ function refusal(
   const why = status === 'stopped' && manifest.reason ? ` (${manifest.reason})` : '';
   return new UsageError(
     `campaign ${manifest.id} was ${status}${why} on ${day(manifest)}: ` +
-      `${countsText(settled)} of ${count(manifest.records)} records; report ${report ?? '(none)'}. ` +
+      `${countsText(settled)} of ${groupDigits(manifest.records)} records; report ${report ?? '(none)'}. ` +
       'Nothing was sent. Finish it with --resume (nothing settled is sent again), ' +
       'or --force to send it all again.',
     'unfinished',
@@ -258,10 +261,6 @@ function day(manifest: Manifest): string {
 export function countsText(counts: Record<string, number>): string {
   const parts = Object.entries(counts)
     .filter(([, n]) => n > 0)
-    .map(([outcome, n]) => `${count(n)} ${outcome}`);
+    .map(([outcome, n]) => `${groupDigits(n)} ${outcome}`);
   return parts.length ? parts.join(', ') : 'nothing settled';
-}
-
-function count(n: number): string {
-  return n.toLocaleString('en-US');
 }

@@ -1,7 +1,8 @@
 // Small number and time formatters shared by the renderers.
+import { groupDigits } from '../../shared/count.js';
 
 export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
+  return groupDigits(n);
 }
 
 export function formatDuration(ms: number): string {
@@ -13,7 +14,7 @@ export function formatDuration(ms: number): string {
 }
 
 export function formatRate(perSecond: number): string {
-  return `${perSecond >= 100 ? Math.round(perSecond).toLocaleString('en-US') : perSecond.toFixed(1)} msg/s`;
+  return `${perSecond >= 100 ? groupDigits(Math.round(perSecond)) : perSecond.toFixed(1)} msg/s`;
 }
 
 export function plural(n: number, word: string, many = `${word}s`): string {
