@@ -30,7 +30,8 @@ export function detectDelimiter(headerLine: string): string {
   return best;
 }
 
-async function firstLine(file: string): Promise<string> {
+/** The first line of a file (up to 64 KiB), without its line break. */
+export async function firstLine(file: string): Promise<string> {
   const handle = await open(file, 'r');
   try {
     const buffer = Buffer.alloc(64 * 1024);

@@ -9,6 +9,7 @@ import type { InputFile } from '../input/open.js';
 import { claimCampaign, inspectCampaign, type Claim } from '../journal/claim.js';
 import {
   campaignIdentity,
+  canonicalJson,
   contentHash,
   expandCampaignName,
   expandPlaceholders,
@@ -17,9 +18,10 @@ import {
   type CampaignShape,
 } from '../journal/identity.js';
 import { acquireLock, lockPath, type Lock } from '../journal/lock.js';
-import { MANIFEST_VERSION } from '../journal/state.js';
+import { campaignPaths, MANIFEST_VERSION, readManifest } from '../journal/state.js';
 import { readCampaign } from '../message/campaign.js';
 import type { Mapping } from '../message/columns.js';
+import { impliedSettings, type InputSettings } from '../message/implied.js';
 import type { ValidationWorkers } from '../message/parallel.js';
 import { planCampaign, type Plan } from '../message/plan.js';
 import { loadSuppression } from '../message/suppress.js';
@@ -149,25 +151,32 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
   const suppression = await loadSuppression(settings.suppress, settings.country);
   const { followUp } = request;
   if (followUp) checkInputsUnchanged(files, hashes, followUp);
-  const shape: CampaignShape = followUp?.shape ?? {
-    target: request.simulate ? 'simulator' : 'gateway',
-    mapping: request.mapping,
-    template: request.template,
+  const given = {
     inputFormat: request.inputFormat,
     delimiter: request.delimiter,
+    mapping: request.mapping,
+  };
+  const shapeOf = (input: InputSettings): CampaignShape => ({
+    target: request.simulate ? 'simulator' : 'gateway',
+    mapping: input.mapping,
+    template: request.template,
+    inputFormat: input.inputFormat,
+    delimiter: input.delimiter,
     country: settings.country,
     defaults: settings.defaults,
     // Only when on, so the IDs of campaigns from before the flag existed stay as they were.
     gsmNormalize: settings.gsmNormalize || undefined,
-  };
-  const identity =
-    followUp?.identity ??
-    campaignIdentity(
-      contentHash(hashes, shape),
-      settings.campaign === undefined
-        ? undefined
-        : expandCampaignName(settings.campaign, files[0]!.label, now),
-    );
+  });
+  const name =
+    settings.campaign === undefined
+      ? undefined
+      : expandCampaignName(settings.campaign, files[0]!.label, now);
+  const { shape, identity } =
+    followUp ??
+    (await knownIdentity(settings.stateDir, hashes, name, [
+      shapeOf(await impliedSettings(files, given, request.template !== undefined)),
+      shapeOf(given),
+    ]));
   const reportPath = expandReportPath(request.report, files[0]!.label, now, identity.id);
   reportFormat(reportPath);
   if (!(await exists(dirname(reportPath) || '.'))) {
@@ -536,4 +545,27 @@ function normalizes(request: CampaignRequest): boolean {
 function sendsFrom(window: SendWindow | undefined, now: Date): Date {
   const state = window ? windowState(window, now.getTime()) : undefined;
   return state && !state.open ? new Date(state.opensAt) : now;
+}
+
+/**
+ * The campaign's identity from its shape with implied settings left out, unless a campaign this
+ * content started under the shape as typed (as sms-send hashed it before it left them out) is in
+ * the state directory and none under the new one: that campaign is refused or resumed under its
+ * own ID and MessageIds, never sent again.
+ */
+async function knownIdentity(
+  stateDir: string,
+  hashes: readonly { sha256: string; bytes: number }[],
+  name: string | undefined,
+  [implied, typed]: [CampaignShape, CampaignShape],
+): Promise<{ shape: CampaignShape; identity: CampaignIdentity }> {
+  const identity = campaignIdentity(contentHash(hashes, implied), name);
+  if (canonicalJson(implied) === canonicalJson(typed)) return { shape: implied, identity };
+  const earlier = campaignIdentity(contentHash(hashes, typed), name);
+  const found = await readManifest(campaignPaths(stateDir, earlier.id).manifest);
+  if (found?.contentHash !== earlier.contentHash) return { shape: implied, identity };
+  const current = await readManifest(campaignPaths(stateDir, identity.id).manifest);
+  return current?.contentHash === identity.contentHash
+    ? { shape: implied, identity }
+    : { shape: typed, identity: earlier };
 }

@@ -1,0 +1,118 @@
+// A flag that only restates what sms-send would choose itself (the format a file's name gives, the
+// delimiter its header shows, the column it would pick) sends nothing different, so it is the
+// same campaign: refused once sent, never sent again. A flag that changes what is sent is another.
+import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { campaignIdentity, contentHash } from '../../src/journal/identity.js';
+import { campaignPaths, type Manifest } from '../../src/journal/state.js';
+import { mobile, tempDir, writeCampaignCsv } from '../helpers/files.js';
+import { runPipeline, type PipelineRun } from '../helpers/pipeline.js';
+
+const RECORDS = 4;
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let content: string;
+
+beforeAll(async () => {
+  dir = await tempDir();
+  await writeCampaignCsv(join(dir.path, 'campaign.csv'), RECORDS);
+  content = await readFile(join(dir.path, 'campaign.csv'), 'utf8');
+  // Two recipient columns: `to` is the one picked by default, `phone` only when asked.
+  const lines = ['to,phone,text'];
+  for (let i = 0; i < RECORDS; i++) lines.push(`${mobile(i)},${mobile(50 + i)},Hi ${i}`);
+  await writeFile(join(dir.path, 'two.csv'), `${lines.join('\n')}\n`);
+});
+afterAll(() => dir.remove());
+
+/** A run against its own simulator, with campaign state in `state` (shared between runs). */
+function send(state: string, args: string[], stdin?: string): Promise<PipelineRun> {
+  return runPipeline([...args, '--state-dir', join(dir.path, state)], {
+    cwd: dir.path,
+    workDir: dir.path,
+    stdin,
+  });
+}
+
+const SAME_WAY: [string, string[], string?][] = [
+  ['--input-format csv on a .csv file', ['campaign.csv', '--input-format', 'csv']],
+  ['--delimiter , on a comma file', ['campaign.csv', '--delimiter', ',']],
+  ['--map to=to, the column picked anyway', ['campaign.csv', '--map', 'to=to']],
+  ['--map text=TEXT, the column picked anyway', ['campaign.csv', '--map', 'text=TEXT']],
+  [
+    'all of them at once',
+    ['campaign.csv', '--input-format', 'csv', '--delimiter', ',', '--map', 'to=to'],
+  ],
+  ['the same bytes on standard input', ['-', '--input-format', 'csv']],
+];
+
+describe('the same content sent the same way', () => {
+  it.each(SAME_WAY)(
+    '%s: refused as already sent, nothing reaches the simulator',
+    async (_, args) => {
+      const state = `state-${SAME_WAY.findIndex(([, a]) => a === args)}`;
+      const first = await send(state, ['campaign.csv']);
+      expect(first.code).toBe(0);
+      expect(first.messages).toHaveLength(RECORDS);
+
+      const again = await send(state, args, content);
+      expect(again.code).toBe(2);
+      expect(again.error).toContain('was already sent on');
+      expect(again.messages).toEqual([]);
+    },
+  );
+
+  it('in the other order too: a run with the flags first refuses the plain run after it', async () => {
+    const first = await send('state-reverse', [
+      'campaign.csv',
+      '--input-format',
+      'csv',
+      '--map',
+      'to=to',
+    ]);
+    expect(first.code).toBe(0);
+    const again = await send('state-reverse', ['campaign.csv']);
+    expect([again.code, again.messages.length]).toEqual([2, 0]);
+  });
+});
+
+describe('a flag that changes what is sent', () => {
+  it('--map to=phone sends to the other column: another campaign', async () => {
+    const first = await send('state-phone', ['two.csv']);
+    expect(first.messages.map((m) => String(m.DestinationAddress))).toEqual(
+      Array.from({ length: RECORDS }, (_, i) => mobile(i)),
+    );
+    const other = await send('state-phone', ['two.csv', '--map', 'to=phone']);
+    expect(other.code).toBe(0);
+    expect(other.messages.map((m) => String(m.DestinationAddress))).toEqual(
+      Array.from({ length: RECORDS }, (_, i) => mobile(50 + i)),
+    );
+  });
+});
+
+describe('a campaign recorded under its settings as typed', () => {
+  it('(as sms-send named it before leaving implied ones out) is still refused, not sent again', async () => {
+    const args = ['campaign.csv', '--input-format', 'csv'];
+    expect((await send('state-typed', args)).code).toBe(0);
+    // Move the campaign to the ID its settings as typed give, as an earlier sms-send named it.
+    const stateDir = join(dir.path, 'state-typed');
+    const [id] = await readdir(join(stateDir, 'campaigns'));
+    const paths = campaignPaths(stateDir, id!);
+    const manifest = JSON.parse(await readFile(paths.manifest, 'utf8')) as Manifest;
+    expect(manifest.shape!.inputFormat).toBeUndefined();
+    const typed = campaignIdentity(
+      contentHash(manifest.inputs, { ...manifest.shape!, inputFormat: 'csv' }),
+    );
+    expect(typed.id).not.toBe(id);
+    const moved = campaignPaths(stateDir, typed.id);
+    await rename(paths.dir, moved.dir);
+    await writeFile(
+      moved.manifest,
+      JSON.stringify({ ...manifest, id: typed.id, contentHash: typed.contentHash }),
+    );
+
+    const again = await send('state-typed', args);
+    expect(again.code).toBe(2);
+    expect(again.error).toContain(`campaign ${typed.id} was already sent on`);
+    expect(again.messages).toEqual([]);
+  });
+});
