@@ -4,8 +4,9 @@ import { access, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { listIfExists, readIfExists } from '../shared/files.js';
-import type { Outcome } from '../report/outcome.js';
+import { OUTCOMES, type Outcome } from '../report/outcome.js';
 import type { CampaignShape } from './identity.js';
+import { readJournal } from './journal.js';
 import { lockIsHeld } from './lock.js';
 
 export type CampaignStatus = 'running' | 'interrupted' | 'stopped' | 'finished';
@@ -147,6 +148,11 @@ export interface CampaignEntry {
   manifest: Manifest;
   status: CampaignStatus;
   paths: CampaignPaths;
+  /**
+   * Rows settled by outcome. The manifest's counts are written as a run starts and ends, so for
+   * a campaign still running, or killed mid-run, they come from its journal.
+   */
+  counts: Record<Outcome, number>;
 }
 
 /** Every campaign with a manifest, newest first. */
@@ -162,9 +168,23 @@ export async function listCampaigns(stateDir: string): Promise<CampaignEntry[]> 
       continue;
     }
     if (!manifest) continue;
-    entries.push({ manifest, status: await effectiveStatus(manifest, paths), paths });
+    const status = await effectiveStatus(manifest, paths);
+    entries.push({ manifest, status, paths, counts: await settledCounts(manifest, status, paths) });
   }
   return entries.sort((a, b) => (a.manifest.startedAt < b.manifest.startedAt ? 1 : -1));
+}
+
+async function settledCounts(
+  manifest: Manifest,
+  status: CampaignStatus,
+  paths: CampaignPaths,
+): Promise<Record<Outcome, number>> {
+  if (status !== 'running' && status !== 'interrupted') return manifest.counts;
+  const journal = await readJournal(paths.journal).catch(() => undefined);
+  if (!journal) return manifest.counts;
+  const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+  for (const outcome of journal.results.outcomes()) counts[outcome]++;
+  return counts;
 }
 
 /** Finds a campaign by its ID or an unambiguous prefix of it. */

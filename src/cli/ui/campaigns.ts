@@ -17,7 +17,7 @@ export function campaignJson(entry: CampaignEntry) {
     finishedAt: m.finishedAt ?? null,
     runs: m.runs,
     records: m.records,
-    counts: m.counts,
+    counts: entry.counts,
     inputs: m.inputs,
     target: m.target,
     report: m.reports.at(-1) ?? null,
@@ -56,8 +56,8 @@ export function renderCampaignList(
       m.id,
       `${when(m.startedAt)} UTC`,
       e.status,
-      `${formatCount(m.counts.accepted)} / ${formatCount(m.records)} accepted`,
-      others(m.counts),
+      `${formatCount(e.counts.accepted)} / ${formatCount(m.records)} accepted`,
+      others(e.counts),
       m.inputs.map((i) => basename(i.path)).join(' '),
       m.reports.at(-1) ?? '',
     ];
@@ -82,7 +82,7 @@ export function renderCampaign(entry: CampaignEntry, c: ChalkInstance): string {
     `${c.bold('status')}    ${paintStatus(entry.status, c)}${m.reason ? ` (${m.reason})` : ''}`,
     `${c.bold('started')}   ${m.startedAt}${m.runs > 1 ? c.dim(` (run ${m.runs}; first ${m.createdAt})`) : ''}`,
     `${c.bold('finished')}  ${m.finishedAt ?? c.dim('-')}`,
-    `${c.bold('records')}   ${formatCount(m.records)}: ${formatCount(m.counts.accepted)} accepted${others(m.counts) ? `, ${others(m.counts)}` : ''}`,
+    `${c.bold('records')}   ${formatCount(m.records)}: ${formatCount(entry.counts.accepted)} accepted${others(entry.counts) ? `, ${others(entry.counts)}` : ''}`,
     `${c.bold('target')}    ${m.target}`,
     ...(m.followUp
       ? [

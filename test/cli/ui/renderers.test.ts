@@ -166,6 +166,7 @@ const campaigns: CampaignEntry[] = [
   {
     manifest: manifest({}),
     status: 'finished',
+    counts: manifest({}).counts,
     paths: {
       dir: '/state/campaigns/c-3f2a9b',
       manifest: '',
@@ -188,6 +189,8 @@ const campaigns: CampaignEntry[] = [
       reason: 'gateway unreachable',
     }),
     status: 'interrupted',
+    // From the journal: the manifest's counts are those written as the run started.
+    counts: { accepted: 2, rejected: 0, invalid: 0, failed: 0, unknown: 3, skipped: 0 },
     paths: {
       dir: '/state/campaigns/tonight-2025-06-02',
       manifest: '',
