@@ -68,7 +68,17 @@ describe('sms-send <campaign.csv>', () => {
     expect(result.stdout).toMatch(/records\s+12/);
     expect(result.stdout).toMatch(/batches\s+1 \(up to 100 messages each\)/);
     expect(result.stdout).toMatch(/UCS-2 forced by \d+ characters?:\n {4}"🎉" \(U\+1F389\) in /);
+    // It needs no gateway, but the real run would be refused without one, and the plan says so.
+    expect(result.stdout).toContain(
+      'no gateway endpoint is set: the real run needs --endpoint URL (or --simulate)\n',
+    );
     await expect(readFile(report)).rejects.toThrow(/ENOENT/);
+
+    const simulated = await runCli([campaign, '--dry-run', '--simulate', '--report', report], {
+      cwd: dir.path,
+    });
+    expect(simulated.code).toBe(0);
+    expect(simulated.stdout).not.toContain('no gateway endpoint');
   });
 
   it('an invalid record stops the run with exit 2, naming file, line and field', async () => {

@@ -153,10 +153,16 @@ export async function sendPrepared(
     const left = prepared.resuming
       ? `\n${plural(prepared.toSend, 'message')} left to send (--resume: the rest were settled by an earlier run)`
       : '';
+    // A dry run needs no gateway (it checks the input and the campaign's state), but it does not
+    // let a plan pass for a run that would be refused for want of one without saying so.
+    const noGateway =
+      !flags.simulate && !settings.endpoint
+        ? `\n${out.yellow('no gateway endpoint is set: the real run needs --endpoint URL (or --simulate)')}`
+        : '';
     process.stdout.write(
       flags.json
         ? `${JSON.stringify(document)}\n`
-        : `${renderPlan(plan, out)}${left}${windowLine}\n${out.dim(`campaign ${identity.id}`)}\n`,
+        : `${renderPlan(plan, out)}${left}${windowLine}${noGateway}\n${out.dim(`campaign ${identity.id}`)}\n`,
     );
     return ExitCode.ok;
   }
