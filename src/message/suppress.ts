@@ -180,11 +180,10 @@ async function firstLine(path: string): Promise<{ text: string; line: number } |
 
 function readProblem(error: unknown, file: ListFile): Problem {
   if (error instanceof InputError) {
-    const where = error.line === undefined ? `${error.file}: ` : `${error.file}:${error.line}: `;
     return {
       file: file.label,
       ...(error.line === undefined ? {} : { line: error.line }),
-      reason: error.message.startsWith(where) ? error.message.slice(where.length) : error.message,
+      reason: error.reason,
     };
   }
   const code = (error as NodeJS.ErrnoException).code;

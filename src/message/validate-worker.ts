@@ -76,13 +76,7 @@ function send(message: FromWorker): void {
 
 function crossing(error: unknown): WorkerError {
   if (error instanceof InputError) {
-    const prefix = error.line === undefined ? `${error.file}: ` : `${error.file}:${error.line}: `;
-    return {
-      message: error.message,
-      file: error.file,
-      line: error.line,
-      reason: error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message,
-    };
+    return { message: error.message, file: error.file, line: error.line, reason: error.reason };
   }
   return { message: error instanceof Error ? error.message : String(error) };
 }
