@@ -1,10 +1,6 @@
 // What a campaign will cost: each recipient's calling code, the price of its segments, sums without float dust.
-import {
-  getCountries,
-  getCountryCallingCode,
-  parsePhoneNumberFromString,
-} from 'libphonenumber-js/max';
 import type { PricePerSegment } from '../config/settings.js';
+import { countryCallingCodes, phoneLibrary } from './phone-library.js';
 
 let codes: ReadonlySet<string> | undefined;
 
@@ -14,12 +10,15 @@ let codes: ReadonlySet<string> | undefined;
  * codes (+882 and the like) are left to libphonenumber-js.
  */
 export function callingCode(msisdn: string): string {
-  codes ??= new Set(getCountries().map((country) => getCountryCallingCode(country)));
+  codes ??= new Set(countryCallingCodes());
   for (let length = 1; length <= 3; length++) {
     const prefix = msisdn.slice(0, length);
     if (codes.has(prefix)) return prefix;
   }
-  return parsePhoneNumberFromString(`+${msisdn}`)?.countryCallingCode ?? msisdn.slice(0, 3);
+  return (
+    phoneLibrary().parsePhoneNumberFromString(`+${msisdn}`)?.countryCallingCode ??
+    msisdn.slice(0, 3)
+  );
 }
 
 /** The price of one segment to a calling code: the one price, the code's own, or the default. */

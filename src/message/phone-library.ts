@@ -27,3 +27,11 @@ export function maxMetadata(): unknown {
   };
   return new Metadata(require('libphonenumber-js/metadata.max.json'));
 }
+
+/** Every country's calling code, read from the metadata, so cost estimates load no more of the library. */
+export function countryCallingCodes(): string[] {
+  const metadata = require('libphonenumber-js/metadata.max.json') as {
+    country_calling_codes: Record<string, unknown>;
+  };
+  return Object.keys(metadata.country_calling_codes);
+}
