@@ -1,4 +1,4 @@
-// The input settings of a campaign less those that only restate what sms-send would choose itself.
+// What a campaign's ID is made of besides its bytes: how they are read, never what the files are called.
 import { detectDelimiter, firstLine, openCsv } from '../input/csv.js';
 import { csvDelimiter, detectFormat, type InputFile } from '../input/open.js';
 import { planColumns, type Mapping } from './columns.js';
@@ -10,70 +10,51 @@ export interface InputSettings {
 }
 
 /**
- * `--input-format csv` on a .csv file, `--delimiter ,` on a comma file and `--map to=to` where
- * `to` is the column sms-send picks anyway change nothing that is sent, so they must not make
- * another campaign: that would send it all again. A setting is left out only when it is implied
- * for every input; anything unclear (an unreadable header, a JSON input's columns) keeps it.
+ * The input settings as the campaign's ID counts them. `--input-format csv` on a .csv file or on
+ * standard input, `--delimiter ,` on a file whose header is split by commas, and `--map to=to`
+ * where `to` is the column picked anyway change nothing that is sent, so they must not make
+ * another campaign: that would send it all again. So the ID holds how the bytes were read, judged
+ * by the bytes alone, never by a file's name:
+ * - no format: the bytes, which are hashed, parse as one format only;
+ * - a delimiter only when some CSV file was split by another than its header suggests;
+ * - of the mapping, only columns auto-detection would not have picked.
+ * Anything unclear (an unreadable header, a JSON input's columns) keeps the setting as given.
  */
-export async function impliedSettings(
+export async function identitySettings(
   files: readonly InputFile[],
   given: InputSettings,
   useTemplate: boolean,
 ): Promise<InputSettings> {
-  const { inputFormat, mapping: givenMapping } = given;
-  if (
-    inputFormat === undefined &&
-    given.delimiter === undefined &&
-    !givenMapping.to &&
-    !givenMapping.text
-  ) {
-    return given;
-  }
+  const { delimiter, mapping } = given;
+  const named = files.some((file) => csvDelimiter(file, {}) !== undefined);
+  if (delimiter === undefined && !named && !mapping.to && !mapping.text) return { mapping };
   const formats = files.map((file) => detectFormat(file.label, given.inputFormat));
-  const byName = files.map((file) => formatByName(file.label));
-  // Standard input has no name to go by; the bytes, which are hashed, decide what they parse as.
-  const formatImplied = formats.every(
-    (format, i) => byName[i] === undefined || byName[i] === format,
-  );
-  const csv = formats.every((format) => format === 'csv');
-  let delimiter = given.delimiter;
-  let mapping = given.mapping;
-  if (csv && (delimiter !== undefined || mapping.to !== undefined || mapping.text !== undefined)) {
-    try {
-      const headers = await Promise.all(
-        files.map(async (file) => {
-          const chosen = csvDelimiter(file, {}) ?? detectDelimiter(await firstLine(file.path));
-          const { columns } = await openCsv(file.path, {
-            delimiter: given.delimiter ?? chosen,
-            label: file.label,
-            headerOnly: true,
-          });
-          return { chosen, columns };
-        }),
-      );
-      if (headers.every((h) => h.chosen === delimiter)) delimiter = undefined;
-      mapping = impliedMapping(
+  if (!formats.every((format) => format === 'csv')) return { delimiter, mapping };
+  try {
+    const headers = await Promise.all(
+      files.map(async (file) => {
+        const suggested = detectDelimiter(await firstLine(file.path));
+        const used = csvDelimiter(file, { delimiter }) ?? suggested;
+        const { columns } = await openCsv(file.path, {
+          delimiter: used,
+          label: file.label,
+          headerOnly: true,
+        });
+        return { used, suggested, columns };
+      }),
+    );
+    const other = headers.find((h) => h.used !== h.suggested);
+    return {
+      ...(other ? { delimiter: other.used } : {}),
+      mapping: impliedMapping(
         mapping,
         headers.map((h) => h.columns),
         useTemplate,
-      );
-    } catch {
-      // A header that cannot be read is for the validation pass to report, with its line.
-    }
-  }
-  return {
-    ...(formatImplied ? {} : { inputFormat: given.inputFormat }),
-    ...(delimiter === undefined ? {} : { delimiter }),
-    mapping,
-  };
-}
-
-function formatByName(label: string): string | undefined {
-  if (label === '-') return undefined;
-  try {
-    return detectFormat(label);
+      ),
+    };
   } catch {
-    return 'unknown';
+    // A header that cannot be read is for the validation pass to report, with its line.
+    return { delimiter, mapping };
   }
 }
 

@@ -21,7 +21,7 @@ import { acquireLock, lockPath, type Lock } from '../journal/lock.js';
 import { campaignPaths, MANIFEST_VERSION, readManifest } from '../journal/state.js';
 import { readCampaign } from '../message/campaign.js';
 import type { Mapping } from '../message/columns.js';
-import { impliedSettings, type InputSettings } from '../message/implied.js';
+import { identitySettings, type InputSettings } from '../message/implied.js';
 import type { ValidationWorkers } from '../message/parallel.js';
 import { planCampaign, type Plan } from '../message/plan.js';
 import { loadSuppression } from '../message/suppress.js';
@@ -171,11 +171,13 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
     settings.campaign === undefined
       ? undefined
       : expandCampaignName(settings.campaign, files[0]!.label, now);
-  const { shape, identity } =
-    followUp ??
+  // The manifest keeps the settings as given: a follow-up rebuilds the messages with them.
+  const shape = followUp?.shape ?? shapeOf(given);
+  const identity =
+    followUp?.identity ??
     (await knownIdentity(settings.stateDir, hashes, name, [
-      shapeOf(await impliedSettings(files, given, request.template !== undefined)),
-      shapeOf(given),
+      shapeOf(await identitySettings(files, given, request.template !== undefined)),
+      shape,
     ]));
   const reportPath = expandReportPath(request.report, files[0]!.label, now, identity.id);
   reportFormat(reportPath);
@@ -548,24 +550,22 @@ function sendsFrom(window: SendWindow | undefined, now: Date): Date {
 }
 
 /**
- * The campaign's identity from its shape with implied settings left out, unless a campaign this
- * content started under the shape as typed (as sms-send hashed it before it left them out) is in
- * the state directory and none under the new one: that campaign is refused or resumed under its
- * own ID and MessageIds, never sent again.
+ * The campaign's identity from how its bytes are read (identitySettings()), unless a campaign of
+ * this content is in the state directory under the ID its settings as given make (as sms-send
+ * made IDs before it judged settings by the bytes) and none under the new one: that campaign is
+ * refused or resumed under its own ID and MessageIds, never sent again.
  */
 async function knownIdentity(
   stateDir: string,
   hashes: readonly { sha256: string; bytes: number }[],
   name: string | undefined,
-  [implied, typed]: [CampaignShape, CampaignShape],
-): Promise<{ shape: CampaignShape; identity: CampaignIdentity }> {
-  const identity = campaignIdentity(contentHash(hashes, implied), name);
-  if (canonicalJson(implied) === canonicalJson(typed)) return { shape: implied, identity };
-  const earlier = campaignIdentity(contentHash(hashes, typed), name);
+  [read, given]: [CampaignShape, CampaignShape],
+): Promise<CampaignIdentity> {
+  const identity = campaignIdentity(contentHash(hashes, read), name);
+  if (canonicalJson(read) === canonicalJson(given)) return identity;
+  const earlier = campaignIdentity(contentHash(hashes, given), name);
   const found = await readManifest(campaignPaths(stateDir, earlier.id).manifest);
-  if (found?.contentHash !== earlier.contentHash) return { shape: implied, identity };
+  if (found?.contentHash !== earlier.contentHash) return identity;
   const current = await readManifest(campaignPaths(stateDir, identity.id).manifest);
-  return current?.contentHash === identity.contentHash
-    ? { shape: implied, identity }
-    : { shape: typed, identity: earlier };
+  return current?.contentHash === identity.contentHash ? identity : earlier;
 }

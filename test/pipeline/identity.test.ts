@@ -75,6 +75,51 @@ describe('the same content sent the same way', () => {
   });
 });
 
+describe('a file name never makes another campaign', () => {
+  // The same bytes under another name, read the same way, are the same campaign.
+  const NAMES: [string, [string, string[]], [string, string[]]][] = [
+    [
+      'a file without an extension, then the same bytes on standard input',
+      ['contacts', ['send', 'contacts', '--input-format', 'csv']],
+      ['-', ['send', '-', '--input-format', 'csv']],
+    ],
+    [
+      'a .csv file, then a copy named .dat',
+      ['list.csv', ['list.csv', '--input-format', 'csv']],
+      ['list.dat', ['list.dat', '--input-format', 'csv']],
+    ],
+    [
+      'a .tsv file, then a copy named .csv with --delimiter tab',
+      ['list.tsv', ['list.tsv']],
+      ['copy.csv', ['copy.csv', '--delimiter', '\t']],
+    ],
+  ];
+  const BOTH_WAYS = NAMES.flatMap(([title, a, b]) => [
+    [title, a, b] as const,
+    [`${title}, the other way round`, b, a] as const,
+  ]);
+  it.each(BOTH_WAYS)(
+    '%s: refused the second time',
+    async (_, [firstName, firstArgs], [secondName, secondArgs]) => {
+      const state = `state-name-${firstName}-${secondName}`;
+      // As many commas as tabs in the header: split by commas, unless the .tsv name or the flag
+      // says tabs (and so it is, with the other files: no comma in a row but in the last column).
+      const text = `to\ttext\tc,d,e\n${mobile(1)}\tHi\tz,z,z\n${mobile(2)}\tHo\tz,z,z\n`;
+      const commas = `to,text\n${mobile(1)},Hi\n${mobile(2)},Ho\n`;
+      const content = [firstName, secondName].includes('list.tsv') ? text : commas;
+      for (const name of [firstName, secondName]) {
+        if (name !== '-') await writeFile(join(dir.path, name), content);
+      }
+      const first = await send(state, firstArgs, content);
+      expect([first.code, first.messages.length], first.error).toEqual([0, 2]);
+      const again = await send(state, secondArgs, content);
+      expect(again.code, again.error).toBe(2);
+      expect(again.error).toContain('was already sent on');
+      expect(again.messages).toEqual([]);
+    },
+  );
+});
+
 describe('a flag that changes what is sent', () => {
   it('--map to=phone sends to the other column: another campaign', async () => {
     const first = await send('state-phone', ['two.csv']);
@@ -98,10 +143,9 @@ describe('a campaign recorded under its settings as typed', () => {
     const [id] = await readdir(join(stateDir, 'campaigns'));
     const paths = campaignPaths(stateDir, id!);
     const manifest = JSON.parse(await readFile(paths.manifest, 'utf8')) as Manifest;
-    expect(manifest.shape!.inputFormat).toBeUndefined();
-    const typed = campaignIdentity(
-      contentHash(manifest.inputs, { ...manifest.shape!, inputFormat: 'csv' }),
-    );
+    // The manifest keeps the settings as given, which is what the ID was once made of.
+    expect(manifest.shape!.inputFormat).toBe('csv');
+    const typed = campaignIdentity(contentHash(manifest.inputs, manifest.shape!));
     expect(typed.id).not.toBe(id);
     const moved = campaignPaths(stateDir, typed.id);
     await rename(paths.dir, moved.dir);
