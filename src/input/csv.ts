@@ -1,7 +1,7 @@
 // CSV reader: header row, BOM, quoted newlines; streams records in batches, each with its start line.
 import { open } from 'node:fs/promises';
-import { parse, CsvError } from 'csv-parse';
-import { lineAt, readUtf8 } from './bytes.js';
+import { CsvError } from 'csv-parse';
+import { CsvRows, CsvRowsError } from './csv-rows.js';
 import { InputError } from './errors.js';
 import type { InputRecord, OpenedInput } from './types.js';
 
@@ -58,7 +58,7 @@ export interface CsvBody {
 
 export async function openCsv(
   path: string,
-  options: CsvOptions & { body?: CsvBody; headerOnly?: boolean } = {},
+  options: CsvOptions & { body?: CsvBody; headerOnly?: boolean; split?: boolean } = {},
 ): Promise<OpenedInput & { columns: readonly string[] }> {
   const file = options.label ?? path;
   const body = options.body;
@@ -70,49 +70,25 @@ export async function openCsv(
       throw toInputError(error, file);
     }
   }
-  const offset = body?.start ?? 0;
-  // Driven by hand, write() then read() until empty: csv-parse parses synchronously, so a whole
-  // chunk of records comes out with no promise per record. Errors are read from `errored`.
-  const parser = parse({
-    bom: true,
+  const source = new CsvRows(file, {
+    path,
     delimiter,
-    skip_empty_lines: false,
-    relax_column_count: true,
-    max_record_size: MAX_RECORD_BYTES,
-    ...(body ? { record_delimiter: body.recordDelimiter } : {}),
-  }).on('error', () => undefined);
-  const chunks = readUtf8(path, file, body ?? { start: 0 });
-  let ended = false;
+    maxRecordBytes: MAX_RECORD_BYTES,
+    start: body?.start ?? 0,
+    line: body?.line ?? 1,
+    end: body?.end,
+    recordDelimiter: body?.recordDelimiter,
+    split: options.split,
+  });
 
   /** The rows of the next chunk of the file (maybe none); undefined once the file is done. */
   async function nextRows(): Promise<string[][] | undefined> {
-    if (ended) return undefined;
-    let step: IteratorResult<Buffer>;
     try {
-      step = await chunks.next();
+      return await source.next();
     } catch (error) {
-      throw toInputError(error, file);
+      if (error instanceof CsvRowsError) throw toInputError(error.error, file, error.line);
+      throw error;
     }
-    if (step.done) {
-      ended = true;
-      parser.end();
-    } else parser.write(step.value);
-    const rows: string[][] = [];
-    for (
-      let row = parser.read() as string[] | null;
-      row !== null;
-      row = parser.read() as string[] | null
-    )
-      rows.push(row);
-    const error: unknown = parser.errored;
-    if (error) {
-      const line =
-        error instanceof CsvError
-          ? await lineAtError(path, { start: offset, line: body?.line ?? 1 }, error)
-          : undefined;
-      throw toInputError(error, file, line);
-    }
-    return rows;
   }
 
   /** The line the next record starts on. */
@@ -158,15 +134,14 @@ export async function openCsv(
     try {
       columns = await readHeader();
     } catch (error) {
-      await chunks.return(undefined);
+      await source.close();
       throw error;
     }
   }
   const width = columns.length;
   if (options.headerOnly) {
-    await chunks.return(undefined);
+    await source.close();
     rows = [];
-    ended = true;
   }
 
   async function* records(): AsyncGenerator<InputRecord[]> {
@@ -174,7 +149,7 @@ export async function openCsv(
       yield* batches();
     } finally {
       // A bad record ends the reading early: the file is closed all the same.
-      await chunks.return(undefined);
+      await source.close();
     }
   }
 
@@ -208,7 +183,7 @@ export async function openCsv(
     lineAfterHeader: line,
     lineAfter: () => line,
     close: async () => {
-      await chunks.return(undefined);
+      await source.close();
     },
   };
 }
@@ -224,20 +199,6 @@ function lineBreaks(record: readonly string[]): number {
     for (let at = value.indexOf('\n'); at !== -1; at = value.indexOf('\n', at + 1)) breaks++;
   }
   return breaks;
-}
-
-/**
- * csv-parse reports an unclosed quote at the end of the file and counts CRLF inside quotes twice,
- * but its `bytes` points into the failing record: counting line breaks up to it gives the line.
- */
-async function lineAtError(
-  path: string,
-  from: { start: number; line: number },
-  error: CsvError,
-): Promise<number | undefined> {
-  const bytes = (error as CsvError & { bytes?: number }).bytes;
-  if (typeof bytes !== 'number' || bytes < 0) return undefined;
-  return lineAt(path, from.start + Math.max(bytes, 1), from);
 }
 
 function toInputError(error: unknown, file: string, recordLine?: number): Error {

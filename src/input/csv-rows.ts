@@ -1,0 +1,318 @@
+// A CSV file's rows, chunk by chunk: csv-parse reads anything quoted; runs of plain lines are split by hand.
+import { parse, CsvError, type Parser } from 'csv-parse';
+import { lineAt, readUtf8 } from './bytes.js';
+
+const QUOTE = 0x22;
+const CR = 0x0d;
+const LF = 0x0a;
+
+/**
+ * A line this long goes to csv-parse whatever it holds: csv-parse is the one that refuses a
+ * record over the size limit, and a file without line breaks is never gathered in memory.
+ */
+const LONG_LINE_BYTES = 64 * 1024;
+
+export interface CsvRowsOptions {
+  path: string;
+  delimiter: string;
+  maxRecordBytes: number;
+  /** Where reading starts: the file's start, or a worker's byte range after a record. */
+  start: number;
+  /** The line at `start`. */
+  line: number;
+  /** Known when reading starts after the header (a worker's range); otherwise csv-parse finds it. */
+  recordDelimiter?: '\n' | '\r\n';
+  end?: number;
+  /**
+   * false: every byte through one csv-parse parser, chunk by chunk, as sms-send once read all
+   * CSV. The split by hand is tested against it.
+   */
+  split?: boolean;
+}
+
+/** A csv-parse error, with the line of the record it is in when that can be known. */
+export class CsvRowsError extends Error {
+  constructor(
+    readonly error: unknown,
+    readonly line: number | undefined,
+  ) {
+    super(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
+ * Rows as csv-parse would give them for the whole file. csv-parse costs most of the validation
+ * pass (about 1.5 µs a record, and the optimising compiler's time for its large parse function),
+ * yet most campaign files quote nothing. So the file is cut after its last line break in each
+ * chunk, and a run of whole lines with no quote and no carriage return is split on the delimiter
+ * by hand, which is exactly what csv-parse makes of such lines. Everything else (the first line,
+ * with its byte order mark and its line ending, quoted fields, CRLF files, lines over 64 KiB) goes
+ * to csv-parse, started afresh at the first byte it is given so its error positions stay right.
+ * A parser is left only where it is between records: after a line break, with an even number of
+ * quotes seen (an odd number means a quoted field goes on over the line break).
+ */
+export class CsvRows {
+  private readonly chunks: AsyncGenerator<Buffer>;
+  /** The file offset of the next byte the chunks give. */
+  private position: number;
+  /** Bytes after the last line break read, not given to anyone yet; and the line they start on. */
+  private pending: Buffer | undefined;
+  private pendingLine: number;
+  private parser: Parser | undefined;
+  /** Where the current parser started, for its errors' lines. */
+  private parserFrom = { start: 0, line: 1 };
+  /** The current parser is between records: its last byte was a line break, its quotes even. */
+  private parserBetween = true;
+  private parserQuotes = 0;
+  /** Whether lines may be split by hand: decided by the file's first line break. */
+  private split: boolean | undefined;
+  private ended = false;
+
+  constructor(
+    file: string,
+    private readonly options: CsvRowsOptions,
+  ) {
+    this.chunks = readUtf8(options.path, file, { start: options.start, end: options.end });
+    this.position = options.start;
+    this.pendingLine = options.line;
+    if (options.split === false) this.split = false;
+    else if (options.recordDelimiter !== undefined) this.split = options.recordDelimiter === '\n';
+    // A delimiter that could meet a quote or a line break inside a line is csv-parse's alone.
+    if (/["\r\n]/.test(options.delimiter)) this.split = false;
+  }
+
+  /** The rows of the next chunk of the file (maybe none); undefined once the file is done. */
+  async next(): Promise<string[][] | undefined> {
+    if (this.ended) return undefined;
+    let step: IteratorResult<Buffer>;
+    try {
+      step = await this.chunks.next();
+    } catch (error) {
+      throw new CsvRowsError(error, undefined);
+    }
+    const rows: string[][] = [];
+    if (step.done) {
+      this.ended = true;
+      const rest = this.pending;
+      this.pending = undefined;
+      if (rest) this.give(rest, this.position - rest.length, this.pendingLine, rows);
+      if (this.parser) {
+        this.parser.end();
+        await this.collect(rows);
+      }
+      return rows;
+    }
+    const chunk = step.value;
+    this.position += chunk.length;
+    const bytes = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
+    const start = this.position - bytes.length;
+    const line = this.pendingLine;
+    this.pending = undefined;
+    this.split ??= firstBreakIsLf(bytes);
+    const lastBreak = bytes.lastIndexOf(LF);
+    if (this.split === false || (this.parser && !this.parserBetween)) {
+      // csv-parse has the file (CRLF or CR line breaks), or has a record to finish.
+      this.feed(bytes, start, line, rows);
+    } else if (lastBreak === -1) {
+      if (bytes.length > LONG_LINE_BYTES) this.feed(bytes, start, line, rows);
+      else this.keep(bytes, line);
+    } else {
+      this.give(bytes.subarray(0, lastBreak + 1), start, line, rows);
+      if (lastBreak + 1 < bytes.length) this.keep(bytes.subarray(lastBreak + 1), this.pendingLine);
+    }
+    await this.collect(rows);
+    return rows;
+  }
+
+  /** Whole lines (or the file's last bytes): split by hand when they may be, else to csv-parse. */
+  private give(bytes: Buffer, start: number, line: number, rows: string[][]): void {
+    const simple =
+      this.split === true &&
+      // The file's first bytes hold the header and may hold a byte order mark: csv-parse's.
+      start > 0 &&
+      (!this.parser || this.parserBetween) &&
+      bytes.indexOf(CR) === -1 &&
+      !hasLongLine(bytes);
+    const split = simple ? splitLines(bytes.toString('utf8'), this.options.delimiter) : undefined;
+    if (!split) {
+      this.feed(bytes, start, line, rows);
+      return;
+    }
+    if (this.parser) {
+      // Between records: ending it gives nothing more, and the next quoted run gets a new one.
+      this.parser.end();
+      drain(this.parser, rows);
+      // Its error, if it had one after all, is reported by collect(), and nothing after it read.
+      if (this.parser.errored) return;
+      this.parser = undefined;
+    }
+    for (const row of split.rows) rows.push(row);
+    this.pendingLine = line + split.lines;
+  }
+
+  private feed(bytes: Buffer, start: number, line: number, rows: string[][]): void {
+    if (!this.parser) {
+      this.parser = parse({
+        // Only at the file's start: further in, U+FEFF is a character of a field.
+        bom: start === 0,
+        delimiter: this.options.delimiter,
+        skip_empty_lines: false,
+        relax_column_count: true,
+        max_record_size: this.options.maxRecordBytes,
+        ...(this.options.recordDelimiter
+          ? { record_delimiter: this.options.recordDelimiter }
+          : start > 0 && this.split
+            ? { record_delimiter: '\n' }
+            : {}),
+      }).on('error', () => undefined);
+      this.parserFrom = { start, line };
+      this.parserQuotes = 0;
+    }
+    this.parser.write(bytes);
+    drain(this.parser, rows);
+    if (this.split !== false) {
+      this.parserQuotes += count(bytes, QUOTE);
+      this.parserBetween = bytes[bytes.length - 1] === LF && this.parserQuotes % 2 === 0;
+      this.pendingLine = line + count(bytes, LF);
+    }
+  }
+
+  private keep(bytes: Buffer, line: number): void {
+    // Copied: the chunk it is cut from is not kept.
+    this.pending = Buffer.from(bytes);
+    this.pendingLine = line;
+  }
+
+  /** csv-parse's rows so far, or its error with the line of the record it is in. */
+  private async collect(rows: string[][]): Promise<void> {
+    if (!this.parser) return;
+    drain(this.parser, rows);
+    const error: unknown = this.parser.errored;
+    if (!error) return;
+    throw new CsvRowsError(error, error instanceof CsvError ? await this.lineOf(error) : undefined);
+  }
+
+  /**
+   * csv-parse reports an unclosed quote at the end of the file and counts CRLF inside quotes
+   * twice, but its `bytes` points into the failing record: counting line breaks up to it gives
+   * the line.
+   */
+  private async lineOf(error: CsvError): Promise<number | undefined> {
+    const bytes = (error as CsvError & { bytes?: number }).bytes;
+    const from = this.parserFrom;
+    if (typeof bytes !== 'number' || bytes < 0) {
+      const lines = (error as CsvError & { lines?: number }).lines;
+      return typeof lines === 'number' ? from.line + lines - 1 : undefined;
+    }
+    return lineAt(this.options.path, from.start + Math.max(bytes, 1), from);
+  }
+
+  /** Stops reading: what is left of the file is never read, and next() says it is done. */
+  async close(): Promise<void> {
+    this.ended = true;
+    await this.chunks.return(undefined);
+  }
+}
+
+/**
+ * Whole lines as csv-parse reads them, or undefined as soon as one holds anything but plain
+ * fields and whole quoted fields ("a, b", "say ""hi""") on the line: a quoted field that goes on
+ * over the line break, a quote inside an unquoted field, text after a closing quote. Those lines
+ * are csv-parse's to read, or to refuse with its own words.
+ */
+function splitLines(
+  text: string,
+  delimiter: string,
+): { rows: string[][]; lines: number } | undefined {
+  const rows: string[][] = [];
+  let from = 0;
+  let lines = 0;
+  while (from < text.length) {
+    const at = text.indexOf('\n', from);
+    const end = at === -1 ? text.length : at;
+    const fields = splitLine(text.slice(from, end), delimiter);
+    if (!fields) return undefined;
+    rows.push(fields);
+    if (at === -1) break;
+    lines++;
+    from = at + 1;
+  }
+  return { rows, lines };
+}
+
+function splitLine(line: string, delimiter: string): string[] | undefined {
+  if (line.indexOf('"') === -1) return line.split(delimiter);
+  const fields: string[] = [];
+  const n = line.length;
+  let i = 0;
+  for (;;) {
+    if (line.charCodeAt(i) === QUOTE) {
+      let value = '';
+      let from = i + 1;
+      for (;;) {
+        const q = line.indexOf('"', from);
+        if (q === -1) return undefined;
+        if (line.charCodeAt(q + 1) === QUOTE) {
+          // A doubled quote inside a quoted field is one quote.
+          value += line.slice(from, q + 1);
+          from = q + 2;
+          continue;
+        }
+        value += line.slice(from, q);
+        i = q + 1;
+        break;
+      }
+      fields.push(value);
+      if (i === n) return fields;
+      if (!line.startsWith(delimiter, i)) return undefined;
+    } else {
+      const d = line.indexOf(delimiter, i);
+      const value = line.slice(i, d === -1 ? n : d);
+      if (value.indexOf('"') !== -1) return undefined;
+      fields.push(value);
+      if (d === -1) return fields;
+      i = d;
+    }
+    i += delimiter.length;
+    if (i === n) {
+      fields.push('');
+      return fields;
+    }
+  }
+}
+
+function drain(parser: Parser, rows: string[][]): void {
+  for (
+    let row = parser.read() as string[] | null;
+    row !== null;
+    row = parser.read() as string[] | null
+  )
+    rows.push(row);
+}
+
+function count(bytes: Buffer, byte: number): number {
+  let n = 0;
+  for (let at = bytes.indexOf(byte); at !== -1; at = bytes.indexOf(byte, at + 1)) n++;
+  return n;
+}
+
+function hasLongLine(bytes: Buffer): boolean {
+  if (bytes.length <= LONG_LINE_BYTES) return false;
+  let from = 0;
+  for (let at = bytes.indexOf(LF); at !== -1; at = bytes.indexOf(LF, from)) {
+    if (at - from > LONG_LINE_BYTES) return true;
+    from = at + 1;
+  }
+  return bytes.length - from > LONG_LINE_BYTES;
+}
+
+/**
+ * csv-parse takes the first line break it meets as the file's: lines may be split by hand only
+ * when that is a lone LF (not CRLF, not CR). Undecided (undefined) until a line break is seen.
+ */
+function firstBreakIsLf(bytes: Buffer): boolean | undefined {
+  const lf = bytes.indexOf(LF);
+  const cr = bytes.indexOf(CR);
+  if (lf === -1 && cr === -1) return undefined;
+  return lf !== -1 && (cr === -1 || lf < cr);
+}

@@ -1,0 +1,193 @@
+// Plain lines split by hand give exactly what csv-parse gives for the whole file: the same records,
+// the same lines, the same errors, over generated files of every kind the reader meets.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCsv } from '../../src/input/csv.js';
+import { tempDir } from '../helpers/files.js';
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  dir = await tempDir();
+});
+afterAll(() => dir.remove());
+
+/** Every record as the reader gives it, then its error if it stops with one. */
+async function readAll(path: string, split: boolean, delimiter?: string) {
+  const records: { line: number; fields: Record<string, string> }[] = [];
+  let error: string | undefined;
+  try {
+    const input = await openCsv(path, { split, delimiter, label: 'f.csv' });
+    for await (const batch of input.records) {
+      for (const r of batch)
+        records.push({ line: r.line, fields: r.fields as Record<string, string> });
+    }
+  } catch (e) {
+    error = (e as Error).message;
+  }
+  return { records, error };
+}
+
+type Read = Awaited<ReturnType<typeof readAll>>;
+
+/**
+ * The same error, or none; without one, the same records. A file with an error is refused whole
+ * (nothing is sent), and the records read before it depend only on how the file was cut into
+ * reads: those of both are checked to agree as far as both go.
+ */
+function expectSame(fast: Read, reference: Read, what: string): void {
+  expect(fast.error, what).toEqual(reference.error);
+  if (reference.error === undefined) {
+    expect(fast.records, what).toEqual(reference.records);
+    return;
+  }
+  const both = Math.min(fast.records.length, reference.records.length);
+  expect(fast.records.slice(0, both), what).toEqual(reference.records.slice(0, both));
+}
+
+function random(seed: number): () => number {
+  let s = seed;
+  return () => (s = (s * 48271) % 2147483647) / 2147483647;
+}
+
+const PLAIN = [
+  '4741234567',
+  'Hei Åse',
+  'møte kl. 10',
+  'Vi sees 🎉',
+  '',
+  'x',
+  '  spaced  ',
+  '\uFEFFbom-like',
+];
+
+/** A field in one of the shapes a CSV file holds: plain, or (at the rate given) one needing quotes. */
+function field(next: () => number, delimiter: string, lineEnd: string, quoting: number): string {
+  const plain = PLAIN[Math.floor(next() * PLAIN.length)]!;
+  if (next() >= quoting) return next() < 0.5 ? plain : `${plain}${Math.floor(next() * 1e6)}`;
+  const pick = next();
+  if (pick < 0.25) return `"${plain}${delimiter}more"`;
+  if (pick < 0.5) return `"say ""hi"" ${plain}"`;
+  if (pick < 0.75) return `"two${lineEnd}lines ${plain}"`;
+  if (pick < 0.9) return `"cr\rinside"`;
+  return 'y'.repeat(20_000 + Math.floor(next() * 60_000));
+}
+
+interface Shape {
+  delimiter: string;
+  lineEnd: string;
+  bom: boolean;
+  rows: number;
+  /** The share of fields that need quotes (or are very long). */
+  quoting: number;
+  /** What may go wrong, and where. */
+  fault?: 'unclosed' | 'stray-quote' | 'fields' | 'cr-data';
+}
+
+function csvFile(seed: number, shape: Shape): string {
+  const next = random(seed);
+  const { delimiter, lineEnd } = shape;
+  const lines = [['to', 'name', 'text'].join(delimiter)];
+  const faultAt = 1 + Math.floor(next() * shape.rows);
+  for (let i = 1; i <= shape.rows; i++) {
+    if (next() < 0.05) {
+      lines.push('');
+      continue;
+    }
+    const cells = [1, 2, 3].map(() => field(next, delimiter, lineEnd, shape.quoting));
+    if (i === faultAt) {
+      if (shape.fault === 'stray-quote') cells[1] = 'Ka"ri';
+      if (shape.fault === 'fields') cells.push('extra');
+      if (shape.fault === 'unclosed') cells[2] = '"never closed';
+      if (shape.fault === 'cr-data') cells[0] = 'a\rb';
+    }
+    lines.push(cells.join(delimiter));
+  }
+  const ending = next() < 0.5 ? lineEnd : next() < 0.5 ? '' : lineEnd + lineEnd;
+  return (shape.bom ? '\uFEFF' : '') + lines.join(lineEnd) + ending;
+}
+
+const SHAPES: Shape[] = [];
+for (const delimiter of [',', '\t']) {
+  for (const lineEnd of ['\n', '\r\n']) {
+    for (const fault of [undefined, 'unclosed', 'stray-quote', 'fields', 'cr-data'] as const) {
+      for (const [rows, quoting] of [
+        [3, 0.3],
+        [400, 0.1],
+        [5000, 0.0005],
+        [8000, 0],
+      ] as const) {
+        SHAPES.push({ delimiter, lineEnd, bom: rows === 400, rows, quoting, fault });
+      }
+    }
+  }
+}
+
+describe('CSV rows split by hand', () => {
+  it(`read ${SHAPES.length} generated files exactly as csv-parse alone does`, async () => {
+    let split = 0;
+    for (const [k, shape] of SHAPES.entries()) {
+      const path = join(dir.path, `g${k}.csv`);
+      await writeFile(path, csvFile(k + 1, shape));
+      const reference = await readAll(path, false);
+      expectSame(await readAll(path, true), reference, `${path}: ${JSON.stringify(shape)}`);
+      if (reference.records.length > 0) split++;
+    }
+    // The comparison means something: most files have records, and some end in each fault.
+    expect(split).toBeGreaterThan(SHAPES.length / 3);
+  });
+
+  it.each([
+    ['plain lines after a quoted header', '"to","text"\n4741234567,hi\n4741234568,ho\n'],
+    ['a quoted field over a line break, then plain lines', 'to,text\n1,"a\nb"\n2,c\n3,d\n'],
+    ['a last line without a line break', 'to,text\n1,a\n2,b'],
+    ['empty lines at the end', 'to,text\n1,a\n\n\n'],
+    ['a CR-only file', 'to,text\r1,a\r2,b\r'],
+    ['a byte order mark and CRLF', '\uFEFFto;text\r\n1;a\r\n'],
+    ['U+FEFF starting a later line', 'to,text\n1,a\n\uFEFF2,b\n'],
+    ['a quote in the middle of a later field', `to,text\n${'1,a\n'.repeat(20_000)}2,Ka"ri\n3,c\n`],
+    ['an unclosed quote far into the file', `to,text\n${'1,a\n'.repeat(20_000)}2,"open\n3,c\n`],
+    ['a line longer than the record limit', `to,text\n1,a\n2,${'z'.repeat(1_100_000)}\n3,c\n`],
+  ])('%s', async (_, text) => {
+    const path = join(dir.path, 'case.csv');
+    await writeFile(path, text);
+    expectSame(await readAll(path, true), await readAll(path, false), text.slice(0, 40));
+  });
+
+  // Each line placed after 2,000 plain lines, where lines are split by hand, and before more.
+  it.each([
+    ['an empty quoted field', '1,""'],
+    ['only empty quoted fields', '"",""'],
+    ['a doubled quote', '1,"say ""hi"""'],
+    ['nothing but doubled quotes', '1,""""""'],
+    ['the delimiter inside quotes', '"1,2",3'],
+    ['a delimiter after a closing quote at the end', '"1",'],
+    ['non-ASCII inside quotes', '1,"Hei Åse, 🎉"'],
+    ['text after a closing quote', '1,"a"b'],
+    ['a space before an opening quote', '1, "a"'],
+    ['a space after a closing quote', '1,"a" '],
+    ['a quote inside an unquoted field', '1,a"b'],
+    ['a lone quote', '"'],
+    ['a quote closing nothing', '1,a"'],
+    ['a quoted field going on over the line break', '1,"two\nlines"'],
+  ])('%s', async (_, snippet) => {
+    const path = join(dir.path, 'snippet.csv');
+    const plain = '4741234567,hello\n'.repeat(2_000);
+    for (const delimiter of [',', ';', '||']) {
+      const text = `to,text\n${plain}${snippet}\n${plain}`.replaceAll(',', delimiter);
+      await writeFile(path, text);
+      const given = delimiter === '||' ? delimiter : undefined;
+      const fast = await readAll(path, true, given);
+      expectSame(fast, await readAll(path, false, given), `${snippet} with ${delimiter}`);
+      if (fast.error === undefined) expect(fast.records).toHaveLength(4_001);
+    }
+  });
+
+  it('with --delimiter given, as with it detected', async () => {
+    const path = join(dir.path, 'semi.csv');
+    await writeFile(path, `to;text\n${'4741234567;Hei, du\n'.repeat(10_000)}`);
+    const fast = await readAll(path, true, ';');
+    expect(fast.records).toHaveLength(10_000);
+    expectSame(fast, await readAll(path, false, ';'), 'semi.csv');
+  });
+});
