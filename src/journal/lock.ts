@@ -1,4 +1,5 @@
 // One run at a time: a lock file (a campaign's, or a report's), taken over only when its owner is dead.
+import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { link, rm, stat, writeFile } from 'node:fs/promises';
 import { LockedError } from '../errors.js';
@@ -56,27 +57,62 @@ export async function acquireLock(path: string, what = 'using this report'): Pro
   }
 }
 
-/** Removes a dead owner's lock under an exclusive takeover file; false when another run is at it. */
+/**
+ * The takeover file of generation `generation` for the stale lock whose text is `stale`: whoever
+ * creates it may remove that lock. Named by the stale lock's text, so each dead lock has its own.
+ */
+export function takeoverPath(path: string, stale: string, generation: number): string {
+  const id = createHash('sha256').update(stale).digest('hex').slice(0, 12);
+  return `${path}.takeover-${id}-${generation}`;
+}
+
+/**
+ * Removes a dead owner's lock, one process at a time; false when another run is at it. A run
+ * killed mid-takeover leaves its takeover file behind. It is never removed by another (a removal
+ * racing a fresh takeover file would let two in): the next generation's is taken instead, which
+ * only one of any runs that found that holder dead can create.
+ */
 async function takeOver(path: string, stale: string): Promise<boolean> {
-  const mutex = `${path}.takeover`;
-  try {
-    await writeFile(mutex, String(process.pid), { flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    // A takeover file left by a process killed mid-takeover would block everyone forever.
-    const age = Date.now() - (await stat(mutex).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
-    if (age > 10_000) await rm(mutex, { force: true });
-    return false;
+  const info = JSON.stringify({
+    pid: process.pid,
+    host: hostname(),
+    since: new Date().toISOString(),
+  });
+  let generation = 1;
+  for (; ; generation++) {
+    if (generation > MAX_TAKEOVERS) return false;
+    const mutex = takeoverPath(path, stale, generation);
+    try {
+      await writeFile(mutex, info, { flag: 'wx' });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (!(await takeoverAbandoned(mutex))) return false;
   }
   try {
-    // Only the very lock we judged stale may go, byte for byte (each holds its owner's pid, host
-    // and start): one linked meanwhile by another run stays, and a lock already gone needs no
-    // removing. Every other removal of a stale lock happens under this same takeover file.
+    // Only the very lock judged stale may go, byte for byte (each holds its owner's pid, host and
+    // start): one linked meanwhile by another run stays, and a lock already gone needs no removing.
     if ((await readIfExists(path)) === stale) await rm(path, { force: true });
     return true;
   } finally {
-    await rm(mutex, { force: true });
+    // Once the stale lock is gone no takeover file of it is needed: a run still reaching for one
+    // finds the lock changed and removes nothing.
+    for (let g = generation; g >= 1; g--) await rm(takeoverPath(path, stale, g), { force: true });
   }
+}
+
+/** At most this many runs killed in the middle of taking over one dead lock. */
+const MAX_TAKEOVERS = 20;
+
+/** Whether a takeover file's run is gone: dead, or killed before it wrote its name (long ago). */
+async function takeoverAbandoned(mutex: string): Promise<boolean> {
+  const text = await readIfExists(mutex);
+  if (text === undefined) return true;
+  const holder = parseLock(text);
+  if (holder) return !isAlive(holder);
+  const age = Date.now() - (await stat(mutex).catch(() => ({ mtimeMs: 0 }))).mtimeMs;
+  return age > 10_000;
 }
 
 function lockedBy(holder: LockInfo, path: string, what: string): LockedError {

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/journal/journal.js';
-import { lockPath } from '../../src/journal/lock.js';
+import { lockPath, takeoverPath } from '../../src/journal/lock.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { runCli, startCli, type CliResult } from '../helpers/cli.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
@@ -369,7 +369,11 @@ describe.concurrent('the campaign lock', { timeout: 120_000 }, () => {
     const TRIALS = 60;
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     const stale = JSON.stringify({ pid: dead, host: hostname(), since: new Date().toISOString() });
-    for (let k = 0; k < TRIALS; k++) await writeFile(join(ctx.dir, `t${k}.lock`), stale);
+    for (let k = 0; k < TRIALS; k++) {
+      await writeFile(join(ctx.dir, `t${k}.lock`), stale);
+      // Every other trial, a run was also killed in the middle of taking this dead lock over.
+      if (k % 2 === 1) await writeFile(takeoverPath(join(ctx.dir, `t${k}.lock`), stale, 1), stale);
+    }
     const takers = [0, 1].map(() => {
       const child = spawn(
         process.execPath,
@@ -414,6 +418,12 @@ describe.concurrent('the campaign lock', { timeout: 120_000 }, () => {
       (k) => taken[0]![k] === '1' && taken[1]![k] === '1',
     );
     expect(taken.join('')).toContain('1'); // stale locks are taken over at all
+    // Also past a takeover file left by a killed run: no trial ends with the lock untaken.
+    expect(
+      Array.from({ length: TRIALS }, (_, k) => k).filter(
+        (k) => taken[0]![k] === '0' && taken[1]![k] === '0',
+      ),
+    ).toEqual([]);
     // Takeover is serialised by an exclusive takeover file, and only the lock judged stale is
     // removed, so a lock the other process has just linked into place survives.
     expect(bothTook).toEqual([]);

@@ -27,7 +27,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   return { ...fs, default: { ...fs, readFile }, readFile };
 });
 
-const { acquireLock } = await import('../../src/journal/lock.js');
+const { acquireLock, takeoverPath } = await import('../../src/journal/lock.js');
 
 let dir: string;
 beforeEach(async () => {
@@ -100,5 +100,19 @@ describe('taking over a stale lock', () => {
     );
     expect(await realFs.readFile(path, 'utf8')).toBe(live);
     expect(await realFs.readdir(dir)).toEqual(['report.csv.lock']);
+  });
+
+  it('takes over past the takeover file of a run killed mid-takeover, and leaves none behind', async () => {
+    const path = join(dir, 'campaign.lock');
+    const dead = spawnSync(process.execPath, ['-e', '0'], {
+      env: { ...process.env, SMS_SEND_STATE_DIR: dir },
+    }).pid;
+    const stale = JSON.stringify({ pid: dead, host: hostname(), since: 'then' });
+    await realFs.writeFile(path, stale);
+    await realFs.writeFile(takeoverPath(path, stale, 1), stale);
+    const lock = await acquireLock(path);
+    expect(JSON.parse(await realFs.readFile(path, 'utf8'))).toMatchObject({ pid: process.pid });
+    expect(await realFs.readdir(dir)).toEqual(['campaign.lock']);
+    await lock.release();
   });
 });
