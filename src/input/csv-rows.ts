@@ -67,6 +67,10 @@ export class CsvRows {
   /** Whether lines may be split by hand: decided by the file's first line break. */
   private split: boolean | undefined;
   private ended = false;
+  /** csv-parse's error, raised once the rows before it are given. */
+  private failure: CsvRowsError | undefined;
+  /** Inside quotes, while the file's first line break is looked for. */
+  private firstQuoted = false;
 
   constructor(
     file: string,
@@ -83,6 +87,7 @@ export class CsvRows {
 
   /** The rows of the next chunk of the file (maybe none); undefined once the file is done. */
   async next(): Promise<string[][] | undefined> {
+    if (this.failure) throw this.failure;
     if (this.ended) return undefined;
     let step: IteratorResult<Buffer>;
     try {
@@ -108,7 +113,7 @@ export class CsvRows {
     const start = this.position - bytes.length;
     const line = this.pendingLine;
     this.pending = undefined;
-    this.split ??= firstBreakIsLf(bytes);
+    this.split ??= this.firstBreakIsLf(chunk);
     const lastBreak = bytes.lastIndexOf(LF);
     if (this.split === false || (this.parser && !this.parserBetween)) {
       // csv-parse has the file (CRLF or CR line breaks), or has a record to finish.
@@ -185,11 +190,16 @@ export class CsvRows {
 
   /** csv-parse's rows so far, or its error with the line of the record it is in. */
   private async collect(rows: string[][]): Promise<void> {
-    if (!this.parser) return;
+    if (!this.parser || this.failure) return;
     drain(this.parser, rows);
     const error: unknown = this.parser.errored;
     if (!error) return;
-    throw new CsvRowsError(error, error instanceof CsvError ? await this.lineOf(error) : undefined);
+    // Raised on the next call: the rows before it are read first, so the file's first error is
+    // the one reported, however the file was cut into reads.
+    this.failure = new CsvRowsError(
+      error,
+      error instanceof CsvError ? await this.lineOf(error) : undefined,
+    );
   }
 
   /**
@@ -205,6 +215,19 @@ export class CsvRows {
       return typeof lines === 'number' ? from.line + lines - 1 : undefined;
     }
     return lineAt(this.options.path, from.start + Math.max(bytes, 1), from);
+  }
+
+  /**
+   * csv-parse takes the first line break outside quotes as the file's: lines may be split by
+   * hand only when that is a lone LF (not CRLF, not CR). Undecided until one is seen.
+   */
+  private firstBreakIsLf(chunk: Buffer): boolean | undefined {
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i];
+      if (byte === QUOTE) this.firstQuoted = !this.firstQuoted;
+      else if (!this.firstQuoted && (byte === LF || byte === CR)) return byte === LF;
+    }
+    return undefined;
   }
 
   /** Stops reading: what is left of the file is never read, and next() says it is done. */
@@ -304,15 +327,4 @@ function hasLongLine(bytes: Buffer): boolean {
     from = at + 1;
   }
   return bytes.length - from > LONG_LINE_BYTES;
-}
-
-/**
- * csv-parse takes the first line break it meets as the file's: lines may be split by hand only
- * when that is a lone LF (not CRLF, not CR). Undecided (undefined) until a line break is seen.
- */
-function firstBreakIsLf(bytes: Buffer): boolean | undefined {
-  const lf = bytes.indexOf(LF);
-  const cr = bytes.indexOf(CR);
-  if (lf === -1 && cr === -1) return undefined;
-  return lf !== -1 && (cr === -1 || lf < cr);
 }

@@ -183,6 +183,41 @@ describe('CSV rows split by hand', () => {
     }
   });
 
+  // Files a reviewer built against the first version of the split: each read differently.
+  it.each([
+    [
+      'a wrong field count just before a bad quote, where the first read ends',
+      () => {
+        let s = 'h1,h2\n';
+        while (s.length < 32728) s += '4741234567,hi\n';
+        s += 'x'.repeat(32758 - s.length) + ',y,z\n' + '47412,hello\n' + 'a"b,c\n';
+        return s + '4741234567,hi\n';
+      },
+    ],
+    [
+      'a quoted line break in the header of a CRLF file',
+      () => {
+        let s = '"Phone\nnumber",Message\r\n';
+        let i = 0;
+        while (s.length < 32708) s += `4741234${String(i++).padStart(3, '0')},hello\r\n`;
+        s += '4749999999,' + 'x'.repeat(32755 - s.length) + '\r\n';
+        return s + '\n'.repeat(40000) + '4740000001,bye\r\n4740000002,bye\r\n';
+      },
+    ],
+    [
+      'a quoted line break in the header, then LF lines',
+      () => {
+        let s = '"h\n1",h2\r\n';
+        for (let i = 0; i < 5000; i++) s += `${i},x${i}\n`;
+        return s;
+      },
+    ],
+  ])('%s', async (_, build) => {
+    const path = join(dir.path, 'found.csv');
+    await writeFile(path, build());
+    expectSame(await readAll(path, true), await readAll(path, false), 'found.csv');
+  });
+
   it('with --delimiter given, as with it detected', async () => {
     const path = join(dir.path, 'semi.csv');
     await writeFile(path, `to;text\n${'4741234567;Hei, du\n'.repeat(10_000)}`);
