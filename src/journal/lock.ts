@@ -1,7 +1,8 @@
 // One run at a time: a lock file (a campaign's, or a report's), taken over only when its owner is dead.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { link, rm, stat, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { link, rm, writeFile } from 'node:fs/promises';
 import { LockedError } from '../errors.js';
 import { readIfExists } from '../shared/files.js';
 
@@ -18,8 +19,9 @@ export function lockPath(reportPath: string): string {
 
 /** Whether a live process holds the lock at `path`. */
 export async function lockIsHeld(path: string): Promise<boolean> {
-  const holder = await readLock(path);
-  return holder !== undefined && isAlive(holder);
+  const text = await readIfExists(path);
+  const holder = text === undefined ? undefined : parseLock(text);
+  return holder !== undefined && isAlive(holder, text!);
 }
 
 export interface Lock {
@@ -28,15 +30,23 @@ export interface Lock {
 
 /** `what` completes "another sms-send is …" in the refusal, e.g. "sending this campaign". */
 export async function acquireLock(path: string, what = 'using this report'): Promise<Lock> {
-  const info: LockInfo = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
-  const aside = `${path}.${process.pid}`;
+  const text = JSON.stringify(ownInfo());
   // Written aside, then linked into place: the lock never exists without its owner's name in it.
-  await writeFile(aside, JSON.stringify(info), { mode: 0o644 });
+  // The aside file has a name of its own: one left by a killed run with this pid is a link to
+  // that run's lock, and writing through it would put this run's name in that lock.
+  const aside = asidePath(path);
+  await writeFile(aside, text, { mode: 0o644, flag: 'wx' });
   try {
     for (let attempt = 0; attempt < 50; attempt++) {
       try {
         await link(aside, path);
-        return { release: () => rm(path, { force: true }) };
+        held.add(text);
+        return {
+          release: async () => {
+            held.delete(text);
+            await rm(path, { force: true });
+          },
+        };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
@@ -45,13 +55,16 @@ export async function acquireLock(path: string, what = 'using this report'): Pro
       // run may link its lock in that moment, and removing it would let both run).
       if (seen === undefined) continue;
       const holder = parseLock(seen);
-      if (holder && isAlive(holder)) throw lockedBy(holder, path, what);
+      if (holder && isAlive(holder, seen)) throw lockedBy(holder, path, what);
       // The owner is gone: take over, but one process at a time, or two could each remove the
       // lock the other just took.
       if (await takeOver(path, seen)) continue;
       await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 30));
     }
-    throw new LockedError(`could not take the lock ${path}; nothing was sent`);
+    throw new LockedError(
+      `could not take the lock ${path}; nothing was sent. If no sms-send is running, delete ` +
+        `${path} and any ${basename(path)}.takeover-* files beside it.`,
+    );
   } finally {
     await rm(aside, { force: true });
   }
@@ -73,23 +86,15 @@ export function takeoverPath(path: string, stale: string, generation: number): s
  * only one of any runs that found that holder dead can create.
  */
 async function takeOver(path: string, stale: string): Promise<boolean> {
-  const info = JSON.stringify({
-    pid: process.pid,
-    host: hostname(),
-    since: new Date().toISOString(),
-  });
+  const info = JSON.stringify(ownInfo());
   let generation = 1;
   for (; ; generation++) {
     if (generation > MAX_TAKEOVERS) return false;
     const mutex = takeoverPath(path, stale, generation);
-    try {
-      await writeFile(mutex, info, { flag: 'wx' });
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
+    if (await linkNew(mutex, info)) break;
     if (!(await takeoverAbandoned(mutex))) return false;
   }
+  held.add(info);
   try {
     // Only the very lock judged stale may go, byte for byte (each holds its owner's pid, host and
     // start): one linked meanwhile by another run stays, and a lock already gone needs no removing.
@@ -99,32 +104,58 @@ async function takeOver(path: string, stale: string): Promise<boolean> {
     // Once the stale lock is gone no takeover file of it is needed: a run still reaching for one
     // finds the lock changed and removes nothing.
     for (let g = generation; g >= 1; g--) await rm(takeoverPath(path, stale, g), { force: true });
+    held.delete(info);
   }
 }
 
 /** At most this many runs killed in the middle of taking over one dead lock. */
 const MAX_TAKEOVERS = 20;
 
-/** Whether a takeover file's run is gone: dead, or killed before it wrote its name (long ago). */
+/**
+ * Whether a takeover file's run is gone. Takeover files are linked into place whole, so one
+ * without a readable name was not written by sms-send: it is left alone, and the lock with it.
+ */
 async function takeoverAbandoned(mutex: string): Promise<boolean> {
   const text = await readIfExists(mutex);
   if (text === undefined) return true;
   const holder = parseLock(text);
-  if (holder) return !isAlive(holder);
-  const age = Date.now() - (await stat(mutex).catch(() => ({ mtimeMs: 0 }))).mtimeMs;
-  return age > 10_000;
+  return holder !== undefined && !isAlive(holder, text);
 }
+
+/** Creates `path` holding `text`, whole from its first moment; false when it exists. */
+async function linkNew(path: string, text: string): Promise<boolean> {
+  const aside = asidePath(path);
+  await writeFile(aside, text, { mode: 0o644, flag: 'wx' });
+  try {
+    await link(aside, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return false;
+  } finally {
+    await rm(aside, { force: true });
+  }
+}
+
+function asidePath(path: string): string {
+  return `${path}.${process.pid}-${randomBytes(4).toString('hex')}`;
+}
+
+function ownInfo(): LockInfo {
+  return { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+}
+
+/**
+ * The texts of the locks (and takeover files) this process holds: one with its pid and another
+ * text is stale.
+ */
+const held = new Set<string>();
 
 function lockedBy(holder: LockInfo, path: string, what: string): LockedError {
   return new LockedError(
     `another sms-send (pid ${holder.pid} on ${holder.host}, since ${holder.since}) is ${what}; ` +
       `nothing was sent. If no such run exists, delete ${path}.`,
   );
-}
-
-async function readLock(path: string): Promise<LockInfo | undefined> {
-  const raw = await readIfExists(path);
-  return raw === undefined ? undefined : parseLock(raw);
 }
 
 function parseLock(raw: string): LockInfo | undefined {
@@ -136,9 +167,12 @@ function parseLock(raw: string): LockInfo | undefined {
   }
 }
 
-function isAlive(info: LockInfo): boolean {
+function isAlive(info: LockInfo, text: string): boolean {
   // A lock from another machine cannot be checked; it is respected.
   if (info.host !== hostname()) return true;
+  // This process's pid, yet not a lock it holds: left by an earlier run that had the same pid
+  // (in a container, sms-send often has the same pid every time).
+  if (info.pid === process.pid) return held.has(text);
   try {
     process.kill(info.pid, 0);
     return true;

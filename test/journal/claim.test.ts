@@ -128,7 +128,8 @@ describe('claimCampaign', () => {
   });
 
   it('a campaign another live process holds is exit 4', async () => {
-    await seed(manifest({ status: 'running' }), JOURNAL_SENT, process.pid);
+    // The test runner's process: alive, and not this one.
+    await seed(manifest({ status: 'running' }), JOURNAL_SENT, process.ppid);
     await expect(claim({ resume: true })).rejects.toMatchObject({ exitCode: 4, code: 'locked' });
   });
 

@@ -48,8 +48,8 @@ describe('taking over a stale lock', () => {
       env: { ...process.env, SMS_SEND_STATE_DIR: dir },
     }).pid;
     await realFs.writeFile(path, JSON.stringify({ pid: dead, host: hostname(), since: 'then' }));
-    // The other run is alive (it is this test's process) and has the same dead lock in view.
-    const other = JSON.stringify({ pid: process.pid, host: hostname(), since: 'now' });
+    // The other run is alive (the test runner's process) and has the same dead lock in view.
+    const other = JSON.stringify({ pid: process.ppid, host: hostname(), since: 'now' });
     const otherAside = join(dir, 'other.aside');
     await realFs.writeFile(otherAside, other);
     let otherTook = false;
@@ -71,7 +71,7 @@ describe('taking over a stale lock', () => {
       thisTook = true;
       await lock.release();
     } catch (error) {
-      expect((error as Error).message).toContain(`pid ${process.pid}`);
+      expect((error as Error).message).toContain(`pid ${process.ppid}`);
     }
     // The other run's first move came where it was placed (the lock module reads through the mock).
     expect(steps.length).toBeLessThan(2);
@@ -93,10 +93,11 @@ describe('taking over a stale lock', () => {
 
   it('refuses a live holder and names it, touching nothing of its lock', async () => {
     const path = join(dir, 'report.csv.lock');
-    const live = JSON.stringify({ pid: process.pid, host: hostname(), since: 'now' });
+    // The test runner's own process: alive, and not this one.
+    const live = JSON.stringify({ pid: process.ppid, host: hostname(), since: 'now' });
     await realFs.writeFile(path, live);
     await expect(acquireLock(path, 'sending campaign c1')).rejects.toThrow(
-      `another sms-send (pid ${process.pid} on ${hostname()}, since now) is sending campaign c1`,
+      `another sms-send (pid ${process.ppid} on ${hostname()}, since now) is sending campaign c1`,
     );
     expect(await realFs.readFile(path, 'utf8')).toBe(live);
     expect(await realFs.readdir(dir)).toEqual(['report.csv.lock']);
@@ -114,5 +115,25 @@ describe('taking over a stale lock', () => {
     expect(JSON.parse(await realFs.readFile(path, 'utf8'))).toMatchObject({ pid: process.pid });
     expect(await realFs.readdir(dir)).toEqual(['campaign.lock']);
     await lock.release();
+  });
+
+  it("takes over a lock with this process's pid that it does not hold (a killed run's, in a container)", async () => {
+    const path = join(dir, 'campaign.lock');
+    const earlier = JSON.stringify({ pid: process.pid, host: hostname(), since: 'earlier' });
+    await realFs.writeFile(path, earlier);
+    // The killed run's aside file: a link to its lock, which must not be written through.
+    await realFs.link(path, `${path}.${process.pid}`);
+    const lock = await acquireLock(path);
+    const now = await realFs.readFile(path, 'utf8');
+    expect(now).not.toBe(earlier);
+    expect(JSON.parse(now)).toMatchObject({ pid: process.pid });
+    expect(await realFs.readFile(`${path}.${process.pid}`, 'utf8')).toBe(earlier);
+    // While this process holds it, it is held: a second taker in the same process is refused.
+    await expect(acquireLock(path, 'sending campaign c1')).rejects.toThrow(
+      `another sms-send (pid ${process.pid} on ${hostname()}`,
+    );
+    await lock.release();
+    await realFs.rm(`${path}.${process.pid}`);
+    expect(await realFs.readdir(dir)).toEqual([]);
   });
 });
