@@ -1,6 +1,7 @@
 // On --resume, records an earlier run already settled are reported from the journal, not resent.
 import { CONFIRMED_BY_DLR } from '../dlr/matching.js';
 import type { JournalState } from '../journal/journal.js';
+import type { MessageResult } from '../report/outcome.js';
 import type { Entry, TextColumns } from './send.js';
 
 export interface ResumeCounts {
@@ -71,20 +72,11 @@ function confirmed(
   if (outcome !== 'unknown' && (outcome !== undefined || inFlight === undefined)) return undefined;
   const previous = journal.results.get(entry.row);
   counts.fromJournal++;
-  return {
-    kind: 'final',
-    row: entry.row,
-    to: entry.to,
-    messageId: entry.messageId,
-    attempts: previous?.attempts ?? inFlight ?? 1,
-    result: {
-      ...previous,
-      outcome: 'accepted',
-      statusDescription: CONFIRMED_BY_DLR,
-    },
-    earlier: true,
-    ...textColumns(entry),
-  };
+  return earlierEntry(entry, previous?.attempts ?? inFlight ?? 1, {
+    ...previous,
+    outcome: 'accepted',
+    statusDescription: CONFIRMED_BY_DLR,
+  });
 }
 
 /**
@@ -99,19 +91,10 @@ function resentBy(
   const by = entry.kind === 'message' ? resent?.get(entry.row) : undefined;
   if (by === undefined) return undefined;
   counts.fromJournal++;
-  return {
-    kind: 'final',
-    row: entry.row,
-    to: entry.to,
-    messageId: entry.messageId,
-    attempts: 0,
-    result: {
-      outcome: 'skipped',
-      error: `re-sent by follow-up campaign ${by}; its report has the result`,
-    },
-    earlier: true,
-    ...textColumns(entry),
-  };
+  return earlierEntry(entry, 0, {
+    outcome: 'skipped',
+    error: `re-sent by follow-up campaign ${by}; its report has the result`,
+  });
 }
 
 /** The entry's result from the journal when an earlier run settled it; undefined to send it. */
@@ -127,35 +110,31 @@ function settled(
     outcome && settles(outcome, retryUnknown) ? journal.results.get(entry.row) : undefined;
   if (previous) {
     counts.fromJournal++;
-    return {
-      kind: 'final',
-      row: entry.row,
-      to: entry.to,
-      messageId: entry.messageId,
-      result: previous,
-      attempts: previous.attempts,
-      earlier: true,
-      ...textColumns(entry),
-    };
+    return earlierEntry(entry, previous.attempts, previous);
   }
   const sentTimes = journal.inFlight.get(entry.row);
   if (sentTimes !== undefined && !retryUnknown) {
     counts.inFlight++;
-    return {
-      kind: 'final',
-      row: entry.row,
-      to: entry.to,
-      messageId: entry.messageId,
-      attempts: sentTimes,
-      result: {
-        outcome: 'unknown',
-        error: 'sent by an interrupted run that got no answer; --retry-unknown sends it again',
-      },
-      earlier: true,
-      ...textColumns(entry),
-    };
+    return earlierEntry(entry, sentTimes, {
+      outcome: 'unknown',
+      error: 'sent by an interrupted run that got no answer; --retry-unknown sends it again',
+    });
   }
   return undefined;
+}
+
+/** A record as an earlier run left it: reported with this result, not sent by this run. */
+function earlierEntry(entry: Entry, attempts: number | undefined, result: MessageResult): Entry {
+  return {
+    kind: 'final',
+    row: entry.row,
+    to: entry.to,
+    messageId: entry.messageId,
+    attempts,
+    result,
+    earlier: true,
+    ...textColumns(entry),
+  };
 }
 
 /** The text's columns travel with the record: the journal keeps results, the spool the rest. */
