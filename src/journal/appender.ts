@@ -1,6 +1,7 @@
 // Appends lines to a file in order; each append resolves once written (and synced, if asked),
 // with all lines that arrive meanwhile grouped into one write and at most one sync.
 import type { FileHandle } from 'node:fs/promises';
+import { writeAll } from '../shared/files.js';
 
 export class LineAppender {
   private pending: {
@@ -34,11 +35,14 @@ export class LineAppender {
   }
 
   private async flush(): Promise<void> {
+    // Lines appended in the same turn of the event loop join the first group: the write below is
+    // synchronous, so without this wait each would be a group (and a sync) of its own.
+    await Promise.resolve();
     while (this.pending.length > 0) {
       const group = this.pending;
       this.pending = [];
       try {
-        await this.handle.write(group.map((p) => p.line).join(''));
+        writeAll(this.handle, group.map((p) => p.line).join(''));
         if (group.some((p) => p.sync)) await this.handle.datasync();
         for (const p of group) p.resolve();
       } catch (error) {

@@ -87,7 +87,14 @@ export function toCsvCells(
 }
 
 export function formatExtraInfo(info: Record<string, string>): string {
-  return Object.entries(info)
-    .map(([key, value]) => `${key}=${value}`)
-    .join('; ');
+  // A loop rather than entries().map().join(): a report has a row per record, and this was a
+  // fifth of a row's CPU.
+  let text = '';
+  let first = true;
+  for (const key in info) {
+    if (!Object.hasOwn(info, key)) continue;
+    text += first ? `${key}=${info[key]}` : `; ${key}=${info[key]}`;
+    first = false;
+  }
+  return text;
 }

@@ -4,6 +4,7 @@ import { open, rm, type FileHandle } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { UsageError } from '../errors.js';
 import { FORMATS, reportFormat, type Layout, type ReportFormat } from './format.js';
+import { writeAll } from '../shared/files.js';
 import { junitCase, junitHead, JUNIT_TAIL } from './junit.js';
 import type { RowResult } from './outcome.js';
 import { REPORT_COLUMNS, toCsvCells, toJsonRow, type ReportColumn } from './row.js';
@@ -27,26 +28,29 @@ export class LayoutWriter<Unit> {
     private readonly layout: Layout<Unit>,
   ) {}
 
-  static async start<Unit>(
+  static start<Unit>(
     handle: FileHandle,
     layout: Layout<Unit>,
     columns: readonly string[],
   ): Promise<LayoutWriter<Unit>> {
     const head = layout.head(columns);
-    if (head) await handle.write(head);
-    return new LayoutWriter(handle, layout);
+    if (head) writeAll(handle, head);
+    return Promise.resolve(new LayoutWriter(handle, layout));
   }
 
-  async write(rows: Unit[]): Promise<void> {
-    if (rows.length === 0) return;
-    const text = this.layout.body(rows, this.empty);
-    this.empty = false;
-    await this.handle.write(text);
+  write(rows: Unit[]): Promise<void> {
+    if (rows.length > 0) {
+      const text = this.layout.body(rows, this.empty);
+      this.empty = false;
+      writeAll(this.handle, text);
+    }
+    return Promise.resolve();
   }
 
-  async end(): Promise<void> {
+  end(): Promise<void> {
     const tail = this.layout.tail(this.empty);
-    if (tail) await this.handle.write(tail);
+    if (tail) writeAll(this.handle, tail);
+    return Promise.resolve();
   }
 }
 

@@ -268,13 +268,15 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
           ? (record) => {
               const entry = entryOf(record);
               if (entry.kind === 'message' && !settled(entry.row)) toSend++;
-              return writer?.add(entry);
+              writer?.add(entry);
+              return undefined;
             }
           : undefined,
         onSpool: spooling
           ? (lines, messageRows) => {
               for (const row of messageRows) if (!settled(row)) toSend++;
-              return writer?.addLines(lines);
+              writer?.addLines(lines);
+              return undefined;
             }
           : undefined,
         onProgress: request.onValidated,

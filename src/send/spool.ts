@@ -2,7 +2,7 @@
 // read and every record built once, and the file keeps memory flat however large the campaign is.
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Encoding } from '../message/encoding.js';
-import { lineChunks, TEXT_PIECE_BYTES } from '../shared/files.js';
+import { lineChunks, TEXT_PIECE_BYTES, writeAll } from '../shared/files.js';
 import type { Entry } from './send.js';
 
 /**
@@ -22,29 +22,28 @@ export class SpoolWriter {
     return new SpoolWriter(path, await open(path, 'w', 0o600));
   }
 
-  /** Returns a promise only when it writes, so the common case costs no await. */
-  add(entry: Entry): Promise<void> | undefined {
-    return this.addLines(spoolLine(entry));
+  add(entry: Entry): void {
+    this.addLines(spoolLine(entry));
   }
 
   /** Whole lines already written out (a worker thread's part of the campaign). */
-  addLines(lines: string): Promise<void> | undefined {
+  addLines(lines: string): void {
     this.buffer.push(lines);
     this.size += lines.length;
     // Counted in characters: a text of two-byte characters still stays a regular V8 string.
-    return this.size > TEXT_PIECE_BYTES / 2 ? this.flush() : undefined;
+    if (this.size > TEXT_PIECE_BYTES / 2) this.flush();
   }
 
-  private async flush(): Promise<void> {
+  private flush(): void {
     if (this.buffer.length === 0) return;
     const text = this.buffer.join('');
     this.buffer = [];
     this.size = 0;
-    await this.handle.write(text);
+    writeAll(this.handle, text);
   }
 
   async close(): Promise<void> {
-    await this.flush();
+    this.flush();
     await this.handle.close();
   }
 }

@@ -1,5 +1,7 @@
-// Small file-system questions: does it exist, is it a file, its text or entries if it exists.
+// Small file-system questions and moves: does it exist, its text or entries, its lines, a whole write.
+import { readSync, writeSync } from 'node:fs';
 import { open, readdir, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
 import { UsageError } from '../errors.js';
 
 export async function exists(path: string): Promise<boolean> {
@@ -38,20 +40,40 @@ export const TEXT_PIECE_BYTES = 48 * 1024;
 
 /**
  * A file's lines, a chunk of them per read, so a file of any size is never held whole and the
- * reader pays one await per chunk, not per line. The last line may lack its newline.
+ * reader pays one await per chunk, not per line. The last line may lack its newline. Read
+ * synchronously: these are files sms-send wrote (journal, spool), a read from the page cache takes
+ * microseconds, and the thread pool's round trip cost several times that in CPU.
  */
 export async function* lineChunks(handle: FileHandle): AsyncGenerator<string[]> {
+  const decoder = new StringDecoder('utf8');
+  const buffer = Buffer.allocUnsafe(TEXT_PIECE_BYTES);
   let partial = '';
-  for await (const chunk of handle.createReadStream({
-    encoding: 'utf8',
-    highWaterMark: TEXT_PIECE_BYTES,
-    autoClose: false,
-  })) {
-    const lines = (partial + (chunk as string)).split('\n');
+  for (let chunk = 1; ; chunk++) {
+    // Now and then the event loop gets a turn, so a spinner keeps turning through a long read.
+    if (chunk % 16 === 0) await new Promise((resolve) => setImmediate(resolve));
+    const read = readSync(handle.fd, buffer, 0, buffer.length, null);
+    if (read === 0) break;
+    const lines = (partial + decoder.write(buffer.subarray(0, read))).split('\n');
     partial = lines.pop()!;
     yield lines;
   }
+  partial += decoder.end();
   if (partial !== '') yield [partial];
+}
+
+/**
+ * Writes all of `text` at the file's position, synchronously: an append to the page cache takes
+ * microseconds, and a send makes thousands of them (report, journal, spool), each of which cost
+ * several times that in CPU as a round trip through the thread pool. Syncs to the disk, which do
+ * wait on it, stay asynchronous.
+ */
+export function writeAll(handle: FileHandle, text: string): void {
+  const written = writeSync(handle.fd, text);
+  if (written === Buffer.byteLength(text)) return;
+  const bytes = Buffer.from(text, 'utf8');
+  for (let done = written; done < bytes.length;) {
+    done += writeSync(handle.fd, bytes, done, bytes.length - done);
+  }
 }
 
 /** A folder's entries, or none when it does not exist (any other failure is thrown). */

@@ -1,57 +1,108 @@
 // The line appender: order, grouping, and which groups are synced.
-import type { FileHandle } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LineAppender } from '../../src/journal/appender.js';
+import { tempDir } from '../helpers/files.js';
 
-/** A file handle that records writes and syncs in order; writes settle on the next tick. */
-function fakeHandle() {
-  const calls: string[] = [];
-  const handle = {
-    write: async (text: string) => {
-      await new Promise((resolve) => setImmediate(resolve));
-      calls.push(`write ${JSON.stringify(text)}`);
-    },
-    datasync: () => Promise.resolve(void calls.push('datasync')),
-    sync: () => Promise.resolve(void calls.push('sync')),
-    close: () => Promise.resolve(void calls.push('close')),
+let dir: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  dir = await tempDir();
+});
+afterAll(() => dir.remove());
+
+let files = 0;
+
+/**
+ * A real file whose syncs are recorded with what the file held when each was asked for, so the
+ * calls read as the writes and syncs in order: `calls()` turns the growth between them into writes.
+ */
+async function recordedFile() {
+  const path = join(dir.path, `lines-${++files}`);
+  const handle = await open(path, 'w');
+  const events: string[] = [];
+  let seen = '';
+  const wrote = () => {
+    const text = readFileSync(path, 'utf8');
+    if (text.length > seen.length) events.push(`write ${JSON.stringify(text.slice(seen.length))}`);
+    seen = text;
   };
-  return { calls, handle: handle as unknown as FileHandle };
+  for (const name of ['datasync', 'sync', 'close'] as const) {
+    const real = handle[name].bind(handle);
+    handle[name] = () => {
+      wrote();
+      events.push(name);
+      return real();
+    };
+  }
+  return {
+    handle,
+    calls: () => {
+      wrote();
+      return [...events];
+    },
+  };
 }
 
 describe('LineAppender', () => {
   it('syncs each group before its appends resolve, grouping what arrives meanwhile', async () => {
-    const { calls, handle } = fakeHandle();
+    const { calls, handle } = await recordedFile();
     const lines = new LineAppender(handle, true);
     const first = lines.append('a\n');
-    const rest = [lines.append('b\n'), lines.append('c\n')];
     await first;
-    expect(calls).toEqual(['write "a\\n"', 'datasync']);
+    expect(calls()).toEqual(['write "a\\n"', 'datasync']);
+    // Appended while a sync is under way: one write and one sync for both.
+    const second = lines.append('b\n');
+    await Promise.resolve();
+    const rest = [second, lines.append('c\n'), lines.append('d\n')];
     await Promise.all(rest);
-    expect(calls).toEqual(['write "a\\n"', 'datasync', 'write "b\\nc\\n"', 'datasync']);
-  });
-
-  it('writes a { sync: false } line without a sync of its own, and syncs it with the next synced group', async () => {
-    const { calls, handle } = fakeHandle();
-    const lines = new LineAppender(handle, true);
-    await lines.append('done 1\n', { sync: false });
-    expect(calls).toEqual(['write "done 1\\n"']);
-    const done = lines.append('done 2\n', { sync: false });
-    const send = lines.append('send 3\n');
-    await Promise.all([done, send]);
-    expect(calls).toEqual([
-      'write "done 1\\n"',
-      'write "done 2\\n"',
-      'write "send 3\\n"',
+    expect(calls()).toEqual([
+      'write "a\\n"',
+      'datasync',
+      'write "b\\n"',
+      'datasync',
+      'write "c\\nd\\n"',
       'datasync',
     ]);
     await lines.close();
-    expect(calls.slice(-2)).toEqual(['sync', 'close']);
+  });
+
+  it('groups the lines appended in one turn into one write and one sync', async () => {
+    const { calls, handle } = await recordedFile();
+    const lines = new LineAppender(handle, true);
+    await Promise.all([lines.append('a\n'), lines.append('b\n'), lines.append('c\n')]);
+    expect(calls()).toEqual(['write "a\\nb\\nc\\n"', 'datasync']);
+    await lines.close();
+  });
+
+  it('writes a { sync: false } line without a sync of its own, and syncs it with the next synced group', async () => {
+    const { calls, handle } = await recordedFile();
+    const lines = new LineAppender(handle, true);
+    await lines.append('done 1\n', { sync: false });
+    expect(calls()).toEqual(['write "done 1\\n"']);
+    const done = lines.append('done 2\n', { sync: false });
+    const send = lines.append('send 3\n');
+    await Promise.all([done, send]);
+    expect(calls()).toEqual(['write "done 1\\n"', 'write "done 2\\nsend 3\\n"', 'datasync']);
+    await lines.close();
+    expect(calls().slice(-2)).toEqual(['sync', 'close']);
   });
 
   it('never syncs when made without sync', async () => {
-    const { calls, handle } = fakeHandle();
+    const { calls, handle } = await recordedFile();
     const lines = new LineAppender(handle, false);
     await Promise.all([lines.append('x\n'), lines.append('y\n')]);
-    expect(calls.filter((c) => c === 'datasync')).toEqual([]);
+    expect(calls()).toEqual(['write "x\\ny\\n"']);
+    await lines.append('z\n');
+    expect(calls()).toEqual(['write "x\\ny\\n"', 'write "z\\n"']);
+    await lines.close();
+  });
+
+  it('rejects the appends of a group whose write fails', async () => {
+    const { handle } = await recordedFile();
+    const lines = new LineAppender(handle, false);
+    await handle.close();
+    await expect(lines.append('lost\n')).rejects.toThrow(/fd/);
   });
 });

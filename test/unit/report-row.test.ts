@@ -196,7 +196,26 @@ describe('formatExtraInfo', () => {
     [{}, ''],
     [{ server: 'smsgw1' }, 'server=smsgw1'],
     [{ subnumref: '1933', server: 'smsgw1' }, 'subnumref=1933; server=smsgw1'],
+    [{ '': '', b: 'x' }, '=; b=x'],
+    [{ z: '1', 2: 'two', 1: 'one' }, '1=one; 2=two; z=1'],
+    [{ n: 5, t: true } as unknown as Record<string, string>, 'n=5; t=true'],
   ])('%j → %j', (info, text) => {
     expect(formatExtraInfo(info)).toBe(text);
+  });
+
+  it('writes what Object.entries holds, in its order, and nothing inherited', () => {
+    const inherited = Object.assign(Object.create({ proto: 'no' }) as Record<string, string>, {
+      own: 'yes',
+    });
+    expect(formatExtraInfo(inherited)).toBe('own=yes');
+    const parsed = JSON.parse('{"__proto__":"p","b":"1","10":"ten","a":"2"}') as Record<
+      string,
+      string
+    >;
+    expect(formatExtraInfo(parsed)).toBe(
+      Object.entries(parsed)
+        .map(([key, value]) => `${key}=${value}`)
+        .join('; '),
+    );
   });
 });

@@ -72,7 +72,7 @@ describe('the text columns', () => {
   it('survive the spool, present or absent', async () => {
     const path = join(dir.path, 'spool');
     const spool = await SpoolWriter.create(path);
-    for (const entry of ENTRIES) await spool.add(entry);
+    for (const entry of ENTRIES) spool.add(entry);
     await spool.close();
     expect(await collect(readSpool(path))).toEqual(ENTRIES);
   });
