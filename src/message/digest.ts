@@ -44,15 +44,22 @@ export function digestMessage(to: string, text: string, out: Int32Array): void {
   }
   if (whole < units) {
     // The tail: missing units are zero, and the words are mixed in without the h-rounds.
-    const k = [0, 0, 0, 0];
+    let k1 = 0;
+    let k2 = 0;
+    let k3 = 0;
+    let k4 = 0;
     for (let i = whole; i < units; i++) {
       const unit = i - whole;
-      k[unit >> 1] = k[unit >> 1]! | (unitAt(to, text, i) << ((unit & 1) * 16));
+      const bits = unitAt(to, text, i) << ((unit & 1) * 16);
+      if (unit < 2) k1 |= bits;
+      else if (unit < 4) k2 |= bits;
+      else if (unit < 6) k3 |= bits;
+      else k4 |= bits;
     }
-    h4 ^= Math.imul(rotl(Math.imul(k[3]!, C4), 18), C1);
-    h3 ^= Math.imul(rotl(Math.imul(k[2]!, C3), 17), C4);
-    h2 ^= Math.imul(rotl(Math.imul(k[1]!, C2), 16), C3);
-    h1 ^= Math.imul(rotl(Math.imul(k[0]!, C1), 15), C2);
+    h4 ^= Math.imul(rotl(Math.imul(k4, C4), 18), C1);
+    h3 ^= Math.imul(rotl(Math.imul(k3, C3), 17), C4);
+    h2 ^= Math.imul(rotl(Math.imul(k2, C2), 16), C3);
+    h1 ^= Math.imul(rotl(Math.imul(k1, C1), 15), C2);
   }
   const bytes = units * 2;
   h1 ^= bytes;
@@ -106,7 +113,9 @@ function fmix(h: number): number {
  * message at most, and nothing for the garbage collector to trace however many there are.
  */
 export class DigestSet {
-  private slots = new Int32Array(4 * 1024);
+  // 16,384 slots (256 KiB) to start: a campaign worth a dry run has thousands of records, and
+  // each doubling moves every digest.
+  private slots = new Int32Array(4 * 16_384);
   private size = 0;
   /** The all-zero digest marks an empty slot, so it is kept aside. */
   private zero = false;
@@ -143,12 +152,26 @@ export class DigestSet {
     }
   }
 
+  /** Moves every digest to a table twice the size; each is known to be new there. */
   private grow(): void {
     const old = this.slots;
-    this.slots = new Int32Array(old.length * 2);
-    this.size = 0;
-    for (let o = 0; o < old.length; o += 4) {
-      if ((old[o]! | old[o + 1]! | old[o + 2]! | old[o + 3]!) !== 0) this.add(old, o);
+    const slots = new Int32Array(old.length * 2);
+    const mask = slots.length / 4 - 1;
+    for (let from = 0; from < old.length; from += 4) {
+      const a = old[from]!;
+      const b = old[from + 1]!;
+      const c = old[from + 2]!;
+      const d = old[from + 3]!;
+      if ((a | b | c | d) === 0) continue;
+      let o = (a & mask) * 4;
+      while ((slots[o]! | slots[o + 1]! | slots[o + 2]! | slots[o + 3]!) !== 0) {
+        o = (o + 4) & (slots.length - 1);
+      }
+      slots[o] = a;
+      slots[o + 1] = b;
+      slots[o + 2] = c;
+      slots[o + 3] = d;
     }
+    this.slots = slots;
   }
 }
