@@ -96,3 +96,91 @@ describe('whether the body was fully written, known without a header of our own'
     });
   });
 });
+
+// The answer's body is read from the stream's events: in pieces, cut off, too large, or stalled.
+describe("the answer's body", () => {
+  const result = (id: string, description: string) => ({
+    StatusCode: 0,
+    StatusDescription: description,
+    MessageId: id,
+    TransactionId: `t-${id}`,
+  });
+
+  it('is read whole from many small pieces, with characters split between them', async () => {
+    const description = 'Godtatt æøå € 👋';
+    const body = Buffer.from(
+      JSON.stringify({ ProcessResult: true, Messages: [result('m1', description)] }),
+    );
+    const url = await gateway((_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      // Three bytes at a time, so every multi-byte character is split across pieces.
+      const write = (at: number): void => {
+        if (at >= body.length) {
+          res.end();
+          return;
+        }
+        res.write(body.subarray(at, at + 3));
+        setImmediate(() => write(at + 3));
+      };
+      write(0);
+    });
+    const answer = await client(url).post(['{"n":1}'], ['m1']);
+    expect(answer.verdict).toEqual({
+      kind: 'results',
+      results: [
+        {
+          outcome: 'accepted',
+          statusCode: 0,
+          statusDescription: description,
+          transactionId: 't-m1',
+        },
+      ],
+    });
+  });
+
+  it('cut off by the gateway halfway: unknown, since it had the request', async () => {
+    const url = await gateway((_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"ProcessResult":true,"Messages":[');
+      setImmediate(() => res.socket?.destroy());
+    });
+    const answer = await client(url).post(['{"n":1}'], ['m1']);
+    expect(answer.verdict.kind).toBe('unknown');
+    expect(answer.status).toBe('UND_ERR_SOCKET');
+  });
+
+  it('larger than 16 MiB: refused unread, unknown', async () => {
+    const piece = Buffer.alloc(1024 * 1024, 0x20);
+    const url = await gateway((_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"ProcessResult":true,"Messages":[],"pad":"');
+      let sent = 0;
+      const more = (): void => {
+        while (sent < 20) {
+          sent++;
+          if (!res.write(piece)) {
+            res.once('drain', more);
+            return;
+          }
+        }
+        res.end('"}');
+      };
+      more();
+    });
+    const answer = await client(url).post(['{"n":1}'], ['m1']);
+    expect(answer.status).toBe('RESPONSE_TOO_LARGE');
+    expect(answer.verdict).toEqual({
+      kind: 'unknown',
+      reason: 'the answer was too large after the request was sent',
+    });
+  });
+
+  it('stalled halfway past the deadline: unknown, in plain words', async () => {
+    const url = await gateway((_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"ProcessResult":true,');
+    });
+    const answer = await client(url, 1, 300).post(['{"n":1}'], ['m1']);
+    expect(answer.verdict).toEqual({ kind: 'unknown', reason: 'no answer within 0.3s (timeout)' });
+  });
+});
