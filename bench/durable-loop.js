@@ -1,0 +1,77 @@
+// The bare loop plus what any send that can be resumed must do: each batch journaled and synced
+// before it is sent, its answer parsed, its results journaled and written to a CSV report.
+// Usage: node bench/durable-loop.js <url> <records> <concurrency> <folder>; prints {loopMs}.
+import { writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+
+const [url, recordsArg, concurrencyArg, folder] = process.argv.slice(2);
+const records = Number(recordsArg);
+const concurrency = Number(concurrencyArg);
+const BATCH = 100;
+// The same recipients and texts as the campaign the bench writes for sms-send.
+const text = (i) => `Hello N${i}, this is message ${i}`;
+const msisdn = (i) => 4741000000 + (i % 8_000_000);
+
+const bodies = [];
+for (let start = 0; start < records; start += BATCH) {
+  const messages = [];
+  for (let i = start; i < Math.min(records, start + BATCH); i++) {
+    messages.push({
+      Gateway: 99700999,
+      DestinationAddress: msisdn(i),
+      Price: 0,
+      MessageType: '00',
+      MessageId: `bench-${i}`,
+      UserData: text(i),
+    });
+  }
+  bodies.push(JSON.stringify({ Username: 'bench', Password: 'bench-pw', Messages: messages }));
+}
+const journal = await open(join(folder, 'journal.ndjson'), 'a');
+const report = await open(join(folder, 'report.csv'), 'w');
+writeSync(report.fd, 'row,to,messageId,outcome,statusCode,statusDescription,transactionId\n');
+const pool = new Pool(url, { connections: concurrency });
+let next = 0;
+const started = performance.now();
+const loop = async () => {
+  while (next < bodies.length) {
+    const batch = next++;
+    const first = batch * BATCH;
+    const rows = Array.from({ length: Math.min(BATCH, records - first) }, (_, i) => first + i + 1);
+    writeSync(journal.fd, `${JSON.stringify({ t: 'send', b: batch, rows })}\n`);
+    await journal.datasync();
+    const response = await pool.request({
+      method: 'POST',
+      path: '/json/reply/RestSmsRequest',
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      body: bodies[batch],
+    });
+    const answer = JSON.parse(await response.body.text());
+    const results = answer.Messages.map((m, i) => [
+      rows[i],
+      m.StatusCode === 0 ? 'accepted' : 'rejected',
+      1,
+      m.StatusCode,
+      m.StatusDescription,
+      m.TransactionId,
+    ]);
+    writeSync(journal.fd, `${JSON.stringify({ t: 'done', b: batch, r: results })}\n`);
+    writeSync(
+      report.fd,
+      results
+        .map(
+          ([row, outcome, , code, description, id], i) =>
+            `${row},${msisdn(first + i)},${answer.Messages[i].MessageId},${outcome},${code},${description},${id}\n`,
+        )
+        .join(''),
+    );
+  }
+};
+await Promise.all(Array.from({ length: concurrency }, loop));
+const loopMs = performance.now() - started;
+await pool.close();
+await journal.close();
+await report.close();
+console.log(JSON.stringify({ loopMs }));
