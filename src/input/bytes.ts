@@ -20,13 +20,16 @@ export async function* readUtf8(
   path: string,
   file: string,
   range: ByteRange & { line?: number } = { start: 0 },
+  /** The size of the first read, when the reader wants a smaller first chunk. */
+  firstRead = READ_SIZE,
 ): AsyncGenerator<Buffer> {
   const handle = await open(path, 'r');
   try {
     let position = range.start;
     let carry: Buffer | undefined;
     for (;;) {
-      const want = range.end === undefined ? READ_SIZE : Math.min(READ_SIZE, range.end - position);
+      const size = position === range.start ? firstRead : READ_SIZE;
+      const want = range.end === undefined ? size : Math.min(size, range.end - position);
       if (want <= 0) break;
       const buffer = Buffer.allocUnsafe(want);
       const { bytesRead } = await handle.read(buffer, 0, want, position);

@@ -183,27 +183,30 @@ describe('CSV rows split by hand', () => {
     }
   });
 
-  // Files a reviewer built against the first version of the split: each read differently.
+  // Files a reviewer built against the first version of the split: each read differently. The
+  // first two put their trouble where a read ends: the first read (4 KiB), the second (32 KiB
+  // more), and where the first read ended before it was made small.
+  const READ_ENDS = [4096, 4096 + 32768, 32768];
   it.each([
-    [
-      'a wrong field count just before a bad quote, where the first read ends',
+    ...READ_ENDS.map((end) => [
+      `a wrong field count just before a bad quote, where a read ends (${end})`,
       () => {
         let s = 'h1,h2\n';
-        while (s.length < 32728) s += '4741234567,hi\n';
-        s += 'x'.repeat(32758 - s.length) + ',y,z\n' + '47412,hello\n' + 'a"b,c\n';
+        while (s.length < end - 40) s += '4741234567,hi\n';
+        s += 'x'.repeat(end - 10 - s.length) + ',y,z\n' + '47412,hello\n' + 'a"b,c\n';
         return s + '4741234567,hi\n';
       },
-    ],
-    [
-      'a quoted line break in the header of a CRLF file',
+    ]),
+    ...READ_ENDS.map((end) => [
+      `a quoted line break in the header of a CRLF file, a long line where a read ends (${end})`,
       () => {
         let s = '"Phone\nnumber",Message\r\n';
         let i = 0;
-        while (s.length < 32708) s += `4741234${String(i++).padStart(3, '0')},hello\r\n`;
-        s += '4749999999,' + 'x'.repeat(32755 - s.length) + '\r\n';
+        while (s.length < end - 60) s += `4741234${String(i++).padStart(3, '0')},hello\r\n`;
+        s += '4749999999,' + 'x'.repeat(end - 13 - s.length) + '\r\n';
         return s + '\n'.repeat(40000) + '4740000001,bye\r\n4740000002,bye\r\n';
       },
-    ],
+    ]),
     [
       'a quoted line break in the header, then LF lines',
       () => {
@@ -212,7 +215,15 @@ describe('CSV rows split by hand', () => {
         return s;
       },
     ],
-  ])('%s', async (_, build) => {
+    [
+      'a header longer than the first read, with CRLF lines',
+      () => `${'column,'.repeat(800)}to\r\n${`${'x,'.repeat(800)}4741234567\r\n`.repeat(50)}`,
+    ],
+    [
+      'a header longer than the first read, with LF lines',
+      () => `${'column,'.repeat(800)}to\n${`${'x,'.repeat(800)}4741234567\n`.repeat(50)}`,
+    ],
+  ] as [string, () => string][])('%s', async (_, build) => {
     const path = join(dir.path, 'found.csv');
     await writeFile(path, build());
     expectSame(await readAll(path, true), await readAll(path, false), 'found.csv');
