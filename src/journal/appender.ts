@@ -1,5 +1,6 @@
 // Appends lines to a file in order; each append resolves once written (and synced, if asked),
 // with all lines that arrive meanwhile grouped into one write and at most one sync.
+import { fstatSync, ftruncateSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { writeAll } from '../shared/files.js';
 
@@ -11,6 +12,8 @@ export class LineAppender {
     reject: (e: unknown) => void;
   }[] = [];
   private flushing: Promise<void> | undefined;
+  /** The first write or sync that failed: every append after it is refused with it. */
+  private failed: { error: Error } | undefined;
 
   /**
    * `sync`: a group reaches the disk before its appends resolve (the journal needs that), unless
@@ -28,6 +31,7 @@ export class LineAppender {
    */
   append(line: string, options: { sync?: boolean } = {}): Promise<void> {
     const sync = this.sync && options.sync !== false;
+    if (this.failed) return Promise.reject(this.failed.error);
     return new Promise((resolve, reject) => {
       this.pending.push({ line, sync, resolve, reject });
       this.flushing ??= this.flush();
@@ -41,15 +45,38 @@ export class LineAppender {
     while (this.pending.length > 0) {
       const group = this.pending;
       this.pending = [];
+      let size: number | undefined;
       try {
+        size = fstatSync(this.handle.fd).size;
         writeAll(this.handle, group.map((p) => p.line).join(''));
         if (group.some((p) => p.sync)) await this.handle.datasync();
         for (const p of group) p.resolve();
       } catch (error) {
-        for (const p of group) p.reject(error);
+        this.fail(error, size);
+        for (const p of [...group, ...this.pending]) p.reject(error);
+        this.pending = [];
       }
     }
     this.flushing = undefined;
+  }
+
+  /**
+   * A group that could not be written whole (a full disk) is cut back off: a line appended after
+   * it would be glued to the torn one, and a reader skips such a line, so a batch it records as
+   * sent would read as never sent. A synced appender (the journal) appends nothing after it
+   * either: a batch whose intent could not be recorded must not be followed by batches whose
+   * intent is. A log of delivery reports goes on once there is room again.
+   */
+  private fail(error: unknown, size: number | undefined): void {
+    if (this.sync) {
+      this.failed ??= { error: error instanceof Error ? error : new Error(String(error)) };
+    }
+    if (size === undefined) return;
+    try {
+      ftruncateSync(this.handle.fd, size);
+    } catch {
+      // The file keeps its torn line; appends are refused all the same.
+    }
   }
 
   /** Waits for what was appended, syncs, and closes the file. */

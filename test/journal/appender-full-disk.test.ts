@@ -1,0 +1,77 @@
+// A journal write that fails halfway (a full disk): the torn part is cut off and nothing more is appended.
+import * as fs from 'node:fs';
+import type * as Fs from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LineAppender } from '../../src/journal/appender.js';
+import { readJournal } from '../../src/journal/journal.js';
+import { tempDir } from '../helpers/files.js';
+
+vi.mock('node:fs', async (importOriginal) => {
+  const real = await importOriginal<typeof Fs>();
+  return { ...real, writeSync: vi.fn(real.writeSync) };
+});
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  dir = await tempDir();
+});
+afterAll(() => dir.remove());
+
+const realWriteSync = (await vi.importActual<typeof Fs>('node:fs')).writeSync;
+
+/** The next write puts its first 20 characters in the file, then fails as a full disk does. */
+function diskFullAfter20(): void {
+  const torn = (fd: number, text: string): number => {
+    realWriteSync(fd, text.slice(0, 20));
+    throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+  };
+  vi.mocked(fs.writeSync).mockImplementationOnce(torn);
+}
+
+describe('LineAppender on a full disk', () => {
+  it('cuts a half-written group back off and refuses every later append', async () => {
+    const path = join(dir.path, 'journal.ndjson');
+    const handle = await open(path, 'a+');
+    const lines = new LineAppender(handle, true);
+    const start = '{"t":"start","v":1,"campaign":"c","run":1,"at":"2026-11-23T00:00:00Z"}\n';
+    await lines.append(start);
+    diskFullAfter20();
+    const send = '{"t":"send","b":"1:1","rows":[1,2,3]}\n';
+    await expect(lines.append(send)).rejects.toThrow(/ENOSPC/);
+    // The space comes back: a later batch must still not be recorded (and so not be sent).
+    await expect(lines.append('{"t":"send","b":"1:2","rows":[4]}\n')).rejects.toThrow(/ENOSPC/);
+    await lines.close();
+    expect(readFileSync(path, 'utf8')).toBe(start);
+    const state = await readJournal(path);
+    expect(state?.sent).toBe(false);
+  });
+
+  it('rejects the lines appended while the failing group was written, too', async () => {
+    const path = join(dir.path, 'journal-2.ndjson');
+    const handle = await open(path, 'a+');
+    const lines = new LineAppender(handle, true);
+    await lines.append('a\n');
+    diskFullAfter20();
+    const first = lines.append(`${'b'.repeat(40)}\n`);
+    await Promise.resolve();
+    const waiting = lines.append('c\n');
+    await expect(first).rejects.toThrow(/ENOSPC/);
+    await expect(waiting).rejects.toThrow(/ENOSPC/);
+    await lines.close();
+    expect(readFileSync(path, 'utf8')).toBe('a\n');
+  });
+
+  it('a log of delivery reports (not synced) cuts the torn part off and goes on', async () => {
+    const path = join(dir.path, 'dlr.ndjson');
+    const lines = new LineAppender(await open(path, 'a'), false);
+    await lines.append('one\n');
+    diskFullAfter20();
+    await expect(lines.append(`${'x'.repeat(40)}\n`)).rejects.toThrow(/ENOSPC/);
+    await lines.append('three\n');
+    await lines.close();
+    expect(readFileSync(path, 'utf8')).toBe('one\nthree\n');
+  });
+});
