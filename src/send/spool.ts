@@ -1,6 +1,7 @@
 // The validation pass writes each record ready to send; the send pass streams it back. The input is
 // read and every record built once, and the file keeps memory flat however large the campaign is.
 import { open, type FileHandle } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
 import type { Encoding } from '../message/encoding.js';
 import { lineChunks, TEXT_PIECE_BYTES, writeAll } from '../shared/files.js';
 import type { Entry } from './send.js';
@@ -39,7 +40,17 @@ export class SpoolWriter {
     const text = this.buffer.join('');
     this.buffer = [];
     this.size = 0;
-    writeAll(this.handle, text);
+    try {
+      writeAll(this.handle, text);
+    } catch (error) {
+      // The spool is written while the input is checked, before anything is sent: a full disk
+      // here is the operator's to fix, not a bug.
+      throw new UsageError(
+        `cannot write the campaign's spool ${this.path}: ${(error as Error).message}. Nothing ` +
+          'was sent; make room in the state directory (SMS_SEND_STATE_DIR) and run again.',
+        'state-unwritable',
+      );
+    }
   }
 
   async close(): Promise<void> {
