@@ -230,7 +230,7 @@ try {
     const durable = result.durable[c];
     const cpuUs = durable.cpuUs + dry.cpuUs - start.cpuUs;
     const ms = durable.ms + dry.ms - start.ms;
-    result.durable[c].validatedFloor = {
+    result.durable[c].validated = {
       cpuRatio: round(cpuUs / records / result.bare[c].cpuUsPerRecord, 2),
       throughputRatio: round((records * 1000) / ms / result.bare[c].msgPerSec, 2),
     };
@@ -269,14 +269,14 @@ result.loadAverage = {
 
 // The budgets of DESIGN.md §10, each with the figure it is judged on.
 const worst = (key, pick) => pick(...CONCURRENCIES.map((c) => result.send[c][key]));
-// The floor of a validated, journaled send, for the two budgets it bounds (see durable-loop.js).
-const floorOf = (key, pick) =>
-  pick(...CONCURRENCIES.map((c) => result.durable[c].validatedFloor[key]));
+// What a validated, journaled send can do at best, for the two budgets it bounds.
+const boundOf = (key, pick) => pick(...CONCURRENCIES.map((c) => result.durable[c].validated[key]));
 const budgets = [
   {
     budget: 'send CPU per record ≤ 2.0× bare loop',
     measured: worst('cpuRatio', Math.max),
-    floor: floorOf('cpuRatio', Math.max),
+    // No validated, journaled send costs less (see durable-loop.js).
+    lowerBound: boundOf('cpuRatio', Math.max),
     met: worst('cpuRatio', Math.max) <= 2.0,
   },
   {
@@ -287,7 +287,8 @@ const budgets = [
   ...CONCURRENCIES.map((c) => ({
     budget: `throughput ≥ 0.7× bare loop at concurrency ${c}`,
     measured: result.send[c].throughputRatio,
-    floor: result.durable[c].validatedFloor.throughputRatio,
+    // Nor goes faster.
+    upperBound: result.durable[c].validated.throughputRatio,
     met: result.send[c].throughputRatio >= 0.7,
   })),
 ];
@@ -378,9 +379,13 @@ if (json) {
   for (const row of rows.slice(1)) say(line(row));
   say('');
   for (const b of budgets) {
-    const floor =
-      b.floor === undefined ? '' : ` (floor of a validated, journaled send: ${b.floor})`;
-    say(`${b.met ? 'met   ' : 'MISSED'}  ${b.budget}: ${b.measured}${floor}`);
+    const bound =
+      b.lowerBound !== undefined
+        ? ` (any validated, journaled send: at least ${b.lowerBound})`
+        : b.upperBound !== undefined
+          ? ` (any validated, journaled send: at most ${b.upperBound})`
+          : '';
+    say(`${b.met ? 'met   ' : 'MISSED'}  ${b.budget}: ${b.measured}${bound}`);
   }
   if (!result.million)
     say('(the 1,000,000-record run was skipped: no peak RSS budget, no time to first request)');

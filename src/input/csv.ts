@@ -1,6 +1,7 @@
 // CSV reader: header row, BOM, quoted newlines; streams records in batches, each with its start line.
 import { open } from 'node:fs/promises';
 import { CsvError } from 'csv-parse';
+import { plural } from '../shared/count.js';
 import { CsvRows, CsvRowsError } from './csv-rows.js';
 import { InputError } from './errors.js';
 import type { InputRecord, OpenedInput } from './types.js';
@@ -164,7 +165,7 @@ export async function openCsv(
           throw new InputError(
             file,
             start,
-            `malformed CSV: the row has ${record.length} fields but the header has ${width} ` +
+            `malformed CSV: the row has ${plural(record.length, 'field')} but the header has ${width} ` +
               '(a stray delimiter, or a field that needs quotes?)',
           );
         }
@@ -221,7 +222,7 @@ function describeCsvError(error: CsvError): string {
     case 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH': {
       const match = /expect (\d+), got (\d+)/.exec(error.message);
       return match
-        ? `the row has ${match[2]} fields but the header has ${match[1]} (a stray delimiter, or a field that needs quotes?)`
+        ? `the row has ${plural(Number(match[2]), 'field')} but the header has ${match[1]} (a stray delimiter, or a field that needs quotes?)`
         : detail;
     }
     case 'CSV_QUOTE_NOT_CLOSED':

@@ -9,3 +9,8 @@ export function groupDigits(n: number): string {
   const grouped = String(Math.abs(n)).replace(/\B(?=(\d{3})+$)/g, ',');
   return n < 0 ? `-${grouped}` : grouped;
 }
+
+/** "1 record", "12,345 records": a count and its noun. */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${groupDigits(n)} ${n === 1 ? word : many}`;
+}

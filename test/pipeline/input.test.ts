@@ -275,7 +275,7 @@ describe.concurrent(
         name: 'wrong delimiter: a row split by ; under a , header',
         args: ['bad-wrong-delimiter.csv'],
         at: 'bad-wrong-delimiter.csv:3',
-        says: 'the row has 1 fields but the header has 2',
+        says: 'the row has 1 field but the header has 2',
       },
       {
         name: 'duplicate header column',

@@ -17,9 +17,7 @@ export function formatRate(perSecond: number): string {
   return `${perSecond >= 100 ? groupDigits(Math.round(perSecond)) : perSecond.toFixed(1)} msg/s`;
 }
 
-export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${formatCount(n)} ${n === 1 ? word : many}`;
-}
+export { plural } from '../../shared/count.js';
 
 /** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */
 export function shellWord(word: string): string {
