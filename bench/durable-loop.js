@@ -5,6 +5,7 @@ import { writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { BATCH, msisdn, requestBodies } from './batches.js';
 
 // The parts of undici sms-send loads (src/gateway/client.ts), not the whole package, so the loop's
 // start costs what sms-send's does.
@@ -15,26 +16,7 @@ const request = require('undici/lib/api/api-request.js');
 const [url, recordsArg, concurrencyArg, folder] = process.argv.slice(2);
 const records = Number(recordsArg);
 const concurrency = Number(concurrencyArg);
-const BATCH = 100;
-// The same recipients and texts as the campaign the bench writes for sms-send.
-const text = (i) => `Hello N${i}, this is message ${i}`;
-const msisdn = (i) => 4741000000 + (i % 8_000_000);
-
-const bodies = [];
-for (let start = 0; start < records; start += BATCH) {
-  const messages = [];
-  for (let i = start; i < Math.min(records, start + BATCH); i++) {
-    messages.push({
-      Gateway: 99700999,
-      DestinationAddress: msisdn(i),
-      Price: 0,
-      MessageType: '00',
-      MessageId: `bench-${i}`,
-      UserData: text(i),
-    });
-  }
-  bodies.push(JSON.stringify({ Username: 'bench', Password: 'bench-pw', Messages: messages }));
-}
+const bodies = requestBodies(records);
 const journal = await open(join(folder, 'journal.ndjson'), 'a');
 const report = await open(join(folder, 'report.csv'), 'w');
 writeSync(report.fd, 'row,to,messageId,outcome,statusCode,statusDescription,transactionId\n');
