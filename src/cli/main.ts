@@ -2,10 +2,10 @@
 import { readFileSync } from 'node:fs';
 import module from 'node:module';
 import { setFlagsFromString } from 'node:v8';
-import { CommanderError, type Command } from 'commander';
-import { ExitCode, SmsSendError } from '../errors.js';
+import type { Command } from 'commander';
+import { ExitCode } from '../errors.js';
 import { buildProgram, type RunState } from './program.js';
-import { errorJson } from './ui/json.js';
+import { renderError } from './ui/error.js';
 
 // Node 22+ caches compiled code between runs; start-up matters for cron and CI loops.
 (module as { enableCompileCache?: () => void }).enableCompileCache?.();
@@ -38,21 +38,9 @@ function wantsJson(command: Command): boolean {
 }
 
 function report(error: unknown, json: boolean): number {
-  // Help and version are successful exits; program.ts turns every other commander error into a
-  // UsageError in sms-send's voice.
-  if (error instanceof CommanderError) return ExitCode.ok;
-  if (error instanceof SmsSendError) {
-    if (!json) process.stderr.write(`sms-send: ${error.message}\n`);
-    else if (error.document) process.stdout.write(`${JSON.stringify(error.document)}\n`);
-    else process.stdout.write(`${JSON.stringify({ error: errorJson(error) })}\n`);
-    return error.exitCode;
-  }
-  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  if (json) {
-    const internal = { code: 'internal', message, exitCode: ExitCode.internal };
-    process.stdout.write(`${JSON.stringify({ error: errorJson(internal) })}\n`);
-  } else process.stderr.write(`sms-send: unexpected error (please report it):\n${message}\n`);
-  return ExitCode.internal;
+  const { stream, text, exitCode } = renderError(error, json);
+  if (text) process[stream].write(text);
+  return exitCode;
 }
 
 const code = await main(process.argv);

@@ -1,0 +1,32 @@
+// How an error that ends a run is shown: the text main.ts writes, on which stream, and the exit code.
+import { CommanderError } from 'commander';
+import { ExitCode, SmsSendError } from '../../errors.js';
+import { errorJson } from './json.js';
+
+export interface ErrorOutput {
+  stream: 'stdout' | 'stderr';
+  /** Empty when nothing is to be printed (help and version end through commander). */
+  text: string;
+  exitCode: ExitCode;
+}
+
+/** An error as the user sees it: a line on stderr, or under --json a document on stdout. */
+export function renderError(error: unknown, json: boolean): ErrorOutput {
+  // Help and version are successful exits; program.ts turns every other commander error into a
+  // UsageError in sms-send's voice.
+  if (error instanceof CommanderError) return { stream: 'stdout', text: '', exitCode: ExitCode.ok };
+  if (error instanceof SmsSendError) {
+    const document = error.document ?? { error: errorJson(error) };
+    return json
+      ? { stream: 'stdout', text: `${JSON.stringify(document)}\n`, exitCode: error.exitCode }
+      : { stream: 'stderr', text: `sms-send: ${error.message}\n`, exitCode: error.exitCode };
+  }
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  if (!json) {
+    const text = `sms-send: unexpected error (please report it):\n${message}\n`;
+    return { stream: 'stderr', text, exitCode: ExitCode.internal };
+  }
+  const internal = { code: 'internal', message, exitCode: ExitCode.internal };
+  const text = `${JSON.stringify({ error: errorJson(internal) })}\n`;
+  return { stream: 'stdout', text, exitCode: ExitCode.internal };
+}
