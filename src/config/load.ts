@@ -1,4 +1,5 @@
 // Finds and reads the config file with cosmiconfig; checking it is schema.ts's job.
+import { readFileSync } from 'node:fs';
 import { cosmiconfig } from 'cosmiconfig';
 import { UsageError } from '../errors.js';
 
@@ -42,10 +43,58 @@ export async function loadConfigFile(
     return { filepath: result.filepath, raw: result.isEmpty ? {} : result.config };
   } catch (error) {
     const where = explicitPath ?? cwd;
-    const reason = error instanceof Error ? error.message : String(error);
     if (explicitPath && (error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new UsageError(`config file ${explicitPath} does not exist`, 'config');
     }
+    const syntax = syntaxProblem(error);
+    if (syntax) throw new UsageError(`cannot read config ${syntax}`, 'config');
+    const reason = error instanceof Error ? error.message : String(error);
     throw new UsageError(`cannot read config (${where}): ${reason}`, 'config');
+  }
+}
+
+/**
+ * A config file that does not parse, as `file:line:column: what is wrong`, and never a word of
+ * the file's text: the parsers quote the lines around the fault (a code frame, an excerpt), and
+ * those lines may hold the password.
+ */
+export function syntaxProblem(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const file = (error as { filepath?: unknown }).filepath;
+  if (typeof file !== 'string') return undefined;
+  const yaml = error as { reason?: unknown; mark?: { line?: unknown; column?: unknown } };
+  if (error.name === 'YAMLException' && typeof yaml.reason === 'string') {
+    const { line, column } = yaml.mark ?? {};
+    const at =
+      typeof line === 'number' && typeof column === 'number' ? `:${line + 1}:${column + 1}` : '';
+    return `${file}${at}: ${yaml.reason}`;
+  }
+  if (error.name === 'JSONError') return `${file}${jsonFault(file)}`;
+  if (error.name === 'SyntaxError') {
+    // Node names the file and line on the stack's first line: `/path/sms-send.config.js:3`.
+    const line = error.stack?.startsWith(`${file}:`)
+      ? /^:(\d+)/.exec(error.stack.slice(file.length))?.[1]
+      : undefined;
+    return `${file}${line ? `:${line}` : ''}: ${error.message}`;
+  }
+  return undefined;
+}
+
+/** `:line:column: reason` of a JSON file that does not parse, V8's excerpt of the text left out. */
+function jsonFault(file: string): string {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+    JSON.parse(text);
+    return ': not valid JSON';
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) return ': not valid JSON';
+    const position = /at position (\d+)/.exec(error.message)?.[1];
+    const reason = error.message
+      .replace(/, (\.\.\.)?".*" is not valid JSON$/s, '')
+      .replace(/ in JSON at position \d+.*$/s, '');
+    if (position === undefined) return `: ${reason}`;
+    const before = text.slice(0, Number(position)).split('\n');
+    return `:${before.length}:${before.at(-1)!.length + 1}: ${reason}`;
   }
 }

@@ -8,7 +8,7 @@ import { parseDuration } from './duration.js';
 import { envLayer, envName, PROFILE_ENV } from './env.js';
 import { loadConfigFile } from './load.js';
 import { mergeLayers, type Layer } from './merge.js';
-import { checkConfigFile, checkLayer, type ConfigProblem } from './schema.js';
+import { checkConfigFile, checkLayer, checkSecret, type ConfigProblem } from './schema.js';
 import {
   canonicalTimeZone,
   machineTimeZone,
@@ -217,9 +217,16 @@ function resolvePassword(
   problems: ConfigProblem[],
   warnings: string[],
 ): string | undefined {
+  // Whatever the source, the password meets the schema the table gives it, and a problem names
+  // the source, never the value.
+  const checked = (password: string, path: string): string | undefined => {
+    const problem = checkSecret('password', password);
+    if (problem) problems.push({ path, message: problem });
+    return problem ? undefined : password;
+  };
   if (input.stdinPassword !== undefined) {
     sources.password = 'stdin';
-    return input.stdinPassword;
+    return checked(input.stdinPassword, '--password-stdin');
   }
   // SMS_SEND_PASSWORD arrives through the env layer as `password`; it outranks file-based sources.
   if (sources.password === 'env') return values.password;
@@ -233,7 +240,7 @@ function resolvePassword(
       return undefined;
     }
     sources.password = `env ${values.passwordEnv}`;
-    return fromEnv;
+    return checked(fromEnv, `${values.passwordEnv} (named by passwordEnv)`);
   }
   if (values.passwordFile) {
     // Relative to the config file that names it, so a config found upward still finds its secret.
@@ -245,7 +252,7 @@ function resolvePassword(
       const secret = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
       warnIfReadable(file, warnings);
       sources.password = file;
-      return secret;
+      return checked(secret, `passwordFile ${file}`);
     } catch {
       problems.push({ path: 'passwordFile', message: `cannot read ${file}` });
       return undefined;

@@ -1,7 +1,13 @@
 // The config file's schema, derived from the settings table, checked with valibot so every problem surfaces at once.
 import * as v from 'valibot';
 import { isPlainObject } from '../shared/plain-object.js';
-import { SETTING_KEYS, settingsSchema, type FileSettings } from './table.js';
+import {
+  SETTING_KEYS,
+  SETTINGS,
+  settingsSchema,
+  type FileSettings,
+  type SettingKey,
+} from './table.js';
 
 export type { FileSettings, SettingKey } from './table.js';
 
@@ -45,19 +51,56 @@ export function checkLayer(
     problems: issuesOf(result.issues).map((p) => {
       const key = p.path.split('.')[0]!;
       const value = values[key];
-      // The value as typed, so a typo is visible in the message itself.
+      // The value as typed, so a typo is visible in the message itself; never a secret's.
       const shown =
-        typeof value === 'string' || typeof value === 'number' ? ` ${JSON.stringify(value)}` : '';
+        !isSecretPath(key) && (typeof value === 'string' || typeof value === 'number')
+          ? ` ${JSON.stringify(value)}`
+          : '';
       return { ...p, path: `${nameOf(key)}${shown}` };
     }),
   };
 }
 
+/**
+ * A secret setting's value as read from another source (a password file, a variable named by
+ * passwordEnv, standard input), checked by the same schema: what is wrong, never the value.
+ */
+export function checkSecret(key: SettingKey, value: string): string | undefined {
+  const result = v.safeParse(SETTINGS[key].schema, value);
+  return result.success ? undefined : secretSafe(result.issues[0].message, value);
+}
+
 function issuesOf(issues: readonly v.BaseIssue<unknown>[]): ConfigProblem[] {
-  return issues.map((issue) => ({
-    path: v.getDotPath(issue) ?? '(root)',
-    message: issue.message,
-  }));
+  return issues.map((issue) => {
+    const path = v.getDotPath(issue) ?? '(root)';
+    const message = isSecretPath(path) ? secretSafe(issue.message, issue.input) : issue.message;
+    return { path, message };
+  });
+}
+
+/** `password`, `profiles.ci.password`, `password.0`: the key path of a secret setting's value. */
+function isSecretPath(path: string): boolean {
+  const key = /^(?:profiles\.[^.]+\.)?([^.]+)/.exec(path)?.[1];
+  const spec: { secret?: boolean } | undefined = SETTINGS[key as keyof typeof SETTINGS];
+  return spec?.secret === true;
+}
+
+/**
+ * A problem's wording for a secret setting. The table's messages never quote the value; this is
+ * the net under them (a default message of the schema library quotes what it received): a
+ * message holding the value, or any eight characters of it, says only that the value is invalid.
+ */
+export function secretSafe(message: string, value: unknown): string {
+  if (typeof value !== 'string' && typeof value !== 'number') return message;
+  const text = String(value);
+  const span = Math.min(8, text.length);
+  for (let at = 0; span > 0 && at + span <= text.length; at++) {
+    const piece = text.slice(at, at + span);
+    if (message.includes(piece) || message.includes(JSON.stringify(piece).slice(1, -1))) {
+      return 'is not valid (the value is not shown)';
+    }
+  }
+  return message;
 }
 
 const KNOWN = new Set<string>(SETTING_KEYS);

@@ -33,7 +33,10 @@ export interface Spec<S extends v.GenericSchema> {
   fromFlag?: (text: string) => unknown;
   /** The built-in default, as a config file would write it. */
   default?: v.InferOutput<S>;
-  /** Shown as *** by `sms-send config`, never printed. */
+  /**
+   * Never printed, from any source, valid or not: `sms-send config` shows ***, and every problem
+   * with it names the setting and what is wrong, never the value (see `secretSafe` in schema.ts).
+   */
   secret?: boolean;
   /**
    * A flag that may be repeated, collected into one value: `true` gathers `--custom k=v` into an
@@ -148,7 +151,12 @@ export const SETTINGS = {
     env: 'SMS_SEND_PASSWORD',
     help: 'the password (prefer passwordFile, passwordEnv or --password-stdin)',
     group: 'gateway',
-    schema: v.pipe(v.string(), v.maxLength(128, 'must be at most 128 characters')),
+    // Every message here says what is wrong without the value: valibot's own messages quote it.
+    schema: v.pipe(
+      v.string('must be text'),
+      v.maxLength(128, 'longer than 128 characters'),
+      v.check((text) => !/[\r\n]/.test(text), 'contains a line break'),
+    ),
     secret: true,
   }),
   passwordFile: spec({

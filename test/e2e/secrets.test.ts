@@ -192,6 +192,34 @@ describe('the password never leaks', () => {
     await expectNoSecret(PASSWORD, [check, config], work);
   });
 
+  it('a password over 128 characters is refused without a character of it, in stderr and --json', async () => {
+    const long = `${'S3cret-'.repeat(19)}X`;
+    const work = await folder('long-password');
+    const env = { SMS_SEND_USERNAME: 'u', SMS_SEND_PASSWORD: long };
+    const runs = [
+      await runCli(['check', '--endpoint', 'http://127.0.0.1:9', '--json'], { cwd: work, env }),
+      await runCli(['check', '--endpoint', 'http://127.0.0.1:9'], { cwd: work, env }),
+      await runCli(['config', '--json'], { cwd: work, env }),
+      await runCli(['check', '--endpoint', 'http://127.0.0.1:9', '--password-stdin', '--json'], {
+        cwd: work,
+        env: { SMS_SEND_USERNAME: 'u' },
+        stdin: `${long}\n`,
+      }),
+    ];
+    expect(runs.map((r) => r.code)).toEqual([2, 2, 2, 2]);
+    const problems = (run: CliResult) =>
+      (oneDocument(run).error as { problems: unknown[] }).problems;
+    expect(problems(runs[0]!)).toEqual([
+      { file: 'the settings', field: 'SMS_SEND_PASSWORD', reason: 'longer than 128 characters' },
+    ]);
+    expect(runs[1]!.stderr).toContain('SMS_SEND_PASSWORD: longer than 128 characters');
+    expect(problems(runs[3]!)).toEqual([
+      { file: 'the settings', field: '--password-stdin', reason: 'longer than 128 characters' },
+    ]);
+    for (const run of runs) expect(`${run.stdout}${run.stderr}`).not.toMatch(/S3cret|UzNjcmV0/);
+    await expectNoSecret(long, runs, work);
+  });
+
   it('sms-send config shows *** for a password from the environment, a file, a variable or the config', async () => {
     const work = await folder('config');
     const cases: [string, Record<string, unknown>, Record<string, string>, string][] = [
