@@ -170,7 +170,8 @@ describe('a config file that does not parse is named by line and column, without
     [
       '.sms-sendrc.json',
       `{"username": "u",\n "password": "${PASSWORD}",\n "endpoint" "x"}\n`,
-      ':3:13: Unexpected string',
+      // V8's wording of the reason differs between Node versions; the place does not.
+      ":3:13: (Unexpected string|Expected ':' after property name)",
     ],
     ['.sms-sendrc.json', `{"password": "${PASSWORD}", "a": tru}`, ": Unexpected token '}'"],
     [
@@ -188,7 +189,7 @@ describe('a config file that does not parse is named by line and column, without
     await mkdir(folder, { recursive: true });
     await writeFile(join(folder, name), content, { mode: 0o600 });
     const { error, text } = await outputsOf(base(folder));
-    expect(error.message).toBe(`cannot read config ${join(folder, name)}${where}`);
+    expect(error.message).toMatch(new RegExp(`^cannot read config ${join(folder, name)}${where}$`));
     expectNoValue(text, PASSWORD);
     expect(text).not.toContain('Hunter2');
   });
