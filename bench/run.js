@@ -267,7 +267,7 @@ result.loadAverage = {
   after: loadavg().map((l) => round(l, 2)),
 };
 
-// The budgets of DESIGN.md §10, each with the figure it is judged on.
+// The budgets of docs/benchmark.md#budgets, each with the figure it is judged on.
 const worst = (key, pick) => pick(...CONCURRENCIES.map((c) => result.send[c][key]));
 // What a validated, journaled send can do at best, for the two budgets it bounds.
 const boundOf = (key, pick) => pick(...CONCURRENCIES.map((c) => result.durable[c].validated[key]));

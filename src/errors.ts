@@ -1,6 +1,6 @@
 // Exit codes, named once, and the errors that end a run; each error carries its code so only main.ts maps them.
 
-/** DESIGN.md §5: the same codes for every command. */
+/** docs/architecture.md#exit-codes: the same codes for every command. */
 export const ExitCode = {
   /** Everything accepted, or a dry run or check passed. */
   ok: 0,

@@ -1,4 +1,4 @@
-// Wire shapes of the RestSmsRequest service (spec/service-interface.md §2), PascalCase as on the wire.
+// Wire shapes of the RestSmsRequest service (docs/gateway.md#fields-and-their-limits), PascalCase as on the wire.
 
 /** One message to send (RestSmsMessageReq). Numbers travel as JSON integers. */
 export interface RestSmsMessageReq {
@@ -44,10 +44,10 @@ export interface RestSmsResponse {
 /** The path of the only operation, appended to the configured endpoint. */
 export const OPERATION_PATH = '/json/reply/RestSmsRequest';
 
-/** The cross-country gateway for non-premium traffic (gateway-facts.md). */
+/** The cross-country gateway for non-premium traffic (docs/gateway.md#the-premium-rule). */
 export const DEFAULT_GATEWAY = 99700999;
 
-/** Field limits from the server's DTO declarations (gateway-facts.md). */
+/** Field limits from the server's DTO declarations (docs/gateway.md#fields-and-their-limits). */
 export const LIMITS = {
   Username: 128,
   Password: 128,

@@ -1,10 +1,10 @@
 // The one table --gsm-normalize replaces characters from: look-alikes outside GSM-7 → their GSM-7 form.
-// README.md ("Cost and consent") shows this table; a test keeps the two equal.
+// docs/cost-and-consent.md#--gsm-normalize shows this table; a test keeps the two equal.
 import { analyzeText, type TextInfo } from './encoding.js';
 
 /** One row of the table: every character in `from` is sent as `to`. */
 export interface Replacement {
-  /** What the row is about, as the README names it. */
+  /** What the row is about, as docs/cost-and-consent.md names it. */
   what: string;
   /** The characters replaced (each a code point), none of them GSM-7. */
   from: readonly string[];

@@ -1,4 +1,4 @@
-// Field rules of the contract and gateway-facts.md, one small checker per field; undefined means fine.
+// Field rules of the gateway (docs/gateway.md#fields-and-their-limits), one small checker per field; undefined means fine.
 import { LIMITS } from '../gateway/types.js';
 import { premiumAllowed } from '../shared/premium.js';
 import type { TextInfo } from './encoding.js';

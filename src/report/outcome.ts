@@ -1,7 +1,7 @@
 // What became of each record, and the report row that records it: the vocabulary every report format shares.
 import type { Encoding } from '../message/encoding.js';
 
-/** The six ends of a record; DESIGN.md §5 says what each means. */
+/** The six ends of a record; docs/architecture.md#outcomes says what each means. */
 export type Outcome = 'accepted' | 'rejected' | 'invalid' | 'failed' | 'unknown' | 'skipped';
 
 /** In the order summaries and reports list them. */

@@ -1,7 +1,7 @@
 // The report's columns and how one result becomes one row of them.
 import type { RowResult } from './outcome.js';
 
-/** The columns of every report, in order (DESIGN.md §5). */
+/** The columns of every report, in order (docs/report.md#columns). */
 export const REPORT_COLUMNS = [
   'row',
   'to',

@@ -1,4 +1,4 @@
-// The premium rule, one definition for the client's validation and the simulator's (gateway-facts.md).
+// The premium rule, one definition for the client's validation and the simulator's (docs/gateway.md#the-premium-rule).
 
 /**
  * Gateways below this are a country's short-number gateways (1933 in Norway), the only ones where

@@ -3,14 +3,14 @@
 /**
  * One StatusCode the simulator can return for a message.
  *
- * The real gateway publishes only "0 means success" (service-interface.md §7), so a
+ * The real gateway publishes only "0 means success" (docs/gateway.md#answers-and-failures), so a
  * client must treat every other code as an opaque rejection and show its
  * StatusDescription. The numbers below belong to the simulator alone; nothing in
  * sms-send may branch on them except the simulator's own tests.
  */
 export interface StatusCodeInfo {
   readonly code: number;
-  /** What the code means, as it would appear in a README table. */
+  /** What the code means, as docs/gateway.md#status-codes shows it. */
   readonly meaning: string;
 }
 

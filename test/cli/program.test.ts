@@ -1,5 +1,6 @@
 // The command line in-process: usage errors in sms-send's voice, grouped help (snapshots at a
-// pinned width, no colour), and the README's tables, which must match --help and the settings table.
+// pinned width, no colour), and the tables of the README and docs/configuration.md, which must
+// match --help and the settings table.
 import { readFileSync } from 'node:fs';
 import type { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
@@ -327,13 +328,18 @@ describe('help', () => {
   });
 });
 
-/** The rows of the markdown tables in the README section that starts with `heading`. */
-function readmeSection(heading: string): string {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+/** The section of `page` (the README or a docs page) that starts with `heading`. */
+function readmeSection(heading: string, page = 'README.md'): string {
+  const readme = readFileSync(new URL(`../../${page}`, import.meta.url), 'utf8');
   const start = readme.indexOf(`${heading}\n`);
   expect(start, heading).toBeGreaterThanOrEqual(0);
   const end = readme.indexOf('\n## ', start + heading.length);
   return readme.slice(start, end === -1 ? undefined : end);
+}
+
+/** The flag tables of `send`, one per help group, in docs/configuration.md. */
+function flagTables(): string {
+  return readmeSection('## Flags of `send`', 'docs/configuration.md');
 }
 
 /** Cells of a table row, markdown escapes and code ticks removed. */
@@ -341,7 +347,7 @@ function rows(section: string): { group: string; cells: string[] }[] {
   let group = '';
   const out: { group: string; cells: string[] }[] = [];
   for (const line of section.split('\n')) {
-    if (line.startsWith('#### ')) group = line.slice(5);
+    if (line.startsWith('### ')) group = line.slice(4);
     if (!line.startsWith('| ') || /^\| -/.test(line)) continue;
     const cells = line
       .slice(2, -2)
@@ -357,7 +363,7 @@ function rows(section: string): { group: string; cells: string[] }[] {
   return out.filter(({ cells }) => !['flag', 'command', 'code'].includes(cells[0]!));
 }
 
-describe("the README's tables match --help", () => {
+describe('the tables of README.md and docs/configuration.md match --help', () => {
   it('Flags of `send`: every flag of send --help, in its group, with its help text', () => {
     const send = command('send');
     const helper = send.createHelp();
@@ -369,13 +375,11 @@ describe("the README's tables match --help", () => {
       [...list].sort(
         (a, b) => a.group.localeCompare(b.group) || a.cells[0]!.localeCompare(b.cells[0]!),
       );
-    expect(byGroup(rows(readmeSection('## Flags of `send`')))).toEqual(byGroup(options));
+    expect(byGroup(rows(flagTables()))).toEqual(byGroup(options));
   });
 
   it('Flags of `send`: every setting of src/config/table.ts with a flag, with its help and default', () => {
-    const readme = new Map(
-      rows(readmeSection('## Flags of `send`')).map((r) => [r.cells[0], r.cells[1]]),
-    );
+    const readme = new Map(rows(flagTables()).map((r) => [r.cells[0], r.cells[1]]));
     for (const key of SETTING_KEYS) {
       const spec: SettingSpec = SETTINGS[key];
       if (spec.flag !== undefined) expect(readme.get(spec.flag), key).toBe(settingHelp(spec));
@@ -398,7 +402,7 @@ describe("the README's tables match --help", () => {
   });
 
   it('Exit codes: every code of src/errors.ts with its meaning', () => {
-    expect(rows(readmeSection('### Exit codes')).map((r) => r.cells)).toEqual(
+    expect(rows(readmeSection('## Exit codes')).map((r) => r.cells)).toEqual(
       Object.entries(EXIT_CODE_MEANING).map(([code, meaning]) => [code, meaning]),
     );
   });

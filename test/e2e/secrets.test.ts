@@ -266,7 +266,7 @@ interface EchoGateway {
 
 /**
  * A careless gateway that echoes the request's Password back: in its refusal, or in every
- * per-message answer (StatusDescription, TransactionId, ExtraInfo). README: "text from the
+ * per-message answer (StatusDescription, TransactionId, ExtraInfo). docs/credentials.md: "text from the
  * gateway or a library that echoes it is masked as ***".
  */
 async function echoGateway(mode: 'refusal' | 'messages'): Promise<EchoGateway> {

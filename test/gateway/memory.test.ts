@@ -1,6 +1,6 @@
 // The gateway client keeps undici's WebAssembly HTTP parser at V8's baseline tier, whose
 // optimising compiles otherwise take ~40 MB of memory in the background: the largest single part
-// of a send's peak RSS (see the Benchmark section of the README).
+// of a send's peak RSS (see docs/benchmark.md#memory).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

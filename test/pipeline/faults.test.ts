@@ -526,7 +526,7 @@ describe('runCampaign: the journal makes faults resumable', () => {
 
   it('an abandoned request that was still queued, never written, is failed and sent on resume', async () => {
     // One connection for two workers: the second batch waits in the client's queue, unsent,
-    // behind the first, which hangs. Abandoning both must tell them apart (DESIGN §6: only what
+    // behind the first, which hangs. Abandoning both must tell them apart (docs/architecture.md#outcomes: only what
     // may have reached the gateway is unknown).
     const sim = await simulator({ hang: 1 });
     const reportPath = join(dir.path, 'queued.csv');

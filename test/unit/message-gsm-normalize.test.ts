@@ -1,4 +1,4 @@
-// --gsm-normalize's one table: each entry maps as documented (here and in the README), GSM-7 text is never touched.
+// --gsm-normalize's one table: each entry maps as documented (here and in docs/cost-and-consent.md), GSM-7 text is never touched.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
@@ -163,10 +163,10 @@ describe('normalizeForGsm', () => {
   });
 });
 
-/** The rows of the table in the README's `--gsm-normalize` section: code points, sent as, what. */
+/** The rows of the table in docs/cost-and-consent.md's `--gsm-normalize` section: code points, sent as, what. */
 function readmeTable(): { codes: number[]; to: string; what: string }[] {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const start = readme.indexOf('### `--gsm-normalize`\n');
+  const readme = readFileSync(new URL('../../docs/cost-and-consent.md', import.meta.url), 'utf8');
+  const start = readme.indexOf('## `--gsm-normalize`\n');
   expect(start).toBeGreaterThanOrEqual(0);
   const end = readme.indexOf('\n#', start + 10);
   const rows: { codes: number[]; to: string; what: string }[] = [];
@@ -198,7 +198,7 @@ function readmeTable(): { codes: number[]; to: string; what: string }[] {
   return rows;
 }
 
-describe('the README documents the table as it is', () => {
+describe('docs/cost-and-consent.md documents the table as it is', () => {
   it('row for row: the characters, what they are sent as, and what they are', () => {
     expect(readmeTable()).toEqual(
       GSM_NORMALIZE_TABLE.map((entry) => ({

@@ -1,4 +1,4 @@
-// Field rules of the contract and gateway-facts.md: one checker per field, undefined when the value is fine.
+// Field rules of the gateway (docs/gateway.md#fields-and-their-limits): one checker per field, undefined when the value is fine.
 import { describe, expect, it } from 'vitest';
 import {
   checkCategory,
