@@ -186,11 +186,14 @@ describe('sms-send dlr apply', () => {
     try {
       const bare = join(dir.path, 'bare.report.csv');
       const rows = [1, 2, 3].map((row) => {
-        const cells: Record<string, string> = { row: String(row), to: `474100000${row}` };
-        return REPORT_COLUMNS.map(
-          (c) =>
-            cells[c] ?? { messageId: `m${row}`, outcome: 'accepted', statusCode: '0' }[c] ?? '',
-        );
+        const cells: Record<string, string> = {
+          row: String(row),
+          to: `474100000${row}`,
+          messageId: `m${row}`,
+          outcome: 'accepted',
+          statusCode: '0',
+        };
+        return REPORT_COLUMNS.map((c) => cells[c] ?? '');
       });
       await writeFile(bare, stringify([[...REPORT_COLUMNS], ...rows]));
       const log = join(dir.path, 'log.ndjson');
