@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import module from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import { CommanderError, type Command } from 'commander';
-import { ExitCode, SmsSendError } from '../errors.js';
+import { ExitCode, SmsSendError } from '../shared/errors.js';
 import { buildProgram, type RunState } from './program.js';
 import { errorJson } from './ui/json.js';
 

@@ -1,7 +1,7 @@
 // The commander program: commands, flags and help only. Actions load their modules lazily to keep --help fast.
 import { existsSync } from 'node:fs';
 import { Command, Help, Option, type CommanderError } from 'commander';
-import { EXIT_CODE_MEANING, UsageError, type ExitCode } from '../errors.js';
+import { EXIT_CODE_MEANING, UsageError, type ExitCode } from '../shared/errors.js';
 import { PROFILE_ENV } from '../config/env.js';
 import { SETTING_KEYS, SETTINGS, type SettingGroup, type SettingSpec } from '../config/table.js';
 import { keyValue, listOf, mapping, nonNegativeInt, positiveInt } from './options.js';

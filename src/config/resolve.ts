@@ -2,9 +2,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, resolve as resolvePath } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import { checkPremium } from '../message/rules.js';
-import { parseDuration } from './duration.js';
+import { parseDuration } from '../shared/duration.js';
 import { envLayer, envName, PROFILE_ENV } from './env.js';
 import { loadConfigFile } from './load.js';
 import { mergeLayers, type Layer } from './merge.js';
@@ -16,7 +16,7 @@ import {
   parseDays,
   parseHours,
   type SendWindow,
-} from '../send/window.js';
+} from '../shared/window.js';
 import type { PricePerSegment, Settings } from './settings.js';
 import { BUILT_IN_DEFAULTS, flagName, type FileSettings, type SettingKey } from './table.js';
 

@@ -1,5 +1,5 @@
 // The resolved settings every command runs with, normalised from the merged layers.
-import type { SendWindow } from '../send/window.js';
+import type { SendWindow } from '../shared/window.js';
 import type { FileSettings, SettingKey } from './table.js';
 
 /** Message fields applied to every record unless the record sets its own. */

@@ -13,9 +13,9 @@ import {
   type Check,
 } from '../message/rules.js';
 import { checkValidityFormat } from '../message/validity.js';
-import { canonicalTimeZone, parseDateTime, parseDays, parseHours } from '../send/window.js';
+import { canonicalTimeZone, parseDateTime, parseDays, parseHours } from '../shared/window.js';
 import { isPlainObject } from '../shared/plain-object.js';
-import { parseDuration } from './duration.js';
+import { parseDuration } from '../shared/duration.js';
 import type { PricePerSegment } from './settings.js';
 
 /** Where a setting shows in help and in `sms-send config`. */

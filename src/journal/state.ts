@@ -2,7 +2,7 @@
 import { constants } from 'node:fs';
 import { access, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import { listIfExists, readIfExists } from '../shared/files.js';
 import { OUTCOMES, type Outcome } from '../report/outcome.js';
 import type { CampaignShape } from './identity.js';

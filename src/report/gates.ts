@@ -1,5 +1,5 @@
 // `report --fail-under`: shares of a report's rows held against thresholds, for a CI step to pass or fail.
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import { OUTCOMES, type Outcome } from './outcome.js';
 import type { ReportCounts } from './read.js';
 

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve as resolvePath } from 'node:path';
 import type { Settings } from '../config/settings.js';
-import { ExitCode, InterruptedError, UsageError } from '../errors.js';
+import { ExitCode, InterruptedError, UsageError } from '../shared/errors.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { exists } from '../shared/files.js';
 import type { InputFile } from '../input/open.js';
@@ -45,7 +45,7 @@ import { runCampaign, type RunResult } from './run.js';
 import { awaitWindow, windowGate } from './schedule.js';
 import type { Poster } from './send.js';
 import { readSpool, SpoolWriter } from './spool.js';
-import { describeWindow, windowState, type SendWindow } from './window.js';
+import { describeWindow, windowState, type SendWindow } from '../shared/window.js';
 
 export interface CampaignRequest {
   /** The inputs in order; standard input already copied to a file (it is read more than once). */

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { basename, dirname, extname, join, resolve as resolvePath } from 'node:path';
 import type { Settings } from '../config/settings.js';
 import { isUndelivered } from '../dlr/status.js';
-import { LockedError, UsageError } from '../errors.js';
+import { LockedError, UsageError } from '../shared/errors.js';
 import type { InputFile } from '../input/open.js';
 import {
   campaignIdentity,

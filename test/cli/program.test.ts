@@ -5,7 +5,7 @@ import type { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, settingHelp } from '../../src/cli/program.js';
 import { SETTING_KEYS, SETTINGS, type SettingSpec } from '../../src/config/table.js';
-import { EXIT_CODE_MEANING, ExitCode, UsageError } from '../../src/errors.js';
+import { EXIT_CODE_MEANING, ExitCode, UsageError } from '../../src/shared/errors.js';
 
 function program(): Command {
   return buildProgram({ exitCode: ExitCode.ok }, '0.0.0-test');

@@ -3,7 +3,7 @@ import { appendFileSync } from 'node:fs';
 import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/shared/errors.js';
 import { unescapeFormula } from '../../src/report/format.js';
 import { readReport, summarizeReport } from '../../src/report/read.js';
 import { fileIdentity, updateReport, type RowUpdater } from '../../src/report/update.js';

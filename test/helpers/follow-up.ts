@@ -6,7 +6,7 @@ import { campaignRequest, refusalError } from '../../src/cli/commands/send.js';
 import { flagLayer } from '../../src/cli/gateway-settings.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { resolveSettings } from '../../src/config/resolve.js';
-import { ExitCode, SmsSendError } from '../../src/errors.js';
+import { ExitCode, SmsSendError } from '../../src/shared/errors.js';
 import { prepareCampaign, type CampaignRequest } from '../../src/send/campaign.js';
 import { SendEmitter } from '../../src/send/events.js';
 import { planFollowUp, type RetryPlan } from '../../src/send/follow-up.js';

@@ -12,7 +12,7 @@ import { buildProgram } from '../../src/cli/program.js';
 import { planJson } from '../../src/cli/ui/json.js';
 import { renderPlan } from '../../src/cli/ui/plan.js';
 import { resolveSettings } from '../../src/config/resolve.js';
-import { ExitCode, SmsSendError } from '../../src/errors.js';
+import { ExitCode, SmsSendError } from '../../src/shared/errors.js';
 import { GatewayClient } from '../../src/gateway/client.js';
 import { spoolStream, type Spooled } from '../../src/input/stdin.js';
 import type { Plan } from '../../src/message/plan.js';

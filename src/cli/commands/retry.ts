@@ -1,5 +1,5 @@
 // `sms-send retry CAMPAIGN`: wiring only. Chooses the records, then prepares and sends them as any campaign.
-import { ExitCode, UsageError } from '../../errors.js';
+import { ExitCode, UsageError } from '../../shared/errors.js';
 import type { Settings } from '../../config/settings.js';
 import { prepareCampaign, type CampaignRequest } from '../../send/campaign.js';
 import {

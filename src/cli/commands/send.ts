@@ -1,7 +1,7 @@
 // `sms-send send`: wiring only. Flags in, prepareCampaign() and its send pass, events to the UI, result to a renderer.
 import { resolve as resolvePath } from 'node:path';
 import type { Settings } from '../../config/settings.js';
-import { ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { ExitCode, InterruptedError, UsageError } from '../../shared/errors.js';
 import { spoolStream } from '../../input/stdin.js';
 import {
   loadTemplate,
@@ -26,7 +26,7 @@ import { renderInvalid, renderOverMaxCost, renderPlan } from '../ui/plan.js';
 import { showProgress, showValidationProgress } from '../ui/progress.js';
 import { watchSignals } from '../ui/signals.js';
 import { renderWaiting, renderWindowPlan, windowJson } from '../ui/window.js';
-import { windowState } from '../../send/window.js';
+import { windowState } from '../../shared/window.js';
 
 /** A terminal run this large asks before sending (--yes skips it; a non-TTY run never asks). */
 const CONFIRM_ABOVE = 1000;

@@ -6,7 +6,7 @@ import {
   InterruptedError,
   NotAllAcceptedError,
   OutsideWindowError,
-} from '../../errors.js';
+} from '../../shared/errors.js';
 import type { CampaignResult } from '../../send/campaign.js';
 import { colorFor } from './color.js';
 import { plural, shellWord } from './format.js';

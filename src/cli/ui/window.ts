@@ -7,7 +7,7 @@ import {
   formatWallTime,
   type SendWindow,
   type WindowState,
-} from '../../send/window.js';
+} from '../../shared/window.js';
 import { plural } from './format.js';
 
 /** `waiting for the send window: opens Mon 09:00 Europe/Oslo (in 11 h 2 min)` */
