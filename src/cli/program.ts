@@ -474,7 +474,7 @@ const REPORT_EXIT_CODES: Partial<Record<ExitCode, string>> = {
   70: EXIT_CODE_MEANING[70],
 };
 
-/** The exit codes of a command: by default every one, from src/errors.ts. */
+/** The exit codes of a command: by default every one, from src/shared/errors.ts. */
 export function exitCodes(
   meanings: Partial<Record<ExitCode, string>> = EXIT_CODE_MEANING,
 ): HelpSection {

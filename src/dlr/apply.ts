@@ -2,7 +2,7 @@
 import { stat } from 'node:fs/promises';
 import { LockedError } from '../shared/errors.js';
 import { acquireLock, lockPath, type Lock } from '../journal/lock.js';
-import type { RowResult } from '../report/outcome.js';
+import type { RowResult } from '../message/outcome.js';
 import { updateReport } from '../report/update.js';
 import { readLog } from './log.js';
 import type { DeliveryBook } from './matching.js';

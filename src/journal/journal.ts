@@ -5,7 +5,7 @@ import { lineChunks, openIfExists } from '../shared/files.js';
 import { UsageError } from '../shared/errors.js';
 import { LineAppender } from './appender.js';
 import { SettledResults, type SettledResult } from './results.js';
-import type { Outcome, RowResult } from '../report/outcome.js';
+import type { Outcome, RowResult } from '../message/outcome.js';
 
 export const JOURNAL_VERSION = 1;
 

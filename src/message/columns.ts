@@ -1,5 +1,5 @@
 // Which column holds what: recipient and text detection, message-field columns, CustomData.<key> columns.
-import type { CampaignOptions, FileProblem } from './campaign.js';
+import type { CampaignOptions, FileProblem } from '../validate/reader.js';
 
 /** RestSmsMessageReq fields a column may set, by their lower-case name. */
 export const MESSAGE_FIELDS = [

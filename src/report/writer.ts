@@ -6,7 +6,7 @@ import { UsageError } from '../shared/errors.js';
 import { FORMATS, reportFormat, type Layout, type ReportFormat } from './format.js';
 import { writeAll } from '../shared/files.js';
 import { junitCase, junitHead, JUNIT_TAIL } from './junit.js';
-import type { RowResult } from './outcome.js';
+import type { RowResult } from '../message/outcome.js';
 import { REPORT_COLUMNS, toCsvCells, toJsonRow, type ReportColumn } from './row.js';
 
 export interface ReportWriter {

@@ -1,6 +1,6 @@
 // The send loop: batches from a stream, a fixed number of workers, retries, rate, circuit breaker.
 import type { Answer } from '../gateway/outcome.js';
-import type { MessageResult, RowResult } from '../report/outcome.js';
+import type { MessageResult, RowResult } from '../message/outcome.js';
 import { backoffDelay } from './backoff.js';
 import { batches } from './batcher.js';
 import type { SendEmitter } from './events.js';

@@ -8,7 +8,7 @@ import { unescapeFormula } from '../../src/report/format.js';
 import { readReport, summarizeReport } from '../../src/report/read.js';
 import { fileIdentity, updateReport, type RowUpdater } from '../../src/report/update.js';
 import { openReport } from '../../src/report/writer.js';
-import type { RowResult } from '../../src/report/outcome.js';
+import type { RowResult } from '../../src/message/outcome.js';
 import { reportColumns } from '../../src/report/row.js';
 import { parseCsv, tempDir } from '../helpers/files.js';
 

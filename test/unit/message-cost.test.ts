@@ -3,11 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import type { PricePerSegment } from '../../src/config/settings.js';
 import { buildMessage } from '../../src/message/build.js';
-import type { BuiltRecord, CampaignReader } from '../../src/message/campaign.js';
+import type { BuiltRecord, CampaignReader } from '../../src/validate/reader.js';
 import { planColumns } from '../../src/message/columns.js';
 import { callingCode, priceFor, roundMoney } from '../../src/message/cost.js';
 import { analyzeText, segmentsWith, ucs2Chars } from '../../src/message/encoding.js';
-import { planCampaign, type Plan } from '../../src/message/plan.js';
+import { planCampaign, type Plan } from '../../src/validate/plan.js';
 
 describe('callingCode', () => {
   it.each([

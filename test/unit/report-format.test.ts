@@ -14,7 +14,7 @@ import {
   unescapeFormula,
   type ReadRow,
 } from '../../src/report/format.js';
-import type { RowResult } from '../../src/report/outcome.js';
+import type { RowResult } from '../../src/message/outcome.js';
 import { readReport } from '../../src/report/read.js';
 import { reportColumns } from '../../src/report/row.js';
 import { openReport } from '../../src/report/writer.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/shared/errors.js';
 import { formatShare, judgeGates, parseGates } from '../../src/report/gates.js';
 import type { ReportCounts } from '../../src/report/read.js';
-import { OUTCOMES, type Outcome } from '../../src/report/outcome.js';
+import { OUTCOMES, type Outcome } from '../../src/message/outcome.js';
 
 /** A report's counts: the outcomes given, every other 0; `delivered` of the accepted rows. */
 function counts(byOutcome: Partial<Record<Outcome, number>>, delivered = 0): ReportCounts {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/gateway/client.js';
 import { answerOf, type Answer } from '../../src/gateway/outcome.js';
-import type { RowResult } from '../../src/report/outcome.js';
+import type { RowResult } from '../../src/message/outcome.js';
 import { SendEmitter, type BatchReport, type RetryNotice } from '../../src/send/events.js';
 import { RateLimiter } from '../../src/send/rate.js';
 import { send, type Entry, type Poster, type SendOptions } from '../../src/send/send.js';

@@ -8,7 +8,7 @@ import {
   prepareCampaign,
   type CampaignRequest,
   type PreparedCampaign,
-} from '../../send/campaign.js';
+} from '../../campaign/prepare.js';
 import { SendEmitter } from '../../send/events.js';
 import {
   gatewayTarget,

@@ -7,7 +7,7 @@ import { openCsv } from '../input/csv.js';
 import { InputError } from '../input/errors.js';
 import { csvDelimiter, type InputFile } from '../input/open.js';
 import type { InputFormat } from '../input/types.js';
-import type { CampaignOptions, FileProblem } from './campaign.js';
+import type { CampaignOptions, FileProblem } from './reader.js';
 import type { RecordChecker } from './checker.js';
 import {
   buildChunk,
@@ -16,7 +16,7 @@ import {
   type ChunkResult,
   type ChunkSpec,
 } from './chunk.js';
-import { checkColumns, planColumns } from './columns.js';
+import { checkColumns, planColumns } from '../message/columns.js';
 
 export type { ChunkResult } from './chunk.js';
 
@@ -269,7 +269,7 @@ export class ParallelReader {
         parallel: { spool: parallel.spool, digests: parallel.digests, tally: parallel.tally },
       },
     };
-    const url = parallel.worker?.url ?? new URL('./validate-worker.js', import.meta.url);
+    const url = parallel.worker?.url ?? new URL('./worker.js', import.meta.url);
     this.workers = Array.from({ length: this.count }, () => {
       const worker = new Worker(url, { workerData: setup, execArgv: parallel.worker?.execArgv });
       worker.on('message', (message: FromWorker) => this.receive(message));

@@ -3,11 +3,11 @@ import type { CsvBody } from '../input/csv.js';
 import type { NdjsonBody } from '../input/json.js';
 import { openInput, type InputFile } from '../input/open.js';
 import type { InputRecord } from '../input/types.js';
-import { entryOf } from '../send/entries.js';
-import { spoolLine } from '../send/spool.js';
-import type { CampaignOptions } from './campaign.js';
+import { entryOf } from './entries.js';
+import { spoolLine } from './spool.js';
+import type { CampaignOptions } from './reader.js';
 import { RecordChecker } from './checker.js';
-import { planColumns } from './columns.js';
+import { planColumns } from '../message/columns.js';
 import { PlanTally, type PlanPart } from './plan.js';
 
 /** A byte range of one file; its lines are numbered from 1 until the range's first line is known. */

@@ -2,12 +2,12 @@
 import type { MessageDefaults } from '../config/settings.js';
 import { detectFormat, openInput, type InputFile } from '../input/open.js';
 import type { InputRecord } from '../input/types.js';
-import type { Built } from './build.js';
+import type { Built } from '../message/build.js';
 import { RecordChecker } from './checker.js';
-import { checkColumns, planColumns, type ColumnPlan, type Mapping } from './columns.js';
+import { checkColumns, planColumns, type ColumnPlan, type Mapping } from '../message/columns.js';
 import { ParallelReader, type ChunkResult, type ParallelOptions } from './parallel.js';
-import type { Suppression } from './suppress.js';
-import type { Template } from './template.js';
+import type { Suppression } from '../message/suppress.js';
+import type { Template } from '../message/template.js';
 
 export interface CampaignOptions {
   files: readonly InputFile[];

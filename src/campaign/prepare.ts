@@ -19,20 +19,20 @@ import {
 } from '../journal/identity.js';
 import { acquireLock, lockPath, type Lock } from '../journal/lock.js';
 import { campaignPaths, MANIFEST_VERSION, readManifest } from '../journal/state.js';
-import { readCampaign } from '../message/campaign.js';
+import { readCampaign } from '../validate/reader.js';
 import type { Mapping } from '../message/columns.js';
-import { identitySettings, type InputSettings } from '../message/implied.js';
-import type { ValidationWorkers } from '../message/parallel.js';
-import { planCampaign, type Plan } from '../message/plan.js';
+import { identitySettings, type InputSettings } from './implied.js';
+import type { ValidationWorkers } from '../validate/parallel.js';
+import { planCampaign, type Plan } from '../validate/plan.js';
 import { loadSuppression } from '../message/suppress.js';
 import { recordedDeliveries, restoreDeliveries } from '../dlr/carry.js';
 import { compileTemplate } from '../message/template.js';
-import { OUTCOMES, type Outcome } from '../report/outcome.js';
+import { OUTCOMES, type Outcome } from '../message/outcome.js';
 import { Tally, type RunSummary } from '../report/summary.js';
 import { reportFormat } from '../report/format.js';
 import { reportExistsError } from '../report/writer.js';
-import { entryOf } from './entries.js';
-import type { SendEmitter } from './events.js';
+import { entryOf } from '../validate/entries.js';
+import type { SendEmitter } from '../send/events.js';
 import {
   checkInputsUnchanged,
   holdOriginal,
@@ -42,9 +42,9 @@ import {
 } from './follow-up.js';
 import { settledRows } from './resume.js';
 import { runCampaign, type RunResult } from './run.js';
-import { awaitWindow, windowGate } from './schedule.js';
-import type { Poster } from './send.js';
-import { readSpool, SpoolWriter } from './spool.js';
+import { awaitWindow, windowGate } from '../send/schedule.js';
+import type { Poster } from '../send/send.js';
+import { readSpool, SpoolWriter } from '../validate/spool.js';
 import { describeWindow, windowState, type SendWindow } from '../shared/window.js';
 
 export interface CampaignRequest {

@@ -1,6 +1,6 @@
 // Turns a built record into what send() consumes: a serialised message, or a decided final row.
-import type { BuiltRecord, CampaignBatch } from '../message/campaign.js';
-import type { Entry, TextColumns } from './send.js';
+import type { BuiltRecord, CampaignBatch } from './reader.js';
+import type { Entry, TextColumns } from '../send/send.js';
 
 export function entryOf({ record, built, skipped }: BuiltRecord): Entry {
   const text: TextColumns = { segments: built.text.segments, encoding: built.text.encoding };

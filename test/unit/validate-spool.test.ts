@@ -4,7 +4,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entry } from '../../src/send/send.js';
-import { readSpool, SpoolWriter } from '../../src/send/spool.js';
+import { readSpool, SpoolWriter } from '../../src/validate/spool.js';
 import { lineChunks, TEXT_PIECE_BYTES } from '../../src/shared/files.js';
 import { tempDir } from '../helpers/files.js';
 import { messageEntries } from '../helpers/reliability.js';

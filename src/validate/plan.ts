@@ -1,12 +1,12 @@
 // The validation pass: reads the whole campaign once, sends nothing, and says what a send would do.
 import type { PricePerSegment } from '../config/settings.js';
 import type { FieldValue, InputRecord } from '../input/types.js';
-import type { Problem } from './build.js';
-import type { BuiltRecord, CampaignReader, FileProblem } from './campaign.js';
-import { callingCode, priceFor, roundMoney } from './cost.js';
+import type { Problem } from '../message/build.js';
+import type { BuiltRecord, CampaignReader, FileProblem } from './reader.js';
+import { callingCode, priceFor, roundMoney } from '../message/cost.js';
 import { DigestSet, digestMessage } from './digest.js';
-import { describeChar, segmentsWith, ucs2Chars, type Encoding } from './encoding.js';
-import { gsmReplacement, normalizeForGsm } from './gsm-normalize.js';
+import { describeChar, segmentsWith, ucs2Chars, type Encoding } from '../message/encoding.js';
+import { gsmReplacement, normalizeForGsm } from '../message/gsm-normalize.js';
 
 export interface InvalidRecord {
   row: number;

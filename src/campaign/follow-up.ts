@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, extname, join, resolve as resolvePath } from 'node:path';
 import type { Settings } from '../config/settings.js';
-import { isUndelivered } from '../dlr/status.js';
+import { isUndelivered } from '../report/delivery-status.js';
 import { LockedError, UsageError } from '../shared/errors.js';
 import type { InputFile } from '../input/open.js';
 import {
@@ -19,12 +19,12 @@ import {
   type CampaignEntry,
   type FollowUpOf,
 } from '../journal/state.js';
-import type { BuiltRecord, CampaignReader } from '../message/campaign.js';
+import type { BuiltRecord, CampaignReader } from '../validate/reader.js';
 import { generateMessageId } from '../message/message-id.js';
 import { readableFormat } from '../report/format.js';
 import { readReport } from '../report/read.js';
 import { exists, isFile } from '../shared/files.js';
-import type { CampaignRequest } from './campaign.js';
+import type { CampaignRequest } from './prepare.js';
 
 /** What a follow-up re-sends besides `failed` and `rejected`, only when asked. */
 export type Include = 'unknown' | 'undelivered';
