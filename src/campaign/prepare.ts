@@ -1,10 +1,7 @@
 // The main job without a terminal: campaign identity and state, the validation pass, then the send pass.
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve as resolvePath } from 'node:path';
-import type { Settings } from '../config/settings.js';
-import { ExitCode, InterruptedError, UsageError } from '../shared/errors.js';
-import { systemClock, type Clock } from '../shared/clock.js';
-import { exists } from '../shared/files.js';
+import { recordedDeliveries, restoreDeliveries } from '../dlr/carry.js';
 import type { InputFile } from '../input/open.js';
 import { claimCampaign, inspectCampaign, type Claim } from '../journal/claim.js';
 import {
@@ -19,124 +16,33 @@ import {
 } from '../journal/identity.js';
 import { acquireLock, lockPath, type Lock } from '../journal/lock.js';
 import { campaignPaths, MANIFEST_VERSION, readManifest } from '../journal/state.js';
-import { readCampaign } from '../validate/reader.js';
-import type { Mapping } from '../message/columns.js';
-import { identitySettings, type InputSettings } from './implied.js';
-import type { ValidationWorkers } from '../validate/parallel.js';
-import { planCampaign, type Plan } from '../validate/plan.js';
-import { loadSuppression } from '../message/suppress.js';
-import { recordedDeliveries, restoreDeliveries } from '../dlr/carry.js';
-import { compileTemplate } from '../message/template.js';
 import { OUTCOMES, type Outcome } from '../message/outcome.js';
-import { Tally, type RunSummary } from '../report/summary.js';
+import { loadSuppression } from '../message/suppress.js';
+import { compileTemplate } from '../message/template.js';
 import { reportFormat } from '../report/format.js';
+import { Tally } from '../report/summary.js';
 import { reportExistsError } from '../report/writer.js';
+import { awaitWindow, windowGate } from '../send/schedule.js';
+import { systemClock } from '../shared/clock.js';
+import { ExitCode, InterruptedError, UsageError } from '../shared/errors.js';
+import { exists } from '../shared/files.js';
+import { describeWindow, windowState, type SendWindow } from '../shared/window.js';
 import { entryOf } from '../validate/entries.js';
-import type { SendEmitter } from '../send/events.js';
-import {
-  checkInputsUnchanged,
-  holdOriginal,
-  rowsResent,
-  selectRows,
-  type FollowUp,
-} from './follow-up.js';
+import { planCampaign, type Plan } from '../validate/plan.js';
+import { readCampaign } from '../validate/reader.js';
+import { readSpool, SpoolWriter } from '../validate/spool.js';
+import { checkInputsUnchanged, holdOriginal, rowsResent, selectRows } from './follow-up.js';
+import { identitySettings, type InputSettings } from './implied.js';
 import { settledRows } from './resume.js';
 import { runCampaign, type RunResult } from './run.js';
-import { awaitWindow, windowGate } from '../send/schedule.js';
-import type { Poster } from '../send/send.js';
-import { readSpool, SpoolWriter } from '../validate/spool.js';
-import { describeWindow, windowState, type SendWindow } from '../shared/window.js';
-
-export interface CampaignRequest {
-  /** The inputs in order; standard input already copied to a file (it is read more than once). */
-  files: InputFile[];
-  settings: Settings;
-  /** To the built-in simulator: a campaign of its own, apart from the same content sent for real. */
-  simulate: boolean;
-  mapping: Mapping;
-  /** `--text`, or the contents of `--text-file`. */
-  template?: string;
-  inputFormat?: string;
-  delimiter?: string;
-  limit?: number;
-  dedupe?: boolean;
-  skipInvalid?: boolean;
-  /** `--report`, with {date}, {time} and {name} still to fill. */
-  report?: string;
-  force: boolean;
-  resume: boolean;
-  retryUnknown: boolean;
-  /** Outside the send window, end at once (exit 5) instead of waiting for it to open. */
-  noWait?: boolean;
-  /** Validate only: no state is claimed, nothing is spooled; repeats are counted for the plan. */
-  dryRun: boolean;
-  now: Date;
-  /** Told the number of records validated so far, as they are validated (progress for the UI). */
-  onValidated?: (records: number) => void;
-  /** Tuning of the validation pass's worker threads; the tests force them on small files. */
-  workers?: ValidationWorkers;
-  /**
-   * A follow-up campaign (`sms-send retry`): its own identity, only the chosen rows of the
-   * original inputs (which must not have changed), new MessageIds, each row linked to the original.
-   */
-  followUp?: FollowUp;
-}
-
-/** Why the plan refuses the run; the CLI words it (renderInvalid, …) and exits 2. */
-export type Refusal = 'invalid-input' | 'empty-input' | 'over-max-cost';
-
-export interface PreparedCampaign {
-  identity: CampaignIdentity;
-  reportPath: string;
-  plan: Plan;
-  refusal?: Refusal;
-  /** Records this run will send: on resume, only what an earlier run did not settle. */
-  toSend: number;
-  /** An earlier run's journal is continued. */
-  resuming: boolean;
-  /** A follow-up campaign (`sms-send retry`), which takes no input flags such as --skip-invalid. */
-  followUp: boolean;
-  /** Dry run only: what the campaign's state would refuse a real run with (exit 2, or 4). */
-  stateRefusal?: UsageError;
-  /** Counts every row as it is reported; progress reads it while the send pass runs. */
-  tally: Tally;
-  /** The send pass; once, and only when the plan was not refused and this is no dry run. */
-  send(options: SendPassOptions): Promise<CampaignResult>;
-  /** Releases the locks and the spool; a campaign that never started leaves no state behind. */
-  close(): Promise<void>;
-}
-
-export interface SendPassOptions {
-  poster: Poster;
-  /** What the manifest records as the target: the endpoint, or "simulator". */
-  target: string;
-  events: SendEmitter;
-  stopSignal?: AbortSignal;
-  abortSignal?: AbortSignal;
-  /** Wall time for the send window and waits; the system's unless a test injects one. */
-  clock?: Clock;
-}
-
-/** How a run the send window stopped stands: what it sent, what is left, when it opens again. */
-export interface WindowClosed {
-  sent: number;
-  left: number;
-  /** `09:00-21:00 mon-fri Europe/Oslo` */
-  window: string;
-  timeZone: string;
-  now: number;
-  opensAt: number;
-}
-
-export interface CampaignResult {
-  run: RunResult;
-  summary: RunSummary;
-  /** The earlier run's report, when this resumed run wrote the complete one elsewhere. */
-  previousReport?: string;
-  /** Set when the send window closed before every record was sent (exit 5). */
-  windowClosed?: WindowClosed;
-  exitCode: ExitCode;
-}
+import type {
+  CampaignRequest,
+  CampaignResult,
+  PreparedCampaign,
+  Refusal,
+  SendPassOptions,
+  WindowClosed,
+} from './types.js';
 
 /**
  * Everything before the first message: identity, the campaign's state (exit 4 while another run

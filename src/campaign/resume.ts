@@ -2,7 +2,7 @@
 import { CONFIRMED_BY_DLR } from '../dlr/matching.js';
 import type { JournalState } from '../journal/journal.js';
 import type { MessageResult } from '../message/outcome.js';
-import type { Entry, TextColumns } from '../send/send.js';
+import type { Entry, TextColumns } from '../validate/entries.js';
 
 export interface ResumeCounts {
   /** Records whose result came from the journal. */

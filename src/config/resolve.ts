@@ -17,7 +17,8 @@ import {
   parseHours,
   type SendWindow,
 } from '../shared/window.js';
-import type { PricePerSegment, Settings } from './settings.js';
+import type { PricePerSegment } from '../message/cost.js';
+import type { Settings } from './settings.js';
 import { BUILT_IN_DEFAULTS, flagName, type FileSettings, type SettingKey } from './table.js';
 
 export interface ResolveInput {

@@ -1,5 +1,4 @@
 // One input record → one RestSmsMessageReq, or the list of reasons it cannot be sent.
-import type { MessageDefaults } from '../config/settings.js';
 import type { RestSmsMessageReq } from '../gateway/types.js';
 import type { FieldValue, InputRecord } from '../input/types.js';
 import { isPlainObject } from '../shared/plain-object.js';
@@ -25,6 +24,20 @@ import {
 } from './rules.js';
 import { fillOnce, type Template } from './template.js';
 import { normalizeValidity } from './validity.js';
+
+/** Message fields applied to every record unless the record sets its own. */
+export interface MessageDefaults {
+  gateway: number;
+  originatorAddress?: string;
+  price: number;
+  messageType?: string;
+  validationPeriod?: string;
+  category?: string;
+  deliveryReportUrl?: string;
+  customData: Record<string, unknown>;
+  serviceCode?: string;
+  serviceDescription?: string;
+}
 
 /** One reason a record cannot be sent, naming the field (or column) at fault. */
 export interface Problem {

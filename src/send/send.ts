@@ -1,27 +1,11 @@
 // The send loop: batches from a stream, a fixed number of workers, retries, rate, circuit breaker.
 import type { Answer } from '../gateway/outcome.js';
 import type { MessageResult, RowResult } from '../message/outcome.js';
+import type { Entry } from '../validate/entries.js';
 import { backoffDelay } from './backoff.js';
 import { batches } from './batcher.js';
 import type { SendEmitter } from './events.js';
 import { RateLimiter } from './rate.js';
-
-/** What the report says of a record's text, whatever becomes of it (segments, encoding, normalized). */
-export type TextColumns = Pick<RowResult, 'segments' | 'encoding' | 'normalized'>;
-
-/** What send() consumes: a message to send (already serialised), or a record decided beforehand. */
-export type Entry =
-  | ({ kind: 'message'; row: number; to: string; messageId: string; json: string } & TextColumns)
-  | ({
-      kind: 'final';
-      row: number;
-      to: string;
-      messageId: string;
-      result: MessageResult;
-      attempts?: number;
-      /** Settled by an earlier run (resume): reported, but not this run's work. */
-      earlier?: boolean;
-    } & TextColumns);
 
 type MessageEntry = Extract<Entry, { kind: 'message' }>;
 

@@ -1,5 +1,4 @@
 // Large CSV and NDJSON files are validated on every core: worker threads take byte ranges, merged in order.
-import type { TallyOptions } from './plan.js';
 import { availableParallelism } from 'node:os';
 import { open, stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
@@ -7,37 +6,10 @@ import { openCsv } from '../input/csv.js';
 import { InputError } from '../input/errors.js';
 import { csvDelimiter, type InputFile } from '../input/open.js';
 import type { InputFormat } from '../input/types.js';
-import type { CampaignOptions, FileProblem } from './reader.js';
+import { checkColumns, planColumns, type FileProblem } from '../message/columns.js';
 import type { RecordChecker } from './checker.js';
-import {
-  buildChunk,
-  readChunk,
-  type ChunkBase,
-  type ChunkResult,
-  type ChunkSpec,
-} from './chunk.js';
-import { checkColumns, planColumns } from '../message/columns.js';
-
-export type { ChunkResult } from './chunk.js';
-
-export interface ParallelOptions extends ValidationWorkers {
-  /** Workers write spool lines (a real run) and digests of valid records (repeats are counted). */
-  spool: boolean;
-  digests: boolean;
-  /** What a worker's plan counts besides the basics: normalisation, the template, prices. */
-  tally?: TallyOptions;
-}
-
-/** How many workers, from what size, on what parts of a file; defaults suit this machine. */
-export interface ValidationWorkers {
-  /** Files smaller than this are read on the main thread: below it, starting workers does not pay. */
-  minBytes?: number;
-  /** The size of the byte range a worker validates at a time. */
-  chunkBytes?: number;
-  workers?: number;
-  /** The worker's module and Node options (the tests run it from the TypeScript sources). */
-  worker?: { url: URL; execArgv?: string[] };
-}
+import { buildChunk, readChunk, type ChunkBase, type ChunkSpec } from './chunk.js';
+import type { CampaignOptions, ChunkResult } from './types.js';
 
 /**
  * Measured on 2 cores: each worker costs about 0.45 s of CPU to start (modules, number rules) and

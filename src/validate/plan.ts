@@ -1,61 +1,19 @@
 // The validation pass: reads the whole campaign once, sends nothing, and says what a send would do.
-import type { PricePerSegment } from '../config/settings.js';
 import type { FieldValue, InputRecord } from '../input/types.js';
-import type { Problem } from '../message/build.js';
-import type { BuiltRecord, CampaignReader, FileProblem } from './reader.js';
-import { callingCode, priceFor, roundMoney } from '../message/cost.js';
-import { DigestSet, digestMessage } from './digest.js';
+import type { FileProblem } from '../message/columns.js';
+import { callingCode, priceFor, roundMoney, type PricePerSegment } from '../message/cost.js';
 import { describeChar, segmentsWith, ucs2Chars, type Encoding } from '../message/encoding.js';
 import { gsmReplacement, normalizeForGsm } from '../message/gsm-normalize.js';
-
-export interface InvalidRecord {
-  row: number;
-  file: string;
-  line: number;
-  problems: Problem[];
-}
-
-/** A record where a character occurs: file:line, and the column (or "template") that holds it. */
-export interface CharRow {
-  row: number;
-  file: string;
-  line: number;
-  field: string;
-}
-
-/** One character that forced UCS-2, and what it costs. */
-export interface Ucs2Char {
-  /** The character as a person can see it: `"’" (U+2019)`. */
-  char: string;
-  /** `U+2019` */
-  codePoint: string;
-  /** Records to send whose text holds it. */
-  messages: number;
-  /** The first of them, in input order. */
-  rows: CharRow[];
-  /** Segments of those records as they will be sent. */
-  segments: number;
-  /**
-   * Segments of the same records with this character written in GSM-7: as --gsm-normalize would
-   * (`replacement`), or left out when its table has no row for it. The same as `segments` when
-   * another character keeps a record UCS-2 anyway.
-   */
-  segmentsWithout: number;
-  /** What --gsm-normalize sends it as; absent when its table has no row for it. */
-  replacement?: string;
-  /** With a price per segment: what those records cost, and would cost without it. */
-  cost?: number;
-  costWithout?: number;
-}
-
-/** What --gsm-normalize changes (or would): records, characters replaced, segments saved. */
-export interface NormalizeCounts {
-  messages: number;
-  characters: number;
-  segmentsSaved: number;
-  /** With a price per segment: the cost saved. */
-  costSaved?: number;
-}
+import { DigestSet, digestMessage } from './digest.js';
+import type {
+  BuiltRecord,
+  CampaignReader,
+  InvalidRecord,
+  NormalizeCounts,
+  PlanPart,
+  TallyOptions,
+  Ucs2Char,
+} from './types.js';
 
 /** The estimate, with a price per segment: in total and by calling code. */
 export interface CostEstimate {
@@ -154,13 +112,6 @@ export const MAX_LISTED_CHARS = 50;
 /** Rows listed for each such character: enough to find it in the file. */
 export const ROWS_PER_CHAR = 5;
 
-/** What a tally needs of the plan's options: a worker thread's tally gets the same, as plain data. */
-export interface TallyOptions {
-  gsmNormalize?: boolean;
-  template?: string;
-  pricePerSegment?: PricePerSegment;
-}
-
 export async function planCampaign(campaign: CampaignReader, options: PlanOptions): Promise<Plan> {
   const { onRecord, onSpool, onProgress } = options;
   const tally = new PlanTally(options, options.countRepeats ? 'count' : undefined);
@@ -181,30 +132,6 @@ export async function planCampaign(campaign: CampaignReader, options: PlanOption
     onProgress?.(tally.part.records);
   }
   return tally.finish(campaign.fileProblems, options);
-}
-
-/** The counts of a plan for part of a campaign, as a worker thread sends them: plain data. */
-export interface PlanPart {
-  records: number;
-  valid: number;
-  invalid: number;
-  skipped: number;
-  suppressed: number;
-  suppressedByList: Record<string, number>;
-  invalidRecords: InvalidRecord[];
-  invalidByField: Record<string, number>;
-  segments: number;
-  segmentsByEncoding: Record<Encoding, number>;
-  messagesByEncoding: Record<Encoding, number>;
-  /** Characters that forced UCS-2, in order of first use. */
-  ucs2: [string, Ucs2Char][];
-  /** With a price per segment: messages and segments by calling code. */
-  byCode: [string, { messages: number; segments: number }][];
-  normalized?: NormalizeCounts;
-  normalizable?: NormalizeCounts;
-  premiumTotal: number;
-  premiumMessages: number;
-  samples: { row: number; to: string; text: string }[];
 }
 
 /**

@@ -1,64 +1,14 @@
 // Reads every input of a campaign in order and builds each record; shared by the plan and the send pass.
-import type { MessageDefaults } from '../config/settings.js';
-import { detectFormat, openInput, type InputFile } from '../input/open.js';
-import type { InputRecord } from '../input/types.js';
-import type { Built } from '../message/build.js';
+import { detectFormat, openInput } from '../input/open.js';
+import {
+  checkColumns,
+  planColumns,
+  type ColumnPlan,
+  type FileProblem,
+} from '../message/columns.js';
 import { RecordChecker } from './checker.js';
-import { checkColumns, planColumns, type ColumnPlan, type Mapping } from '../message/columns.js';
-import { ParallelReader, type ChunkResult, type ParallelOptions } from './parallel.js';
-import type { Suppression } from '../message/suppress.js';
-import type { Template } from '../message/template.js';
-
-export interface CampaignOptions {
-  files: readonly InputFile[];
-  inputFormat?: string;
-  delimiter?: string;
-  mapping: Mapping;
-  template?: Template;
-  defaults: MessageDefaults;
-  country?: string;
-  campaignKey: string;
-  now: Date;
-  /** Send only the first N valid records; later valid ones are skipped. */
-  limit?: number;
-  /** Skip a record whose recipient and text repeat an earlier one. */
-  dedupe?: boolean;
-  /** Skip a record whose recipient is on a suppression list (--suppress). */
-  suppress?: Suppression;
-  /** --gsm-normalize: texts are sent with look-alikes outside GSM-7 replaced. */
-  gsmNormalize?: boolean;
-  /** --max-segments: a record whose text needs more is invalid. */
-  maxSegments?: number;
-  /** Large files are validated by worker threads: what those write (spool lines, digests). */
-  parallel?: ParallelOptions;
-}
-
-export interface BuiltRecord {
-  record: InputRecord;
-  built: Built;
-  /** Why a valid record is not sent (--limit, --dedupe, --suppress). */
-  skipped?: string;
-  /** The suppression list that holds the recipient, when that is why it is skipped. */
-  suppressedBy?: string;
-}
-
-/** A problem with a whole file (a missing column), found before any of its records. */
-export interface FileProblem {
-  file: string;
-  message: string;
-}
-
-/**
- * What the campaign yields, in input order: records built here, or a part of a large file that a
- * worker thread validated (its plan counts and spool lines, rows already numbered).
- */
-export type CampaignBatch = BuiltRecord[] | ChunkResult;
-
-export interface CampaignReader {
-  /** Problems with whole files, filled in as each file is opened. */
-  readonly fileProblems: FileProblem[];
-  records(): AsyncGenerator<CampaignBatch>;
-}
+import { ParallelReader } from './parallel.js';
+import type { CampaignBatch, CampaignOptions, CampaignReader } from './types.js';
 
 export function readCampaign(options: CampaignOptions): CampaignReader {
   const fileProblems: FileProblem[] = [];

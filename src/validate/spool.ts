@@ -4,7 +4,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../shared/errors.js';
 import type { Encoding } from '../message/encoding.js';
 import { lineChunks, TEXT_PIECE_BYTES, writeAll } from '../shared/files.js';
-import type { Entry } from '../send/send.js';
+import type { Entry } from './entries.js';
 
 /**
  * Writes one line per record: `M\trow\tto\tmessageId\tsegments\tencoding\tnormalized\t<message JSON>`

@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { InputError } from '../input/errors.js';
 import type { InputRecord } from '../input/types.js';
-import type { CampaignOptions } from './reader.js';
+import type { CampaignOptions } from './types.js';
 import { buildChunk, readChunk, type ChunkBase, type ChunkSpec } from './chunk.js';
 import type { FromWorker, ToWorker, WorkerError, WorkerSetup } from './parallel.js';
 import { compileTemplate } from '../message/template.js';

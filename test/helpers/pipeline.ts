@@ -16,7 +16,8 @@ import { ExitCode, SmsSendError } from '../../src/shared/errors.js';
 import { GatewayClient } from '../../src/gateway/client.js';
 import { spoolStream, type Spooled } from '../../src/input/stdin.js';
 import type { Plan } from '../../src/validate/plan.js';
-import { loadTemplate, prepareCampaign, type WindowClosed } from '../../src/campaign/prepare.js';
+import { loadTemplate, prepareCampaign } from '../../src/campaign/prepare.js';
+import type { WindowClosed } from '../../src/campaign/types.js';
 import { SendEmitter } from '../../src/send/events.js';
 import type { Clock } from '../../src/shared/clock.js';
 import {

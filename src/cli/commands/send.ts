@@ -3,12 +3,8 @@ import { resolve as resolvePath } from 'node:path';
 import type { Settings } from '../../config/settings.js';
 import { ExitCode, InterruptedError, UsageError } from '../../shared/errors.js';
 import { spoolStream } from '../../input/stdin.js';
-import {
-  loadTemplate,
-  prepareCampaign,
-  type CampaignRequest,
-  type PreparedCampaign,
-} from '../../campaign/prepare.js';
+import { loadTemplate, prepareCampaign } from '../../campaign/prepare.js';
+import type { CampaignRequest, PreparedCampaign } from '../../campaign/types.js';
 import { SendEmitter } from '../../send/events.js';
 import {
   gatewayTarget,

@@ -7,7 +7,7 @@ import {
   NotAllAcceptedError,
   OutsideWindowError,
 } from '../../shared/errors.js';
-import type { CampaignResult } from '../../campaign/prepare.js';
+import type { CampaignResult } from '../../campaign/types.js';
 import { colorFor } from './color.js';
 import { plural, shellWord } from './format.js';
 import { summaryJson } from './json.js';

@@ -1,5 +1,5 @@
 // Renders the send window for people and machines: the wait, the dry run's line, its JSON member.
-import type { WindowClosed } from '../../campaign/prepare.js';
+import type { WindowClosed } from '../../campaign/types.js';
 import {
   describeOpening,
   describeWindow,
