@@ -15,7 +15,8 @@ import { openReport } from '../report/writer.js';
 import type { SendEmitter } from '../send/events.js';
 import { RateLimiter } from '../send/rate.js';
 import { applyJournal, type ResumeCounts } from './resume.js';
-import { send, type Poster, type SendOutcome } from '../send/send.js';
+import { send } from '../send/send.js';
+import type { Poster, SendOutcome } from '../send/types.js';
 import type { Entry } from '../validate/entries.js';
 
 export interface RunOptions {

@@ -7,7 +7,7 @@ import type { FollowUpOf } from '../journal/state.js';
 import type { Mapping } from '../message/columns.js';
 import type { RunSummary, Tally } from '../report/summary.js';
 import type { SendEmitter } from '../send/events.js';
-import type { Poster } from '../send/send.js';
+import type { Poster } from '../send/types.js';
 import type { Clock } from '../shared/clock.js';
 import type { ExitCode, UsageError } from '../shared/errors.js';
 import type { Plan } from '../validate/plan.js';

@@ -6,7 +6,8 @@ import { answerOf, type Answer } from '../../src/gateway/outcome.js';
 import type { RowResult } from '../../src/message/outcome.js';
 import { SendEmitter, type BatchReport, type RetryNotice } from '../../src/send/events.js';
 import { RateLimiter } from '../../src/send/rate.js';
-import { send, type Poster, type SendOptions } from '../../src/send/send.js';
+import { send } from '../../src/send/send.js';
+import type { Poster, SendOptions } from '../../src/send/types.js';
 import type { Entry } from '../../src/validate/entries.js';
 import { InstantClock, messageEntries, settle, streamOf } from '../helpers/reliability.js';
 
