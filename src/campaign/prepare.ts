@@ -1,48 +1,24 @@
 // The main job without a terminal: campaign identity and state, the validation pass, then the send pass.
 import { readFile } from 'node:fs/promises';
-import { basename, dirname, extname, join, resolve as resolvePath } from 'node:path';
-import { recordedDeliveries, restoreDeliveries } from '../dlr/carry.js';
-import type { InputFile } from '../input/open.js';
-import { claimCampaign, inspectCampaign, type Claim } from '../journal/claim.js';
-import {
-  campaignIdentity,
-  canonicalJson,
-  contentHash,
-  expandCampaignName,
-  expandPlaceholders,
-  hashFile,
-  type CampaignIdentity,
-  type CampaignShape,
-} from '../journal/identity.js';
-import { acquireLock, lockPath, type Lock } from '../journal/lock.js';
-import { campaignPaths, MANIFEST_VERSION, readManifest } from '../journal/state.js';
-import { OUTCOMES, type Outcome } from '../message/outcome.js';
+import type { CampaignIdentity, CampaignShape } from '../journal/identity.js';
 import { loadSuppression } from '../message/suppress.js';
 import { compileTemplate } from '../message/template.js';
-import { reportFormat } from '../report/format.js';
 import { Tally } from '../report/summary.js';
-import { reportExistsError } from '../report/writer.js';
-import { awaitWindow, windowGate } from '../send/schedule.js';
-import { systemClock } from '../shared/clock.js';
-import { ExitCode, InterruptedError, UsageError } from '../shared/errors.js';
-import { exists } from '../shared/files.js';
-import { describeWindow, windowState, type SendWindow } from '../shared/window.js';
-import { entryOf } from '../validate/entries.js';
-import { planCampaign, type Plan } from '../validate/plan.js';
-import { readCampaign } from '../validate/reader.js';
-import { readSpool, SpoolWriter } from '../validate/spool.js';
-import { checkInputsUnchanged, holdOriginal, rowsResent, selectRows } from './follow-up.js';
-import { identitySettings, type InputSettings } from './implied.js';
+import { UsageError } from '../shared/errors.js';
+import type { Plan } from '../validate/plan.js';
+import { checkInputsUnchanged, rowsResent } from './follow-up.js';
+import { CampaignHold, reportPathFor } from './hold.js';
+import { hashInputs, identify } from './identity.js';
 import { settledRows } from './resume.js';
-import { runCampaign, type RunResult } from './run.js';
+import { sendPass } from './send-pass.js';
 import type {
   CampaignRequest,
   CampaignResult,
   PreparedCampaign,
   Refusal,
   SendPassOptions,
-  WindowClosed,
 } from './types.js';
+import { refusalOf, validateCampaign } from './validation.js';
 
 /**
  * Everything before the first message: identity, the campaign's state (exit 4 while another run
@@ -50,359 +26,104 @@ import type {
  * lock, and the validation pass, which writes every record ready to send to the spool.
  */
 export async function prepareCampaign(request: CampaignRequest): Promise<PreparedCampaign> {
-  const { settings, files, now } = request;
+  const { settings, files, followUp } = request;
   const template = request.template === undefined ? undefined : compileTemplate(request.template);
   const hashes = await hashInputs(files);
   // Every list is read (and refused, exit 2) before the campaign's state is looked at.
   const suppression = await loadSuppression(settings.suppress, settings.country);
-  const { followUp } = request;
   if (followUp) checkInputsUnchanged(files, hashes, followUp);
-  const given = {
-    inputFormat: request.inputFormat,
-    delimiter: request.delimiter,
-    mapping: request.mapping,
-  };
-  const shapeOf = (input: InputSettings): CampaignShape => ({
-    target: request.simulate ? 'simulator' : 'gateway',
-    mapping: input.mapping,
-    template: request.template,
-    inputFormat: input.inputFormat,
-    delimiter: input.delimiter,
-    country: settings.country,
-    defaults: settings.defaults,
-    // Only when on, so the IDs of campaigns from before the flag existed stay as they were.
-    gsmNormalize: settings.gsmNormalize || undefined,
-  });
-  const name =
-    settings.campaign === undefined
-      ? undefined
-      : expandCampaignName(settings.campaign, files[0]!.label, now);
-  // The manifest keeps the settings as given: a follow-up rebuilds the messages with them.
-  const shape = followUp?.shape ?? shapeOf(given);
-  const identity =
-    followUp?.identity ??
-    (await knownIdentity(settings.stateDir, hashes, name, [
-      shapeOf(await identitySettings(files, given, request.template !== undefined)),
-      shape,
-    ]));
-  const reportPath = expandReportPath(request.report, files[0]!.label, now, identity.id);
-  reportFormat(reportPath);
-  if (!(await exists(dirname(reportPath) || '.'))) {
-    throw new UsageError(
-      `cannot write the report ${reportPath}: the folder ${dirname(reportPath)} does not exist`,
-    );
-  }
-
-  let claim: Claim | undefined;
-  let reportLock: Lock | undefined;
-  let spool: SpoolWriter | undefined;
-  let originalLock: Lock | undefined;
-  const close = async () => {
-    await spool?.close().catch(() => undefined);
-    await reportLock?.release();
-    await claim?.release();
-    await originalLock?.release();
-  };
-  const claimOptions = {
-    stateDir: settings.stateDir,
-    identity,
-    force: request.force,
-    resume: request.resume,
-    inputs: hashes,
-  };
+  const { identity, shape } = await identify(request, hashes);
+  const reportPath = await reportPathFor(request, identity);
+  const hold = new CampaignHold();
   try {
-    // A dry run looks at the state without taking it: it says what a real run would be refused
-    // with, and on --resume counts only what is left.
-    const inspected = request.dryRun ? await inspectCampaign(claimOptions) : undefined;
-    if (!request.dryRun) {
-      if (followUp) originalLock = await holdOriginal(settings.stateDir, followUp);
-      claim = await claimCampaign(claimOptions);
-      // The report's own lock keeps a delivery-report fold from rewriting it under this run.
-      reportLock = await acquireLock(lockPath(reportPath), `writing the report ${reportPath}`);
-      await clearStaleReportLocks(claim.previous?.reports ?? [], reportPath);
-      if (!request.force && !request.resume && (await exists(reportPath))) {
-        throw reportExistsError(reportPath);
-      }
-      spool = await SpoolWriter.create(claim.paths.spool);
-    }
-    const journal = claim?.journal ?? inspected?.journal;
+    const inspected = await hold.take(request, { identity, reportPath, hashes });
+    const journal = hold.claim?.journal ?? inspected?.journal;
     // Rows a follow-up re-sent are the follow-up's now: a resume of the original leaves them.
     const resent =
       journal && !followUp
         ? await rowsResent(settings.stateDir, identity.id, shape.target)
         : undefined;
-    const settled = journal ? settledRows(journal, request.retryUnknown, resent) : () => false;
-    let toSend = 0;
-    const writer = spool;
-    // A dry run that resumes nothing spools nothing: it skips building each entry.
-    const spooling = writer !== undefined || journal !== undefined;
-    const countRepeats = request.dryRun && !request.dedupe;
-    const tallied = {
-      gsmNormalize: normalizes(request),
-      template: request.template,
-      pricePerSegment: settings.pricePerSegment,
-    };
-    const reader = readCampaign({
-      files,
-      inputFormat: request.inputFormat,
-      delimiter: request.delimiter,
-      mapping: request.mapping,
-      template,
-      defaults: settings.defaults,
-      country: settings.country,
-      campaignKey: identity.stem,
-      now: sendsFrom(settings.sendWindow, now),
-      limit: request.limit,
-      dedupe: request.dedupe,
-      suppress: suppression,
-      gsmNormalize: normalizes(request),
-      maxSegments: settings.maxSegments,
-      // A follow-up picks its rows out of built records, which parts validated by worker threads
-      // (spooled as they come) are not: it is read on this thread.
-      parallel: followUp
-        ? undefined
-        : { ...request.workers, spool: spooling, digests: countRepeats, tally: tallied },
-    });
-    const plan = await planCampaign(
-      followUp ? selectRows(reader, followUp.rows, identity.stem) : reader,
-      {
-        batchSize: settings.batchSize,
-        ...tallied,
-        currency: settings.currency,
-        maxCost: settings.maxCost,
-        onRecord: spooling
-          ? (record) => {
-              const entry = entryOf(record);
-              if (entry.kind === 'message' && !settled(entry.row)) toSend++;
-              writer?.add(entry);
-              return undefined;
-            }
-          : undefined,
-        onSpool: spooling
-          ? (lines, messageRows) => {
-              for (const row of messageRows) if (!settled(row)) toSend++;
-              writer?.addLines(lines);
-              return undefined;
-            }
-          : undefined,
-        onProgress: request.onValidated,
-        countRepeats,
-      },
-    );
-    await spool?.close();
-    spool = undefined;
-    const refusal: Refusal | undefined =
-      plan.fileProblems.length > 0 || (plan.invalid > 0 && !request.skipInvalid)
-        ? 'invalid-input'
-        : plan.records === 0
-          ? 'empty-input'
-          : plan.cost?.maxCost !== undefined && plan.cost.total > plan.cost.maxCost
-            ? 'over-max-cost'
-            : undefined;
-    const tally = new Tally();
-    let sent = false;
-    return {
+    const { plan, toSend } = await validateCampaign(request, {
       identity,
+      suppression,
+      template,
+      spool: hold.spool,
+      // A dry run that resumes nothing spools nothing: it skips building each entry.
+      spooling: hold.spool !== undefined || journal !== undefined,
+      settled: journal ? settledRows(journal, request.retryUnknown, resent) : () => false,
+    });
+    await hold.closeSpool();
+    return new Prepared(request, hold, {
+      identity,
+      shape,
       reportPath,
       plan,
-      refusal,
       toSend,
+      resent,
+      hashes,
       resuming: journal !== undefined,
-      followUp: followUp !== undefined,
       stateRefusal: inspected?.refusal,
-      tally,
-      close,
-      async send(options) {
-        if (!claim || refusal || sent) throw new Error('this campaign cannot be sent');
-        sent = true;
-        return sendPass(
-          request,
-          { claim, identity, shape, reportPath, plan, tally, resent },
-          options,
-          hashes,
-        );
-      },
-    };
+    });
   } catch (error) {
-    await close();
+    await hold.close();
     throw error;
   }
 }
 
-async function sendPass(
-  request: CampaignRequest,
-  prepared: {
-    claim: Claim;
-    identity: CampaignIdentity;
-    shape: CampaignShape;
-    reportPath: string;
-    plan: Plan;
-    tally: Tally;
-    /** Rows of this campaign its follow-ups re-sent (a resume of the original leaves them). */
-    resent?: ReadonlyMap<number, string>;
-  },
-  options: SendPassOptions,
-  hashes: { sha256: string; bytes: number }[],
-): Promise<CampaignResult> {
-  const { claim, identity, shape, reportPath, plan, tally, resent } = prepared;
-  const { followUp } = request;
-  const { settings } = request;
-  const clock = options.clock ?? systemClock;
-  const window = settings.sendWindow;
-  // Waiting happens holding the campaign's lock but before it is marked running: a run stopped
-  // while it waits has sent nothing and leaves the campaign as it found it.
-  if (window) {
-    const open = await awaitWindow(window, {
-      clock,
-      events: options.events,
-      noWait: request.noWait === true,
-      signal: options.stopSignal,
-    });
-    if (!open) {
-      throw new InterruptedError('interrupted while waiting for the send window: nothing was sent');
-    }
-    tally.startedAt = Date.now();
+/** A validated campaign: its plan, and the send pass it allows once. */
+class Prepared implements PreparedCampaign {
+  readonly identity: CampaignIdentity;
+  readonly reportPath: string;
+  readonly plan: Plan;
+  readonly refusal: Refusal | undefined;
+  readonly toSend: number;
+  readonly resuming: boolean;
+  readonly followUp: boolean;
+  readonly stateRefusal: UsageError | undefined;
+  readonly tally = new Tally();
+  private sent = false;
+
+  constructor(
+    private readonly request: CampaignRequest,
+    private readonly hold: CampaignHold,
+    private readonly parts: {
+      identity: CampaignIdentity;
+      shape: CampaignShape;
+      reportPath: string;
+      plan: Plan;
+      toSend: number;
+      resent: ReadonlyMap<number, string> | undefined;
+      hashes: { sha256: string; bytes: number }[];
+      resuming: boolean;
+      stateRefusal: UsageError | undefined;
+    },
+  ) {
+    this.identity = parts.identity;
+    this.reportPath = parts.reportPath;
+    this.plan = parts.plan;
+    this.refusal = refusalOf(parts.plan, request);
+    this.toSend = parts.toSend;
+    this.resuming = parts.resuming;
+    this.followUp = request.followUp !== undefined;
+    this.stateRefusal = parts.stateRefusal;
   }
-  const startedAt = new Date().toISOString();
-  const report = resolvePath(reportPath);
-  await claim.start({
-    v: MANIFEST_VERSION,
-    id: identity.id,
-    named: identity.named,
-    contentHash: identity.contentHash,
-    inputs: request.files.map((f, i) => ({
-      path: f.label === '-' ? '-' : resolvePath(f.path),
-      ...hashes[i]!,
-    })),
-    target: options.target,
-    report,
-    startedAt,
-    updatedAt: startedAt,
-    status: 'running',
-    records: plan.records,
-    counts: Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>,
-    shape,
-    ...(settings.suppress.length > 0
-      ? { suppress: settings.suppress.map((list) => resolvePath(list.path)) }
-      : {}),
-    ...(followUp ? { followUp: { ...followUp.of, rows: [...followUp.rows] } } : {}),
-  });
-  const onRecord = tally.add.bind(tally);
-  options.events.on('record', onRecord);
-  let sent = 0;
-  // Batches refused or never answered were not sent; an unknown one may have been, so counts.
-  const onBatch = (batch: { size: number; verdict: string }) => {
-    if (batch.verdict !== 'failed') sent += batch.size;
-  };
-  options.events.on('batch', onBatch);
-  // A resume writes the report afresh from the journal: the deliveries earlier reports recorded
-  // are read first (the report may be rewritten in place) and written back once it is complete.
-  // The newest earlier report has them all (each run writes its report complete); older ones may
-  // be from before a --force run, whose same MessageIds they would wrongly settle.
-  const newest = claim.previous?.reports.at(-1);
-  const deliveries = claim.journal
-    ? await recordedDeliveries(newest === undefined ? [] : [newest])
-    : undefined;
-  let run: RunResult;
-  try {
-    run = await runCampaign(
-      {
-        entries: readSpool(claim.paths.spool),
-        reportPath,
-        journalPath: claim.paths.journal,
-        contentHash: identity.contentHash,
-        previous: claim.journal,
-        resent,
-        delivered: deliveries ? (id) => deliveries.get(id) !== undefined : undefined,
-        overwriteReport: request.force || request.resume,
-        normalizedColumn: normalizes(request),
-        retryUnknown: request.retryUnknown,
-        poster: options.poster,
-        batchSize: settings.batchSize,
-        concurrency: settings.concurrency,
-        retries: settings.retries,
-        outageGraceMs: settings.outageGraceMs,
-        rate: settings.rate,
-        stopSignal: options.stopSignal,
-        abortSignal: options.abortSignal,
-        windowOpen: window ? windowGate(window, clock) : undefined,
-        clock,
-        originalMessageId: followUp ? (row) => followUp.rows.get(row) : undefined,
-      },
-      options.events,
+
+  async send(options: SendPassOptions): Promise<CampaignResult> {
+    const { claim } = this.hold;
+    if (!claim || this.refusal || this.sent) throw new Error('this campaign cannot be sent');
+    this.sent = true;
+    const { identity, shape, reportPath, plan, resent, hashes } = this.parts;
+    const tally = this.tally;
+    return sendPass(
+      this.request,
+      { claim, identity, shape, reportPath, plan, tally, resent, hashes },
+      options,
     );
-  } finally {
-    options.events.off('record', onRecord);
-    options.events.off('batch', onBatch);
   }
-  if (deliveries) await restoreDeliveries(reportPath, deliveries);
-  let windowClosed: WindowClosed | undefined;
-  if (run.windowClosed && window) {
-    const now = clock.now();
-    const next = windowState(window, now);
-    windowClosed = {
-      sent,
-      left: run.notSent,
-      window: describeWindow(window),
-      timeZone: window.timeZone,
-      now,
-      opensAt: next.open ? now : next.opensAt,
-    };
-  }
-  const summary = tally.summary(reportPath);
-  await claim.finish({
-    status: run.stopped || windowClosed ? 'stopped' : run.interrupted ? 'interrupted' : 'finished',
-    counts: summary.byOutcome,
-    records: summary.total,
-    reason:
-      run.stopped?.reason ??
-      (windowClosed ? `the send window closed: ${windowClosed.window}` : undefined),
-  });
-  const previous = claim.previous?.reports.at(-1);
-  return {
-    run,
-    summary,
-    previousReport: run.resumed && previous && previous !== report ? previous : undefined,
-    windowClosed,
-    exitCode: run.stopped
-      ? ExitCode.gatewayUnusable
-      : run.interrupted
-        ? ExitCode.interrupted
-        : windowClosed
-          ? ExitCode.outsideWindow
-          : summary.exitCode,
-  };
-}
 
-/**
- * A run killed while it wrote an earlier report left that report's lock behind; when the campaign
- * is resumed under another report name nothing else would ever take it over. A lock whose owner
- * is alive (a delivery-report fold) is left alone, and so is anything that cannot be reached.
- */
-async function clearStaleReportLocks(reports: readonly string[], current: string): Promise<void> {
-  for (const report of reports) {
-    if (resolvePath(report) === resolvePath(current)) continue;
-    if (!(await exists(lockPath(report)))) continue;
-    await acquireLock(lockPath(report))
-      .then((lock) => lock.release())
-      .catch(() => undefined);
+  close(): Promise<void> {
+    return this.hold.close();
   }
-}
-
-/**
- * The report path: `--report` with {date}, {time} and {name} filled (so a cron line gets one
- * report per night), or `<input basename>.report.csv` beside the first input; for standard input,
- * `stdin-<campaign ID>.report.csv`, so two different piped campaigns do not share a report.
- */
-export function expandReportPath(
-  template: string | undefined,
-  input: string,
-  now: Date,
-  campaignId: string,
-): string {
-  if (template !== undefined) return expandPlaceholders(template, input, now);
-  if (input === '-') return `stdin-${campaignId.slice(0, 8)}.report.csv`;
-  return join(dirname(input), `${basename(input, extname(input))}.report.csv`);
 }
 
 /** `--text` or `--text-file` (its last newline dropped), never both. */
@@ -419,61 +140,4 @@ export async function loadTemplate(
   } catch {
     throw new UsageError(`cannot read --text-file ${textFile}`);
   }
-}
-
-async function hashInputs(files: InputFile[]): Promise<{ sha256: string; bytes: number }[]> {
-  const hashes = [];
-  for (const file of files) {
-    try {
-      hashes.push(await hashFile(file.path));
-    } catch (error) {
-      const e = error as NodeJS.ErrnoException;
-      const reason =
-        e.code === 'ENOENT'
-          ? 'the input file does not exist'
-          : e.code === 'EISDIR'
-            ? 'is a directory, not a file'
-            : `cannot read (${e.code ?? e.message})`;
-      throw new UsageError(`${file.label}: ${reason}`, 'input', undefined, [
-        { file: file.label, reason },
-      ]);
-    }
-  }
-  return hashes;
-}
-
-/** Whether texts are normalised: as the original campaign did for a follow-up, else as asked. */
-function normalizes(request: CampaignRequest): boolean {
-  const { followUp } = request;
-  return followUp ? followUp.shape.gsmNormalize === true : request.settings.gsmNormalize;
-}
-
-/**
- * When sending can start: now, or when a closed send window opens. A relative --validity counts
- * from then, or a run that waits for its window would send messages already expired.
- */
-function sendsFrom(window: SendWindow | undefined, now: Date): Date {
-  const state = window ? windowState(window, now.getTime()) : undefined;
-  return state && !state.open ? new Date(state.opensAt) : now;
-}
-
-/**
- * The campaign's identity from how its bytes are read (identitySettings()), unless a campaign of
- * this content is in the state directory under the ID its settings as given make (as sms-send
- * made IDs before it judged settings by the bytes) and none under the new one: that campaign is
- * refused or resumed under its own ID and MessageIds, never sent again.
- */
-async function knownIdentity(
-  stateDir: string,
-  hashes: readonly { sha256: string; bytes: number }[],
-  name: string | undefined,
-  [read, given]: [CampaignShape, CampaignShape],
-): Promise<CampaignIdentity> {
-  const identity = campaignIdentity(contentHash(hashes, read), name);
-  if (canonicalJson(read) === canonicalJson(given)) return identity;
-  const earlier = campaignIdentity(contentHash(hashes, given), name);
-  const found = await readManifest(campaignPaths(stateDir, earlier.id).manifest);
-  if (found?.contentHash !== earlier.contentHash) return identity;
-  const current = await readManifest(campaignPaths(stateDir, identity.id).manifest);
-  return current?.contentHash === identity.contentHash ? identity : earlier;
 }
