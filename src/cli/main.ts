@@ -4,7 +4,8 @@ import module from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import { CommanderError, type Command } from 'commander';
 import { ExitCode, SmsSendError } from '../shared/errors.js';
-import { buildProgram, type RunState } from './program.js';
+import { buildProgram } from './program.js';
+import type { RunState } from './run-state.js';
 import { errorJson } from './ui/json.js';
 
 // Node 22+ caches compiled code between runs; start-up matters for cron and CI loops.

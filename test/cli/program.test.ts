@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import type { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram, settingHelp } from '../../src/cli/program.js';
+import { settingHelp } from '../../src/cli/flags.js';
+import { buildProgram } from '../../src/cli/program.js';
 import { SETTING_KEYS, SETTINGS, type SettingSpec } from '../../src/config/table.js';
 import { EXIT_CODE_MEANING, ExitCode, UsageError } from '../../src/shared/errors.js';
 
