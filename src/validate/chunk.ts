@@ -6,7 +6,7 @@ import type { InputRecord } from '../input/types.js';
 import { planColumns } from '../message/columns.js';
 import { RecordChecker } from './checker.js';
 import { entryOf } from './entries.js';
-import { PlanTally } from './plan.js';
+import { PlanTally } from './tally.js';
 import { spoolLine } from './spool.js';
 import type { CampaignOptions, ChunkResult } from './types.js';
 

@@ -93,28 +93,64 @@ export interface TallyOptions {
   pricePerSegment?: PricePerSegment;
 }
 
-/** The counts of a plan for part of a campaign, as a worker thread sends them: plain data. */
-export interface PlanPart {
+/** What a plan counts, for the whole campaign as for a part of it. */
+export interface PlanCounts {
   records: number;
+  /** Records that will be sent. */
   valid: number;
   invalid: number;
+  /** Valid records left out by --limit, --dedupe or a suppression list. */
   skipped: number;
+  /** Of those, the records whose recipient is on a suppression list. */
   suppressed: number;
+  /** Suppressed records by the list (base name) that holds the recipient. */
   suppressedByList: Record<string, number>;
+  /** The first invalid records in input order (all of them up to the cap). */
   invalidRecords: InvalidRecord[];
+  /** How many records failed for each reason, by field. */
   invalidByField: Record<string, number>;
   segments: number;
   segmentsByEncoding: Record<Encoding, number>;
   messagesByEncoding: Record<Encoding, number>;
+  /** With --gsm-normalize: records whose text it changed, characters replaced, segments saved. */
+  normalized?: NormalizeCounts;
+  /** Without --gsm-normalize: what it would change, when it would change anything. */
+  normalizable?: NormalizeCounts;
+  /** Sum of Price over messages with Price > 0 (øre). */
+  premiumTotal: number;
+  premiumMessages: number;
+  /** The first valid records to send, as the gateway will get them: for a person to eyeball. */
+  samples: { row: number; to: string; text: string }[];
+}
+
+/** The counts of a plan for part of a campaign, as a worker thread sends them: plain data. */
+export interface PlanPart extends PlanCounts {
   /** Characters that forced UCS-2, in order of first use. */
   ucs2: [string, Ucs2Char][];
   /** With a price per segment: messages and segments by calling code. */
-  byCode: [string, { messages: number; segments: number }][];
-  normalized?: NormalizeCounts;
-  normalizable?: NormalizeCounts;
-  premiumTotal: number;
-  premiumMessages: number;
-  samples: { row: number; to: string; text: string }[];
+  byCode: [string, CodeSums][];
+}
+
+/** Messages and their segments to one calling code. */
+export interface CodeSums {
+  messages: number;
+  segments: number;
+}
+
+/** The estimate, with a price per segment: in total and by calling code. */
+export interface CostEstimate {
+  currency?: string;
+  total: number;
+  /** By calling code, the most expensive first. */
+  byCallingCode: {
+    callingCode: string;
+    messages: number;
+    segments: number;
+    pricePerSegment: number;
+    cost: number;
+  }[];
+  /** --max-cost, when given: a total above it refuses the run. */
+  maxCost?: number;
 }
 
 export interface InvalidRecord {
