@@ -2,7 +2,9 @@
 import { open } from 'node:fs/promises';
 import { CsvError } from 'csv-parse';
 import { plural } from '../shared/count.js';
-import { CsvRows, CsvRowsError } from './csv-rows.js';
+import { CsvRowsError } from './csv-parser-run.js';
+import { CsvRows } from './csv-rows.js';
+import { QuoteScanner } from './quotes.js';
 import { InputError } from './errors.js';
 import type { InputRecord, OpenedInput } from './types.js';
 
@@ -19,11 +21,16 @@ export const MAX_RECORD_BYTES = 1024 * 1024;
 
 /** Picks the delimiter that splits the header line most often (outside quotes); comma on a tie. */
 export function detectDelimiter(headerLine: string): string {
-  const counts = new Map<string, number>(CANDIDATES.map((c) => [c, 0]));
-  let quoted = false;
-  for (const ch of headerLine) {
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && counts.has(ch)) counts.set(ch, counts.get(ch)! + 1);
+  const bytes = Buffer.from(headerLine);
+  const counts = new Map<string, number>();
+  for (const candidate of CANDIDATES) {
+    const code = candidate.charCodeAt(0);
+    const quotes = new QuoteScanner();
+    let n = 0;
+    for (let at = quotes.find(bytes, code, 0, bytes.length); at !== -1; n++) {
+      at = quotes.find(bytes, code, at + 1, bytes.length);
+    }
+    counts.set(candidate, n);
   }
   let best: string = ',';
   for (const candidate of CANDIDATES)
