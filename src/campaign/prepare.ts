@@ -8,7 +8,7 @@ import { UsageError } from '../shared/errors.js';
 import type { Plan } from '../validate/plan.js';
 import { checkInputsUnchanged, rowsResent } from './follow-up.js';
 import { CampaignHold, reportPathFor } from './hold.js';
-import { hashInputs, identify } from './identity.js';
+import { hashInputs, identify } from './identify.js';
 import { settledRows } from './resume.js';
 import { sendPass } from './send-pass.js';
 import type {
