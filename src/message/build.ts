@@ -1,7 +1,14 @@
 // One input record → one RestSmsMessageReq, or the list of reasons it cannot be sent.
 import type { MessageDefaults } from '../config/settings.js';
-import type { RestSmsMessageReq } from '../gateway/types.js';
+import { LIMITS, type RestSmsMessageReq } from '../gateway/types.js';
 import type { FieldValue, InputRecord } from '../input/types.js';
+import {
+  hasProofParam,
+  proofFor,
+  proofLength,
+  withProof,
+  type DlrSigner,
+} from '../shared/dlr-proof.js';
 import { isPlainObject } from '../shared/plain-object.js';
 import type { ColumnPlan, MessageField } from './columns.js';
 import { analyzeText, type TextInfo } from './encoding.js';
@@ -62,6 +69,8 @@ export interface BuildContext {
   gsmNormalize?: boolean;
   /** --max-segments: a text that needs more is invalid. */
   maxSegments?: number;
+  /** Adds the campaign's proof to each DeliveryReportUrl (shared/dlr-proof.ts). */
+  dlrSigner?: DlrSigner;
 }
 
 /** Message-field values as strings, from defaults then the record's own columns. */
@@ -161,6 +170,7 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
   check(problems, 'UserDataHeader', values.UserDataHeader, checkUserDataHeader);
   check(problems, 'Category', values.Category, checkCategory);
   check(problems, 'DeliveryReportUrl', values.DeliveryReportUrl, checkDeliveryReportUrl);
+  const reportUrl = signedReportUrl(values.DeliveryReportUrl, messageId, ctx.dlrSigner, problems);
   check(problems, 'ServiceCode', values.ServiceCode, checkServiceCode);
   check(problems, 'ServiceDescription', values.ServiceDescription, checkServiceDescription);
 
@@ -196,7 +206,7 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
   if (values.UserDataHeader !== undefined) message.UserDataHeader = values.UserDataHeader;
   if (values.Category !== undefined) message.Category = values.Category;
   if (customData !== undefined) message.CustomData = customData;
-  if (values.DeliveryReportUrl !== undefined) message.DeliveryReportUrl = values.DeliveryReportUrl;
+  if (reportUrl !== undefined) message.DeliveryReportUrl = reportUrl;
   if (values.ServiceCode !== undefined) message.ServiceCode = values.ServiceCode;
   if (values.ServiceDescription !== undefined)
     message.ServiceDescription = values.ServiceDescription;
@@ -204,6 +214,35 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
   if (!ctx.template && plan.text !== undefined) built.textColumn = plan.text;
   if (normalized) built.normalized = normalized;
   return built;
+}
+
+/**
+ * The DeliveryReportUrl as sent: the URL as given with the message's proof added, so the
+ * receiver believes only reports the gateway makes from it. The length limit counts the proof.
+ */
+function signedReportUrl(
+  url: string | undefined,
+  messageId: string,
+  signer: DlrSigner | undefined,
+  problems: Problem[],
+): string | undefined {
+  if (url === undefined || signer === undefined) return url;
+  if (hasProofParam(url)) {
+    problems.push({
+      field: 'DeliveryReportUrl',
+      reason: 'has a smsig parameter, which sms-send adds itself (the proof of its reports)',
+    });
+    return url;
+  }
+  const added = proofLength(signer.campaign);
+  if (url.length <= LIMITS.DeliveryReportUrl && url.length + added > LIMITS.DeliveryReportUrl) {
+    problems.push({
+      field: 'DeliveryReportUrl',
+      reason: `is ${url.length} characters, ${url.length + added} with the proof sms-send adds (at most ${LIMITS.DeliveryReportUrl})`,
+    });
+    return url;
+  }
+  return withProof(url, proofFor(signer, messageId));
 }
 
 /**

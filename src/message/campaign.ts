@@ -2,6 +2,7 @@
 import type { MessageDefaults } from '../config/settings.js';
 import { detectFormat, openInput, type InputFile } from '../input/open.js';
 import type { InputRecord } from '../input/types.js';
+import type { DlrSigner } from '../shared/dlr-proof.js';
 import type { Built } from './build.js';
 import { RecordChecker } from './checker.js';
 import { checkColumns, planColumns, type ColumnPlan, type Mapping } from './columns.js';
@@ -29,6 +30,8 @@ export interface CampaignOptions {
   gsmNormalize?: boolean;
   /** --max-segments: a record whose text needs more is invalid. */
   maxSegments?: number;
+  /** Signs each DeliveryReportUrl; its key crosses to worker threads as a KeyObject, never as text. */
+  dlrSigner?: DlrSigner;
   /** Large files are validated by worker threads: what those write (spool lines, digests). */
   parallel?: ParallelOptions;
 }

@@ -17,6 +17,7 @@ import {
   type CampaignIdentity,
   type CampaignShape,
 } from '../journal/identity.js';
+import { ephemeralKey, loadDlrSecret } from '../journal/dlr-secret.js';
 import { acquireLock, lockPath, type Lock } from '../journal/lock.js';
 import { campaignPaths, MANIFEST_VERSION, readManifest } from '../journal/state.js';
 import { readCampaign } from '../message/campaign.js';
@@ -251,6 +252,11 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
       suppress: suppression,
       gsmNormalize: normalizes(request),
       maxSegments: settings.maxSegments,
+      // A dry run sends no URL: a key of its own makes proofs of the same length.
+      dlrSigner: {
+        key: request.dryRun ? ephemeralKey() : await loadDlrSecret(settings.stateDir),
+        campaign: identity.id,
+      },
       // A follow-up picks its rows out of built records, which parts validated by worker threads
       // (spooled as they come) are not: it is read on this thread.
       parallel: followUp
@@ -380,6 +386,8 @@ async function sendPass(
       ? { suppress: settings.suppress.map((list) => resolvePath(list.path)) }
       : {}),
     ...(followUp ? { followUp: { ...followUp.of, rows: [...followUp.rows] } } : {}),
+    // Signed from its first run on; a campaign an earlier version began keeps unsigned reports.
+    ...(claim.previous === undefined || claim.previous.signedDlr ? { signedDlr: true } : {}),
   });
   const onRecord = tally.add.bind(tally);
   options.events.on('record', onRecord);
