@@ -50,7 +50,7 @@ async function startReceiver(
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const port = await vi.waitFor(
     () => {
-      const found = TEMPLATE.exec(stdout);
+      const found = TEMPLATE.exec(`${stdout}\n${stderr}`);
       if (!found) throw new Error(`no URL template yet: ${stdout} ${stderr}`);
       return Number(found[1]);
     },
@@ -168,7 +168,7 @@ describe('a forged delivery report', () => {
     }
     const stopped = await stopReceiver(receiver);
     const summary = (
-      JSON.parse(stopped.stdout.split('\n').filter(Boolean).at(-1)!) as {
+      JSON.parse(stopped.stdout) as {
         dlr: Record<string, unknown>;
       }
     ).dlr;
@@ -259,6 +259,7 @@ describe('sms-send simulate --dlr', () => {
     const started = await startReceiver(['--report', report], dir.path);
     children.push(started.child);
     const template = TEMPLATE.exec(started.output().stdout)![0];
+    expect(started.output().stdout).toBe(`${template}\n`);
     const csv = join(dir.path, 'c.csv');
     await writeFile(csv, 'to,text\n4741000001,Hello one\n4741000002,Hello two\n');
     const send = await runCli(

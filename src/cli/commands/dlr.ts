@@ -111,7 +111,8 @@ export async function runDlr(flags: DlrFlags): Promise<ExitCode> {
 
   const err = colorFor('stderr');
   // The template alone on stdout, so a script can capture it; the rest is for the operator.
-  process.stdout.write(`${receiver.template}\n`);
+  // With --json, stdout holds the one summary document, and the template goes to stderr.
+  (flags.json ? process.stderr : process.stdout).write(`${receiver.template}\n`);
   process.stderr.write(
     `${renderReceiverStart(
       {
