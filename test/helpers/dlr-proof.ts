@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { PROOF_PARAM, proofFor } from '../../src/shared/dlr-proof.js';
 
 /**
- * `smsig=<proof>` for a MessageId of a campaign in `stateDir` (its only campaign, unless named),
- * made with the state directory's secret: what the gateway finds in a DeliveryReportUrl.
+ * The proof (the value of `smsig`) for a MessageId of a campaign in `stateDir` (its only
+ * campaign, unless named), made with the state directory's secret: what the gateway finds in a
+ * DeliveryReportUrl.
  */
-export async function proofParam(
+export async function proofMaker(
   stateDir: string,
   campaign?: string,
 ): Promise<(messageId: string) => string> {
@@ -17,5 +18,14 @@ export async function proofParam(
   if (ids.length !== 1)
     throw new Error(`expected one campaign in ${stateDir}, found ${ids.length}`);
   const signer = { key, campaign: ids[0]! };
-  return (messageId) => `${PROOF_PARAM}=${proofFor(signer, messageId)}`;
+  return (messageId) => proofFor(signer, messageId);
+}
+
+/** `smsig=<proof>`, as proofMaker. */
+export async function proofParam(
+  stateDir: string,
+  campaign?: string,
+): Promise<(messageId: string) => string> {
+  const proof = await proofMaker(stateDir, campaign);
+  return (messageId) => `${PROOF_PARAM}=${proof(messageId)}`;
 }
