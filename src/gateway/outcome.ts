@@ -271,27 +271,43 @@ function redactResults(
   redact: (text: string) => string,
 ): GatewayResult[] {
   const texts: string[] = [];
-  for (const r of results) {
-    texts.push(r.statusDescription ?? '', r.transactionId ?? '', r.error ?? '');
-    for (const [key, value] of Object.entries(r.extraInfo ?? {})) texts.push(key, String(value));
-  }
+  for (const r of results) for (const [key, value] of gatewayFields(r)) textsOf(value, texts, key);
   const all = texts.join('\0');
   if (redact(all) === all) return [...results];
   return results.map((r) => redactResult(r, redact));
 }
 
-/** Masks every text of one result. */
+/**
+ * Masks every field of one result, whatever fields a result has: a list of the fields to mask
+ * would let a field added later through unmasked. Only the outcome is sms-send's own word.
+ */
 function redactResult(result: GatewayResult, redact: (text: string) => string): GatewayResult {
-  const out: GatewayResult = { ...result };
-  if (result.statusDescription !== undefined) {
-    out.statusDescription = redact(result.statusDescription);
+  const out: Record<string, unknown> = { outcome: result.outcome };
+  for (const [key, value] of gatewayFields(result)) out[key] = masked(value, redact);
+  return out as unknown as GatewayResult;
+}
+
+function gatewayFields(result: GatewayResult): [string, unknown][] {
+  return Object.entries(result).filter(([key]) => key !== 'outcome');
+}
+
+/** Every text in a value, keys included, numbers as written. */
+function textsOf(value: unknown, into: string[], key = ''): void {
+  into.push(key);
+  if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value)) textsOf(v, into, k);
+  } else {
+    into.push(String(value));
   }
-  if (result.transactionId !== undefined) out.transactionId = redact(result.transactionId);
-  if (result.error !== undefined) out.error = redact(result.error);
-  if (result.extraInfo !== undefined) {
-    out.extraInfo = Object.fromEntries(
-      Object.entries(result.extraInfo).map(([k, v]) => [redact(k), redact(String(v))]),
-    );
+}
+
+/** A value with each text in it masked; a number that spells a secret becomes masked text. */
+function masked(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).map(([k, v]) => [redact(k), masked(v, redact)]);
+    return Array.isArray(value) ? entries.map(([, v]) => v) : Object.fromEntries(entries);
   }
-  return out;
+  const text = String(value);
+  const safe = redact(text);
+  return typeof value === 'string' || safe !== text ? safe : value;
 }

@@ -17,11 +17,39 @@ export function lockPath(reportPath: string): string {
   return `${reportPath}.lock`;
 }
 
+/**
+ * What the lock asks of the system, injectable (as the send loop takes its clock and randomness) so
+ * tests can play a dead, live or foreign holder in-process. Each defaults to the real one.
+ */
+export interface LockOptions {
+  /** Throws as `process.kill(pid, 0)` does: ESRCH for no such process, EPERM for another user's. */
+  probe?: (pid: number) => void;
+  hostname?: () => string;
+  pid?: number;
+  now?: () => Date;
+  /** Waits before the next attempt while another run takes over a dead lock. */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+type System = Required<LockOptions>;
+
+function systemOf(options: LockOptions): System {
+  return {
+    probe: options.probe ?? ((pid) => process.kill(pid, 0)),
+    hostname: options.hostname ?? hostname,
+    pid: options.pid ?? process.pid,
+    now: options.now ?? (() => new Date()),
+    sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    random: options.random ?? Math.random,
+  };
+}
+
 /** Whether a live process holds the lock at `path`. */
-export async function lockIsHeld(path: string): Promise<boolean> {
+export async function lockIsHeld(path: string, options: LockOptions = {}): Promise<boolean> {
   const text = await readIfExists(path);
   const holder = text === undefined ? undefined : parseLock(text);
-  return holder !== undefined && isAlive(holder, text!);
+  return holder !== undefined && isAlive(holder, text!, systemOf(options));
 }
 
 export interface Lock {
@@ -29,12 +57,17 @@ export interface Lock {
 }
 
 /** `what` completes "another sms-send is …" in the refusal, e.g. "sending this campaign". */
-export async function acquireLock(path: string, what = 'using this report'): Promise<Lock> {
-  const text = JSON.stringify(ownInfo());
+export async function acquireLock(
+  path: string,
+  what = 'using this report',
+  options: LockOptions = {},
+): Promise<Lock> {
+  const system = systemOf(options);
+  const text = JSON.stringify(ownInfo(system));
   // Written aside, then linked into place: the lock never exists without its owner's name in it.
   // The aside file has a name of its own: one left by a killed run with this pid is a link to
   // that run's lock, and writing through it would put this run's name in that lock.
-  const aside = asidePath(path);
+  const aside = asidePath(path, system);
   await writeFile(aside, text, { mode: 0o644, flag: 'wx' });
   try {
     for (let attempt = 0; attempt < 50; attempt++) {
@@ -55,11 +88,11 @@ export async function acquireLock(path: string, what = 'using this report'): Pro
       // run may link its lock in that moment, and removing it would let both run).
       if (seen === undefined) continue;
       const holder = parseLock(seen);
-      if (holder && isAlive(holder, seen)) throw lockedBy(holder, path, what);
+      if (holder && isAlive(holder, seen, system)) throw lockedBy(holder, path, what);
       // The owner is gone: take over, but one process at a time, or two could each remove the
       // lock the other just took.
-      if (await takeOver(path, seen)) continue;
-      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 30));
+      if (await takeOver(path, seen, system)) continue;
+      await system.sleep(20 + system.random() * 30);
     }
     throw new LockedError(
       `could not take the lock ${path}; nothing was sent. If no sms-send is running, delete ` +
@@ -85,14 +118,14 @@ export function takeoverPath(path: string, stale: string, generation: number): s
  * racing a fresh takeover file would let two in): the next generation's is taken instead, which
  * only one of any runs that found that holder dead can create.
  */
-async function takeOver(path: string, stale: string): Promise<boolean> {
-  const info = JSON.stringify(ownInfo());
+async function takeOver(path: string, stale: string, system: System): Promise<boolean> {
+  const info = JSON.stringify(ownInfo(system));
   let generation = 1;
   for (; ; generation++) {
     if (generation > MAX_TAKEOVERS) return false;
     const mutex = takeoverPath(path, stale, generation);
-    if (await linkNew(mutex, info)) break;
-    if (!(await takeoverAbandoned(mutex))) return false;
+    if (await linkNew(mutex, info, system)) break;
+    if (!(await takeoverAbandoned(mutex, system))) return false;
   }
   held.add(info);
   try {
@@ -115,16 +148,16 @@ const MAX_TAKEOVERS = 20;
  * Whether a takeover file's run is gone. Takeover files are linked into place whole, so one
  * without a readable name was not written by sms-send: it is left alone, and the lock with it.
  */
-async function takeoverAbandoned(mutex: string): Promise<boolean> {
+async function takeoverAbandoned(mutex: string, system: System): Promise<boolean> {
   const text = await readIfExists(mutex);
   if (text === undefined) return true;
   const holder = parseLock(text);
-  return holder !== undefined && !isAlive(holder, text);
+  return holder !== undefined && !isAlive(holder, text, system);
 }
 
 /** Creates `path` holding `text`, whole from its first moment; false when it exists. */
-async function linkNew(path: string, text: string): Promise<boolean> {
-  const aside = asidePath(path);
+async function linkNew(path: string, text: string, system: System): Promise<boolean> {
+  const aside = asidePath(path, system);
   await writeFile(aside, text, { mode: 0o644, flag: 'wx' });
   try {
     await link(aside, path);
@@ -137,12 +170,12 @@ async function linkNew(path: string, text: string): Promise<boolean> {
   }
 }
 
-function asidePath(path: string): string {
-  return `${path}.${process.pid}-${randomBytes(4).toString('hex')}`;
+function asidePath(path: string, system: System): string {
+  return `${path}.${system.pid}-${randomBytes(4).toString('hex')}`;
 }
 
-function ownInfo(): LockInfo {
-  return { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+function ownInfo(system: System): LockInfo {
+  return { pid: system.pid, host: system.hostname(), since: system.now().toISOString() };
 }
 
 /**
@@ -167,16 +200,17 @@ function parseLock(raw: string): LockInfo | undefined {
   }
 }
 
-function isAlive(info: LockInfo, text: string): boolean {
+function isAlive(info: LockInfo, text: string, system: System): boolean {
   // A lock from another machine cannot be checked; it is respected.
-  if (info.host !== hostname()) return true;
+  if (info.host !== system.hostname()) return true;
   // This process's pid, yet not a lock it holds: left by an earlier run that had the same pid
   // (in a container, sms-send often has the same pid every time).
-  if (info.pid === process.pid) return held.has(text);
+  if (info.pid === system.pid) return held.has(text);
   try {
-    process.kill(info.pid, 0);
+    system.probe(info.pid);
     return true;
   } catch (error) {
+    // EPERM: the process exists but belongs to another user; it is alive all the same.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,7 +1,9 @@
 // Makes delivery reports' proofs the way sms-send does, from a state directory's secret: for tests that play the gateway.
 import { createSecretKey } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { loadDlrSecret } from '../../src/journal/dlr-secret.js';
+import { campaignPaths, writeManifest } from '../../src/journal/state.js';
 import { PROOF_PARAM, proofFor } from '../../src/shared/dlr-proof.js';
 
 /**
@@ -28,4 +30,37 @@ export async function proofParam(
 ): Promise<(messageId: string) => string> {
   const proof = await proofMaker(stateDir, campaign);
   return (messageId) => `${PROOF_PARAM}=${proof(messageId)}`;
+}
+
+/**
+ * A finished campaign in `stateDir`, sent with proofs, that wrote `reports`; returns its proof
+ * maker. For tests that need a campaign's reports believed without sending one.
+ */
+export async function signedCampaign(
+  stateDir: string,
+  id: string,
+  reports: string[] = [],
+): Promise<(messageId: string) => string> {
+  const key = await loadDlrSecret(stateDir);
+  const paths = campaignPaths(stateDir, id);
+  await mkdir(paths.dir, { recursive: true });
+  const at = '2026-01-01T00:00:00.000Z';
+  await writeManifest(paths.manifest, {
+    v: 1,
+    id,
+    named: false,
+    contentHash: id,
+    inputs: [],
+    target: 'gateway',
+    reports,
+    createdAt: at,
+    startedAt: at,
+    updatedAt: at,
+    status: 'finished',
+    runs: 1,
+    records: 0,
+    counts: { accepted: 0, rejected: 0, invalid: 0, failed: 0, unknown: 0, skipped: 0 },
+    signedDlr: true,
+  });
+  return (messageId) => proofFor({ key, campaign: id }, messageId);
 }

@@ -103,6 +103,9 @@ describe('LineAppender', () => {
     const { handle } = await recordedFile();
     const lines = new LineAppender(handle, false);
     await handle.close();
-    await expect(lines.append('lost\n')).rejects.toThrow(/fd/);
+    await expect(lines.append('lost\n')).rejects.toMatchObject({
+      name: 'RangeError',
+      code: 'ERR_OUT_OF_RANGE',
+    });
   });
 });

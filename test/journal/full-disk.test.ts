@@ -25,13 +25,21 @@ afterAll(() => dir.remove());
 
 const realWriteSync = (await vi.importActual<typeof Fs>('node:fs')).writeSync;
 
-/** The next write puts its first 20 characters in the file, then fails as a full disk does. */
-function diskFullAfter20(): void {
+/**
+ * The next write puts its first 20 characters in the file, then fails as a full disk does. The
+ * error is returned so a test checks each append is refused with that very error (a rejection
+ * with nothing in it would match a message pattern too).
+ */
+function diskFullAfter20(): Error {
+  const error = Object.assign(new Error('ENOSPC: no space left on device, write'), {
+    code: 'ENOSPC',
+  });
   const torn = (fd: number, text: string): number => {
     realWriteSync(fd, text.slice(0, 20));
-    throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    throw error;
   };
   vi.mocked(fs.writeSync).mockImplementationOnce(torn);
+  return error;
 }
 
 describe('LineAppender on a full disk', () => {
@@ -41,11 +49,12 @@ describe('LineAppender on a full disk', () => {
     const lines = new LineAppender(handle, true);
     const start = '{"t":"start","v":1,"campaign":"c","run":1,"at":"2026-11-23T00:00:00Z"}\n';
     await lines.append(start);
-    diskFullAfter20();
+    const full = diskFullAfter20();
     const send = '{"t":"send","b":"1:1","rows":[1,2,3]}\n';
-    await expect(lines.append(send)).rejects.toThrow(/ENOSPC/);
+    await expect(lines.append(send)).rejects.toBe(full);
     // The space comes back: a later batch must still not be recorded (and so not be sent).
-    await expect(lines.append('{"t":"send","b":"1:2","rows":[4]}\n')).rejects.toThrow(/ENOSPC/);
+    await expect(lines.append('{"t":"send","b":"1:2","rows":[4]}\n')).rejects.toBe(full);
+    await expect(lines.append('more\n', { sync: false })).rejects.toBe(full);
     await lines.close();
     expect(readFileSync(path, 'utf8')).toBe(start);
     const state = await readJournal(path);
@@ -57,12 +66,12 @@ describe('LineAppender on a full disk', () => {
     const handle = await open(path, 'a+');
     const lines = new LineAppender(handle, true);
     await lines.append('a\n');
-    diskFullAfter20();
+    const full = diskFullAfter20();
     const first = lines.append(`${'b'.repeat(40)}\n`);
     await Promise.resolve();
     const waiting = lines.append('c\n');
-    await expect(first).rejects.toThrow(/ENOSPC/);
-    await expect(waiting).rejects.toThrow(/ENOSPC/);
+    await expect(first).rejects.toBe(full);
+    await expect(waiting).rejects.toBe(full);
     await lines.close();
     expect(readFileSync(path, 'utf8')).toBe('a\n');
   });
@@ -71,8 +80,8 @@ describe('LineAppender on a full disk', () => {
     const path = join(dir.path, 'dlr.ndjson');
     const lines = new LineAppender(await open(path, 'a'), false);
     await lines.append('one\n');
-    diskFullAfter20();
-    await expect(lines.append(`${'x'.repeat(40)}\n`)).rejects.toThrow(/ENOSPC/);
+    const full = diskFullAfter20();
+    await expect(lines.append(`${'x'.repeat(40)}\n`)).rejects.toBe(full);
     await lines.append('three\n');
     await lines.close();
     expect(readFileSync(path, 'utf8')).toBe('one\nthree\n');
