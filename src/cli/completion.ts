@@ -28,7 +28,7 @@ function nodesOf(
   valuesOf: (option: Option) => readonly string[] | undefined,
   path = '',
 ): Node[] {
-  const visible = command.commands.filter((c) => !(c as { _hidden?: boolean })._hidden);
+  const visible = command.commands;
   const options = command.options.filter((o) => !o.hidden);
   const node: Node = {
     path,
@@ -41,7 +41,9 @@ function nodesOf(
       .flatMap((o) => {
         const kind: ValueKind =
           o.argChoices ?? valuesOf(o) ?? (FILE_PLACEHOLDER.test(o.flags) ? 'file' : 'none');
-        return [o.long, o.short].filter((f) => f !== undefined).map((f) => [f, kind] as const);
+        return [o.long, o.short]
+          .filter((f) => f !== undefined)
+          .map((f): [string, ValueKind] => [f, kind]);
       }),
     files: command.registeredArguments.some((a) => FILE_PLACEHOLDER.test(`<${a.name()}>`)),
   };
