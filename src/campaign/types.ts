@@ -49,7 +49,7 @@ export interface CampaignRequest {
   followUp?: FollowUp;
 }
 
-/** Why the plan refuses the run; the CLI words it (renderInvalid, …) and exits 2. */
+/** Why the plan refuses the run; refusal.ts words it, exit 2. */
 export type Refusal = 'invalid-input' | 'empty-input' | 'over-max-cost';
 
 export interface PreparedCampaign {

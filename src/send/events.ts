@@ -1,4 +1,5 @@
-// Events a send emits; the CLI turns them into a spinner, progress lines and the report.
+// Events a campaign emits, validation to the last batch; the CLI turns them into a spinner,
+// progress lines and the report, and the programmatic API hands them to its caller.
 import { EventEmitter } from 'node:events';
 import type { RowResult } from '../message/outcome.js';
 
@@ -21,6 +22,10 @@ export interface RetryNotice {
 }
 
 export interface SendEvents {
+  /** Records validated so far, as the validation pass reads them (before anything is sent). */
+  validated: [records: number];
+  /** A problem that does not stop the run, such as a password file others can read. */
+  warning: [message: string];
   /** `earlier`: settled by an earlier run of the campaign (from its journal), not sent by this one. */
   record: [row: RowResult, earlier?: boolean];
   batch: [BatchReport];

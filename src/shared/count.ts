@@ -1,4 +1,4 @@
-// Counts with thousands separators ("12,345"), as en-US writes them, without waking ICU at start-up.
+// Counts with thousands separators ("12,345"), as en-US writes them, without waking ICU at start-up; amounts of money.
 
 /**
  * The first toLocaleString() of a run loads ICU's locale data, about 10 ms of CPU at every start
@@ -13,4 +13,13 @@ export function groupDigits(n: number): string {
 /** "1 record", "12,345 records": a count and its noun. */
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${groupDigits(n)} ${n === 1 ? word : many}`;
+}
+
+/** An amount of money: `1,234.50`, more decimals when a price has them (`0.035`), and the currency. */
+export function formatMoney(amount: number, currency?: string): string {
+  const number = amount.toLocaleString('en-US', {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 4,
+  });
+  return currency === undefined ? number : `${number} ${currency}`;
 }

@@ -55,14 +55,14 @@ export class SmsSendError extends Error {
    * Under --json, the document to print instead of a bare `{"error": …}` (a run summary or a plan
    * that explains the failure); it should carry the exit code itself.
    */
-  readonly document?: Record<string, unknown>;
+  readonly document?: object;
   /** What was wrong with the input, one entry per problem, for `--json` (the message has it all). */
   readonly problems?: readonly Problem[];
   constructor(
     message: string,
     exitCode: ExitCode,
     code: string,
-    document?: Record<string, unknown>,
+    document?: object,
     problems?: readonly Problem[],
   ) {
     super(message);
@@ -86,19 +86,14 @@ export class NotAllAcceptedError extends SmsSendError {
 
 /** Bad usage, config or input: nothing was sent (exit 2). */
 export class UsageError extends SmsSendError {
-  constructor(
-    message: string,
-    code = 'usage',
-    document?: Record<string, unknown>,
-    problems?: readonly Problem[],
-  ) {
+  constructor(message: string, code = 'usage', document?: object, problems?: readonly Problem[]) {
     super(message, ExitCode.usage, code, document, problems);
   }
 }
 
 /** The gateway could not be used at all: unreachable, credentials refused, too many failures (exit 3). */
 export class GatewayUnusableError extends SmsSendError {
-  constructor(message: string, code = 'gateway-unusable', document?: Record<string, unknown>) {
+  constructor(message: string, code = 'gateway-unusable', document?: object) {
     super(message, ExitCode.gatewayUnusable, code, document);
   }
 }
@@ -112,14 +107,14 @@ export class LockedError extends SmsSendError {
 
 /** Outside the send window: nothing sent (--no-wait), or the run stopped when it closed (exit 5). */
 export class OutsideWindowError extends SmsSendError {
-  constructor(message: string, document?: Record<string, unknown>) {
+  constructor(message: string, document?: object) {
     super(message, ExitCode.outsideWindow, 'outside-window', document);
   }
 }
 
 /** The operator interrupted the run; report and journal are flushed (exit 130). */
 export class InterruptedError extends SmsSendError {
-  constructor(message: string, document?: Record<string, unknown>) {
+  constructor(message: string, document?: object) {
     super(message, ExitCode.interrupted, 'interrupted', document);
   }
 }

@@ -2,7 +2,8 @@
 // state kept across runs: argv parsed by the real program, then the commands' own core entries.
 import { readFile } from 'node:fs/promises';
 import { parseIncludes, retryRequest, type RetryFlags } from '../../src/cli/commands/retry.js';
-import { campaignRequest, refusalError } from '../../src/cli/commands/send.js';
+import { refusalError } from '../../src/campaign/refusal.js';
+import { campaignRequest } from '../../src/campaign/request.js';
 import { flagLayer } from '../../src/cli/gateway-settings.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { resolveSettings } from '../../src/config/resolve.js';

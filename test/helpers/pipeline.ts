@@ -6,10 +6,12 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { Chalk } from 'chalk';
-import { campaignRequest, refusalError, type SendFlags } from '../../src/cli/commands/send.js';
+import type { SendFlags } from '../../src/cli/commands/send.js';
+import { refusalError } from '../../src/campaign/refusal.js';
+import { campaignRequest } from '../../src/campaign/request.js';
 import { flagLayer } from '../../src/cli/gateway-settings.js';
 import { buildProgram } from '../../src/cli/program.js';
-import { planJson } from '../../src/cli/ui/json.js';
+import { planJson, type PlanJson } from '../../src/campaign/documents.js';
 import { renderPlan } from '../../src/cli/ui/plan.js';
 import { resolveSettings } from '../../src/config/resolve.js';
 import { ExitCode, SmsSendError } from '../../src/shared/errors.js';
@@ -51,7 +53,7 @@ export interface PipelineRun {
   /** The validation pass, when it ran to the end. */
   plan?: Plan;
   /** The `plan` of the --dry-run --json document. */
-  planJson?: Record<string, unknown>;
+  planJson?: PlanJson;
   /** The --dry-run plan as printed on a terminal (without colour). */
   planText?: string;
   /** The request items the simulator accepted, exactly as received. */
@@ -130,10 +132,7 @@ export async function runPipeline(argv: string[], options: PipelineOptions): Pro
     });
     try {
       result.plan = prepared.plan;
-      result.planJson = planJson(prepared.plan, prepared.identity.id).plan as Record<
-        string,
-        unknown
-      >;
+      result.planJson = planJson(prepared.plan, prepared.identity.id).plan;
       result.planText = renderPlan(prepared.plan, plain);
       const problem = refusalError(prepared, inputs);
       if (problem) throw problem;

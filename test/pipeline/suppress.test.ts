@@ -4,7 +4,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { campaignRequest } from '../../src/cli/commands/send.js';
+import { campaignRequest } from '../../src/campaign/request.js';
 import { flagLayer } from '../../src/cli/gateway-settings.js';
 import { resolveSettings } from '../../src/config/resolve.js';
 import { GatewayClient } from '../../src/gateway/client.js';

@@ -1,21 +1,13 @@
 // `sms-send check`: is the gateway reachable and are the credentials good? Sends nothing by default;
 // with --to sends one test message, and with --await-dlr waits for its delivery report (the canary).
+// The check itself is campaign/check.ts (the programmatic API runs it too); here: flags and output.
 import { parseDuration } from '../../shared/duration.js';
-import type { Settings } from '../../config/settings.js';
+import type { ExitCode } from '../../shared/errors.js';
+import { UsageError } from '../../shared/errors.js';
+import { checkEnding, checkTarget, type CanaryListener } from '../../campaign/check.js';
 import type { CanaryResult } from '../../dlr/canary.js';
-import type { DlrReceiver } from '../../dlr/receiver.js';
-import { ExitCode, GatewayUnusableError, UsageError } from '../../shared/errors.js';
-import { checkGateway, type CheckResult, type TestMessage } from '../../gateway/check.js';
-import { buildMessage } from '../../message/build.js';
-import { planColumns } from '../../message/columns.js';
-import {
-  gatewayTarget,
-  isLoopbackUrl,
-  openGateway,
-  settingsFor,
-  type GatewayFlags,
-  type Target,
-} from '../gateway-settings.js';
+import { gatewayTarget } from '../../campaign/gateway.js';
+import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
 import {
   renderCanaryAccepted,
@@ -36,9 +28,6 @@ export interface CheckFlags extends GatewayFlags {
   dlrMix?: string;
 }
 
-/** How long after acceptance the simulator behind --simulate reports: quick, but after the answer. */
-const SIMULATED_DLR_DELAY_MS = 100;
-
 export async function runCheck(flags: CheckFlags): Promise<ExitCode> {
   if (flags.text !== undefined && flags.to === undefined) {
     throw new UsageError('--text needs --to: without a recipient, check sends no message');
@@ -46,37 +35,45 @@ export async function runCheck(flags: CheckFlags): Promise<ExitCode> {
   const awaitMs = canaryOptions(flags);
   const settings = await settingsFor(flags);
   const target = gatewayTarget(settings, flags);
-  if (awaitMs !== undefined) return runCanaryCheck(flags, settings, target, awaitMs);
-  const test = flags.to === undefined ? undefined : testMessage(flags, settings);
-
-  const gateway = await openGateway(target, flags, {
-    connections: 1,
-    timeoutMs: settings.timeoutMs,
-  });
-  let result: CheckResult;
-  try {
-    result = await checkGateway(gateway.client, gateway.label, test);
-  } finally {
-    await gateway.close();
-  }
+  const c = colorFor('stdout');
+  const say = (line: string) => {
+    if (!flags.json) process.stdout.write(`${line}\n`);
+  };
+  const listener: CanaryListener = {
+    start: (at) => say(renderCanaryStart(at, c)),
+    accepted: (accepted, ms) => say(renderCanaryAccepted(accepted, ms, awaitMs!, c)),
+    interim: (status, ms) => say(renderCanaryInterim(status, ms, c)),
+  };
+  const result = await checkTarget(
+    settings,
+    target,
+    flags,
+    {
+      to: flags.to,
+      text: flags.text,
+      awaitMs,
+      dlrPublicUrl: flags.dlrPublicUrl,
+      dlrPort: flags.dlrPort,
+      dlrMix: flags.dlrMix === undefined ? undefined : parseStatusMix(flags.dlrMix),
+    },
+    listener,
+  );
   return finish(result, flags);
 }
 
-/** Prints the result; a failed check is exit 3 (under --json the document says why). */
-function finish(result: CheckResult, flags: CheckFlags): ExitCode {
-  const document = { check: result };
-  if (!result.ok) {
-    // Under --json the result document says why; it is the only thing on stdout.
-    if (!flags.json) process.stdout.write(`${renderCheck(result, colorFor('stdout'))}\n`);
-    throw new GatewayUnusableError(
-      `check failed: ${result.reason ?? 'unknown reason'}`,
-      'check-failed',
-      document,
-    );
+/** Prints the result and returns its exit code; a failed check throws (exit 3) with its document. */
+function finish(result: CanaryResult, flags: CheckFlags): ExitCode {
+  const { document, error, exitCode } = checkEnding(result);
+  if (!flags.json) {
+    // The canary's waiting lines were printed as they came; it ends with its verdict.
+    const out = colorFor('stdout');
+    const text = result.delivery ? renderCanaryEnd(result, out) : renderCheck(result, out);
+    process.stdout.write(`${text}\n`);
+  } else if (!error) {
+    process.stdout.write(`${JSON.stringify(document)}\n`);
   }
-  if (flags.json) process.stdout.write(`${JSON.stringify(document)}\n`);
-  else process.stdout.write(`${renderCheck(result, colorFor('stdout'))}\n`);
-  return ExitCode.ok;
+  if (error) throw error;
+  return exitCode;
 }
 
 /** --await-dlr in ms, or undefined; the canary's flags without it (or without --to) are refused. */
@@ -106,131 +103,4 @@ function canaryOptions(flags: CheckFlags): number | undefined {
     throw new UsageError(`--dlr-port ${flags.dlrPort}: a port is 0 to 65535`);
   }
   return ms;
-}
-
-/**
- * Where the gateway sends the test message's delivery report: --dlr-public-url, or the receiver
- * itself when the gateway is on this machine (--simulate, a loopback endpoint).
- */
-function publicBase(flags: CheckFlags, target: Target, receiver: DlrReceiver): string {
-  if (flags.dlrPublicUrl !== undefined) {
-    let url: URL | undefined;
-    try {
-      url = new URL(flags.dlrPublicUrl);
-    } catch {
-      url = undefined;
-    }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
-      throw new UsageError(
-        `--dlr-public-url "${flags.dlrPublicUrl}": must be an absolute http(s) URL with no ? or #, ` +
-          'e.g. https://canary.example.com',
-      );
-    }
-    return flags.dlrPublicUrl.replace(/\/+$/, '');
-  }
-  if (flags.simulate || (target.endpoint !== undefined && isLoopbackUrl(target.endpoint))) {
-    return receiver.url;
-  }
-  throw new UsageError(
-    `the gateway cannot reach a receiver on ${receiver.url}: pass --dlr-public-url with the address ` +
-      `it can reach (a tunnel or a proxy to port ${receiver.port}, which --dlr-port fixes). Nothing was sent.`,
-  );
-}
-
-async function runCanaryCheck(
-  flags: CheckFlags,
-  settings: Settings,
-  target: Target,
-  awaitMs: number,
-): Promise<ExitCode> {
-  const { DlrReceiver, urlTemplate } = await import('../../dlr/receiver.js');
-  const { runCanary } = await import('../../dlr/canary.js');
-  const port = flags.dlrPort ?? 0;
-  const receiver = await DlrReceiver.start({ port }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'EADDRINUSE') {
-      throw new UsageError(`--dlr-port ${port} is in use; pick another`);
-    }
-    throw error;
-  });
-  const c = colorFor('stdout');
-  const say = (line: string) => {
-    if (!flags.json) process.stdout.write(`${line}\n`);
-  };
-  let result: CanaryResult;
-  try {
-    const base = publicBase(flags, target, receiver);
-    const deliveryReportUrl = urlTemplate(base);
-    const test = testMessage(flags, {
-      ...settings,
-      defaults: { ...settings.defaults, deliveryReportUrl },
-    });
-    const gateway = await openGateway(target, flags, {
-      connections: 1,
-      timeoutMs: settings.timeoutMs,
-      deliveryReports: {
-        delayMs: SIMULATED_DLR_DELAY_MS,
-        ...(flags.dlrMix === undefined ? {} : { statusMix: parseStatusMix(flags.dlrMix) }),
-      },
-    });
-    try {
-      say(
-        renderCanaryStart(
-          { to: test.to, endpoint: gateway.label, receiver: receiver.url, reportsTo: base },
-          c,
-        ),
-      );
-      result = await runCanary({
-        client: gateway.client,
-        endpoint: gateway.label,
-        test,
-        deliveryReportUrl,
-        receiver,
-        awaitMs,
-        onAccepted: (accepted, ms) => say(renderCanaryAccepted(accepted, ms, awaitMs, c)),
-        onInterim: (status, ms) => say(renderCanaryInterim(status, ms, c)),
-      });
-    } finally {
-      await gateway.close();
-    }
-  } finally {
-    await receiver.stop();
-  }
-  // Refused or unreachable before any delivery could be awaited: as check without --await-dlr.
-  if (result.delivery === undefined) return finish(result, flags);
-  say(renderCanaryEnd(result, c));
-  const document = { check: result };
-  if (result.delivery.status === undefined) {
-    throw new GatewayUnusableError(
-      `check failed: ${result.reason ?? 'no delivery report'}`,
-      'no-delivery-report',
-      document,
-    );
-  }
-  if (flags.json) process.stdout.write(`${JSON.stringify(document)}\n`);
-  return result.ok ? ExitCode.ok : ExitCode.notAllAccepted;
-}
-
-function testMessage(flags: CheckFlags, settings: Settings): TestMessage {
-  const text = flags.text ?? `sms-send check ${new Date().toISOString()}`;
-  const fields = { to: flags.to!, text };
-  const built = buildMessage(
-    { row: 1, file: '--to', line: 1, fields },
-    planColumns(['to', 'text'], {}, false),
-    {
-      defaults: settings.defaults,
-      country: settings.country,
-      campaignKey: 'check',
-      now: new Date(),
-    },
-  );
-  if (!built.ok) {
-    const reasons = built.problems.map(
-      (p) => `${p.field === 'to' ? '--to' : p.field}: ${p.reason}`,
-    );
-    throw new UsageError(`the test message cannot be sent: ${reasons.join('; ')}`);
-  }
-  // A fresh id per check, so a gateway that remembers ids never sees one twice.
-  const messageId = `check-${Date.now().toString(36)}`;
-  const message = { ...built.message, MessageId: messageId };
-  return { to: built.to, messageId, json: JSON.stringify(message) };
 }

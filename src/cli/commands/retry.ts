@@ -9,7 +9,9 @@ import {
   planFollowUp,
   type Include,
 } from '../../campaign/follow-up.js';
-import { gatewayTarget, settingsFor } from '../gateway-settings.js';
+import { gatewayTarget } from '../../campaign/gateway.js';
+import { SendEmitter } from '../../send/events.js';
+import { settingsFor } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
 import { showValidationProgress } from '../ui/progress.js';
 import { followUpJson, renderFollowUp, renderUnknownRisk } from '../ui/retry.js';
@@ -63,16 +65,20 @@ export async function runRetry(campaign: string, flags: RetryFlags): Promise<Exi
   if (plan.selection.chosen.unknown > 0 && flags.json !== true) {
     process.stderr.write(`${renderUnknownRisk(plan.selection.chosen.unknown, err)}\n`);
   }
+  const events = new SendEmitter();
   const validation = showValidationProgress({
     intervalSeconds: flags.progressInterval ?? 10,
     quiet: !talk,
   });
+  events.on('validated', validation.read);
   const prepared = await prepareCampaign(
-    retryRequest(plan.followUp, plan.report, settings, flags, validation.read),
+    retryRequest(plan.followUp, plan.report, settings, flags, (records) =>
+      events.emit('validated', records),
+    ),
   ).finally(() => validation.stop());
   try {
     const inputs = plan.followUp.inputs.map((input) => input.path);
-    return await sendPrepared(prepared, settings, flags, inputs, target, extra);
+    return await sendPrepared(prepared, { settings, flags, inputs, target, events, extra });
   } finally {
     await prepared.close();
   }

@@ -1,27 +1,24 @@
 // `sms-send send`: wiring only. Flags in, prepareCampaign() and its send pass, events to the UI, result to a renderer.
-import { resolve as resolvePath } from 'node:path';
 import type { Settings } from '../../config/settings.js';
 import { ExitCode, InterruptedError, UsageError } from '../../shared/errors.js';
 import { spoolStream } from '../../input/stdin.js';
+import { planDocument } from '../../campaign/documents.js';
+import { refusedPlan, sendToTarget } from '../../campaign/flow.js';
+import { gatewayTarget, type Target } from '../../campaign/gateway.js';
 import { loadTemplate, prepareCampaign } from '../../campaign/prepare.js';
-import type { CampaignRequest, PreparedCampaign } from '../../campaign/types.js';
+import { refusalError } from '../../campaign/refusal.js';
+import { campaignRequest } from '../../campaign/request.js';
+import type { PreparedCampaign } from '../../campaign/types.js';
 import { SendEmitter } from '../../send/events.js';
-import {
-  gatewayTarget,
-  openGateway,
-  settingsFor,
-  type GatewayFlags,
-  type Target,
-} from '../gateway-settings.js';
+import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
 import { confirm } from '../ui/confirm.js';
 import { endRun } from '../ui/ending.js';
 import { formatCount, plural } from '../ui/format.js';
-import { errorJson, planJson, planProblems } from '../ui/json.js';
-import { renderInvalid, renderOverMaxCost, renderPlan } from '../ui/plan.js';
+import { renderPlan } from '../ui/plan.js';
 import { showProgress, showValidationProgress } from '../ui/progress.js';
 import { watchSignals } from '../ui/signals.js';
-import { renderWaiting, renderWindowPlan, windowJson } from '../ui/window.js';
+import { renderWaiting, renderWindowPlan } from '../ui/window.js';
 import { windowState } from '../../shared/window.js';
 
 /** A terminal run this large asks before sending (--yes skips it; a non-TTY run never asks). */
@@ -63,17 +60,19 @@ export async function runSend(inputs: string[], flags: SendFlags): Promise<ExitC
   const stdin = inputs.includes('-') ? await spoolStream(process.stdin) : undefined;
   // The validation pass reads every record before the first is sent: long enough on a big file
   // that silence would look like a hang.
+  const events = new SendEmitter();
   const validation = showValidationProgress({
     intervalSeconds: flags.progressInterval ?? 10,
     quiet: flags.quiet === true || flags.json === true,
   });
+  events.on('validated', validation.read);
   try {
     const prepared = await prepareCampaign({
       ...campaignRequest(inputs, flags, { settings, template, stdinPath: stdin?.path }),
-      onValidated: validation.read,
+      onValidated: (records) => events.emit('validated', records),
     }).finally(() => validation.stop());
     try {
-      return await sendPrepared(prepared, settings, flags, inputs, target);
+      return await sendPrepared(prepared, { settings, flags, inputs, target, events });
     } finally {
       await prepared.close();
     }
@@ -82,91 +81,65 @@ export async function runSend(inputs: string[], flags: SendFlags): Promise<ExitC
   }
 }
 
-/** The core request for these flags: the one mapping from send's flags to prepareCampaign(). */
-export function campaignRequest(
-  inputs: string[],
-  flags: SendFlags,
-  context: { settings: Settings; template?: string; stdinPath?: string; cwd?: string },
-): CampaignRequest {
-  const path = (input: string) => (context.cwd ? resolvePath(context.cwd, input) : input);
-  return {
-    files: inputs.map((input) => ({
-      path: input === '-' ? context.stdinPath! : path(input),
-      label: input,
-    })),
-    settings: context.settings,
-    simulate: flags.simulate === true,
-    mapping: flags.map ?? {},
-    template: context.template,
-    inputFormat: flags.inputFormat,
-    delimiter: flags.delimiter,
-    limit: flags.limit,
-    dedupe: flags.dedupe,
-    skipInvalid: flags.skipInvalid,
-    report: flags.report,
-    force: flags.force === true,
-    resume: flags.resume === true,
-    retryUnknown: flags.retryUnknown === true,
-    noWait: flags.wait === false,
-    dryRun: flags.dryRun === true,
-    now: new Date(),
-  };
+/** What sendPrepared needs beside the campaign: send and retry each give theirs. */
+export interface SendContext {
+  settings: Settings;
+  flags: SendFlags;
+  /** The inputs as the user named them. */
+  inputs: readonly string[];
+  /** Undefined for a dry run only. */
+  target: Target | undefined;
+  events: SendEmitter;
+  /** Beside `plan` or `summary` in the --json documents (retry's `followUp`). */
+  extra?: Record<string, unknown>;
 }
 
 /**
- * The dry run's plan, or the confirmation, the send pass and its ending: shared by send and retry.
- * `extra` goes into the --json documents beside `plan` or `summary` (retry's `followUp`).
+ * The dry run's plan, or the confirmation, the send pass and its ending: shared by send and retry,
+ * and built on the core steps the programmatic API takes (campaign/flow.ts): this adds the prompt,
+ * the progress display, Ctrl-C and what is printed.
  */
 export async function sendPrepared(
   prepared: PreparedCampaign,
-  settings: Awaited<ReturnType<typeof settingsFor>>,
-  flags: SendFlags,
-  inputs: string[],
-  target: Target | undefined,
-  extra: Record<string, unknown> = {},
+  context: SendContext,
 ): Promise<ExitCode> {
+  const { flags, target } = context;
   // A dry run agrees with a real run: refused by the input, or by the campaign's state.
   const problem =
-    refusalError(prepared, inputs) ?? (flags.dryRun ? prepared.stateRefusal : undefined);
-  if (flags.dryRun) return printDryRun(prepared, settings, flags, problem, extra);
+    refusalError(prepared, context.inputs) ?? (flags.dryRun ? prepared.stateRefusal : undefined);
+  if (flags.dryRun) return printDryRun(prepared, context, problem);
   if (problem) throw problem;
   // Only a dry run has no target, and it has returned above.
   if (!target) throw new Error('a send without a gateway target');
   await confirmSend(prepared, flags, target);
-  const { result, simulated } = await sendWithProgress(prepared, settings, flags, target);
+  const { result, simulated } = await sendWithProgress(prepared, { ...context, target });
   return endRun(result, {
     simulated,
     campaign: prepared.identity.id,
     json: flags.json === true,
     quiet: flags.quiet === true,
-    extra,
+    extra: context.extra,
   });
 }
 
 /** The dry run's plan (or its refusal, with the plan in the --json document). */
 function printDryRun(
   prepared: PreparedCampaign,
-  settings: Awaited<ReturnType<typeof settingsFor>>,
-  flags: SendFlags,
+  { settings, flags, extra }: SendContext,
   problem: UsageError | undefined,
-  extra: Record<string, unknown>,
 ): ExitCode {
   const out = colorFor('stdout');
   const { plan, identity } = prepared;
-  const document = { ...planJson(plan, identity.id), ...extra };
-  if (prepared.resuming) (document.plan as Record<string, unknown>).leftToSend = prepared.toSend;
   // When the run would send: the window, and whether it is open now or when it opens.
   const window = settings.sendWindow;
   const now = Date.now();
+  const document = planDocument(prepared, window, extra, now);
   const state = window ? windowState(window, now) : undefined;
-  if (window && state)
-    (document.plan as Record<string, unknown>).window = windowJson(window, state);
   const windowLine = window && state ? `\n${renderWindowPlan(window, state, now)}` : '';
   if (problem) {
     if (!flags.json) process.stdout.write(`${renderPlan(plan, out)}\n`);
     // One document on stdout, even when the plan shows the run would be refused.
-    const error = errorJson(problem);
-    throw new UsageError(problem.message, problem.code, { ...document, error }, problem.problems);
+    throw refusedPlan(problem, document);
   }
   const left = prepared.resuming
     ? `\n${plural(prepared.toSend, 'message')} left to send (--resume: the rest were settled by an earlier run)`
@@ -207,18 +180,11 @@ async function confirmSend(prepared: PreparedCampaign, flags: SendFlags, target:
   }
 }
 
-/** The send pass with its progress lines and Ctrl-C handling, the gateway closed after it. */
+/** The send pass with its progress lines and Ctrl-C handling. */
 async function sendWithProgress(
   prepared: PreparedCampaign,
-  settings: Awaited<ReturnType<typeof settingsFor>>,
-  flags: SendFlags,
-  target: Target,
+  { settings, flags, target, events }: SendContext & { target: Target },
 ) {
-  const gateway = await openGateway(target, flags, {
-    connections: settings.concurrency,
-    timeoutMs: settings.timeoutMs,
-  });
-  const events = new SendEmitter();
   const progress = showProgress(events, prepared.tally, {
     label: flags.simulate ? 'simulating' : 'sending',
     total: prepared.toSend,
@@ -238,11 +204,11 @@ async function sendWithProgress(
   if (flags.json && !flags.quiet) {
     events.on('waiting', (wait) => process.stderr.write(`${renderWaiting(wait)}\n`));
   }
-  let result;
   try {
-    result = await prepared.send({
-      poster: gateway.client,
-      target: gateway.simulated ? 'simulator' : (settings.endpoint ?? ''),
+    return await sendToTarget(prepared, {
+      settings,
+      target,
+      choice: flags,
       events,
       stopSignal: signals.stop,
       abortSignal: signals.abort,
@@ -250,24 +216,5 @@ async function sendWithProgress(
   } finally {
     signals.dispose();
     progress.stop();
-    await gateway.close({ abort: signals.abort.aborted });
   }
-  return { result, simulated: gateway.simulated };
-}
-
-/** The plan's refusal, worded as the user sees it (exit 2), or undefined when the run may go on. */
-export function refusalError(prepared: PreparedCampaign, inputs: string[]): UsageError | undefined {
-  if (prepared.refusal === 'invalid-input') {
-    const problems = planProblems(prepared.plan);
-    // A follow-up has no --skip-invalid to offer: its records are the original's.
-    const hint = !prepared.followUp;
-    return new UsageError(renderInvalid(prepared.plan, hint), 'invalid-input', undefined, problems);
-  }
-  if (prepared.refusal === 'empty-input') {
-    return new UsageError(`${inputs.join(', ')}: no records to send`, 'empty-input');
-  }
-  if (prepared.refusal === 'over-max-cost') {
-    return new UsageError(renderOverMaxCost(prepared.plan), 'over-max-cost');
-  }
-  return undefined;
 }

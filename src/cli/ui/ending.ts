@@ -1,18 +1,12 @@
 // How a send ends, for the terminal and for machines: the summary (or its JSON document), and the
 // typed error that carries a failing run's exit code to main.ts.
-import {
-  ExitCode,
-  GatewayUnusableError,
-  InterruptedError,
-  NotAllAcceptedError,
-  OutsideWindowError,
-} from '../../shared/errors.js';
+import { ExitCode, NotAllAcceptedError } from '../../shared/errors.js';
+import { summaryDocument } from '../../campaign/documents.js';
+import { endingError } from '../../campaign/flow.js';
 import type { CampaignResult } from '../../campaign/types.js';
 import { colorFor } from './color.js';
 import { plural, shellWord } from './format.js';
-import { summaryJson } from './json.js';
 import { renderQuietLine, renderSummary } from './summary.js';
-import { renderWindowClosed } from './window.js';
 
 export interface EndOptions {
   simulated: boolean;
@@ -28,26 +22,12 @@ export function endRun(result: CampaignResult, options: EndOptions): ExitCode {
   const { run, summary, exitCode, windowClosed } = result;
   const out = colorFor('stdout');
   const resume = run.stopped || run.interrupted || windowClosed ? resumeCommand() : undefined;
-  const document = {
-    ...summaryJson(
-      summary,
-      exitCode,
-      options.simulated,
-      run.stopped?.reason,
-      run.resumed,
-      options.campaign,
-      resume,
-    ),
-    ...options.extra,
-  };
-  if (windowClosed) {
-    (document.summary as Record<string, unknown>).windowClosed = {
-      window: windowClosed.window,
-      sent: windowClosed.sent,
-      left: windowClosed.left,
-      opensAt: new Date(windowClosed.opensAt).toISOString(),
-    };
-  }
+  const document = summaryDocument(result, {
+    campaign: options.campaign,
+    simulated: options.simulated,
+    resumeCommand: resume,
+    extra: options.extra,
+  });
   if (options.json) {
     // The summary is the one document on stdout; a failing run hands it to main.ts with its error.
     if (exitCode === ExitCode.ok || exitCode === ExitCode.notAllAccepted) {
@@ -70,28 +50,8 @@ export function endRun(result: CampaignResult, options: EndOptions): ExitCode {
     quiet
       ? `${what}; ${renderQuietLine(summary)}; ${finish.toLowerCase()}: ${resume}`
       : `${what}. ${finish}:\n  ${resume}`;
-  if (run.stopped) {
-    const why = run.stopped.authRefused
-      ? 'the gateway refused the credentials'
-      : 'the gateway could not be used';
-    throw new GatewayUnusableError(
-      ending(`${why}: ${run.stopped.reason}`, 'Finish the campaign later with'),
-      run.stopped.authRefused ? 'credentials-refused' : 'gateway-unusable',
-      document,
-    );
-  }
-  if (windowClosed) {
-    throw new OutsideWindowError(
-      ending(renderWindowClosed(windowClosed), 'Finish the campaign in the next window with'),
-      document,
-    );
-  }
-  if (run.interrupted) {
-    throw new InterruptedError(
-      ending(`interrupted: ${plural(run.notSent, 'record')} not sent`, 'Finish the campaign with'),
-      document,
-    );
-  }
+  const error = endingError(result, document, ending);
+  if (error) throw error;
   if (quiet && exitCode !== ExitCode.ok) throw new NotAllAcceptedError(renderQuietLine(summary));
   if (!options.json && !options.quiet && summary.byOutcome.unknown > 0) {
     process.stderr.write(

@@ -1,7 +1,7 @@
 // How an error that ends a run is shown: the text main.ts writes, on which stream, and the exit code.
 import { CommanderError } from 'commander';
 import { ExitCode, SmsSendError } from '../../shared/errors.js';
-import { errorJson } from './json.js';
+import { errorJson } from '../../campaign/documents.js';
 
 export interface ErrorOutput {
   stream: 'stdout' | 'stderr';

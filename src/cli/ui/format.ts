@@ -17,18 +17,9 @@ export function formatRate(perSecond: number): string {
   return `${perSecond >= 100 ? groupDigits(Math.round(perSecond)) : perSecond.toFixed(1)} msg/s`;
 }
 
-export { plural } from '../../shared/count.js';
+export { formatMoney, plural } from '../../shared/count.js';
 
 /** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */
 export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
-}
-
-/** An amount of money: `1,234.50`, more decimals when a price has them (`0.035`), and the currency. */
-export function formatMoney(amount: number, currency?: string): string {
-  const number = amount.toLocaleString('en-US', {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 4,
-  });
-  return currency === undefined ? number : `${number} ${currency}`;
 }

@@ -9,7 +9,11 @@ import {
   renderReceiverSummary,
   renderReportCounts,
 } from '../../../src/cli/ui/dlr.js';
-import { renderInvalid, renderOverMaxCost, renderPlan } from '../../../src/cli/ui/plan.js';
+import { renderPlan } from '../../../src/cli/ui/plan.js';
+import {
+  invalidMessage as renderInvalid,
+  overMaxCostMessage as renderOverMaxCost,
+} from '../../../src/campaign/refusal.js';
 import { renderSimulatorBanner, renderSimulatorStopped } from '../../../src/cli/ui/simulate.js';
 import { renderQuietLine, renderSummary } from '../../../src/cli/ui/summary.js';
 import type { FoldResult, LogCounts } from '../../../src/dlr/apply.js';

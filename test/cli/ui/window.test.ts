@@ -1,11 +1,8 @@
 // The send window as people and machines read it: the wait, the dry run's line and JSON, the close.
 import { describe, expect, it } from 'vitest';
-import {
-  renderWaiting,
-  renderWindowClosed,
-  renderWindowPlan,
-  windowJson,
-} from '../../../src/cli/ui/window.js';
+import { renderWaiting, renderWindowPlan } from '../../../src/cli/ui/window.js';
+import { windowJson } from '../../../src/campaign/documents.js';
+import { windowClosedMessage as renderWindowClosed } from '../../../src/campaign/flow.js';
 import { windowState, type SendWindow } from '../../../src/shared/window.js';
 
 const at = (iso: string) => Date.parse(iso);

@@ -1,0 +1,208 @@
+// Is the gateway reachable and are the credentials good: the check without a terminal, shared by
+// `sms-send check` and the programmatic API. Sends nothing by default; with `to`, one test message;
+// with `awaitMs` as well, waits for its delivery report (the canary).
+import type { Settings } from '../config/settings.js';
+import type { CanaryResult } from '../dlr/canary.js';
+import type { DlrReceiver } from '../dlr/receiver.js';
+import { checkGateway, type CheckResult, type TestMessage } from '../gateway/check.js';
+import { buildMessage } from '../message/build.js';
+import { planColumns } from '../message/columns.js';
+import { ExitCode, GatewayUnusableError, UsageError, type SmsSendError } from '../shared/errors.js';
+import type { DeliveryReportOptions } from '../simulator/index.js';
+import { isLoopbackUrl, openGateway, type Target, type TargetChoice } from './gateway.js';
+
+/** How long after acceptance the simulator behind `simulate` reports: quick, but after the answer. */
+const SIMULATED_DLR_DELAY_MS = 100;
+
+export interface CheckRequest {
+  /** Send one test message to this recipient. */
+  to?: string;
+  /** Its text (default: `sms-send check <time>`). */
+  text?: string;
+  /** With `to`: wait this long after acceptance for the test message's delivery report. */
+  awaitMs?: number;
+  /** Where the gateway can reach the delivery-report receiver (needed unless it is on this machine). */
+  dlrPublicUrl?: string;
+  /** The receiver's port (default: any free one). */
+  dlrPort?: number;
+  /** With `simulate`: the statuses the simulator reports, e.g. `{ DELIVRD: 1 }`. */
+  dlrMix?: DeliveryReportOptions['statusMix'];
+}
+
+/** Lines a terminal shows while the canary waits. */
+export interface CanaryListener {
+  start?(at: { to: string; endpoint: string; receiver: string; reportsTo: string }): void;
+  accepted?(result: CheckResult, acceptedAfterMs: number): void;
+  interim?(status: string, afterMs: number): void;
+}
+
+export interface CheckDocument {
+  check: CanaryResult;
+}
+
+/** The check against a target: the gateway's answer, and with `awaitMs` the delivery. */
+export async function checkTarget(
+  settings: Settings,
+  target: Target,
+  choice: TargetChoice,
+  request: CheckRequest,
+  listener: CanaryListener = {},
+): Promise<CanaryResult> {
+  if (request.awaitMs !== undefined) {
+    return canaryCheck(settings, target, choice, request, listener);
+  }
+  const test = request.to === undefined ? undefined : testMessage(request, settings);
+  const gateway = await openGateway(target, choice, {
+    connections: 1,
+    timeoutMs: settings.timeoutMs,
+  });
+  try {
+    return await checkGateway(gateway.client, gateway.label, test);
+  } finally {
+    await gateway.close();
+  }
+}
+
+/**
+ * How a check ends: its document, and the typed error (exit 3) when the gateway could not be used
+ * or no delivery report came; else exit 0, or 1 when the test message was not delivered.
+ */
+export function checkEnding(result: CanaryResult): {
+  document: CheckDocument;
+  error?: SmsSendError;
+  exitCode: ExitCode;
+} {
+  const document = { check: result };
+  if (result.delivery !== undefined && result.delivery.status === undefined) {
+    const error = new GatewayUnusableError(
+      `check failed: ${result.reason ?? 'no delivery report'}`,
+      'no-delivery-report',
+      document,
+    );
+    return { document, error, exitCode: error.exitCode };
+  }
+  if (!result.ok && result.delivery === undefined) {
+    const error = new GatewayUnusableError(
+      `check failed: ${result.reason ?? 'unknown reason'}`,
+      'check-failed',
+      document,
+    );
+    return { document, error, exitCode: error.exitCode };
+  }
+  return { document, exitCode: result.ok ? ExitCode.ok : ExitCode.notAllAccepted };
+}
+
+/**
+ * Where the gateway sends the test message's delivery report: `dlrPublicUrl`, or the receiver
+ * itself when the gateway is on this machine (the simulator, a loopback endpoint).
+ */
+function publicBase(
+  request: CheckRequest,
+  choice: TargetChoice,
+  target: Target,
+  receiver: DlrReceiver,
+): string {
+  if (request.dlrPublicUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(request.dlrPublicUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+      throw new UsageError(
+        `--dlr-public-url "${request.dlrPublicUrl}": must be an absolute http(s) URL with no ? or #, ` +
+          'e.g. https://canary.example.com',
+      );
+    }
+    return request.dlrPublicUrl.replace(/\/+$/, '');
+  }
+  if (choice.simulate || (target.endpoint !== undefined && isLoopbackUrl(target.endpoint))) {
+    return receiver.url;
+  }
+  throw new UsageError(
+    `the gateway cannot reach a receiver on ${receiver.url}: pass --dlr-public-url with the address ` +
+      `it can reach (a tunnel or a proxy to port ${receiver.port}, which --dlr-port fixes). Nothing was sent.`,
+  );
+}
+
+async function canaryCheck(
+  settings: Settings,
+  target: Target,
+  choice: TargetChoice,
+  request: CheckRequest,
+  listener: CanaryListener,
+): Promise<CanaryResult> {
+  const { DlrReceiver, urlTemplate } = await import('../dlr/receiver.js');
+  const { runCanary } = await import('../dlr/canary.js');
+  const port = request.dlrPort ?? 0;
+  const receiver = await DlrReceiver.start({ port }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE') {
+      throw new UsageError(`--dlr-port ${port} is in use; pick another`);
+    }
+    throw error;
+  });
+  try {
+    const base = publicBase(request, choice, target, receiver);
+    const deliveryReportUrl = urlTemplate(base);
+    const test = testMessage(request, {
+      ...settings,
+      defaults: { ...settings.defaults, deliveryReportUrl },
+    });
+    const gateway = await openGateway(target, choice, {
+      connections: 1,
+      timeoutMs: settings.timeoutMs,
+      deliveryReports: {
+        delayMs: SIMULATED_DLR_DELAY_MS,
+        ...(request.dlrMix === undefined ? {} : { statusMix: request.dlrMix }),
+      },
+    });
+    try {
+      listener.start?.({
+        to: test.to,
+        endpoint: gateway.label,
+        receiver: receiver.url,
+        reportsTo: base,
+      });
+      return await runCanary({
+        client: gateway.client,
+        endpoint: gateway.label,
+        test,
+        deliveryReportUrl,
+        receiver,
+        awaitMs: request.awaitMs!,
+        onAccepted: listener.accepted?.bind(listener),
+        onInterim: listener.interim?.bind(listener),
+      });
+    } finally {
+      await gateway.close();
+    }
+  } finally {
+    await receiver.stop();
+  }
+}
+
+function testMessage(request: CheckRequest, settings: Settings): TestMessage {
+  const text = request.text ?? `sms-send check ${new Date().toISOString()}`;
+  const fields = { to: request.to!, text };
+  const built = buildMessage(
+    { row: 1, file: '--to', line: 1, fields },
+    planColumns(['to', 'text'], {}, false),
+    {
+      defaults: settings.defaults,
+      country: settings.country,
+      campaignKey: 'check',
+      now: new Date(),
+    },
+  );
+  if (!built.ok) {
+    const reasons = built.problems.map(
+      (p) => `${p.field === 'to' ? '--to' : p.field}: ${p.reason}`,
+    );
+    throw new UsageError(`the test message cannot be sent: ${reasons.join('; ')}`);
+  }
+  // A fresh id per check, so a gateway that remembers ids never sees one twice.
+  const messageId = `check-${Date.now().toString(36)}`;
+  const message = { ...built.message, MessageId: messageId };
+  return { to: built.to, messageId, json: JSON.stringify(message) };
+}

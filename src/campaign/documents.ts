@@ -1,0 +1,229 @@
+// The result documents: the dry run's plan, the run's summary, an error. `--json` prints them and
+// the programmatic API returns them, the same objects; docs/json.md describes each, change both
+// together.
+import type { Outcome } from '../message/outcome.js';
+import type { RunSummary } from '../report/summary.js';
+import type { Problem, SmsSendError } from '../shared/errors.js';
+import { windowState, type SendWindow, type WindowState } from '../shared/window.js';
+import type { Plan } from '../validate/plan.js';
+import type { ResumeCounts } from './resume.js';
+import type { CampaignResult, PreparedCampaign } from './types.js';
+
+/** The `error` member of an error document. */
+export interface ErrorJson {
+  code: string;
+  message: string;
+  exitCode: number;
+  problems?: readonly Problem[];
+}
+
+/** `plan.window`: the send window, and whether it is open now. */
+export interface WindowJson {
+  hours: string | null;
+  days: string | null;
+  timeZone: string;
+  notBefore: string | null;
+  open: boolean;
+  opensAt?: string;
+  closesAt?: string | null;
+}
+
+/** What a dry run found: `{plan}` (docs/json.md#send---dry-run). */
+export interface PlanJson extends Pick<
+  Plan,
+  | 'records'
+  | 'valid'
+  | 'invalid'
+  | 'skipped'
+  | 'suppressed'
+  | 'suppressedByList'
+  | 'batches'
+  | 'batchSize'
+  | 'segments'
+  | 'segmentsByEncoding'
+  | 'messagesByEncoding'
+  | 'ucs2Chars'
+  | 'ucs2CharCount'
+  | 'normalized'
+  | 'normalizable'
+  | 'cost'
+  | 'fileProblems'
+  | 'invalidRecords'
+  | 'invalidByField'
+> {
+  campaign: string;
+  premium: { messages: number; totalOre: number };
+  /** A resumed campaign: the records an earlier run did not settle. */
+  leftToSend?: number;
+  window?: WindowJson;
+}
+
+export interface PlanDocument {
+  plan: PlanJson;
+  /** Present when a real run would be refused (the error carries this document). */
+  error?: ErrorJson;
+}
+
+/** How a send went: `{summary}` (docs/json.md#send). */
+export interface SummaryJson {
+  campaign: string;
+  total: number;
+  byOutcome: Record<Outcome, number>;
+  suppressed?: number;
+  byStatusCode: Record<string, { count: number; description: string }>;
+  /** ISO 8601. */
+  startedAt: string;
+  durationMs: number;
+  messagesPerSecond: number;
+  report: string;
+  simulated: boolean;
+  /** The gateway could not be used (exit 3). */
+  stoppedReason?: string;
+  /** A resumed run: results taken from the journal, and those in flight when it stopped. */
+  resumed?: ResumeCounts;
+  /** Stopped or interrupted, from the command line: the command that finishes the campaign. */
+  resumeCommand?: string;
+  /** The send window closed before every record was sent (exit 5). */
+  windowClosed?: { window: string; sent: number; left: number; opensAt: string };
+  exitCode: number;
+}
+
+export interface SummaryDocument {
+  summary: SummaryJson;
+}
+
+export function planJson(plan: Plan, campaign: string): { plan: PlanJson } {
+  return {
+    plan: {
+      campaign,
+      records: plan.records,
+      valid: plan.valid,
+      invalid: plan.invalid,
+      skipped: plan.skipped,
+      suppressed: plan.suppressed,
+      suppressedByList: plan.suppressedByList,
+      batches: plan.batches,
+      batchSize: plan.batchSize,
+      segments: plan.segments,
+      segmentsByEncoding: plan.segmentsByEncoding,
+      messagesByEncoding: plan.messagesByEncoding,
+      ucs2Chars: plan.ucs2Chars,
+      ucs2CharCount: plan.ucs2CharCount,
+      ...(plan.normalized ? { normalized: plan.normalized } : {}),
+      ...(plan.normalizable ? { normalizable: plan.normalizable } : {}),
+      ...(plan.cost ? { cost: plan.cost } : {}),
+      premium: { messages: plan.premiumMessages, totalOre: plan.premiumTotal },
+      fileProblems: plan.fileProblems,
+      invalidRecords: plan.invalidRecords,
+      invalidByField: plan.invalidByField,
+    },
+  };
+}
+
+/**
+ * A prepared campaign's dry-run document: the plan, what a resume leaves to send, and the send
+ * window with whether it is open at `now`. `extra` goes beside `plan` (retry's `followUp`).
+ */
+export function planDocument<Extra extends object = object>(
+  prepared: PreparedCampaign,
+  sendWindow: SendWindow | undefined,
+  extra?: Extra,
+  now = Date.now(),
+): PlanDocument & Extra {
+  const document = { ...planJson(prepared.plan, prepared.identity.id), ...extra } as PlanDocument &
+    Extra;
+  if (prepared.resuming) document.plan.leftToSend = prepared.toSend;
+  if (sendWindow) document.plan.window = windowJson(sendWindow, windowState(sendWindow, now));
+  return document;
+}
+
+/** `plan.window` of the dry run's document. */
+export function windowJson(window: SendWindow, state: WindowState): WindowJson {
+  const iso = (at: number | undefined) =>
+    at === undefined ? undefined : new Date(at).toISOString();
+  return {
+    hours: window.text.hours ?? null,
+    days: window.text.days ?? null,
+    timeZone: window.timeZone,
+    notBefore: iso(window.notBefore) ?? null,
+    open: state.open,
+    ...(state.open ? { closesAt: iso(state.closesAt) ?? null } : { opensAt: iso(state.opensAt) }),
+  };
+}
+
+export function summaryJson(
+  summary: RunSummary,
+  exitCode: number,
+  simulated: boolean,
+  stoppedReason: string | undefined,
+  resumed: ResumeCounts | undefined,
+  campaign: string,
+  /** For a run that stopped or was interrupted: the command line that finishes it. */
+  resumeCommand?: string,
+): SummaryDocument {
+  return {
+    summary: {
+      campaign,
+      total: summary.total,
+      byOutcome: summary.byOutcome,
+      ...(summary.suppressed ? { suppressed: summary.suppressed } : {}),
+      byStatusCode: summary.byStatusCode,
+      startedAt: new Date(summary.startedAt).toISOString(),
+      durationMs: summary.durationMs,
+      messagesPerSecond: Math.round(summary.messagesPerSecond * 10) / 10,
+      report: summary.reportPath ?? '',
+      simulated,
+      ...(stoppedReason ? { stoppedReason } : {}),
+      ...(resumed ? { resumed } : {}),
+      ...(resumeCommand ? { resumeCommand } : {}),
+      exitCode,
+    },
+  };
+}
+
+/** A send pass's document; `extra` goes beside `summary` (retry's `followUp`). */
+export function summaryDocument<Extra extends object = object>(
+  result: CampaignResult,
+  context: { campaign: string; simulated: boolean; resumeCommand?: string; extra?: Extra },
+): SummaryDocument & Extra {
+  const { run, summary, exitCode, windowClosed } = result;
+  const document = {
+    ...summaryJson(
+      summary,
+      exitCode,
+      context.simulated,
+      run.stopped?.reason,
+      run.resumed,
+      context.campaign,
+      context.resumeCommand,
+    ),
+    ...context.extra,
+  } as SummaryDocument & Extra;
+  if (windowClosed) {
+    document.summary.windowClosed = {
+      window: windowClosed.window,
+      sent: windowClosed.sent,
+      left: windowClosed.left,
+      opensAt: new Date(windowClosed.opensAt).toISOString(),
+    };
+  }
+  return document;
+}
+
+/** The `error` member of an error document: `{"error": errorJson(e)}`. */
+export function errorJson(
+  error: Pick<SmsSendError, 'code' | 'message' | 'exitCode' | 'problems'>,
+): ErrorJson {
+  const { code, message, exitCode, problems } = error;
+  return { code, message, exitCode, ...(problems ? { problems } : {}) };
+}
+
+/** A plan's problems, one per file problem and per problem of each listed invalid record. */
+export function planProblems(plan: Plan): Problem[] {
+  return [
+    ...plan.fileProblems.map(({ file, message }) => ({ file, reason: message })),
+    ...plan.invalidRecords.flatMap(({ file, line, row, problems }) =>
+      problems.map(({ field, reason }) => ({ file, line, row, field, reason })),
+    ),
+  ];
+}

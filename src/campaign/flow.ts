@@ -1,0 +1,103 @@
+// The steps after a campaign is prepared, shared by the command line and the programmatic API:
+// the send pass to its gateway target, and the typed error a run ends with. No terminal here: the
+// caller listens to the events and words the way to finish.
+import type { Settings } from '../config/settings.js';
+import type { SendEmitter } from '../send/events.js';
+import { plural } from '../shared/count.js';
+import {
+  GatewayUnusableError,
+  InterruptedError,
+  OutsideWindowError,
+  UsageError,
+  type SmsSendError,
+} from '../shared/errors.js';
+import { describeOpening } from '../shared/window.js';
+import { errorJson, type PlanDocument } from './documents.js';
+import { openGateway, type Target, type TargetChoice } from './gateway.js';
+import type { CampaignResult, PreparedCampaign, WindowClosed } from './types.js';
+
+export interface SendToTarget {
+  settings: Settings;
+  target: Target;
+  choice: TargetChoice;
+  events: SendEmitter;
+  /** Aborted: no new batches; those in flight finish, and the run ends interrupted (exit 130). */
+  stopSignal?: AbortSignal;
+  /** Aborted: requests in flight are abandoned too (their records end `unknown`). */
+  abortSignal?: AbortSignal;
+}
+
+/** The one path to the gateway: opens the target, runs the send pass, closes it. */
+export async function sendToTarget(
+  prepared: PreparedCampaign,
+  options: SendToTarget,
+): Promise<{ result: CampaignResult; simulated: boolean }> {
+  const { settings, target } = options;
+  const gateway = await openGateway(target, options.choice, {
+    connections: settings.concurrency,
+    timeoutMs: settings.timeoutMs,
+  });
+  try {
+    const result = await prepared.send({
+      poster: gateway.client,
+      target: gateway.simulated ? 'simulator' : (settings.endpoint ?? ''),
+      events: options.events,
+      stopSignal: options.stopSignal,
+      abortSignal: options.abortSignal,
+    });
+    return { result, simulated: gateway.simulated };
+  } finally {
+    await gateway.close({ abort: options.abortSignal?.aborted === true });
+  }
+}
+
+/** A dry run's refusal as the error to throw: its message and code, the plan beside `error`. */
+export function refusedPlan(problem: UsageError, document: PlanDocument): UsageError {
+  const error = errorJson(problem);
+  return new UsageError(problem.message, problem.code, { ...document, error }, problem.problems);
+}
+
+/**
+ * The typed error a send pass ended with, carrying its summary document: the gateway could not
+ * be used (exit 3), the send window closed (exit 5), or it was interrupted (exit 130). Undefined
+ * for a run that finished (exit 0 or 1). `finish(what, how)` words the message: what happened,
+ * and the start of the sentence that says how to finish the campaign.
+ */
+export function endingError(
+  result: CampaignResult,
+  document: object,
+  finish: (what: string, how: string) => string,
+): SmsSendError | undefined {
+  const { run, windowClosed } = result;
+  if (run.stopped) {
+    const why = run.stopped.authRefused
+      ? 'the gateway refused the credentials'
+      : 'the gateway could not be used';
+    return new GatewayUnusableError(
+      finish(`${why}: ${run.stopped.reason}`, 'Finish the campaign later with'),
+      run.stopped.authRefused ? 'credentials-refused' : 'gateway-unusable',
+      document,
+    );
+  }
+  if (windowClosed) {
+    return new OutsideWindowError(
+      finish(windowClosedMessage(windowClosed), 'Finish the campaign in the next window with'),
+      document,
+    );
+  }
+  if (run.interrupted) {
+    return new InterruptedError(
+      finish(`interrupted: ${plural(run.notSent, 'record')} not sent`, 'Finish the campaign with'),
+      document,
+    );
+  }
+  return undefined;
+}
+
+/** `the send window closed (09:00-21:00 Europe/Oslo): 120 sent, 880 left; it opens Tue 09:00 …` */
+export function windowClosedMessage(closed: WindowClosed): string {
+  return (
+    `the send window closed (${closed.window}): ${plural(closed.sent, 'message')} sent, ` +
+    `${plural(closed.left, 'record')} left; it ${describeOpening(closed.opensAt, closed.now, closed.timeZone)}`
+  );
+}
