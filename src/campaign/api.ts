@@ -1,0 +1,201 @@
+// The programmatic API: send(), plan() and check() for Node scripts. The same core steps the
+// command line takes, minus the terminal: no prompt, no spinner, nothing printed, no exit. Each
+// returns the document `--json` prints, or throws the typed error carrying its exit code.
+import { isAbsolute, resolve as resolvePath } from 'node:path';
+import type * as v from 'valibot';
+import { resolveSettings } from '../config/resolve.js';
+import type { Settings } from '../config/settings.js';
+import type { settingsSchema } from '../config/table.js';
+import { SendEmitter } from '../send/events.js';
+import { parseDuration } from '../shared/duration.js';
+import { InterruptedError, UsageError } from '../shared/errors.js';
+import { checkEnding, checkTarget, type CheckDocument, type CheckRequest } from './check.js';
+import {
+  planDocument,
+  summaryDocument,
+  type PlanDocument,
+  type SummaryDocument,
+} from './documents.js';
+import { endingError, refusedPlan, sendToTarget } from './flow.js';
+import { gatewayTarget } from './gateway.js';
+import { loadTemplate, prepareCampaign } from './prepare.js';
+import { refusalError } from './refusal.js';
+import { campaignRequest, type CampaignChoices } from './request.js';
+import type { PreparedCampaign } from './types.js';
+
+/** Settings by their config-file names (`endpoint`, `username`, `password`, `batchSize`, …). */
+export type SettingsInput = Partial<v.InferInput<typeof settingsSchema>>;
+
+/** What every function of the API takes. */
+export interface CommonOptions {
+  /** The highest-ranking layer: over the config file and the environment, as flags are. */
+  settings?: SettingsInput;
+  /** A config file to use instead of the one found from `cwd`. */
+  config?: string;
+  /** A profile of the config file. */
+  profile?: string;
+  /** Where the config file is searched from and relative paths start (default: process.cwd()). */
+  cwd?: string;
+  /**
+   * The environment variables read (SMS_SEND_ENDPOINT, SMS_SEND_PASSWORD, SMS_SEND_STATE_DIR, …);
+   * default process.env, as for the command. Pass `{}` to read none.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Send to a simulator started in this process for the call, not to the endpoint. */
+  simulate?: boolean;
+  /** Allow a plain-http endpoint that is not on this machine. */
+  allowInsecure?: boolean;
+  /** Receives the progress events the command's terminal display listens to. */
+  events?: SendEmitter;
+}
+
+/** A campaign: the inputs and how they are read, as the flags of `sms-send send` say it. */
+export interface CampaignOptions extends CommonOptions, Omit<CampaignChoices, 'dryRun'> {
+  /** CSV, JSON or NDJSON files, in order. */
+  inputs: readonly string[];
+  /** The message template (`{{column}}`), when the input has no text column. */
+  text?: string;
+  /** A file holding the template. */
+  textFile?: string;
+}
+
+export interface SendOptions extends CampaignOptions {
+  /**
+   * Aborted: no new batch is taken, those in flight finish, the report and journal are flushed,
+   * and send() rejects with InterruptedError (exit code 130). `resume: true` finishes the campaign.
+   */
+  signal?: AbortSignal;
+}
+
+export type PlanOptions = CampaignOptions;
+
+export interface CheckOptions extends CommonOptions, Omit<CheckRequest, 'awaitMs'> {
+  /** With `to`: wait this long (ms, or a duration such as `60s`) for the delivery report. */
+  awaitDlr?: number | string;
+}
+
+/**
+ * Sends a campaign: validates every record, then sends, journaled and resumable. Resolves with
+ * the `--json` document `{summary}` when the run finished (`summary.exitCode` 0, or 1 when some
+ * records were not accepted); rejects with the typed error otherwise.
+ */
+export async function send(options: SendOptions): Promise<SummaryDocument> {
+  if (options.force && options.resume) {
+    throw new UsageError('force and resume contradict each other');
+  }
+  const events = options.events ?? new SendEmitter();
+  const settings = await settingsOf(options, events);
+  // Where to send is known before the campaign's state is looked at, as on the command line.
+  const target = gatewayTarget(settings, options);
+  const prepared = await prepare(options, settings, events, false);
+  try {
+    const problem = refusalError(prepared, options.inputs);
+    if (problem) throw problem;
+    if (options.signal?.aborted) {
+      throw new InterruptedError('interrupted before sending: nothing was sent');
+    }
+    const { result, simulated } = await sendToTarget(prepared, {
+      settings,
+      target,
+      choice: options,
+      events,
+      stopSignal: options.signal,
+    });
+    const document = summaryDocument(result, { campaign: prepared.identity.id, simulated });
+    const error = endingError(result, document, (what, how) => `${what}. ${how} resume: true`);
+    if (error) throw error;
+    return document;
+  } finally {
+    await prepared.close();
+  }
+}
+
+/**
+ * The dry run: validates every record and says what a send would do, sending nothing. Resolves
+ * with `{plan}`; rejects with a UsageError whose `document` holds the plan and the error when a
+ * send would be refused (invalid input, a campaign already sent, …).
+ */
+export async function plan(options: PlanOptions): Promise<PlanDocument> {
+  const events = options.events ?? new SendEmitter();
+  const settings = await settingsOf(options, events);
+  const prepared = await prepare(options, settings, events, true);
+  try {
+    const document = planDocument(prepared, settings.sendWindow);
+    const problem = refusalError(prepared, options.inputs) ?? prepared.stateRefusal;
+    if (problem) throw refusedPlan(problem, document);
+    return document;
+  } finally {
+    await prepared.close();
+  }
+}
+
+/**
+ * Is the gateway reachable and are the credentials good? Sends nothing unless `to` is given.
+ * Resolves with `{check}` (`check.ok` false when a canary's message was not delivered); rejects
+ * with GatewayUnusableError (exit code 3) when the check failed.
+ */
+export async function check(options: CheckOptions = {}): Promise<CheckDocument> {
+  const awaitMs = awaitOf(options);
+  const events = options.events ?? new SendEmitter();
+  const settings = await settingsOf(options, events);
+  const target = gatewayTarget(settings, options);
+  const result = await checkTarget(settings, target, options, { ...options, awaitMs });
+  const { document, error } = checkEnding(result);
+  if (error) throw error;
+  return document;
+}
+
+/** `awaitDlr` in ms, checked with what it needs. */
+function awaitOf(options: CheckOptions): number | undefined {
+  if (options.text !== undefined && options.to === undefined) {
+    throw new UsageError('text needs to: without a recipient, check sends no message');
+  }
+  if (options.dlrMix !== undefined && !options.simulate) {
+    throw new UsageError('dlrMix needs simulate: it sets what the simulator reports');
+  }
+  if (options.awaitDlr === undefined) return undefined;
+  const ms = parseDuration(options.awaitDlr);
+  if (ms === undefined || ms <= 0) {
+    throw new UsageError(`awaitDlr ${JSON.stringify(options.awaitDlr)}: must be a duration`);
+  }
+  if (options.to === undefined) {
+    throw new UsageError('awaitDlr needs to: the canary sends one real test message');
+  }
+  return ms;
+}
+
+/** The settings pipeline of the command, with the options' settings as its highest layer. */
+async function settingsOf(options: CommonOptions, events: SendEmitter): Promise<Settings> {
+  const settings = await resolveSettings({
+    cwd: options.cwd ?? process.cwd(),
+    env: { ...(options.env ?? process.env) },
+    flags: { ...options.settings },
+    configPath: options.config,
+    profile: options.profile,
+  });
+  for (const warning of settings.warnings) events.emit('warning', warning);
+  return settings;
+}
+
+/** The campaign prepared for a send or a dry run, validation reported as `validated` events. */
+async function prepare(
+  options: CampaignOptions,
+  settings: Settings,
+  events: SendEmitter,
+  dryRun: boolean,
+): Promise<PreparedCampaign> {
+  if (options.inputs.length === 0) throw new UsageError('no inputs: name at least one file');
+  if (options.inputs.includes('-')) {
+    throw new UsageError('standard input (-) is for the command line; name a file');
+  }
+  const cwd = options.cwd;
+  const from = (path: string | undefined) =>
+    cwd === undefined || path === undefined || isAbsolute(path) ? path : resolvePath(cwd, path);
+  const template = await loadTemplate(options.text, from(options.textFile));
+  // Inputs found from `cwd` are named by their full paths, so the default report lands beside them.
+  const inputs = options.inputs.map((input) => from(input)!);
+  return prepareCampaign({
+    ...campaignRequest(inputs, { ...options, dryRun }, { settings, template, cwd }),
+    onValidated: (records) => events.emit('validated', records),
+  });
+}
