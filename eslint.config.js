@@ -28,11 +28,11 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/cli/**', 'bench/**'],
+    files: ['src/cli/**', 'bench/**', 'docs/**'],
     rules: { 'no-console': 'off' },
   },
   {
-    files: ['**/*.js', '**/*.cjs'],
+    files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
   },
 );
