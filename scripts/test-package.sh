@@ -27,4 +27,7 @@ cp node_modules/restsms-send/samples/campaign.csv .
 run npx --no-install sms-send campaign.csv --simulate || fail "the quick start"
 [ -s campaign.report.csv ] || fail "the quick start wrote no report"
 run npx --no-install sms-send check --simulate || fail "check --simulate"
+echo "$files" | grep -qx 'package/dist/index.d.ts' || fail "the API's type declarations are not in the tarball"
+cp "$root/docs/api-example.mjs" .
+run node api-example.mjs | grep -Eq '^accepted +12$' || fail "the API example of docs/api.md"
 echo "test:package: the installed tarball works"
