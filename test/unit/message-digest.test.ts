@@ -78,7 +78,7 @@ describe('DigestSet', () => {
     for (let i = 0; i < 5000; i++) words.set([i * 7919, i, -i, i % 3], i * 4);
     for (let at = 0; at < words.length; at += 4) expect(set.add(words, at)).toBe(true);
     for (let at = 0; at < words.length; at += 4) expect(set.add(words, at)).toBe(false);
-    // Grown from 16,384 slots to 32,768 and 65,536 on the way: every digest moved is still found.
+    // Every shard grown several times on the way: every digest moved is still found.
     const many = new DigestSet();
     const more = new Int32Array(4 * 40_000);
     for (let i = 0; i < 40_000; i++) more.set([i * 65_537, i, ~i, 1], i * 4);
