@@ -3,15 +3,9 @@
 // Usage: node bench/durable-loop.js <url> <records> <concurrency> <folder>; prints {loopMs}.
 import { writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { Pool } from 'undici';
 import { BATCH, msisdn, requestBodies } from './batches.js';
-
-// The parts of undici sms-send loads (src/gateway/client.ts), not the whole package, so the loop's
-// start costs what sms-send's does.
-const require = createRequire(import.meta.url);
-const Pool = require('undici/lib/dispatcher/pool.js');
-const request = require('undici/lib/api/api-request.js');
 
 const [url, recordsArg, concurrencyArg, folder] = process.argv.slice(2);
 const records = Number(recordsArg);
@@ -52,7 +46,7 @@ const loop = async () => {
     const rows = Array.from({ length: Math.min(BATCH, records - first) }, (_, i) => first + i + 1);
     writeSync(journal.fd, `${JSON.stringify({ t: 'send', b: batch, rows })}\n`);
     await synced();
-    const response = await request.call(pool, {
+    const response = await pool.request({
       method: 'POST',
       path: '/json/reply/RestSmsRequest',
       headers: { accept: 'application/json', 'content-type': 'application/json' },

@@ -112,10 +112,12 @@ export async function openGateway(
   let endpoint = target.endpoint;
   if (flags.simulate) {
     const { startSimulator } = await import('../simulator/index.js');
-    // The in-process simulator keeps no ledger: nobody reads it, and it would grow with the run.
+    // The in-process simulator keeps no ledger and no request log: nobody reads them, and what
+    // they hold would grow with the run, or outlive V8's young generation.
     simulator = await startSimulator({
       port: 0,
       ledgerLimit: 1,
+      requestLimit: 1,
       deliveryReports: options.deliveryReports,
     });
     endpoint = simulator.url;

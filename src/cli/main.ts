@@ -1,7 +1,6 @@
 // The entry point: parses argv, runs the command, and is the only place that prints errors and exits.
 import { readFileSync } from 'node:fs';
 import module from 'node:module';
-import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
 import { ExitCode } from '../shared/errors.js';
 import { buildProgram } from './program.js';
@@ -10,10 +9,6 @@ import { renderError } from './ui/error.js';
 
 // Node 22+ caches compiled code between runs; start-up matters for cron and CI loops.
 (module as { enableCompileCache?: () => void }).enableCompileCache?.();
-// A run's live heap stays near 15 MB, but V8 let the old generation fill with up to 80 MB of
-// garbage between full collections on long campaigns (bench: peak RSS 155 MB at 1,000,000
-// records). Growing the limit by 30% past what is live keeps it at 112 MB, for no more CPU.
-setFlagsFromString('--heap-growing-percent=30');
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {

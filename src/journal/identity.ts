@@ -1,6 +1,6 @@
 // Campaign identity: what is sent and how, never where its report goes. The state folder and MessageIds derive from it.
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { UsageError } from '../shared/errors.js';
 
@@ -37,16 +37,31 @@ export interface CampaignIdentity {
   named: boolean;
 }
 
-/** The hash of an input's bytes, read as a stream so a large file costs no memory. */
+/**
+ * The hash of an input's bytes, read in pieces into one buffer. A read stream made a new 64 KiB
+ * buffer per piece, faster than the young generation let them go: a 60 MB file left some 36 MB
+ * in the C heap at the start of every run, which glibc kept as the run's memory until the end.
+ */
 export async function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {
   const hash = createHash('sha256');
+  const handle = await open(path, 'r');
+  const buffer = Buffer.allocUnsafe(HASH_READ_BYTES);
   let bytes = 0;
-  for await (const chunk of createReadStream(path)) {
-    hash.update(chunk as Buffer);
-    bytes += (chunk as Buffer).length;
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      // update() takes the bytes in at once, so the buffer can be read into again.
+      hash.update(buffer.subarray(0, bytesRead));
+      bytes += bytesRead;
+    }
+  } finally {
+    await handle.close();
   }
   return { sha256: hash.digest('hex'), bytes };
 }
+
+const HASH_READ_BYTES = 256 * 1024;
 
 /**
  * The content hash covers each input's bytes in order (several files are one campaign, numbered

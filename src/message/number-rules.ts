@@ -18,8 +18,9 @@ export type RuleReading =
   | typeof UNSURE;
 export const UNSURE = Symbol('unsure');
 
-// The parts of libphonenumber-js's Metadata the rules are compiled from. The class is public but its
-// numbering-plan accessors are not typed; these are the ones the library's own parse() uses.
+// The parts of libphonenumber-js's Metadata the rules are compiled from. The class is a documented
+// export, but of these accessors its README lists only a few (and types fewer); they are the ones
+// the library's own parse() uses. rulesCanRead() checks each is there before the rules are used.
 interface Type {
   pattern(): string;
   possibleLengths(): number[];
@@ -41,6 +42,25 @@ interface MetadataApi {
   selectNumberingPlan(countryOrCallingCode: string): void;
   numberingPlan: Plan;
 }
+
+/** What rulesCanRead() looks for: the accessors above, by name. */
+const METADATA_METHODS = [
+  'hasCountry',
+  'hasCallingCode',
+  'getCountryCodesForCallingCode',
+  'selectNumberingPlan',
+] as const;
+const PLAN_METHODS = [
+  'callingCode',
+  'IDDPrefix',
+  'nationalNumberPattern',
+  'possibleLengths',
+  'nationalPrefixForParsing',
+  'nationalPrefixTransformRule',
+  'leadingDigits',
+  'type',
+] as const;
+const TYPE_METHODS = ['pattern', 'possibleLengths'] as const;
 
 type TypeRule = { name: NumberType; lengths: readonly number[]; pattern: RegExp };
 
@@ -78,11 +98,33 @@ const MIN_NSN = 2;
 const MAX_NSN = 17;
 
 const metadata = maxMetadata() as MetadataApi;
+/** Without every accessor the rules read, every number is left to the library: slower, still right. */
+const usable = rulesCanRead(metadata);
 const plans = new Map<string, CompiledPlan>();
 const callingCodeCountries = new Map<string, readonly string[] | undefined>();
 const knownCallingCodes = new Map<string, boolean>();
 
 const whole = (pattern: string) => new RegExp(`^(?:${pattern})$`);
+
+/**
+ * Whether `metadata` has every accessor the rules are compiled from: should a release of the
+ * library rename one, numbers go to its API instead of every check failing.
+ */
+export function rulesCanRead(metadata: unknown): boolean {
+  const api = metadata as Partial<Record<keyof MetadataApi, unknown>> | undefined;
+  const functions = (object: object | undefined, names: readonly string[]) =>
+    object !== undefined &&
+    names.every((name) => typeof (object as Record<string, unknown>)[name] === 'function');
+  try {
+    if (!functions(api, METADATA_METHODS)) return false;
+    // A country with every kind of rule: a national prefix, leading digits' absence, typed plans.
+    (api as MetadataApi).selectNumberingPlan('GB');
+    const plan = (api as MetadataApi).numberingPlan;
+    return functions(plan, PLAN_METHODS) && functions(plan.type('MOBILE'), TYPE_METHODS);
+  } catch {
+    return false;
+  }
+}
 
 /** The plan of a country ("NO") or of a calling code ("47" → its main country, "800" → non-geographic). */
 function plan(countryOrCallingCode: string): CompiledPlan {
@@ -217,6 +259,7 @@ const LENGTH_PROBLEMS = {
  * `text` of digits with an optional leading "+" (separators already removed).
  */
 export function readByRules(text: string, country: string | undefined): RuleReading {
+  if (!usable) return UNSURE;
   // Short inputs and very long ones take parse()'s error paths.
   if (text.length < 4 || text.length > 20) return UNSURE;
   if (text.startsWith('+')) {

@@ -1,5 +1,6 @@
 // The report's columns and how one result becomes one row of them.
 import type { RowResult } from '../message/outcome.js';
+import { decimal } from '../shared/digits.js';
 
 /** The columns of every report, in order (docs/report.md#columns). */
 export const REPORT_COLUMNS = [
@@ -82,7 +83,7 @@ export function toCsvCells(
     const value = result[column];
     if (value === undefined) return '';
     if (typeof value === 'object') return formatExtraInfo(value);
-    return String(value);
+    return typeof value === 'number' ? decimal(value) : value;
   });
 }
 

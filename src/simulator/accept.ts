@@ -2,6 +2,7 @@
 import type { RestSmsMessageResp } from '../gateway/types.js';
 import type { ReportSubject } from './dlr.js';
 import type { LedgerEntry } from './ledger.js';
+import { decimal } from '../shared/digits.js';
 import { checkMessage } from './rules.js';
 import { STATUS_CODES } from './status-codes.js';
 
@@ -41,41 +42,43 @@ export function acceptMessages(items: readonly unknown[], ctx: AcceptContext): A
     const rejected = ctx.rejectNext();
     const transactionId = ctx.nextTransactionId();
     if (!check.ok) {
-      results[i] = {
-        StatusCode: check.code,
-        StatusDescription: check.description,
-        MessageId: check.messageId,
-        TransactionId: transactionId,
-        ExtraInfo: { server: ctx.serverName },
-      };
-    } else if (rejected) {
-      results[i] = {
-        StatusCode: STATUS_CODES.simulatedRejection.code,
-        StatusDescription: 'Rejected by simulated operator fault',
-        MessageId: check.messageId,
-        TransactionId: transactionId,
-        ExtraInfo: { server: ctx.serverName },
-      };
-    } else {
-      accepted.push({
+      results[i] = new Result(
+        check.code,
+        check.description,
+        check.messageId,
         transactionId,
-        messageId: check.messageId,
-        destination: check.destination,
-        message: item as Record<string, unknown>,
-        request: ctx.request,
-        receivedAt: ctx.receivedAt,
-      });
+        new ServerInfo(ctx.serverName),
+      );
+    } else if (rejected) {
+      results[i] = new Result(
+        STATUS_CODES.simulatedRejection.code,
+        'Rejected by simulated operator fault',
+        check.messageId,
+        transactionId,
+        new ServerInfo(ctx.serverName),
+      );
+    } else {
+      accepted.push(
+        new Accepted(
+          transactionId,
+          check.messageId,
+          check.destination,
+          item as Record<string, unknown>,
+          ctx.request,
+          ctx.receivedAt,
+        ),
+      );
       const number = ctx.acceptedBefore + accepted.length;
-      results[i] = {
-        StatusCode: STATUS_CODES.accepted.code,
-        StatusDescription: 'Accepted',
-        MessageId: check.messageId,
-        TransactionId: transactionId,
-        ExtraInfo: {
-          server: ctx.serverName,
-          subnumref: String(check.gateway) + String(number).padStart(10, '0'),
-        },
-      };
+      results[i] = new Result(
+        STATUS_CODES.accepted.code,
+        'Accepted',
+        check.messageId,
+        transactionId,
+        new AcceptedInfo(
+          ctx.serverName,
+          decimal(check.gateway) + decimal(number).padStart(10, '0'),
+        ),
+      );
       if (check.deliveryReportUrl !== undefined) {
         reports.push({
           messageId: check.messageId,
@@ -88,4 +91,47 @@ export function acceptMessages(items: readonly unknown[], ctx: AcceptContext): A
     }
   }
   return { results, accepted, reports };
+}
+
+// Results and ledger entries are built by constructors, not object literals. A request's results
+// all live until its answer is written; early in a run, while V8's young generation is small, that
+// made V8 judge the literals' objects long-lived and allocate them straight into its old
+// generation (allocation-site pretenuring), where they and the strings they hold waited for a full
+// collection. Constructors carry no such allocation site.
+
+/** One message's result, its fields in the wire order. */
+class Result implements RestSmsMessageResp {
+  constructor(
+    readonly StatusCode: number,
+    readonly StatusDescription: string,
+    readonly MessageId: string,
+    readonly TransactionId: string,
+    readonly ExtraInfo: Record<string, string>,
+  ) {}
+}
+
+/** ExtraInfo of a message not accepted. */
+class ServerInfo {
+  [field: string]: string;
+  constructor(readonly server: string) {}
+}
+
+/** ExtraInfo of an accepted message. */
+class AcceptedInfo {
+  [field: string]: string;
+  constructor(
+    readonly server: string,
+    readonly subnumref: string,
+  ) {}
+}
+
+class Accepted implements LedgerEntry {
+  constructor(
+    readonly transactionId: string,
+    readonly messageId: string,
+    readonly destination: string,
+    readonly message: Record<string, unknown>,
+    readonly request: number,
+    readonly receivedAt: number,
+  ) {}
 }

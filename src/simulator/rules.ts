@@ -2,6 +2,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { DEFAULT_GATEWAY, LIMITS } from '../gateway/types.js';
 import { isPlainObject } from '../shared/plain-object.js';
+import { decimal } from '../shared/digits.js';
 import { premiumAllowed } from '../shared/premium.js';
 import { parseCompactTimestamp } from '../shared/timestamp.js';
 import { STATUS_CODES, type StatusCodeName } from './status-codes.js';
@@ -52,7 +53,7 @@ export function foldKeys(object: Record<string, unknown>): FoldedFields {
 function textOf(value: unknown): Text {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return decimal(value);
   return WRONG_TYPE;
 }
 
@@ -183,7 +184,7 @@ function destinationOf(f: FoldedFields, messageId: string): string | Rejected {
   let destination: string | undefined;
   if (typeof destinationRaw === 'string') destination = destinationRaw;
   else if (typeof destinationRaw === 'number' && Number.isSafeInteger(destinationRaw)) {
-    destination = String(destinationRaw);
+    destination = decimal(destinationRaw);
   }
   if (destinationRaw === undefined || destinationRaw === null) {
     return reject(messageId, 'destination', 'DestinationAddress is required');

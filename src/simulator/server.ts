@@ -8,6 +8,7 @@ import type { DeliveryReporter } from './dlr.js';
 import { decideFaults, type FaultOptions, type RequestFaults } from './faults.js';
 import type { BoundedLog, LedgerEntry, MutableRequestRecord, RequestOutcome } from './ledger.js';
 import { readCappedBody } from '../shared/body.js';
+import { decimal } from '../shared/digits.js';
 import { isPlainObject } from '../shared/plain-object.js';
 import { foldKeys, type FoldedFields } from './rules.js';
 
@@ -147,7 +148,7 @@ export class SimulatorServer {
 
   private nextTransactionId(): string {
     this.transactions += 1;
-    return this.idPrefix + String(this.transactions);
+    return this.idPrefix + decimal(this.transactions);
   }
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {

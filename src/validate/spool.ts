@@ -3,6 +3,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../shared/errors.js';
 import type { Encoding } from '../message/encoding.js';
+import { decimal } from '../shared/digits.js';
 import { lineChunks, TEXT_PIECE_BYTES, writeAll } from '../shared/files.js';
 import type { Entry } from './entries.js';
 
@@ -62,7 +63,8 @@ export class SpoolWriter {
 /** Message lines keep the JSON as text, so the send pass joins it into a body without reparsing. */
 export function spoolLine(entry: Entry): string {
   if (entry.kind === 'message') {
-    return `M\t${entry.row}\t${entry.to}\t${entry.messageId}\t${entry.segments ?? ''}\t${entry.encoding ?? ''}\t${entry.normalized ?? ''}\t${entry.json}\n`;
+    const { segments, normalized } = entry;
+    return `M\t${decimal(entry.row)}\t${entry.to}\t${entry.messageId}\t${segments === undefined ? '' : decimal(segments)}\t${entry.encoding ?? ''}\t${normalized === undefined ? '' : decimal(normalized)}\t${entry.json}\n`;
   }
   return `F\t${JSON.stringify(entry)}\n`;
 }

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import examples from 'libphonenumber-js/examples.mobile.json';
 import { getCountries, getCountryCallingCode } from 'libphonenumber-js/max';
 import { normalizeMsisdn, normalizeMsisdnByLibrary } from '../../src/message/msisdn.js';
+import { readByRules, rulesCanRead } from '../../src/message/number-rules.js';
+import { maxMetadata } from '../../src/message/phone-library.js';
 
 // A small seeded generator, so a failure names a corpus that can be generated again.
 function random(seed: number) {
@@ -110,5 +112,22 @@ describe('compiled number rules', () => {
       'not a valid number in its country',
     ])
       expect(kinds.get(kind), kind).toBeGreaterThan(100);
+  });
+
+  // The agreement above is the rules' only when they are in use: they are, with this library.
+  it('are used with the installed library, and left aside when its Metadata lacks an accessor', () => {
+    expect(rulesCanRead(maxMetadata())).toBe(true);
+    const reading = { valid: true, type: 'MOBILE', msisdn: '4741000001' };
+    expect(readByRules('+4741000001', undefined)).toEqual(reading);
+    const renamed = maxMetadata() as { selectNumberingPlan(country: string): void };
+    const select = renamed.selectNumberingPlan.bind(renamed);
+    renamed.selectNumberingPlan = (country) => {
+      select(country);
+      const plan = (renamed as unknown as { numberingPlan: Record<string, unknown> }).numberingPlan;
+      plan.nationalPrefixForParsing = undefined;
+    };
+    expect(rulesCanRead(renamed)).toBe(false);
+    expect(rulesCanRead({})).toBe(false);
+    expect(rulesCanRead(undefined)).toBe(false);
   });
 });
