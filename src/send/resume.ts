@@ -26,7 +26,8 @@ export function settledRows(
     const previous = journal.results.outcome(row);
     if (previous && settles(previous, retryUnknown)) return true;
     if (resent?.has(row)) return true;
-    if (previous) return false;
+    // A failed row sent again by a run killed before the answer is in flight: applyJournal
+    // reports it unknown rather than send it, so it is not left to send either.
     return !retryUnknown && journal.inFlight.has(row);
   };
 }
