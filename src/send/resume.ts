@@ -158,8 +158,9 @@ function sentBefore(entry: Entry, journal: JournalState, counts: ResumeCounts): 
     counts.fromJournal++;
     return { ...entry, result: previous, attempts: previous.attempts, earlier: true };
   }
+  // In flight with no result, or after a failed one (sent again by a run killed before the answer).
   const sentTimes = journal.inFlight.get(entry.row);
-  if (previous === undefined && sentTimes !== undefined) {
+  if (sentTimes !== undefined) {
     counts.inFlight++;
     return {
       ...entry,

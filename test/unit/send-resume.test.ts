@@ -222,7 +222,7 @@ describe('applyJournal', () => {
   it('a record this run leaves out keeps what the journal says happened to it', async () => {
     const resent = new Map([[6, 'f']]);
     const delivered = () => true;
-    const { out, counts } = await resume([1, 4, 5, 6, 3].map(final), false, resent, delivered);
+    const { out, counts } = await resume([1, 4, 5, 6, 3, 8].map(final), false, resent, delivered);
     expect(out).toStrictEqual([
       { ...final(1), result: RESULTS[0], attempts: 1, earlier: true },
       final(4),
@@ -234,8 +234,14 @@ describe('applyJournal', () => {
       },
       final(6),
       { ...final(3), result: RESULTS[2], attempts: 2, earlier: true },
+      {
+        ...final(8),
+        attempts: 1,
+        result: { outcome: 'unknown', error: 'sent by an interrupted run that got no answer' },
+        earlier: true,
+      },
     ]);
-    expect(counts).toEqual({ fromJournal: 2, inFlight: 1 });
+    expect(counts).toEqual({ fromJournal: 2, inFlight: 2 });
   });
 
   it('the text columns travel with a record reported from the journal, and only those it has', async () => {
