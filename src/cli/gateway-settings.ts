@@ -2,7 +2,7 @@
 import { flagAttribute, SETTING_KEYS, SETTINGS } from '../config/table.js';
 import { resolveSettings } from '../config/resolve.js';
 import type { Settings } from '../config/settings.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { DeliveryReportOptions, Simulator } from '../simulator/index.js';
 import { colorFor } from './ui/color.js';

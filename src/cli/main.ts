@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import module from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
-import { ExitCode } from '../errors.js';
-import { buildProgram, type RunState } from './program.js';
+import { ExitCode } from '../shared/errors.js';
+import { buildProgram } from './program.js';
+import type { RunState } from './run-state.js';
 import { renderError } from './ui/error.js';
 
 // Node 22+ caches compiled code between runs; start-up matters for cron and CI loops.

@@ -1,7 +1,7 @@
 // Finds and reads the config file with cosmiconfig; checking it is schema.ts's job.
 import { readFileSync } from 'node:fs';
 import { cosmiconfig } from 'cosmiconfig';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 
 export const MODULE_NAME = 'sms-send';
 

@@ -2,9 +2,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, resolve as resolvePath } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import { checkPremium } from '../message/rules.js';
-import { parseDuration } from './duration.js';
+import { parseDuration } from '../shared/duration.js';
 import { envLayer, envName, PROFILE_ENV } from './env.js';
 import { loadConfigFile } from './load.js';
 import { mergeLayers, type Layer } from './merge.js';
@@ -16,8 +16,9 @@ import {
   parseDays,
   parseHours,
   type SendWindow,
-} from '../send/window.js';
-import type { PricePerSegment, Settings } from './settings.js';
+} from '../shared/window.js';
+import type { PricePerSegment } from '../message/cost.js';
+import type { Settings } from './settings.js';
 import { BUILT_IN_DEFAULTS, flagName, type FileSettings, type SettingKey } from './table.js';
 
 export interface ResolveInput {
@@ -33,12 +34,23 @@ export interface ResolveInput {
 
 export async function resolveSettings(input: ResolveInput): Promise<Settings> {
   const loaded = await loadConfigFile(input.cwd, input.configPath);
-  const layers: Layer[] = [{ source: 'default', values: BUILT_IN_DEFAULTS }];
-  const problems: ConfigProblem[] = [];
   const warnings: string[] = [];
   const profileName = input.profile ?? input.env[PROFILE_ENV];
-  let profiles: Record<string, string[]> = {};
+  const { layers, profiles } = fileLayers(loaded, profileName, warnings);
+  layers.push(...commandLayers(input));
+  const merged = mergeLayers(layers);
+  const password = checkMerged(merged, input, warnings);
+  return normalise(merged, input, { loaded, profileName, profiles, password, warnings });
+}
 
+/** The built-in defaults, the config file and its profile, as layers; the file's profiles' keys. */
+function fileLayers(
+  loaded: Awaited<ReturnType<typeof loadConfigFile>>,
+  profileName: string | undefined,
+  warnings: string[],
+): { layers: Layer[]; profiles: Record<string, string[]> } {
+  const layers: Layer[] = [{ source: 'default', values: BUILT_IN_DEFAULTS }];
+  let profiles: Record<string, string[]> = {};
   if (loaded) {
     const checked = checkConfigFile(loaded.raw);
     if (!checked.ok) {
@@ -75,6 +87,11 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
     );
   }
 
+  return { layers, profiles };
+}
+
+/** The environment's and the flags' layers. */
+function commandLayers(input: ResolveInput): Layer[] {
   // The environment and the flags go through the same schema as a file, named as the user set them.
   const env = checkLayer(envLayer(input.env), envName);
   const flags = checkLayer(input.flags, (key) => flagName(key as SettingKey) ?? key);
@@ -83,10 +100,20 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
     // A bad flag value is a usage error, like an unknown flag; a bad variable is configuration.
     throw settingsError('the settings', all, env.ok ? 'usage' : 'config');
   }
-  layers.push({ source: 'env', values: env.value }, { source: 'flag', values: flags.value });
+  return [
+    { source: 'env', values: env.value },
+    { source: 'flag', values: flags.value },
+  ];
+}
 
-  const merged = mergeLayers(layers);
+/** The rules across settings (password, premium price, --max-cost); answers the password. */
+function checkMerged(
+  merged: ReturnType<typeof mergeLayers>,
+  input: ResolveInput,
+  warnings: string[],
+): string | undefined {
   const values = merged.values;
+  const problems: ConfigProblem[] = [];
   const password = resolvePassword(values, input, merged.sources, problems, warnings);
   const premium = checkPremium(Number(values.price ?? 0), Number(values.gateway));
   if (premium)
@@ -104,6 +131,23 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
     throw settingsError('the settings', problems, flagOnly ? 'usage' : 'config');
   }
 
+  return password;
+}
+
+/** The merged values normalised into the Settings every command runs with. */
+function normalise(
+  merged: ReturnType<typeof mergeLayers>,
+  input: ResolveInput,
+  found: {
+    loaded: Awaited<ReturnType<typeof loadConfigFile>>;
+    profileName: string | undefined;
+    profiles: Record<string, string[]>;
+    password: string | undefined;
+    warnings: string[];
+  },
+): Settings {
+  const values = merged.values;
+  const { loaded, profileName, profiles, password, warnings } = found;
   return {
     endpoint: values.endpoint?.replace(/\/+$/, ''),
     username: values.username,

@@ -1,26 +1,8 @@
 // The resolved settings every command runs with, normalised from the merged layers.
-import type { SendWindow } from '../send/window.js';
+import type { MessageDefaults } from '../message/build.js';
+import type { PricePerSegment } from '../message/cost.js';
+import type { SendWindow } from '../shared/window.js';
 import type { FileSettings, SettingKey } from './table.js';
-
-/** Message fields applied to every record unless the record sets its own. */
-export interface MessageDefaults {
-  gateway: number;
-  originatorAddress?: string;
-  price: number;
-  messageType?: string;
-  validationPeriod?: string;
-  category?: string;
-  deliveryReportUrl?: string;
-  customData: Record<string, unknown>;
-  serviceCode?: string;
-  serviceDescription?: string;
-}
-
-/**
- * What the gateway bills the sender for one segment: one price, or prices by calling code
- * (`"47"`) with a `"default"` for every other code.
- */
-export type PricePerSegment = number | Readonly<Record<string, number>>;
 
 export interface Settings {
   endpoint?: string;

@@ -13,10 +13,10 @@ import {
   type Check,
 } from '../message/rules.js';
 import { checkValidityFormat } from '../message/validity.js';
-import { canonicalTimeZone, parseDateTime, parseDays, parseHours } from '../send/window.js';
+import { canonicalTimeZone, parseDateTime, parseDays, parseHours } from '../shared/window.js';
 import { isPlainObject } from '../shared/plain-object.js';
-import { parseDuration } from './duration.js';
-import type { PricePerSegment } from './settings.js';
+import { parseDuration } from '../shared/duration.js';
+import type { PricePerSegment } from '../message/cost.js';
 
 /** Where a setting shows in help and in `sms-send config`. */
 export type SettingGroup = 'input' | 'gateway' | 'message' | 'cost' | 'sending' | 'state';

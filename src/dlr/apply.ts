@@ -1,8 +1,8 @@
 // Folds delivery reports into a report's deliveryStatus and deliveredAt columns, under the report's lock.
 import { stat } from 'node:fs/promises';
-import { LockedError } from '../errors.js';
+import { LockedError } from '../shared/errors.js';
 import { acquireLock, lockPath, type Lock } from '../journal/lock.js';
-import type { RowResult } from '../report/outcome.js';
+import type { RowResult } from '../message/outcome.js';
 import { updateReport } from '../report/update.js';
 import { readLog } from './log.js';
 import type { DeliveryBook } from './matching.js';

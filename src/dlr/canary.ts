@@ -3,7 +3,7 @@ import { checkGateway, type CheckResult, type TestMessage } from '../gateway/che
 import type { GatewayClient } from '../gateway/client.js';
 import type { DeliveryReport } from './matching.js';
 import type { DlrReceiver } from './receiver.js';
-import { isDelivered, isInterim } from './status.js';
+import { isDelivered, isInterim } from '../report/delivery-status.js';
 
 /** What became of the test message after the gateway accepted it. */
 export interface CanaryDelivery {

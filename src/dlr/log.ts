@@ -1,6 +1,6 @@
 // The NDJSON log of every delivery report received, malformed ones included, and reading it back.
 import { open } from 'node:fs/promises';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import { LineAppender } from '../journal/appender.js';
 import { jsonLines } from '../report/format.js';
 import { openForReading } from '../shared/files.js';

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import type { Client as UndiciClient, Dispatcher, Pool as UndiciPool, errors } from 'undici';
+import type { Exchange } from './exchange.js';
 import { answerOf, type Answer } from './outcome.js';
 import { redactor, type Redact } from './redact.js';
 import { OPERATION_PATH, type RestSmsRequest } from './types.js';
@@ -15,26 +16,6 @@ export interface ClientOptions {
   connections: number;
   timeoutMs: number;
 }
-
-/** What one HTTP exchange produced, before any interpretation. */
-export type Exchange =
-  | {
-      kind: 'response';
-      status: number;
-      headers: Record<string, string>;
-      body: string;
-      latencyMs: number;
-    }
-  | {
-      kind: 'error';
-      code: string;
-      message: string;
-      latencyMs: number;
-      /** True once the whole request was written: from then on the gateway may have processed it. */
-      requestSent: boolean;
-      /** The client's timeout, so the words can say "within 30s". */
-      timeoutMs?: number;
-    };
 
 // The four parts of undici a run uses, by their modules: the package entry also loads fetch,
 // WebSocket, caches and mocks (~110 modules, 70 ms of CPU and 10 MB at every start). undici has no

@@ -1,5 +1,5 @@
 // Turns one HTTP exchange into per-message results, or a batch-level verdict: retry, failed, unknown.
-import type { Exchange } from './client.js';
+import type { Exchange } from './exchange.js';
 import { isTimeout, plainWords } from './words.js';
 import type { RestSmsMessageResp, RestSmsResponse } from './types.js';
 

@@ -1,6 +1,8 @@
 // A CSV file's rows, chunk by chunk: csv-parse reads anything quoted; runs of plain lines are split by hand.
-import { parse, CsvError, type Parser } from 'csv-parse';
-import { lineAt, readUtf8 } from './bytes.js';
+import { readUtf8 } from './bytes.js';
+import { CsvRowsError, ParserRun } from './csv-parser-run.js';
+import { splitLines } from './plain-lines.js';
+import { QuoteScanner } from './quotes.js';
 
 /**
  * The first chunk is small: it goes to csv-parse whole (header, byte order mark), and a first
@@ -8,7 +10,6 @@ import { lineAt, readUtf8 } from './bytes.js';
  * it for a file that needs it for nothing else.
  */
 const FIRST_CHUNK_BYTES = 4 * 1024;
-const QUOTE = 0x22;
 const CR = 0x0d;
 const LF = 0x0a;
 
@@ -36,16 +37,6 @@ export interface CsvRowsOptions {
   split?: boolean;
 }
 
-/** A csv-parse error, with the line of the record it is in when that can be known. */
-export class CsvRowsError extends Error {
-  constructor(
-    readonly error: unknown,
-    readonly line: number | undefined,
-  ) {
-    super(error instanceof Error ? error.message : String(error));
-  }
-}
-
 /**
  * Rows as csv-parse would give them for the whole file. csv-parse costs most of the validation
  * pass (about 1.5 µs a record, and the optimising compiler's time for its large parse function),
@@ -64,19 +55,15 @@ export class CsvRows {
   /** Bytes after the last line break read, not given to anyone yet; and the line they start on. */
   private pending: Buffer | undefined;
   private pendingLine: number;
-  private parser: Parser | undefined;
-  /** Where the current parser started, for its errors' lines. */
-  private parserFrom = { start: 0, line: 1 };
-  /** The current parser is between records: its last byte was a line break, its quotes even. */
-  private parserBetween = true;
-  private parserQuotes = 0;
+  /** The csv-parse run the file's bytes go to at present, if any. */
+  private run: ParserRun | undefined;
   /** Whether lines may be split by hand: decided by the file's first line break. */
   private split: boolean | undefined;
   private ended = false;
   /** csv-parse's error, raised once the rows before it are given. */
   private failure: CsvRowsError | undefined;
-  /** Inside quotes, while the file's first line break is looked for. */
-  private firstQuoted = false;
+  /** The quotes before the file's first line break, while it is looked for. */
+  private readonly firstLine = new QuoteScanner();
 
   constructor(
     file: string,
@@ -112,8 +99,8 @@ export class CsvRows {
       const rest = this.pending;
       this.pending = undefined;
       if (rest) this.give(rest, this.position - rest.length, this.pendingLine, rows);
-      if (this.parser) {
-        this.parser.end();
+      if (this.run) {
+        this.run.end(rows);
         await this.collect(rows);
       }
       return rows;
@@ -126,7 +113,7 @@ export class CsvRows {
     this.pending = undefined;
     this.split ??= this.firstBreakIsLf(chunk);
     const lastBreak = bytes.lastIndexOf(LF);
-    if (this.split === false || (this.parser && !this.parserBetween)) {
+    if (this.split === false || (this.run && !this.run.between)) {
       // csv-parse has the file (CRLF or CR line breaks), or has a record to finish.
       this.feed(bytes, start, line, rows);
     } else if (lastBreak === -1) {
@@ -146,7 +133,7 @@ export class CsvRows {
       this.split === true &&
       // The file's first bytes hold the header and may hold a byte order mark: csv-parse's.
       start > 0 &&
-      (!this.parser || this.parserBetween) &&
+      (!this.run || this.run.between) &&
       bytes.indexOf(CR) === -1 &&
       !hasLongLine(bytes);
     const split = simple ? splitLines(bytes.toString('utf8'), this.options.delimiter) : undefined;
@@ -154,43 +141,31 @@ export class CsvRows {
       this.feed(bytes, start, line, rows);
       return;
     }
-    if (this.parser) {
+    if (this.run) {
       // Between records: ending it gives nothing more, and the next quoted run gets a new one.
-      this.parser.end();
-      drain(this.parser, rows);
+      this.run.end(rows);
       // Its error, if it had one after all, is reported by collect(), and nothing after it read.
-      if (this.parser.errored) return;
-      this.parser = undefined;
+      if (this.run.errored) return;
+      this.run = undefined;
     }
     for (const row of split.rows) rows.push(row);
     this.pendingLine = line + split.lines;
   }
 
   private feed(bytes: Buffer, start: number, line: number, rows: string[][]): void {
-    if (!this.parser) {
-      this.parser = parse({
-        // Only at the file's start: further in, U+FEFF is a character of a field.
-        bom: start === 0,
-        delimiter: this.options.delimiter,
-        skip_empty_lines: false,
-        relax_column_count: true,
-        max_record_size: this.options.maxRecordBytes,
-        ...(this.options.recordDelimiter
-          ? { record_delimiter: this.options.recordDelimiter }
-          : start > 0 && this.split
-            ? { record_delimiter: '\n' }
-            : {}),
-      }).on('error', () => undefined);
-      this.parserFrom = { start, line };
-      this.parserQuotes = 0;
-    }
-    this.parser.write(bytes);
-    drain(this.parser, rows);
-    if (this.split !== false) {
-      this.parserQuotes += count(bytes, QUOTE);
-      this.parserBetween = bytes[bytes.length - 1] === LF && this.parserQuotes % 2 === 0;
-      this.pendingLine = line + count(bytes, LF);
-    }
+    const { options } = this;
+    this.run ??= new ParserRun(
+      {
+        path: options.path,
+        delimiter: options.delimiter,
+        maxRecordBytes: options.maxRecordBytes,
+        recordDelimiter: options.recordDelimiter ?? (start > 0 && this.split ? '\n' : undefined),
+      },
+      { start, line },
+    );
+    const track = this.split !== false;
+    this.run.write(bytes, rows, track);
+    if (track) this.pendingLine = line + count(bytes, LF);
   }
 
   private keep(bytes: Buffer, line: number): void {
@@ -201,31 +176,10 @@ export class CsvRows {
 
   /** csv-parse's rows so far, or its error with the line of the record it is in. */
   private async collect(rows: string[][]): Promise<void> {
-    if (!this.parser || this.failure) return;
-    drain(this.parser, rows);
-    const error: unknown = this.parser.errored;
-    if (!error) return;
+    if (!this.run || this.failure) return;
     // Raised on the next call: the rows before it are read first, so the file's first error is
     // the one reported, however the file was cut into reads.
-    this.failure = new CsvRowsError(
-      error,
-      error instanceof CsvError ? await this.lineOf(error) : undefined,
-    );
-  }
-
-  /**
-   * csv-parse reports an unclosed quote at the end of the file and counts CRLF inside quotes
-   * twice, but its `bytes` points into the failing record: counting line breaks up to it gives
-   * the line.
-   */
-  private async lineOf(error: CsvError): Promise<number | undefined> {
-    const bytes = (error as CsvError & { bytes?: number }).bytes;
-    const from = this.parserFrom;
-    if (typeof bytes !== 'number' || bytes < 0) {
-      const lines = (error as CsvError & { lines?: number }).lines;
-      return typeof lines === 'number' ? from.line + lines - 1 : undefined;
-    }
-    return lineAt(this.options.path, from.start + Math.max(bytes, 1), from);
+    this.failure = await this.run.collect(rows);
   }
 
   /**
@@ -233,12 +187,8 @@ export class CsvRows {
    * hand only when that is a lone LF (not CRLF, not CR). Undecided until one is seen.
    */
   private firstBreakIsLf(chunk: Buffer): boolean | undefined {
-    for (let i = 0; i < chunk.length; i++) {
-      const byte = chunk[i];
-      if (byte === QUOTE) this.firstQuoted = !this.firstQuoted;
-      else if (!this.firstQuoted && (byte === LF || byte === CR)) return byte === LF;
-    }
-    return undefined;
+    const at = this.firstLine.findBreak(chunk, 0, chunk.length);
+    return at === -1 ? undefined : chunk[at] === LF;
   }
 
   /** Stops reading: what is left of the file is never read, and next() says it is done. */
@@ -246,83 +196,6 @@ export class CsvRows {
     this.ended = true;
     await this.chunks.return(undefined);
   }
-}
-
-/**
- * Whole lines as csv-parse reads them, or undefined as soon as one holds anything but plain
- * fields and whole quoted fields ("a, b", "say ""hi""") on the line: a quoted field that goes on
- * over the line break, a quote inside an unquoted field, text after a closing quote. Those lines
- * are csv-parse's to read, or to refuse with its own words.
- */
-function splitLines(
-  text: string,
-  delimiter: string,
-): { rows: string[][]; lines: number } | undefined {
-  const rows: string[][] = [];
-  let from = 0;
-  let lines = 0;
-  while (from < text.length) {
-    const at = text.indexOf('\n', from);
-    const end = at === -1 ? text.length : at;
-    const fields = splitLine(text.slice(from, end), delimiter);
-    if (!fields) return undefined;
-    rows.push(fields);
-    if (at === -1) break;
-    lines++;
-    from = at + 1;
-  }
-  return { rows, lines };
-}
-
-function splitLine(line: string, delimiter: string): string[] | undefined {
-  if (line.indexOf('"') === -1) return line.split(delimiter);
-  const fields: string[] = [];
-  const n = line.length;
-  let i = 0;
-  for (;;) {
-    if (line.charCodeAt(i) === QUOTE) {
-      let value = '';
-      let from = i + 1;
-      for (;;) {
-        const q = line.indexOf('"', from);
-        if (q === -1) return undefined;
-        // Asked only inside the line: a read past its end made V8 throw away its optimised code.
-        if (q + 1 < n && line.charCodeAt(q + 1) === QUOTE) {
-          // A doubled quote inside a quoted field is one quote.
-          value += line.slice(from, q + 1);
-          from = q + 2;
-          continue;
-        }
-        value += line.slice(from, q);
-        i = q + 1;
-        break;
-      }
-      fields.push(value);
-      if (i === n) return fields;
-      if (!line.startsWith(delimiter, i)) return undefined;
-    } else {
-      const d = line.indexOf(delimiter, i);
-      const value = line.slice(i, d === -1 ? n : d);
-      if (value.indexOf('"') !== -1) return undefined;
-      fields.push(value);
-      if (d === -1) return fields;
-      i = d;
-    }
-    i += delimiter.length;
-    if (i === n) {
-      fields.push('');
-      return fields;
-    }
-  }
-}
-
-function drain(parser: Parser, rows: string[][]): void {
-  for (
-    let row = parser.read() as string[] | null;
-    row !== null;
-    row = parser.read() as string[] | null
-  )
-    rows.push(row);
 }
 
 function count(bytes: Buffer, byte: number): number {

@@ -2,7 +2,9 @@
 import { open } from 'node:fs/promises';
 import { CsvError } from 'csv-parse';
 import { plural } from '../shared/count.js';
-import { CsvRows, CsvRowsError } from './csv-rows.js';
+import { CsvRowsError } from './csv-parser-run.js';
+import { CsvRows } from './csv-rows.js';
+import { QuoteScanner } from './quotes.js';
 import { InputError } from './errors.js';
 import type { InputRecord, OpenedInput } from './types.js';
 
@@ -19,11 +21,16 @@ export const MAX_RECORD_BYTES = 1024 * 1024;
 
 /** Picks the delimiter that splits the header line most often (outside quotes); comma on a tie. */
 export function detectDelimiter(headerLine: string): string {
-  const counts = new Map<string, number>(CANDIDATES.map((c) => [c, 0]));
-  let quoted = false;
-  for (const ch of headerLine) {
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && counts.has(ch)) counts.set(ch, counts.get(ch)! + 1);
+  const bytes = Buffer.from(headerLine);
+  const counts = new Map<string, number>();
+  for (const candidate of CANDIDATES) {
+    const code = candidate.charCodeAt(0);
+    const quotes = new QuoteScanner();
+    let n = 0;
+    for (let at = quotes.find(bytes, code, 0, bytes.length); at !== -1; n++) {
+      at = quotes.find(bytes, code, at + 1, bytes.length);
+    }
+    counts.set(candidate, n);
   }
   let best: string = ',';
   for (const candidate of CANDIDATES)
@@ -71,49 +78,87 @@ export async function openCsv(
       throw toInputError(error, file);
     }
   }
-  const source = new CsvRows(file, {
-    path,
-    delimiter,
-    maxRecordBytes: MAX_RECORD_BYTES,
-    start: body?.start ?? 0,
-    line: body?.line ?? 1,
-    end: body?.end,
-    recordDelimiter: body?.recordDelimiter,
-    split: options.split,
-  });
+  const reader = new CsvReader(
+    file,
+    new CsvRows(file, {
+      path,
+      delimiter,
+      maxRecordBytes: MAX_RECORD_BYTES,
+      start: body?.start ?? 0,
+      line: body?.line ?? 1,
+      end: body?.end,
+      recordDelimiter: body?.recordDelimiter,
+      split: options.split,
+    }),
+    body?.line ?? 1,
+  );
+  let columns: readonly string[];
+  if (body) columns = body.columns;
+  else {
+    try {
+      columns = await reader.readHeader();
+    } catch (error) {
+      await reader.source.close();
+      throw error;
+    }
+  }
+  if (options.headerOnly) await reader.stop();
+  return {
+    file,
+    format: 'csv',
+    columns,
+    records: reader.records(columns),
+    lineAfterHeader: reader.line,
+    lineAfter: () => reader.line,
+    close: async () => {
+      await reader.source.close();
+    },
+  };
+}
+
+/** A CSV file's header and records, numbered by the line each starts on. */
+class CsvReader {
+  /** Rows read but not yet taken. */
+  private rows: string[][] = [];
+
+  constructor(
+    private readonly file: string,
+    readonly source: CsvRows,
+    /** The line the next record starts on. */
+    public line: number,
+  ) {}
 
   /** The rows of the next chunk of the file (maybe none); undefined once the file is done. */
-  async function nextRows(): Promise<string[][] | undefined> {
+  private async nextRows(): Promise<string[][] | undefined> {
     try {
-      return await source.next();
+      return await this.source.next();
     } catch (error) {
-      if (error instanceof CsvRowsError) throw toInputError(error.error, file, error.line);
+      if (error instanceof CsvRowsError) throw toInputError(error.error, this.file, error.line);
       throw error;
     }
   }
 
-  /** The line the next record starts on. */
-  let line = body?.line ?? 1;
-  let rows: string[][] = [];
-  async function readHeader(): Promise<string[]> {
+  /** The header's columns, trimmed; refused when one is unnamed or named twice. */
+  async readHeader(): Promise<string[]> {
+    const { file } = this;
     let header: string[] | undefined;
     let headerLine = 1;
     let at = 0;
     while (header === undefined) {
-      if (at === rows.length) {
-        const next = await nextRows();
+      if (at === this.rows.length) {
+        const next = await this.nextRows();
         if (next === undefined)
           throw new InputError(file, undefined, 'is empty: expected a header row');
-        rows = next;
+        this.rows = next;
         at = 0;
         continue;
       }
-      const first = rows[at++]!;
-      headerLine = line;
-      line += 1 + lineBreaks(first);
+      const first = this.rows[at++]!;
+      headerLine = this.line;
+      this.line += 1 + lineBreaks(first);
       if (!isBlank(first)) header = first;
     }
-    rows = rows.slice(at);
+    this.rows = this.rows.slice(at);
     const columns = header.map((c) => c.trim());
     const seen = new Set<string>();
     columns.forEach((column, i) => {
@@ -125,43 +170,41 @@ export async function openCsv(
       }
       seen.add(column);
     });
-
     return columns;
   }
 
-  let columns: readonly string[];
-  if (body) columns = body.columns;
-  else {
-    try {
-      columns = await readHeader();
-    } catch (error) {
-      await source.close();
-      throw error;
-    }
-  }
-  const width = columns.length;
-  if (options.headerOnly) {
-    await source.close();
-    rows = [];
+  /** Only the header was asked for: the rest of the file is never read. */
+  async stop(): Promise<void> {
+    await this.source.close();
+    this.rows = [];
   }
 
-  async function* records(): AsyncGenerator<InputRecord[]> {
+  async *records(columns: readonly string[]): AsyncGenerator<InputRecord[]> {
     try {
-      yield* batches();
+      yield* this.batches(columns);
     } finally {
       // A bad record ends the reading early: the file is closed all the same.
-      await source.close();
+      await this.source.close();
     }
   }
 
-  async function* batches(): AsyncGenerator<InputRecord[]> {
-    for (let batch: string[][] | undefined = rows; batch !== undefined; batch = await nextRows()) {
+  private async *batches(columns: readonly string[]): AsyncGenerator<InputRecord[]> {
+    const { file } = this;
+    const width = columns.length;
+    for (
+      let batch: string[][] | undefined = this.rows;
+      batch !== undefined;
+      batch = await this.nextRows()
+    ) {
       const out: InputRecord[] = [];
+      // A local while the batch is read: the loop runs for every record of the file.
+      let line = this.line;
       for (const record of batch) {
         const start = line;
         line += 1 + lineBreaks(record);
         if (isBlank(record)) continue;
         if (record.length !== width) {
+          this.line = line;
           throw new InputError(
             file,
             start,
@@ -173,20 +216,10 @@ export async function openCsv(
         for (let i = 0; i < width; i++) fields[columns[i]!] = record[i]!;
         out.push({ row: 0, file, line: start, fields });
       }
+      this.line = line;
       if (out.length > 0) yield out;
     }
   }
-  return {
-    file,
-    format: 'csv',
-    columns,
-    records: records(),
-    lineAfterHeader: line,
-    lineAfter: () => line,
-    close: async () => {
-      await source.close();
-    },
-  };
 }
 
 /** A blank line parses as one empty field. */

@@ -1,5 +1,5 @@
 // Input errors name the file and line, and end the run with exit 2 before anything is sent.
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 
 export class InputError extends UsageError {
   readonly file: string;

@@ -1,6 +1,6 @@
 // Picks the reader for a file by its extension (or --input-format) and numbers records across files.
 import { extname } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import { openCsv, type CsvBody, type CsvOptions } from './csv.js';
 import { openJson, openNdjson, type NdjsonBody } from './json.js';
 import type { InputFormat, OpenedInput } from './types.js';

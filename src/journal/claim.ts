@@ -1,6 +1,6 @@
 // Before anything is sent, a campaign's state decides: start, resume, or refuse (finished, unfinished, running).
 import { mkdir, rm, rmdir } from 'node:fs/promises';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import { groupDigits } from '../shared/count.js';
 import { exists, listIfExists } from '../shared/files.js';
 import { acquireLock } from './lock.js';

@@ -2,10 +2,10 @@
 // and after its result, and made durable, so a run killed at any instant can be resumed without sending twice.
 import { open, rename } from 'node:fs/promises';
 import { lineChunks, openIfExists } from '../shared/files.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import { LineAppender } from './appender.js';
 import { SettledResults, type SettledResult } from './results.js';
-import type { Outcome, RowResult } from '../report/outcome.js';
+import type { Outcome, RowResult } from '../message/outcome.js';
 
 export const JOURNAL_VERSION = 1;
 

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename } from 'node:path';
 import { link, rm, writeFile } from 'node:fs/promises';
-import { LockedError } from '../errors.js';
+import { LockedError } from '../shared/errors.js';
 import { readIfExists } from '../shared/files.js';
 
 interface LockInfo {

@@ -1,5 +1,5 @@
 // The results a journal settled, held compactly: a resume of a million-record campaign keeps them all.
-import { OUTCOMES, type Outcome, type RowResult } from '../report/outcome.js';
+import { OUTCOMES, type Outcome, type RowResult } from '../message/outcome.js';
 
 export type SettledResult = Omit<RowResult, 'to' | 'messageId'>;
 

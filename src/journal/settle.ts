@@ -1,7 +1,7 @@
 // Rows a delivery report confirmed, recorded in their campaign's state, so its counts and a --resume agree with the report.
 import { resolve } from 'node:path';
-import { LockedError } from '../errors.js';
-import type { RowResult } from '../report/outcome.js';
+import { LockedError } from '../shared/errors.js';
+import type { RowResult } from '../message/outcome.js';
 import { doneLine, JournalWriter, readJournal } from './journal.js';
 import { acquireLock, type Lock } from './lock.js';
 import { listCampaigns, readManifest, writeManifest } from './state.js';

@@ -2,9 +2,9 @@
 import { constants } from 'node:fs';
 import { access, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import { listIfExists, readIfExists } from '../shared/files.js';
-import { OUTCOMES, type Outcome } from '../report/outcome.js';
+import { OUTCOMES, type Outcome } from '../message/outcome.js';
 import type { CampaignShape } from './identity.js';
 import { readJournal } from './journal.js';
 import { lockIsHeld } from './lock.js';

@@ -1,5 +1,4 @@
 // One input record → one RestSmsMessageReq, or the list of reasons it cannot be sent.
-import type { MessageDefaults } from '../config/settings.js';
 import type { RestSmsMessageReq } from '../gateway/types.js';
 import type { FieldValue, InputRecord } from '../input/types.js';
 import { isPlainObject } from '../shared/plain-object.js';
@@ -25,6 +24,20 @@ import {
 } from './rules.js';
 import { fillOnce, type Template } from './template.js';
 import { normalizeValidity } from './validity.js';
+
+/** Message fields applied to every record unless the record sets its own. */
+export interface MessageDefaults {
+  gateway: number;
+  originatorAddress?: string;
+  price: number;
+  messageType?: string;
+  validationPeriod?: string;
+  category?: string;
+  deliveryReportUrl?: string;
+  customData: Record<string, unknown>;
+  serviceCode?: string;
+  serviceDescription?: string;
+}
 
 /** One reason a record cannot be sent, naming the field (or column) at fault. */
 export interface Problem {
@@ -75,57 +88,14 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
   const defaults = defaultValues(ctx.defaults);
   const values = plan.fields.length > 0 ? { ...defaults } : defaults;
   const baseCustom = ctx.defaults.customData;
-  let customData = hasKeys(baseCustom) ? { ...baseCustom } : undefined;
-
-  for (const [column, field] of plan.fields) {
-    const value = fields[column];
-    if (value === undefined || value === null || value === '') continue;
-    if (field === 'CustomData') {
-      const parsed = parseCustomData(value);
-      if (typeof parsed === 'string') problems.push({ field: column, reason: parsed });
-      else customData = Object.assign(customData ?? { ...baseCustom }, parsed);
-    } else {
-      values[field] = asText(value);
-    }
-  }
-  for (const [column, key] of plan.custom) {
-    const value = fields[column];
-    if (value !== undefined && value !== null && value !== '') {
-      customData ??= { ...baseCustom };
-      customData[key] = value;
-    }
-  }
-
-  if (customData !== undefined && !hasKeys(customData)) customData = undefined;
-  if (customData !== undefined) {
-    const tooBig = checkNested(customData, MAX_CUSTOM_DATA);
-    if (tooBig) problems.push({ field: 'CustomData', reason: tooBig });
-  }
+  const customData = applyColumns(fields, plan, values, baseCustom, problems);
 
   const messageId = values.MessageId ?? generateMessageId(ctx.campaignKey, record.row);
   const to = normalizeMsisdn(rawTo, ctx.country);
   if (plan.to === undefined) problems.push({ field: 'to', reason: 'no recipient column' });
   else if (!to.ok) problems.push({ field: plan.to, reason: `"${rawTo}" ${to.reason}` });
 
-  // A text column may itself hold {{column}} placeholders: each row is then its own template.
-  let text: string;
-  if (ctx.template) {
-    for (const name of ctx.template.placeholders) {
-      if (lookup(fields, name) === undefined) {
-        problems.push({ field: `{{${name}}}`, reason: `the record has no field "${name}"` });
-      }
-    }
-    text = ctx.template.fill((name) => lookup(fields, name));
-  } else {
-    text = plan.text !== undefined ? asText(fields[plan.text]) : '';
-    if (text.includes('{{')) {
-      const filled = fillOnce(text, (name) => lookup(fields, name));
-      for (const name of filled.missing) {
-        problems.push({ field: `{{${name}}}`, reason: `the record has no field "${name}"` });
-      }
-      text = filled.text;
-    }
-  }
+  let text = textOf(fields, plan, ctx.template, problems);
   let info = analyzeText(text);
   let normalized: Normalization | undefined;
   // Here, after the template is filled and before any check, so what is checked, counted and
@@ -153,23 +123,9 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
     });
   }
 
-  check(problems, 'Gateway', values.Gateway, checkGateway);
-  check(problems, 'Price', values.Price, checkPrice);
-  check(problems, 'OriginatorAddress', values.OriginatorAddress, checkOriginator);
-  check(problems, 'MessageType', values.MessageType, checkMessageType);
-  check(problems, 'MessageId', values.MessageId, checkMessageId);
-  check(problems, 'UserDataHeader', values.UserDataHeader, checkUserDataHeader);
-  check(problems, 'Category', values.Category, checkCategory);
-  check(problems, 'DeliveryReportUrl', values.DeliveryReportUrl, checkDeliveryReportUrl);
-  check(problems, 'ServiceCode', values.ServiceCode, checkServiceCode);
-  check(problems, 'ServiceDescription', values.ServiceDescription, checkServiceDescription);
+  checkFields(values, problems);
 
-  let validity: string | undefined;
-  if (values.ValidationPeriod !== undefined) {
-    const result = normalizeValidity(values.ValidationPeriod, ctx.now);
-    if (result.ok) validity = result.value;
-    else problems.push({ field: 'ValidationPeriod', reason: result.reason });
-  }
+  const validity = validityOf(values.ValidationPeriod, ctx.now, problems);
   const gateway = Number(values.Gateway);
   const price = Number(values.Price ?? 0);
   if (!problems.some((p) => p.field === 'Gateway' || p.field === 'Price')) {
@@ -182,10 +138,134 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
     return { ok: false, problems, to: msisdn, messageId, text: info };
   }
 
+  const message = messageOf(
+    values,
+    gateway,
+    to.msisdn,
+    price,
+    messageType,
+    messageId,
+    text,
+    validity,
+    customData,
+  );
+  const built: Extract<Built, { ok: true }> = { ok: true, message, to: to.msisdn, text: info };
+  if (!ctx.template && plan.text !== undefined) built.textColumn = plan.text;
+  if (normalized) built.normalized = normalized;
+  return built;
+}
+
+/**
+ * The record's message-field and CustomData columns over the defaults: `values` takes the fields;
+ * answers the CustomData (undefined when there is none). Problems are added to `problems`.
+ */
+function applyColumns(
+  fields: InputRecord['fields'],
+  plan: ColumnPlan,
+  values: Values,
+  baseCustom: Record<string, unknown>,
+  problems: Problem[],
+): Record<string, unknown> | undefined {
+  let customData = hasKeys(baseCustom) ? { ...baseCustom } : undefined;
+  for (const [column, field] of plan.fields) {
+    const value = fields[column];
+    if (value === undefined || value === null || value === '') continue;
+    if (field === 'CustomData') {
+      const parsed = parseCustomData(value);
+      if (typeof parsed === 'string') problems.push({ field: column, reason: parsed });
+      else customData = Object.assign(customData ?? { ...baseCustom }, parsed);
+    } else {
+      values[field] = asText(value);
+    }
+  }
+  for (const [column, key] of plan.custom) {
+    const value = fields[column];
+    if (value !== undefined && value !== null && value !== '') {
+      customData ??= { ...baseCustom };
+      customData[key] = value;
+    }
+  }
+
+  if (customData !== undefined && !hasKeys(customData)) customData = undefined;
+  if (customData !== undefined) {
+    const tooBig = checkNested(customData, MAX_CUSTOM_DATA);
+    if (tooBig) problems.push({ field: 'CustomData', reason: tooBig });
+  }
+  return customData;
+}
+
+/** The text to send: the --text template or the text column, its placeholders filled. */
+function textOf(
+  fields: InputRecord['fields'],
+  plan: ColumnPlan,
+  template: Template | undefined,
+  problems: Problem[],
+): string {
+  // A text column may itself hold {{column}} placeholders: each row is then its own template.
+  let text: string;
+  if (template) {
+    for (const name of template.placeholders) {
+      if (lookup(fields, name) === undefined) {
+        problems.push({ field: `{{${name}}}`, reason: `the record has no field "${name}"` });
+      }
+    }
+    text = template.fill((name) => lookup(fields, name));
+  } else {
+    text = plan.text !== undefined ? asText(fields[plan.text]) : '';
+    if (text.includes('{{')) {
+      const filled = fillOnce(text, (name) => lookup(fields, name));
+      for (const name of filled.missing) {
+        problems.push({ field: `{{${name}}}`, reason: `the record has no field "${name}"` });
+      }
+      text = filled.text;
+    }
+  }
+  return text;
+}
+
+/** The message fields' own rules, each problem named by its field. */
+function checkFields(values: Values, problems: Problem[]): void {
+  check(problems, 'Gateway', values.Gateway, checkGateway);
+  check(problems, 'Price', values.Price, checkPrice);
+  check(problems, 'OriginatorAddress', values.OriginatorAddress, checkOriginator);
+  check(problems, 'MessageType', values.MessageType, checkMessageType);
+  check(problems, 'MessageId', values.MessageId, checkMessageId);
+  check(problems, 'UserDataHeader', values.UserDataHeader, checkUserDataHeader);
+  check(problems, 'Category', values.Category, checkCategory);
+  check(problems, 'DeliveryReportUrl', values.DeliveryReportUrl, checkDeliveryReportUrl);
+  check(problems, 'ServiceCode', values.ServiceCode, checkServiceCode);
+  check(problems, 'ServiceDescription', values.ServiceDescription, checkServiceDescription);
+}
+
+/** ValidationPeriod as sent: absolute, or a duration counted from `now`. */
+function validityOf(
+  period: string | undefined,
+  now: Date,
+  problems: Problem[],
+): string | undefined {
+  if (period === undefined) return undefined;
+  const result = normalizeValidity(period, now);
+  if (result.ok) return result.value;
+  problems.push({ field: 'ValidationPeriod', reason: result.reason });
+  return undefined;
+}
+
+/** The RestSmsMessageReq of a record that passed every check. */
+function messageOf(
+  values: Values,
+  gateway: number,
+  msisdn: string,
+  price: number,
+  messageType: string,
+  messageId: string,
+  text: string,
+  validity: string | undefined,
+  customData: Record<string, unknown> | undefined,
+): RestSmsMessageReq {
   // Field order follows the contract's table so requests read naturally in logs and tests.
   const message: RestSmsMessageReq = {
     Gateway: gateway,
-    DestinationAddress: Number(to.msisdn),
+    DestinationAddress: Number(msisdn),
     Price: price,
     MessageType: messageType,
     MessageId: messageId,
@@ -200,10 +280,7 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
   if (values.ServiceCode !== undefined) message.ServiceCode = values.ServiceCode;
   if (values.ServiceDescription !== undefined)
     message.ServiceDescription = values.ServiceDescription;
-  const built: Extract<Built, { ok: true }> = { ok: true, message, to: to.msisdn, text: info };
-  if (!ctx.template && plan.text !== undefined) built.textColumn = plan.text;
-  if (normalized) built.normalized = normalized;
-  return built;
+  return message;
 }
 
 /**

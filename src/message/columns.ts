@@ -1,5 +1,5 @@
 // Which column holds what: recipient and text detection, message-field columns, CustomData.<key> columns.
-import type { CampaignOptions, FileProblem } from './campaign.js';
+import type { Template } from './template.js';
 
 /** RestSmsMessageReq fields a column may set, by their lower-case name. */
 export const MESSAGE_FIELDS = [
@@ -101,12 +101,18 @@ export function planColumns(
   return { to, text, fields, custom };
 }
 
+/** A problem with a whole file (a missing column), found before any of its records. */
+export interface FileProblem {
+  file: string;
+  message: string;
+}
+
 /** Problems with a file's columns as a whole: no recipient, no text, a template's column missing. */
 export function checkColumns(
   file: string,
   columns: readonly string[],
   plan: ColumnPlan,
-  options: CampaignOptions,
+  options: { mapping: Mapping; template?: Template },
 ): FileProblem[] {
   const problems: FileProblem[] = [];
   const list = columns.join(', ');

@@ -1,6 +1,11 @@
 // What a campaign will cost: each recipient's calling code, the price of its segments, sums without float dust.
-import type { PricePerSegment } from '../config/settings.js';
 import { countryCallingCodes, phoneLibrary } from './phone-library.js';
+
+/**
+ * What the gateway bills the sender for one segment: one price, or prices by calling code
+ * (`"47"`) with a `"default"` for every other code.
+ */
+export type PricePerSegment = number | Readonly<Record<string, number>>;
 
 let codes: ReadonlySet<string> | undefined;
 

@@ -2,7 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
-import { UsageError, type Problem } from '../errors.js';
+import { UsageError, type Problem } from '../shared/errors.js';
 import { InputError } from '../input/errors.js';
 import { openCsv } from '../input/csv.js';
 import { planColumns } from './columns.js';

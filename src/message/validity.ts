@@ -1,5 +1,5 @@
 // ValidationPeriod: an absolute yyyymmddhhmmss, or a duration ("2h", "30m") turned into one.
-import { parseDuration } from '../config/duration.js';
+import { parseDuration } from '../shared/duration.js';
 import { formatTimestamp, parseCompactTimestamp } from '../shared/timestamp.js';
 
 export type ValidityResult = { ok: true; value: string } | { ok: false; reason: string };

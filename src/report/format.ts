@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { CastReturnObject } from 'csv-stringify';
 import { stringify, type Options } from 'csv-stringify/sync';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import { stringifyWellFormed } from './row.js';
 
 export type ReportFormat = 'csv' | 'json' | 'ndjson' | 'junit';

@@ -1,6 +1,6 @@
 // `report --fail-under`: shares of a report's rows held against thresholds, for a CI step to pass or fail.
-import { UsageError } from '../errors.js';
-import { OUTCOMES, type Outcome } from './outcome.js';
+import { UsageError } from '../shared/errors.js';
+import { OUTCOMES, type Outcome } from '../message/outcome.js';
 import type { ReportCounts } from './read.js';
 
 /** What a gate can measure: an outcome's share of all rows, or the delivered share of accepted rows. */

@@ -1,7 +1,7 @@
 // JUnit XML for CI dashboards: one testsuite per run, one testcase per record, failures with reasons.
 // The shape follows the Jenkins JUnit schema (xunit-plugin/dtkit junit-4.xsd), the strictest one CI
 // parsers follow: <skipped> carries its reason as text, and <testsuites> has no `skipped` count.
-import type { RowResult } from './outcome.js';
+import type { RowResult } from '../message/outcome.js';
 
 const XML_ESCAPES: Record<string, string> = {
   '&': '&amp;',

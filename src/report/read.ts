@@ -1,10 +1,10 @@
 // The one reader of reports (csv, json, ndjson), used by `sms-send report` and the dlr fold, and the tally of one.
 import type { FileHandle } from 'node:fs/promises';
-import { isDelivered } from '../dlr/status.js';
-import { UsageError } from '../errors.js';
+import { isDelivered } from './delivery-status.js';
+import { UsageError } from '../shared/errors.js';
 import { openForReading } from '../shared/files.js';
 import { FORMATS, readableFormat, type ReadableFormat, type ReadRow } from './format.js';
-import { OUTCOMES, type Outcome } from './outcome.js';
+import { OUTCOMES, type Outcome } from '../message/outcome.js';
 import { Tally } from './summary.js';
 
 /** Opens a report for reading; a missing or unreadable one is a usage error (exit 2). */

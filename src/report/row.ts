@@ -1,5 +1,5 @@
 // The report's columns and how one result becomes one row of them.
-import type { RowResult } from './outcome.js';
+import type { RowResult } from '../message/outcome.js';
 
 /** The columns of every report, in order (docs/report.md#columns). */
 export const REPORT_COLUMNS = [

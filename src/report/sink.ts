@@ -1,5 +1,5 @@
 // Collects rows from synchronous events and writes them in order, one write at a time.
-import type { RowResult } from './outcome.js';
+import type { RowResult } from '../message/outcome.js';
 import type { ReportWriter } from './writer.js';
 
 export class ReportSink {

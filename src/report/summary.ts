@@ -1,7 +1,7 @@
 // Tallies a run as rows arrive: counts by outcome and StatusCode, timing, the exit code it earns.
-import { ExitCode } from '../errors.js';
+import { ExitCode } from '../shared/errors.js';
 import { SUPPRESSED_PREFIX } from '../message/suppress.js';
-import { OUTCOMES, type Outcome, type RowResult } from './outcome.js';
+import { OUTCOMES, type Outcome, type RowResult } from '../message/outcome.js';
 
 export interface RunSummary {
   total: number;

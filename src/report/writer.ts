@@ -2,11 +2,11 @@
 import { createReadStream } from 'node:fs';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import { FORMATS, reportFormat, type Layout, type ReportFormat } from './format.js';
 import { writeAll } from '../shared/files.js';
 import { junitCase, junitHead, JUNIT_TAIL } from './junit.js';
-import type { RowResult } from './outcome.js';
+import type { RowResult } from '../message/outcome.js';
 import { REPORT_COLUMNS, toCsvCells, toJsonRow, type ReportColumn } from './row.js';
 
 export interface ReportWriter {

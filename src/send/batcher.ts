@@ -1,5 +1,5 @@
 // Batches of messages from a stream of entry chunks, pulling only as fast as batches are taken.
-import type { Entry } from './send.js';
+import type { Entry } from '../validate/entries.js';
 
 type MessageEntry = Extract<Entry, { kind: 'message' }>;
 

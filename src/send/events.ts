@@ -1,6 +1,6 @@
 // Events a send emits; the CLI turns them into a spinner, progress lines and the report.
 import { EventEmitter } from 'node:events';
-import type { RowResult } from '../report/outcome.js';
+import type { RowResult } from '../message/outcome.js';
 
 export interface BatchReport {
   /** 1-based, in the order batches were taken. */

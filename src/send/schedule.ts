@@ -1,9 +1,9 @@
 // The send window at run time: waiting for it to open before the first batch, and the question the
 // send loop asks before each next one. Time comes from the injected clock only.
-import { OutsideWindowError } from '../errors.js';
+import { OutsideWindowError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import type { SendEmitter } from './events.js';
-import { describeOpening, describeWindow, windowState, type SendWindow } from './window.js';
+import { describeOpening, describeWindow, windowState, type SendWindow } from '../shared/window.js';
 
 /**
  * Returns once the window is open (true), or when `signal` cut the wait short (false). With

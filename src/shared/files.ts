@@ -2,7 +2,7 @@
 import { readSync, writeSync } from 'node:fs';
 import { open, readdir, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
-import { UsageError } from '../errors.js';
+import { UsageError } from './errors.js';
 
 export async function exists(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined)) !== undefined;

@@ -72,7 +72,9 @@ function show(value: unknown): string {
   return text.length > SHOWN_MAX ? `${text.slice(0, SHOWN_MAX)}…` : text;
 }
 
-function reject(messageId: string, name: StatusCodeName, description: string): MessageCheck {
+type Rejected = Extract<MessageCheck, { ok: false }>;
+
+function reject(messageId: string, name: StatusCodeName, description: string): Rejected {
   return { ok: false, messageId, code: STATUS_CODES[name].code, description };
 }
 
@@ -100,7 +102,8 @@ function optionalText(
 
 /**
  * Checks one Messages item; the first failing rule decides the code (order in status-codes.ts).
- * Kept allocation-light: it runs for every message of the benchmark.
+ * Kept allocation-light: it runs for every message of the benchmark, so each check answers its
+ * value or a rejection, never a new object when the item is fine.
  */
 export function checkMessage(item: unknown): MessageCheck {
   if (!isPlainObject(item)) {
@@ -108,10 +111,30 @@ export function checkMessage(item: unknown): MessageCheck {
     return reject('', 'notAnObject', `Messages item is ${kind}, expected a JSON object`);
   }
   const f = foldKeys(item);
-
   const idText = textOf(f['messageid']);
   const messageId = typeof idText === 'string' ? idText : '';
+  const gateway = gatewayOf(f, messageId);
+  if (typeof gateway !== 'number') return gateway;
+  const originator = originatorProblem(f, messageId);
+  if (originator) return originator;
+  const destination = destinationOf(f, messageId);
+  if (typeof destination !== 'string') return destination;
+  const price = priceProblem(f, messageId, gateway);
+  if (price) return price;
+  const messageType = messageTypeOf(f, messageId);
+  if (typeof messageType === 'object') return messageType;
+  const fields =
+    fieldProblem(f, messageId, idText) ??
+    userDataProblem(f, messageId, messageType) ??
+    extrasProblem(f, messageId);
+  if (fields) return fields;
+  const reportUrl = textOf(f['deliveryreporturl']);
+  const deliveryReportUrl =
+    typeof reportUrl === 'string' && reportUrl !== '' ? reportUrl : undefined;
+  return { ok: true, messageId, destination, gateway, deliveryReportUrl };
+}
 
+function gatewayOf(f: FoldedFields, messageId: string): number | Rejected {
   const gatewayRaw = f['gateway'];
   const gateway = integerOf(gatewayRaw);
   if (gatewayRaw === undefined || gatewayRaw === null) {
@@ -120,7 +143,10 @@ export function checkMessage(item: unknown): MessageCheck {
   if (gateway === undefined || gateway <= 0) {
     return reject(messageId, 'gateway', `Gateway ${show(gatewayRaw)} is not a positive integer`);
   }
+  return gateway;
+}
 
+function originatorProblem(f: FoldedFields, messageId: string): Rejected | undefined {
   const originator = textOf(f['originatoraddress']);
   if (originator === WRONG_TYPE) {
     return reject(messageId, 'originator', 'OriginatorAddress must be a string or a number');
@@ -149,7 +175,10 @@ export function checkMessage(item: unknown): MessageCheck {
       );
     }
   }
+  return undefined;
+}
 
+function destinationOf(f: FoldedFields, messageId: string): string | Rejected {
   const destinationRaw = f['destinationaddress'];
   let destination: string | undefined;
   if (typeof destinationRaw === 'string') destination = destinationRaw;
@@ -166,7 +195,10 @@ export function checkMessage(item: unknown): MessageCheck {
       `DestinationAddress ${show(destinationRaw)} is not a valid MSISDN (8 to 15 digits in international form, no leading 0 or +)`,
     );
   }
+  return destination;
+}
 
+function priceProblem(f: FoldedFields, messageId: string, gateway: number): Rejected | undefined {
   const priceRaw = f['price'];
   const price = integerOf(priceRaw);
   if (priceRaw === undefined || priceRaw === null) {
@@ -186,7 +218,11 @@ export function checkMessage(item: unknown): MessageCheck {
       `Price ${price} (premium) needs a short-number gateway; Gateway ${gateway} is not one`,
     );
   }
+  return undefined;
+}
 
+/** MessageType, when given ("00", "10" or "11"). */
+function messageTypeOf(f: FoldedFields, messageId: string): string | undefined | Rejected {
   const messageTypeText = textOf(f['messagetype']);
   const messageType = messageTypeText === '' ? undefined : messageTypeText;
   if (
@@ -199,7 +235,11 @@ export function checkMessage(item: unknown): MessageCheck {
       `MessageType ${show(f['messagetype'])} is not one of "00", "10", "11"`,
     );
   }
+  return messageType;
+}
 
+/** ValidationPeriod, MessageId and UserDataHeader. */
+function fieldProblem(f: FoldedFields, messageId: string, idText: Text): Rejected | undefined {
   const validityProblem = optionalText(
     textOf(f['validationperiod']),
     'ValidationPeriod',
@@ -224,7 +264,14 @@ export function checkMessage(item: unknown): MessageCheck {
       HEX.test(text) ? undefined : `UserDataHeader ${show(text)} is not an even-length hex string`,
   );
   if (headerProblem) return reject(messageId, 'userDataHeader', headerProblem);
+  return undefined;
+}
 
+function userDataProblem(
+  f: FoldedFields,
+  messageId: string,
+  messageType: string | undefined,
+): Rejected | undefined {
   const userData = textOf(f['userdata']);
   if (userData === WRONG_TYPE) {
     return reject(messageId, 'userDataMissing', 'UserData must be a string');
@@ -253,7 +300,11 @@ export function checkMessage(item: unknown): MessageCheck {
       'UserData must be an even-length hex string when MessageType is "10" (binary)',
     );
   }
+  return undefined;
+}
 
+/** Category, CustomData, DeliveryReportUrl, ServiceCode and ServiceDescription. */
+function extrasProblem(f: FoldedFields, messageId: string): Rejected | undefined {
   const categoryProblem = tooLong('Category', textOf(f['category']), LIMITS.Category);
   if (categoryProblem !== undefined) return reject(messageId, 'category', categoryProblem);
 
@@ -281,10 +332,7 @@ export function checkMessage(item: unknown): MessageCheck {
   if (descriptionProblem !== undefined) {
     return reject(messageId, 'serviceDescription', descriptionProblem);
   }
-
-  const deliveryReportUrl =
-    typeof reportUrl === 'string' && reportUrl !== '' ? reportUrl : undefined;
-  return { ok: true, messageId, destination, gateway, deliveryReportUrl };
+  return undefined;
 }
 
 function digest(text: string): Buffer {

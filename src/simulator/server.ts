@@ -87,6 +87,16 @@ const TURNED_AWAY = {
 } as const;
 
 /** Serves one simulator on node:http and owns its sockets and timers so stop() leaves nothing behind. */
+/** Where a request's answer goes, and how it is answered. */
+interface Answered {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  record: MutableRequestRecord;
+  delayMs: number;
+  /** The JSONP callback the request named, if any. */
+  callback: string | null;
+}
+
 export class SimulatorServer {
   private readonly server: http.Server;
   private readonly sockets = new Set<Socket>();
@@ -255,10 +265,20 @@ export class SimulatorServer {
     const fields = isPlainObject(parsed) ? foldKeys(parsed) : undefined;
     const messages = fields?.['messages'];
     if (Array.isArray(messages)) record.messageCount = messages.length;
-
-    const delayMs = faults.delayMs;
     const options = this.context.faults();
-    const retryAfter = String(options.retryAfterSeconds ?? 1);
+    const answered: Answered = { req, res, record, delayMs: faults.delayMs, callback };
+    if (this.turnAway(answered, faults, String(options.retryAfterSeconds ?? 1))) return;
+    if (this.refuse(answered, fields, messages, parseError, options)) return;
+    const items: unknown[] = Array.isArray(messages) ? messages : [];
+    this.respond(answered, faults, items);
+  }
+
+  /** The faults that strike before the request is looked at; true when one answered it. */
+  private turnAway(
+    { req, res, record, delayMs, callback }: Answered,
+    faults: RequestFaults,
+    retryAfter: string,
+  ): boolean {
     switch (faults.before) {
       case 'unavailable':
       case 'rate-limited': {
@@ -268,26 +288,35 @@ export class SimulatorServer {
           headers: { 'Retry-After': retryAfter },
           json: errorBody(type, `Simulated fault: ${text}`),
         });
-        return;
+        return true;
       }
       case 'reset-before':
         this.reset(req, record, 'reset-before', delayMs);
-        return;
+        return true;
       case 'hang':
         // Never answered; stop() destroys the socket.
         record.outcome = 'hang';
-        return;
+        return true;
       case 'process-result-false':
         this.answer(res, record, 'process-result-false', delayMs, {
           status: 200,
           json: refusal('Simulated fault: the request was not processed'),
           jsonp: callback,
         });
-        return;
+        return true;
       case 'none':
-        break;
+        return false;
     }
+  }
 
+  /** A request the gateway refuses as a whole (bad body, credentials, too many messages). */
+  private refuse(
+    { res, record, delayMs, callback }: Answered,
+    fields: FoldedFields | undefined,
+    messages: unknown,
+    parseError: string | undefined,
+    options: ReturnType<ServerContext['faults']>,
+  ): boolean {
     if (parseError !== undefined || fields === undefined) {
       this.answer(res, record, 'bad-request', delayMs, {
         status: 400,
@@ -298,14 +327,14 @@ export class SimulatorServer {
             : 'The request body must be a JSON object (RestSmsRequest)',
         ),
       });
-      return;
+      return true;
     }
     if (messages !== undefined && messages !== null && !Array.isArray(messages)) {
       this.answer(res, record, 'bad-request', delayMs, {
         status: 400,
         json: errorBody('SerializationException', 'Messages must be a JSON array'),
       });
-      return;
+      return true;
     }
 
     const authProblem = this.context.checkCredentials(fields);
@@ -315,7 +344,7 @@ export class SimulatorServer {
         json: refusal(authProblem),
         jsonp: callback,
       });
-      return;
+      return true;
     }
     const items: unknown[] = Array.isArray(messages) ? messages : [];
     const max = options.maxBatchSize;
@@ -325,9 +354,17 @@ export class SimulatorServer {
         json: refusal(`Too many messages in one request: ${items.length} (maximum ${max})`),
         jsonp: callback,
       });
-      return;
+      return true;
     }
+    return false;
+  }
 
+  /** Takes the messages and answers, unless a fault after processing strikes. */
+  private respond(
+    { req, res, record, delayMs, callback }: Answered,
+    faults: RequestFaults,
+    items: unknown[],
+  ): void {
     const response: RestSmsResponse = {
       ProcessResult: true,
       Messages: this.send(items, record, faults),

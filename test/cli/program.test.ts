@@ -4,9 +4,10 @@
 import { readFileSync } from 'node:fs';
 import type { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram, settingHelp } from '../../src/cli/program.js';
+import { settingHelp } from '../../src/cli/flags.js';
+import { buildProgram } from '../../src/cli/program.js';
 import { SETTING_KEYS, SETTINGS, type SettingSpec } from '../../src/config/table.js';
-import { EXIT_CODE_MEANING, ExitCode, UsageError } from '../../src/errors.js';
+import { EXIT_CODE_MEANING, ExitCode, UsageError } from '../../src/shared/errors.js';
 
 function program(): Command {
   return buildProgram({ exitCode: ExitCode.ok }, '0.0.0-test');
@@ -321,7 +322,7 @@ describe('help', () => {
     }
   });
 
-  it('every exit code of src/errors.ts is in send --help', () => {
+  it('every exit code of src/shared/errors.ts is in send --help', () => {
     const help = command('send').helpInformation();
     for (const code of Object.values(ExitCode))
       expect(help).toMatch(new RegExp(`^  ${code} `, 'm'));
@@ -401,7 +402,7 @@ describe('the tables of README.md and docs/configuration.md match --help', () =>
     expect(rows(readmeSection('## Commands')).map((r) => r.cells)).toEqual(expected);
   });
 
-  it('Exit codes: every code of src/errors.ts with its meaning', () => {
+  it('Exit codes: every code of src/shared/errors.ts with its meaning', () => {
     expect(rows(readmeSection('## Exit codes')).map((r) => r.cells)).toEqual(
       Object.entries(EXIT_CODE_MEANING).map(([code, meaning]) => [code, meaning]),
     );

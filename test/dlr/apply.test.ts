@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { foldIntoReport, readLogInto } from '../../src/dlr/apply.js';
 import { DeliveryBook } from '../../src/dlr/matching.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/shared/errors.js';
 import { acquireLock, lockPath } from '../../src/journal/lock.js';
 import { parseCsv, tempDir } from '../helpers/files.js';
 

@@ -6,7 +6,7 @@ import type { FoldResult } from '../../src/dlr/apply.js';
 import { DlrReceiver, paramsFromBody } from '../../src/dlr/receiver.js';
 import { acquireLock, lockPath } from '../../src/journal/lock.js';
 import { openReport } from '../../src/report/writer.js';
-import type { RowResult } from '../../src/report/outcome.js';
+import type { RowResult } from '../../src/message/outcome.js';
 import { parseCsv, tempDir } from '../helpers/files.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;

@@ -3,12 +3,12 @@ import { appendFileSync } from 'node:fs';
 import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/shared/errors.js';
 import { unescapeFormula } from '../../src/report/format.js';
 import { readReport, summarizeReport } from '../../src/report/read.js';
 import { fileIdentity, updateReport, type RowUpdater } from '../../src/report/update.js';
 import { openReport } from '../../src/report/writer.js';
-import type { RowResult } from '../../src/report/outcome.js';
+import type { RowResult } from '../../src/message/outcome.js';
 import { reportColumns } from '../../src/report/row.js';
 import { parseCsv, tempDir } from '../helpers/files.js';
 

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deliveryReportsOf, parseStatusMix } from '../../src/cli/commands/simulate.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/shared/errors.js';
 import { hasPlaceholders } from '../../src/simulator/dlr.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { message, messages, send } from '../simulator/helpers.js';

@@ -29,7 +29,7 @@ describe('a dry run with prices', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/cost\s+1\.75/);
     const loaded = (await readFile(log, 'utf8')).trim().split('\n');
-    expect(loaded.some((url) => url.includes('/dist/message/plan.js'))).toBe(true);
+    expect(loaded.some((url) => url.includes('/dist/validate/plan.js'))).toBe(true);
     // The compiled rules need only the metadata; the API (about 90 modules) is for rare numbers.
     expect(loaded.filter((url) => url.includes('/libphonenumber-js/'))).toEqual([]);
   });

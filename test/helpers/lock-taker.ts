@@ -5,7 +5,7 @@
 // over, and that is not the race under test. (Trial by trial, not all at once: with every trial
 // in flight together one taker often finishes them all before the other starts, and no race is run.)
 import { acquireLock } from '../../src/journal/lock.js';
-import { LockedError } from '../../src/errors.js';
+import { LockedError } from '../../src/shared/errors.js';
 
 type FromParent = { go: number } | { exit: true };
 

@@ -12,11 +12,12 @@ import { buildProgram } from '../../src/cli/program.js';
 import { planJson } from '../../src/cli/ui/json.js';
 import { renderPlan } from '../../src/cli/ui/plan.js';
 import { resolveSettings } from '../../src/config/resolve.js';
-import { ExitCode, SmsSendError } from '../../src/errors.js';
+import { ExitCode, SmsSendError } from '../../src/shared/errors.js';
 import { GatewayClient } from '../../src/gateway/client.js';
 import { spoolStream, type Spooled } from '../../src/input/stdin.js';
-import type { Plan } from '../../src/message/plan.js';
-import { loadTemplate, prepareCampaign, type WindowClosed } from '../../src/send/campaign.js';
+import type { Plan } from '../../src/validate/plan.js';
+import { loadTemplate, prepareCampaign } from '../../src/campaign/prepare.js';
+import type { WindowClosed } from '../../src/campaign/types.js';
 import { SendEmitter } from '../../src/send/events.js';
 import type { Clock } from '../../src/shared/clock.js';
 import {
@@ -87,7 +88,7 @@ export async function parseSendArgs(
  * own core entry, with campaign state in a folder of the run's own.
  */
 /** The validation worker as the package ships it: a thread cannot load the TypeScript sources. */
-export const VALIDATION_WORKER = new URL('../../dist/message/validate-worker.js', import.meta.url);
+export const VALIDATION_WORKER = new URL('../../dist/validate/worker.js', import.meta.url);
 
 export async function runPipeline(argv: string[], options: PipelineOptions): Promise<PipelineRun> {
   const sim = await startSimulator(options.simulator);

@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../src/send/rate.js';
-import type { Entry } from '../../src/send/send.js';
+import type { Entry } from '../../src/validate/entries.js';
 import {
   findDuplicates,
   type LedgerEntry,

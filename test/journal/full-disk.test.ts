@@ -6,10 +6,10 @@ import { readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ExitCode, UsageError } from '../../src/errors.js';
+import { ExitCode, UsageError } from '../../src/shared/errors.js';
 import { LineAppender } from '../../src/journal/appender.js';
 import { readJournal } from '../../src/journal/journal.js';
-import { SpoolWriter } from '../../src/send/spool.js';
+import { SpoolWriter } from '../../src/validate/spool.js';
 import { tempDir } from '../helpers/files.js';
 
 vi.mock('node:fs', async (importOriginal) => {

@@ -43,7 +43,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 });
 
 const { acquireLock, lockIsHeld, takeoverPath } = await import('../../src/journal/lock.js');
-const { LockedError } = await import('../../src/errors.js');
+const { LockedError } = await import('../../src/shared/errors.js');
 
 const HOST = 'host-a';
 const SELF = 4242;

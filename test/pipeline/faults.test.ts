@@ -12,8 +12,9 @@ import { ReportSink } from '../../src/report/sink.js';
 import { openReport } from '../../src/report/writer.js';
 import { SendEmitter, type RetryNotice } from '../../src/send/events.js';
 import { RateLimiter } from '../../src/send/rate.js';
-import { runCampaign, type RunResult } from '../../src/send/run.js';
-import { send, type Poster, type SendOutcome } from '../../src/send/send.js';
+import { runCampaign, type RunResult } from '../../src/campaign/run.js';
+import { send } from '../../src/send/send.js';
+import type { Poster, SendOutcome } from '../../src/send/types.js';
 import {
   findDuplicates,
   startSimulator,

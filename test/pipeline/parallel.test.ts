@@ -3,11 +3,12 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_DEFAULTS } from '../../src/config/table.js';
-import { readCampaign, type CampaignOptions } from '../../src/message/campaign.js';
-import { planCampaign, type Plan } from '../../src/message/plan.js';
+import { readCampaign } from '../../src/validate/reader.js';
+import type { CampaignOptions } from '../../src/validate/types.js';
+import { planCampaign, type Plan } from '../../src/validate/plan.js';
 import { compileTemplate } from '../../src/message/template.js';
-import { entryOf } from '../../src/send/entries.js';
-import { spoolLine } from '../../src/send/spool.js';
+import { entryOf } from '../../src/validate/entries.js';
+import { spoolLine } from '../../src/validate/spool.js';
 import { mobile, tempDir } from '../helpers/files.js';
 import { VALIDATION_WORKER } from '../helpers/pipeline.js';
 

@@ -8,7 +8,7 @@ import { campaignRequest } from '../../src/cli/commands/send.js';
 import { flagLayer } from '../../src/cli/gateway-settings.js';
 import { resolveSettings } from '../../src/config/resolve.js';
 import { GatewayClient } from '../../src/gateway/client.js';
-import { prepareCampaign } from '../../src/send/campaign.js';
+import { prepareCampaign } from '../../src/campaign/prepare.js';
 import { SendEmitter } from '../../src/send/events.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { mobile, parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';

@@ -3,7 +3,7 @@
 // next morning's --resume with nothing twice; a run that waits for its window; --no-wait.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExitCode } from '../../src/errors.js';
+import { ExitCode } from '../../src/shared/errors.js';
 import { FakeClock } from '../helpers/clock.js';
 import { tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { runPipeline, type PipelineRun } from '../helpers/pipeline.js';

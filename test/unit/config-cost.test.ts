@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flagLayer } from '../../src/cli/gateway-settings.js';
 import { resolveSettings } from '../../src/config/resolve.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/shared/errors.js';
 import { tempDir } from '../helpers/files.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;

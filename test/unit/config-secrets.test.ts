@@ -7,7 +7,7 @@ import { renderError } from '../../src/cli/ui/error.js';
 import { resolveSettings, type ResolveInput } from '../../src/config/resolve.js';
 import { secretSafe } from '../../src/config/schema.js';
 import { SETTING_KEYS, SETTINGS } from '../../src/config/table.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/shared/errors.js';
 import { tempDir } from '../helpers/files.js';
 
 const SECRETS = SETTING_KEYS.filter((key) => SETTINGS[key].secret === true);

@@ -1,6 +1,6 @@
 // answerOf: the HTTP facts the send loop and sms-send check act on, besides the verdict.
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../src/gateway/client.js';
+import type { Exchange } from '../../src/gateway/exchange.js';
 import { answerOf } from '../../src/gateway/outcome.js';
 
 const mask = (text: string) => text.replaceAll('hunter22', '***');

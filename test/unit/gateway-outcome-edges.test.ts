@@ -1,6 +1,6 @@
 // classify at its edges: the bounds of the status classes, and 200 answers of the wrong shape.
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../src/gateway/client.js';
+import type { Exchange } from '../../src/gateway/exchange.js';
 import { classify } from '../../src/gateway/outcome.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');

@@ -1,6 +1,6 @@
 // answerOf masks the password wherever in a result the gateway echoes it, in every form, and keeps the rest.
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../src/gateway/client.js';
+import type { Exchange } from '../../src/gateway/exchange.js';
 import { answerOf, type GatewayResult } from '../../src/gateway/outcome.js';
 import { redactor } from '../../src/gateway/redact.js';
 import type { RestSmsMessageResp } from '../../src/gateway/types.js';

@@ -1,6 +1,6 @@
 // classify: one HTTP exchange → per-message results, or retry / failed / unknown for the whole batch.
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../src/gateway/client.js';
+import type { Exchange } from '../../src/gateway/exchange.js';
 import { plainWords } from '../../src/gateway/words.js';
 import { classify, matchResults, parseRetryAfter } from '../../src/gateway/outcome.js';
 import type { RestSmsMessageResp } from '../../src/gateway/types.js';

@@ -1,6 +1,6 @@
 // Every form of the password that a gateway or library may echo is masked, and nothing else is.
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../src/gateway/client.js';
+import type { Exchange } from '../../src/gateway/exchange.js';
 import { answerOf, classify } from '../../src/gateway/outcome.js';
 import { redactor, secretForms } from '../../src/gateway/redact.js';
 

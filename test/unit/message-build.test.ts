@@ -1,6 +1,6 @@
 // buildMessage: one record → one RestSmsMessageReq, or the problems that stop it, each naming its field.
 import { describe, expect, it } from 'vitest';
-import type { MessageDefaults } from '../../src/config/settings.js';
+import type { MessageDefaults } from '../../src/message/build.js';
 import type { RestSmsMessageReq } from '../../src/gateway/types.js';
 import type { FieldValue, InputRecord } from '../../src/input/types.js';
 import {

@@ -1,13 +1,13 @@
 // Segments and cost by calling code: the calling code of an MSISDN, the price that applies, and the
 // plan's estimate at the GSM-7 (160/153) and UCS-2 (70/67) segment boundaries.
 import { describe, expect, it } from 'vitest';
-import type { PricePerSegment } from '../../src/config/settings.js';
+import type { PricePerSegment } from '../../src/message/cost.js';
 import { buildMessage } from '../../src/message/build.js';
-import type { BuiltRecord, CampaignReader } from '../../src/message/campaign.js';
+import type { BuiltRecord, CampaignReader } from '../../src/validate/types.js';
 import { planColumns } from '../../src/message/columns.js';
 import { callingCode, priceFor, roundMoney } from '../../src/message/cost.js';
 import { analyzeText, segmentsWith, ucs2Chars } from '../../src/message/encoding.js';
-import { planCampaign, type Plan } from '../../src/message/plan.js';
+import { planCampaign, type Plan } from '../../src/validate/plan.js';
 
 describe('callingCode', () => {
   it.each([

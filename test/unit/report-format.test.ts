@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/shared/errors.js';
 import {
   CSV_OPTIONS,
   csvRows,
@@ -14,7 +14,7 @@ import {
   unescapeFormula,
   type ReadRow,
 } from '../../src/report/format.js';
-import type { RowResult } from '../../src/report/outcome.js';
+import type { RowResult } from '../../src/message/outcome.js';
 import { readReport } from '../../src/report/read.js';
 import { reportColumns } from '../../src/report/row.js';
 import { openReport } from '../../src/report/writer.js';

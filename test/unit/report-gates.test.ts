@@ -1,9 +1,9 @@
 // `report --fail-under`: thresholds parsed exactly, shares judged at, above and below them, malformed specs refused.
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/shared/errors.js';
 import { formatShare, judgeGates, parseGates } from '../../src/report/gates.js';
 import type { ReportCounts } from '../../src/report/read.js';
-import { OUTCOMES, type Outcome } from '../../src/report/outcome.js';
+import { OUTCOMES, type Outcome } from '../../src/message/outcome.js';
 
 /** A report's counts: the outcomes given, every other 0; `delivered` of the accepted rows. */
 function counts(byOutcome: Partial<Record<Outcome, number>>, delivered = 0): ReportCounts {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { openReport } from '../../src/report/writer.js';
-import type { RowResult } from '../../src/report/outcome.js';
+import type { RowResult } from '../../src/message/outcome.js';
 import { tempDir } from '../helpers/files.js';
 
 const XSD = new URL('../fixtures/junit/jenkins-junit-4.xsd', import.meta.url);

@@ -8,7 +8,7 @@ import {
   toCsvCells,
   toJsonRow,
 } from '../../src/report/row.js';
-import type { RowResult } from '../../src/report/outcome.js';
+import type { RowResult } from '../../src/message/outcome.js';
 
 const ACCEPTED: RowResult = {
   row: 3,

@@ -1,12 +1,14 @@
 // send(): the loop of batches, workers, retries, breaker, signals and hooks, driven by a scripted
 // Poster and an injected sleep, so every decision is visible and nothing waits for real.
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../src/gateway/client.js';
+import type { Exchange } from '../../src/gateway/exchange.js';
 import { answerOf, type Answer } from '../../src/gateway/outcome.js';
-import type { RowResult } from '../../src/report/outcome.js';
+import type { RowResult } from '../../src/message/outcome.js';
 import { SendEmitter, type BatchReport, type RetryNotice } from '../../src/send/events.js';
 import { RateLimiter } from '../../src/send/rate.js';
-import { send, type Entry, type Poster, type SendOptions } from '../../src/send/send.js';
+import { send } from '../../src/send/send.js';
+import type { Poster, SendOptions } from '../../src/send/types.js';
+import type { Entry } from '../../src/validate/entries.js';
 import { InstantClock, messageEntries, settle, streamOf } from '../helpers/reliability.js';
 
 const SECRET = 'hunter2-secret';

@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOf, type Answer } from '../../src/gateway/outcome.js';
 import type { JournalState } from '../../src/journal/journal.js';
-import type { RowResult } from '../../src/report/outcome.js';
+import type { RowResult } from '../../src/message/outcome.js';
 import { SendEmitter } from '../../src/send/events.js';
 import { SettledResults } from '../../src/journal/results.js';
-import { applyJournal } from '../../src/send/resume.js';
-import { send, type Entry, type Poster } from '../../src/send/send.js';
-import { readSpool, SpoolWriter } from '../../src/send/spool.js';
+import { applyJournal } from '../../src/campaign/resume.js';
+import { send } from '../../src/send/send.js';
+import type { Poster } from '../../src/send/types.js';
+import type { Entry } from '../../src/validate/entries.js';
+import { readSpool, SpoolWriter } from '../../src/validate/spool.js';
 import { tempDir } from '../helpers/files.js';
 import { messageEntries, streamOf } from '../helpers/reliability.js';
 

@@ -1,6 +1,6 @@
 // `sms-send campaigns`: lists, shows and prunes the campaigns in the state directory.
-import { parseDuration } from '../../config/duration.js';
-import { ExitCode, UsageError } from '../../errors.js';
+import { parseDuration } from '../../shared/duration.js';
+import { ExitCode, UsageError } from '../../shared/errors.js';
 import { findCampaign, listCampaigns, pruneCampaigns } from '../../journal/state.js';
 import { campaignJson, renderCampaign, renderCampaignList } from '../ui/campaigns.js';
 import { colorFor } from '../ui/color.js';

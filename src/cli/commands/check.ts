@@ -1,10 +1,10 @@
 // `sms-send check`: is the gateway reachable and are the credentials good? Sends nothing by default;
 // with --to sends one test message, and with --await-dlr waits for its delivery report (the canary).
-import { parseDuration } from '../../config/duration.js';
+import { parseDuration } from '../../shared/duration.js';
 import type { Settings } from '../../config/settings.js';
 import type { CanaryResult } from '../../dlr/canary.js';
 import type { DlrReceiver } from '../../dlr/receiver.js';
-import { ExitCode, GatewayUnusableError, UsageError } from '../../errors.js';
+import { ExitCode, GatewayUnusableError, UsageError } from '../../shared/errors.js';
 import { checkGateway, type CheckResult, type TestMessage } from '../../gateway/check.js';
 import { buildMessage } from '../../message/build.js';
 import { planColumns } from '../../message/columns.js';

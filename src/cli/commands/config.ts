@@ -1,5 +1,5 @@
 // `sms-send config`: the resolved settings and where each came from, the password masked.
-import { ExitCode } from '../../errors.js';
+import { ExitCode } from '../../shared/errors.js';
 import { SETTING_KEYS, SETTINGS } from '../../config/table.js';
 import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';

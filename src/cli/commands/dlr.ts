@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { resolveSettings } from '../../config/resolve.js';
 import type { FoldResult } from '../../dlr/apply.js';
-import { ExitCode, LockedError, UsageError } from '../../errors.js';
+import { ExitCode, LockedError, UsageError } from '../../shared/errors.js';
 import { readableFormat } from '../../report/format.js';
 import { isFile } from '../../shared/files.js';
 import { colorFor } from '../ui/color.js';

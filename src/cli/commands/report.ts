@@ -1,6 +1,6 @@
 // `sms-send report FILE` (alias summary): counts a report's rows by outcome, StatusCode and delivery
 // status, and with --fail-under holds their shares against thresholds (exit 1 when one is below).
-import { ExitCode } from '../../errors.js';
+import { ExitCode } from '../../shared/errors.js';
 import { judgeGates, parseGates } from '../../report/gates.js';
 import { summarizeReport } from '../../report/read.js';
 import { colorFor } from '../ui/color.js';

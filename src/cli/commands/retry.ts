@@ -1,14 +1,14 @@
 // `sms-send retry CAMPAIGN`: wiring only. Chooses the records, then prepares and sends them as any campaign.
-import { ExitCode, UsageError } from '../../errors.js';
+import { ExitCode, UsageError } from '../../shared/errors.js';
 import type { Settings } from '../../config/settings.js';
-import { prepareCampaign, type CampaignRequest } from '../../send/campaign.js';
+import { prepareCampaign } from '../../campaign/prepare.js';
+import type { CampaignRequest, FollowUp } from '../../campaign/types.js';
 import {
   followUpCampaign,
   INCLUDES,
   planFollowUp,
-  type FollowUp,
   type Include,
-} from '../../send/follow-up.js';
+} from '../../campaign/follow-up.js';
 import { gatewayTarget, settingsFor } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
 import { showValidationProgress } from '../ui/progress.js';

@@ -1,14 +1,10 @@
 // `sms-send send`: wiring only. Flags in, prepareCampaign() and its send pass, events to the UI, result to a renderer.
 import { resolve as resolvePath } from 'node:path';
 import type { Settings } from '../../config/settings.js';
-import { ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { ExitCode, InterruptedError, UsageError } from '../../shared/errors.js';
 import { spoolStream } from '../../input/stdin.js';
-import {
-  loadTemplate,
-  prepareCampaign,
-  type CampaignRequest,
-  type PreparedCampaign,
-} from '../../send/campaign.js';
+import { loadTemplate, prepareCampaign } from '../../campaign/prepare.js';
+import type { CampaignRequest, PreparedCampaign } from '../../campaign/types.js';
 import { SendEmitter } from '../../send/events.js';
 import {
   gatewayTarget,
@@ -26,7 +22,7 @@ import { renderInvalid, renderOverMaxCost, renderPlan } from '../ui/plan.js';
 import { showProgress, showValidationProgress } from '../ui/progress.js';
 import { watchSignals } from '../ui/signals.js';
 import { renderWaiting, renderWindowPlan, windowJson } from '../ui/window.js';
-import { windowState } from '../../send/window.js';
+import { windowState } from '../../shared/window.js';
 
 /** A terminal run this large asks before sending (--yes skips it; a non-TTY run never asks). */
 const CONFIRM_ABOVE = 1000;
@@ -129,47 +125,69 @@ export async function sendPrepared(
   target: Target | undefined,
   extra: Record<string, unknown> = {},
 ): Promise<ExitCode> {
-  const out = colorFor('stdout');
-  const { plan, identity } = prepared;
   // A dry run agrees with a real run: refused by the input, or by the campaign's state.
   const problem =
     refusalError(prepared, inputs) ?? (flags.dryRun ? prepared.stateRefusal : undefined);
-  if (flags.dryRun) {
-    const document = { ...planJson(plan, identity.id), ...extra };
-    if (prepared.resuming) (document.plan as Record<string, unknown>).leftToSend = prepared.toSend;
-    // When the run would send: the window, and whether it is open now or when it opens.
-    const window = settings.sendWindow;
-    const now = Date.now();
-    const state = window ? windowState(window, now) : undefined;
-    if (window && state)
-      (document.plan as Record<string, unknown>).window = windowJson(window, state);
-    const windowLine = window && state ? `\n${renderWindowPlan(window, state, now)}` : '';
-    if (problem) {
-      if (!flags.json) process.stdout.write(`${renderPlan(plan, out)}\n`);
-      // One document on stdout, even when the plan shows the run would be refused.
-      const error = errorJson(problem);
-      throw new UsageError(problem.message, problem.code, { ...document, error }, problem.problems);
-    }
-    const left = prepared.resuming
-      ? `\n${plural(prepared.toSend, 'message')} left to send (--resume: the rest were settled by an earlier run)`
-      : '';
-    // A dry run needs no gateway (it checks the input and the campaign's state), but it does not
-    // let a plan pass for a run that would be refused for want of one without saying so.
-    const noGateway =
-      !flags.simulate && !settings.endpoint
-        ? `\n${out.yellow('no gateway endpoint is set: the real run needs --endpoint URL (or --simulate)')}`
-        : '';
-    process.stdout.write(
-      flags.json
-        ? `${JSON.stringify(document)}\n`
-        : `${renderPlan(plan, out)}${left}${windowLine}${noGateway}\n${out.dim(`campaign ${identity.id}`)}\n`,
-    );
-    return ExitCode.ok;
-  }
+  if (flags.dryRun) return printDryRun(prepared, settings, flags, problem, extra);
   if (problem) throw problem;
-
   // Only a dry run has no target, and it has returned above.
   if (!target) throw new Error('a send without a gateway target');
+  await confirmSend(prepared, flags, target);
+  const { result, simulated } = await sendWithProgress(prepared, settings, flags, target);
+  return endRun(result, {
+    simulated,
+    campaign: prepared.identity.id,
+    json: flags.json === true,
+    quiet: flags.quiet === true,
+    extra,
+  });
+}
+
+/** The dry run's plan (or its refusal, with the plan in the --json document). */
+function printDryRun(
+  prepared: PreparedCampaign,
+  settings: Awaited<ReturnType<typeof settingsFor>>,
+  flags: SendFlags,
+  problem: UsageError | undefined,
+  extra: Record<string, unknown>,
+): ExitCode {
+  const out = colorFor('stdout');
+  const { plan, identity } = prepared;
+  const document = { ...planJson(plan, identity.id), ...extra };
+  if (prepared.resuming) (document.plan as Record<string, unknown>).leftToSend = prepared.toSend;
+  // When the run would send: the window, and whether it is open now or when it opens.
+  const window = settings.sendWindow;
+  const now = Date.now();
+  const state = window ? windowState(window, now) : undefined;
+  if (window && state)
+    (document.plan as Record<string, unknown>).window = windowJson(window, state);
+  const windowLine = window && state ? `\n${renderWindowPlan(window, state, now)}` : '';
+  if (problem) {
+    if (!flags.json) process.stdout.write(`${renderPlan(plan, out)}\n`);
+    // One document on stdout, even when the plan shows the run would be refused.
+    const error = errorJson(problem);
+    throw new UsageError(problem.message, problem.code, { ...document, error }, problem.problems);
+  }
+  const left = prepared.resuming
+    ? `\n${plural(prepared.toSend, 'message')} left to send (--resume: the rest were settled by an earlier run)`
+    : '';
+  // A dry run needs no gateway (it checks the input and the campaign's state), but it does not
+  // let a plan pass for a run that would be refused for want of one without saying so.
+  const noGateway =
+    !flags.simulate && !settings.endpoint
+      ? `\n${out.yellow('no gateway endpoint is set: the real run needs --endpoint URL (or --simulate)')}`
+      : '';
+  process.stdout.write(
+    flags.json
+      ? `${JSON.stringify(document)}\n`
+      : `${renderPlan(plan, out)}${left}${windowLine}${noGateway}\n${out.dim(`campaign ${identity.id}`)}\n`,
+  );
+  return ExitCode.ok;
+}
+
+/** A large send from a terminal asks first, unless --yes. */
+async function confirmSend(prepared: PreparedCampaign, flags: SendFlags, target: Target) {
+  const { plan } = prepared;
   if (
     prepared.toSend > CONFIRM_ABOVE &&
     !flags.yes &&
@@ -187,6 +205,15 @@ export async function sendPrepared(
     }
     if (answer === 'no') throw new UsageError('not confirmed: nothing was sent', 'not-confirmed');
   }
+}
+
+/** The send pass with its progress lines and Ctrl-C handling, the gateway closed after it. */
+async function sendWithProgress(
+  prepared: PreparedCampaign,
+  settings: Awaited<ReturnType<typeof settingsFor>>,
+  flags: SendFlags,
+  target: Target,
+) {
   const gateway = await openGateway(target, flags, {
     connections: settings.concurrency,
     timeoutMs: settings.timeoutMs,
@@ -225,14 +252,7 @@ export async function sendPrepared(
     progress.stop();
     await gateway.close({ abort: signals.abort.aborted });
   }
-
-  return endRun(result, {
-    simulated: gateway.simulated,
-    campaign: identity.id,
-    json: flags.json === true,
-    quiet: flags.quiet === true,
-    extra,
-  });
+  return { result, simulated: gateway.simulated };
 }
 
 /** The plan's refusal, worded as the user sees it (exit 2), or undefined when the run may go on. */

@@ -1,5 +1,5 @@
 // `sms-send simulate`: runs the simulator in the foreground until Ctrl-C.
-import { ExitCode, UsageError } from '../../errors.js';
+import { ExitCode, UsageError } from '../../shared/errors.js';
 import type { DeliveryReportOptions, FaultOptions } from '../../simulator/index.js';
 import { PROBABILITIES } from '../../simulator/faults.js';
 import { fileURLToPath } from 'node:url';

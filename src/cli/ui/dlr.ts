@@ -4,7 +4,7 @@ import type { FoldResult, LogCounts } from '../../dlr/apply.js';
 import type { DeliveryReport } from '../../dlr/matching.js';
 import type { DlrReceiver, MalformedRequest, ReceiverCounts } from '../../dlr/receiver.js';
 import type { ReportCounts } from '../../report/read.js';
-import { OUTCOMES } from '../../report/outcome.js';
+import { OUTCOMES } from '../../message/outcome.js';
 import { formatCount, plural } from './format.js';
 import { startLiveLine, type StatusStream } from './spinner.js';
 import { formatTable } from './table.js';

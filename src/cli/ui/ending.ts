@@ -6,8 +6,8 @@ import {
   InterruptedError,
   NotAllAcceptedError,
   OutsideWindowError,
-} from '../../errors.js';
-import type { CampaignResult } from '../../send/campaign.js';
+} from '../../shared/errors.js';
+import type { CampaignResult } from '../../campaign/types.js';
 import { colorFor } from './color.js';
 import { plural, shellWord } from './format.js';
 import { summaryJson } from './json.js';

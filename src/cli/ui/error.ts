@@ -1,6 +1,6 @@
 // How an error that ends a run is shown: the text main.ts writes, on which stream, and the exit code.
 import { CommanderError } from 'commander';
-import { ExitCode, SmsSendError } from '../../errors.js';
+import { ExitCode, SmsSendError } from '../../shared/errors.js';
 import { errorJson } from './json.js';
 
 export interface ErrorOutput {

@@ -1,9 +1,9 @@
 // The machine-readable documents printed by --json: the dry-run plan, the run summary, errors.
 // docs/json.md describes each; change both together.
-import type { Problem, SmsSendError } from '../../errors.js';
-import type { Plan } from '../../message/plan.js';
+import type { Problem, SmsSendError } from '../../shared/errors.js';
+import type { Plan } from '../../validate/plan.js';
 import type { RunSummary } from '../../report/summary.js';
-import type { ResumeCounts } from '../../send/resume.js';
+import type { ResumeCounts } from '../../campaign/resume.js';
 
 export function planJson(plan: Plan, campaign: string): Record<string, unknown> {
   return {

@@ -1,6 +1,7 @@
 // Renders the dry-run plan and the list of invalid records as strings.
 import type { ChalkInstance } from 'chalk';
-import type { CostEstimate, NormalizeCounts, Plan, Ucs2Char } from '../../message/plan.js';
+import type { Plan } from '../../validate/plan.js';
+import type { CostEstimate, NormalizeCounts, Ucs2Char } from '../../validate/types.js';
 import { formatCount, formatMoney, plural } from './format.js';
 import { formatTable } from './table.js';
 

@@ -1,6 +1,6 @@
 // Live progress of the validation and send passes: an ora spinner on a TTY; elsewhere a plain line
 // now and then. Listens to events and counters only; the lines themselves are pure renderers.
-import type { Outcome } from '../../report/outcome.js';
+import type { Outcome } from '../../message/outcome.js';
 import type { Tally } from '../../report/summary.js';
 import type { SendEmitter } from '../../send/events.js';
 import { formatCount, formatDuration, formatRate, plural } from './format.js';

@@ -1,8 +1,8 @@
 // Renders the end-of-run summary as a string; the command decides where it goes.
 import type { ChalkInstance } from 'chalk';
-import { OUTCOMES, type Outcome } from '../../report/outcome.js';
+import { OUTCOMES, type Outcome } from '../../message/outcome.js';
 import type { RunSummary } from '../../report/summary.js';
-import type { ResumeCounts } from '../../send/resume.js';
+import type { ResumeCounts } from '../../campaign/resume.js';
 import { formatCount, formatDuration, formatRate, plural } from './format.js';
 import { formatTable } from './table.js';
 

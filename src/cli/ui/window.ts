@@ -1,5 +1,5 @@
 // Renders the send window for people and machines: the wait, the dry run's line, its JSON member.
-import type { WindowClosed } from '../../send/campaign.js';
+import type { WindowClosed } from '../../campaign/types.js';
 import {
   describeOpening,
   describeWindow,
@@ -7,7 +7,7 @@ import {
   formatWallTime,
   type SendWindow,
   type WindowState,
-} from '../../send/window.js';
+} from '../../shared/window.js';
 import { plural } from './format.js';
 
 /** `waiting for the send window: opens Mon 09:00 Europe/Oslo (in 11 h 2 min)` */

@@ -15,7 +15,7 @@ import { renderQuietLine, renderSummary } from '../../../src/cli/ui/summary.js';
 import type { FoldResult, LogCounts } from '../../../src/dlr/apply.js';
 import type { ReceiverCounts } from '../../../src/dlr/receiver.js';
 import type { CampaignEntry, Manifest } from '../../../src/journal/state.js';
-import type { Plan } from '../../../src/message/plan.js';
+import type { Plan } from '../../../src/validate/plan.js';
 import type { ReportCounts } from '../../../src/report/read.js';
 import type { RunSummary } from '../../../src/report/summary.js';
 

@@ -6,7 +6,7 @@ import {
   renderWindowPlan,
   windowJson,
 } from '../../../src/cli/ui/window.js';
-import { windowState, type SendWindow } from '../../../src/send/window.js';
+import { windowState, type SendWindow } from '../../../src/shared/window.js';
 
 const at = (iso: string) => Date.parse(iso);
 const officeHours: SendWindow = {

@@ -1,10 +1,10 @@
 // Builds each record in input order: rows, unique user MessageIds, --suppress, --dedupe and --limit.
 import type { InputRecord } from '../input/types.js';
-import { buildMessage, type BuildContext } from './build.js';
-import type { BuiltRecord, CampaignOptions } from './campaign.js';
-import { planColumns, type ColumnPlan } from './columns.js';
+import { buildMessage, type BuildContext } from '../message/build.js';
+import { planColumns, type ColumnPlan } from '../message/columns.js';
+import { suppressedReason } from '../message/suppress.js';
 import { DigestSet, digestMessage } from './digest.js';
-import { suppressedReason } from './suppress.js';
+import type { BuiltRecord, CampaignOptions } from './types.js';
 
 /**
  * Builds records one after the other, in input order: numbers rows, checks that user-given

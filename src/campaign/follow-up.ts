@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, extname, join, resolve as resolvePath } from 'node:path';
 import type { Settings } from '../config/settings.js';
-import { isUndelivered } from '../dlr/status.js';
-import { LockedError, UsageError } from '../errors.js';
+import { isUndelivered } from '../report/delivery-status.js';
+import { LockedError, UsageError } from '../shared/errors.js';
 import type { InputFile } from '../input/open.js';
 import {
   campaignIdentity,
@@ -17,14 +17,13 @@ import {
   findCampaign,
   listCampaigns,
   type CampaignEntry,
-  type FollowUpOf,
 } from '../journal/state.js';
-import type { BuiltRecord, CampaignReader } from '../message/campaign.js';
+import type { BuiltRecord, CampaignReader } from '../validate/types.js';
 import { generateMessageId } from '../message/message-id.js';
 import { readableFormat } from '../report/format.js';
 import { readReport } from '../report/read.js';
 import { exists, isFile } from '../shared/files.js';
-import type { CampaignRequest } from './campaign.js';
+import type { CampaignRequest, FollowUp } from './types.js';
 
 /** What a follow-up re-sends besides `failed` and `rejected`, only when asked. */
 export type Include = 'unknown' | 'undelivered';
@@ -32,20 +31,6 @@ export const INCLUDES: readonly Include[] = ['unknown', 'undelivered'];
 
 /** Why a row of the original report is re-sent. */
 export type RetryReason = 'failed' | 'rejected' | Include;
-
-/** What prepareCampaign needs to build a follow-up campaign instead of a campaign of its own. */
-export interface FollowUp {
-  identity: CampaignIdentity;
-  of: FollowUpOf;
-  /** How the original made its messages: the follow-up makes them the same way. */
-  shape: CampaignShape;
-  /** The original campaign's inputs, as its state recorded them. */
-  inputs: readonly { path: string; sha256: string; bytes: number }[];
-  /** The suppression lists the original was sent with: they apply to the follow-up too. */
-  suppress: readonly string[];
-  /** The rows to re-send (the original's row numbers) → the MessageId each had in the original. */
-  rows: ReadonlyMap<number, string>;
-}
 
 export interface RetrySelection {
   /** Rows chosen, by why. */

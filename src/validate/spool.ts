@@ -1,10 +1,10 @@
 // The validation pass writes each record ready to send; the send pass streams it back. The input is
 // read and every record built once, and the file keeps memory flat however large the campaign is.
 import { open, type FileHandle } from 'node:fs/promises';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import type { Encoding } from '../message/encoding.js';
 import { lineChunks, TEXT_PIECE_BYTES, writeAll } from '../shared/files.js';
-import type { Entry } from './send.js';
+import type { Entry } from './entries.js';
 
 /**
  * Writes one line per record: `M\trow\tto\tmessageId\tsegments\tencoding\tnormalized\t<message JSON>`

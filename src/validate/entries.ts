@@ -1,6 +1,23 @@
 // Turns a built record into what send() consumes: a serialised message, or a decided final row.
-import type { BuiltRecord, CampaignBatch } from '../message/campaign.js';
-import type { Entry, TextColumns } from './send.js';
+import type { MessageResult, RowResult } from '../message/outcome.js';
+import type { BuiltRecord, CampaignBatch } from './types.js';
+
+/** What the report says of a record's text, whatever becomes of it (segments, encoding, normalized). */
+export type TextColumns = Pick<RowResult, 'segments' | 'encoding' | 'normalized'>;
+
+/** What send() consumes: a message to send (already serialised), or a record decided beforehand. */
+export type Entry =
+  | ({ kind: 'message'; row: number; to: string; messageId: string; json: string } & TextColumns)
+  | ({
+      kind: 'final';
+      row: number;
+      to: string;
+      messageId: string;
+      result: MessageResult;
+      attempts?: number;
+      /** Settled by an earlier run (resume): reported, but not this run's work. */
+      earlier?: boolean;
+    } & TextColumns);
 
 export function entryOf({ record, built, skipped }: BuiltRecord): Entry {
   const text: TextColumns = { segments: built.text.segments, encoding: built.text.encoding };

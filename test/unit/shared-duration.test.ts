@@ -1,6 +1,6 @@
 // parseDuration: seconds by default, units ms/s/m/h/d, anything else undefined.
 import { describe, expect, it } from 'vitest';
-import { parseDuration } from '../../src/config/duration.js';
+import { parseDuration } from '../../src/shared/duration.js';
 
 describe('parseDuration', () => {
   it.each([

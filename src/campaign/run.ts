@@ -8,14 +8,16 @@ import {
   type JournalState,
 } from '../journal/journal.js';
 import { ReportSink } from '../report/sink.js';
-import type { RowResult } from '../report/outcome.js';
+import type { RowResult } from '../message/outcome.js';
 import { reportColumns } from '../report/row.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { openReport } from '../report/writer.js';
-import type { SendEmitter } from './events.js';
-import { RateLimiter } from './rate.js';
+import type { SendEmitter } from '../send/events.js';
+import { RateLimiter } from '../send/rate.js';
 import { applyJournal, type ResumeCounts } from './resume.js';
-import { send, type Entry, type Poster, type SendOutcome } from './send.js';
+import { send } from '../send/send.js';
+import type { Poster, SendOutcome } from '../send/types.js';
+import type { Entry } from '../validate/entries.js';
 
 export interface RunOptions {
   /** In chunks of any size (see send()). */

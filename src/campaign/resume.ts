@@ -1,8 +1,8 @@
 // On --resume, records an earlier run already settled are reported from the journal, not resent.
 import { CONFIRMED_BY_DLR } from '../dlr/matching.js';
 import type { JournalState } from '../journal/journal.js';
-import type { MessageResult } from '../report/outcome.js';
-import type { Entry, TextColumns } from './send.js';
+import type { MessageResult } from '../message/outcome.js';
+import type { Entry, TextColumns } from '../validate/entries.js';
 
 export interface ResumeCounts {
   /** Records whose result came from the journal. */

@@ -1,43 +1,16 @@
 // Large CSV and NDJSON files are validated on every core: worker threads take byte ranges, merged in order.
-import type { TallyOptions } from './plan.js';
 import { availableParallelism } from 'node:os';
 import { open, stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { openCsv } from '../input/csv.js';
 import { InputError } from '../input/errors.js';
 import { csvDelimiter, type InputFile } from '../input/open.js';
+import { QuoteScanner } from '../input/quotes.js';
 import type { InputFormat } from '../input/types.js';
-import type { CampaignOptions, FileProblem } from './campaign.js';
+import { checkColumns, planColumns, type FileProblem } from '../message/columns.js';
 import type { RecordChecker } from './checker.js';
-import {
-  buildChunk,
-  readChunk,
-  type ChunkBase,
-  type ChunkResult,
-  type ChunkSpec,
-} from './chunk.js';
-import { checkColumns, planColumns } from './columns.js';
-
-export type { ChunkResult } from './chunk.js';
-
-export interface ParallelOptions extends ValidationWorkers {
-  /** Workers write spool lines (a real run) and digests of valid records (repeats are counted). */
-  spool: boolean;
-  digests: boolean;
-  /** What a worker's plan counts besides the basics: normalisation, the template, prices. */
-  tally?: TallyOptions;
-}
-
-/** How many workers, from what size, on what parts of a file; defaults suit this machine. */
-export interface ValidationWorkers {
-  /** Files smaller than this are read on the main thread: below it, starting workers does not pay. */
-  minBytes?: number;
-  /** The size of the byte range a worker validates at a time. */
-  chunkBytes?: number;
-  workers?: number;
-  /** The worker's module and Node options (the tests run it from the TypeScript sources). */
-  worker?: { url: URL; execArgv?: string[] };
-}
+import { buildChunk, readChunk, type ChunkBase, type ChunkSpec } from './chunk.js';
+import type { CampaignOptions, ChunkResult } from './types.js';
 
 /**
  * Measured on 2 cores: each worker costs about 0.45 s of CPU to start (modules, number rules) and
@@ -269,7 +242,7 @@ export class ParallelReader {
         parallel: { spool: parallel.spool, digests: parallel.digests, tally: parallel.tally },
       },
     };
-    const url = parallel.worker?.url ?? new URL('./validate-worker.js', import.meta.url);
+    const url = parallel.worker?.url ?? new URL('./worker.js', import.meta.url);
     this.workers = Array.from({ length: this.count }, () => {
       const worker = new Worker(url, { workerData: setup, execArgv: parallel.worker?.execArgv });
       worker.on('message', (message: FromWorker) => this.receive(message));
@@ -337,26 +310,31 @@ async function headerEnd(
   } finally {
     await handle.close();
   }
-  let at = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  let quoted = false;
-  let lineStart = at;
-  let line = 1;
+  const quotes = new QuoteScanner();
+  let lineStart = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   let delimiter: '\n' | '\r\n' | undefined;
-  for (; at < bytes.length; at++) {
+  for (let at = quotes.findBreak(bytes, lineStart, bytes.length); at !== -1;) {
     const byte = bytes[at];
-    if (byte === 34) quoted = !quoted;
-    if (byte === 10) line++;
-    if (quoted || (byte !== 10 && byte !== 13)) continue;
     if (delimiter === undefined) {
       if (byte === 13 && bytes[at + 1] !== 10) return undefined;
       delimiter = byte === 13 ? '\r\n' : '\n';
     }
-    if (byte === 13) continue;
-    const blank = at - lineStart === (delimiter === '\r\n' ? 1 : 0);
-    if (!blank) return { start: at + 1, line, recordDelimiter: delimiter };
-    lineStart = at + 1;
+    if (byte === 10) {
+      const blank = at - lineStart === (delimiter === '\r\n' ? 1 : 0);
+      // The line after the record: every line break before it counts, quoted ones too.
+      if (!blank)
+        return { start: at + 1, line: 1 + lineBreaks(bytes, at + 1), recordDelimiter: delimiter };
+      lineStart = at + 1;
+    }
+    at = quotes.findBreak(bytes, at + 1, bytes.length);
   }
   return undefined;
+}
+
+function lineBreaks(bytes: Buffer, end: number): number {
+  let n = 0;
+  for (let at = bytes.indexOf(10); at !== -1 && at < end; at = bytes.indexOf(10, at + 1)) n++;
+  return n;
 }
 
 /** Finds record boundaries: the first line break outside quotes at or after a byte offset. */
@@ -365,7 +343,7 @@ class Boundaries {
   private block = Buffer.alloc(0);
   private blockStart = 0;
   private pos: number;
-  private quoted = false;
+  private readonly quotes = new QuoteScanner();
   private previous = 0;
 
   constructor(private readonly split: FileSplit) {
@@ -385,22 +363,15 @@ class Boundaries {
       if (this.pos < target) {
         // Only the quotes matter on the way: each one opens or closes a quoted field.
         const stop = Math.min(target - this.blockStart, block.length);
-        if (quotes) {
-          for (let q = block.indexOf(34, local); q !== -1 && q < stop; q = block.indexOf(34, q + 1))
-            this.quoted = !this.quoted;
-        }
+        if (quotes) this.quotes.skip(block, local, stop);
         this.pos = this.blockStart + stop;
         this.previous = block[stop - 1]!;
         continue;
       }
-      const nl = block.indexOf(10, local);
-      const q = quotes ? block.indexOf(34, local) : -1;
-      if (q !== -1 && (nl === -1 || q < nl)) {
-        this.quoted = !this.quoted;
-        this.pos = this.blockStart + q + 1;
-        this.previous = 34;
-        continue;
-      }
+      // A line break inside quotes is a field's, not a record's.
+      const nl = quotes
+        ? this.quotes.find(block, 10, local, block.length)
+        : block.indexOf(10, local);
       if (nl === -1) {
         this.pos = this.blockStart + block.length;
         this.previous = block[block.length - 1]!;
@@ -409,7 +380,7 @@ class Boundaries {
       const before = nl > 0 ? block[nl - 1]! : this.previous;
       this.pos = this.blockStart + nl + 1;
       this.previous = 10;
-      if (!this.quoted && (!crlf || before === 13)) return this.pos;
+      if (!crlf || before === 13) return this.pos;
     }
   }
 

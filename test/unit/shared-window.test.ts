@@ -1,7 +1,7 @@
 // Send-window arithmetic over a fake clock: hours across midnight, weekdays, not-before, the open
 // and close edges, and both daylight-saving changes of Europe/Oslo (29 March and 25 October 2026).
 import { describe, expect, it } from 'vitest';
-import { ExitCode, OutsideWindowError } from '../../src/errors.js';
+import { ExitCode, OutsideWindowError } from '../../src/shared/errors.js';
 import { SendEmitter, type SendEvents } from '../../src/send/events.js';
 import { awaitWindow, windowGate } from '../../src/send/schedule.js';
 import {
@@ -13,7 +13,7 @@ import {
   parseHours,
   windowState,
   type SendWindow,
-} from '../../src/send/window.js';
+} from '../../src/shared/window.js';
 import { FakeClock } from '../helpers/clock.js';
 
 const OSLO = 'Europe/Oslo';

@@ -1,7 +1,7 @@
 // What a campaign's ID is made of besides its bytes: how they are read, never what the files are called.
 import { detectDelimiter, firstLine, openCsv } from '../input/csv.js';
 import { csvDelimiter, detectFormat, type InputFile } from '../input/open.js';
-import { planColumns, type Mapping } from './columns.js';
+import { planColumns, type Mapping } from '../message/columns.js';
 
 export interface InputSettings {
   inputFormat?: string;

@@ -3,12 +3,12 @@ import type { CsvBody } from '../input/csv.js';
 import type { NdjsonBody } from '../input/json.js';
 import { openInput, type InputFile } from '../input/open.js';
 import type { InputRecord } from '../input/types.js';
-import { entryOf } from '../send/entries.js';
-import { spoolLine } from '../send/spool.js';
-import type { CampaignOptions } from './campaign.js';
+import { planColumns } from '../message/columns.js';
 import { RecordChecker } from './checker.js';
-import { planColumns } from './columns.js';
-import { PlanTally, type PlanPart } from './plan.js';
+import { entryOf } from './entries.js';
+import { PlanTally } from './tally.js';
+import { spoolLine } from './spool.js';
+import type { CampaignOptions, ChunkResult } from './types.js';
 
 /** A byte range of one file; its lines are numbered from 1 until the range's first line is known. */
 export interface ChunkSpec {
@@ -22,19 +22,6 @@ export interface ChunkSpec {
 export interface ChunkBase {
   row: number;
   line: number;
-}
-
-export interface ChunkResult {
-  seq: number;
-  records: number;
-  plan: PlanPart;
-  /** Digests of the valid records, four words each, when repeats are counted. */
-  digests?: Int32Array;
-  /** The spool lines of the part, and the rows among them that are messages. */
-  spool?: string;
-  messageRows?: Int32Array;
-  /** User-given MessageIds of the part's valid records: the main thread checks them across parts. */
-  ids: string[];
 }
 
 /** The records of a part and the lines they span; their lines count from 1. */

@@ -1,6 +1,6 @@
 // The digests behind --dedupe and the dry run's repeats: equal messages match, different ones do not.
 import { describe, expect, it } from 'vitest';
-import { DigestSet, digestMessage } from '../../src/message/digest.js';
+import { DigestSet, digestMessage } from '../../src/validate/digest.js';
 
 function digest(to: string, text: string): Int32Array {
   const out = new Int32Array(4);

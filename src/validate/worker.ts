@@ -2,10 +2,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { InputError } from '../input/errors.js';
 import type { InputRecord } from '../input/types.js';
-import type { CampaignOptions } from './campaign.js';
+import type { CampaignOptions } from './types.js';
 import { buildChunk, readChunk, type ChunkBase, type ChunkSpec } from './chunk.js';
 import type { FromWorker, ToWorker, WorkerError, WorkerSetup } from './parallel.js';
-import { compileTemplate } from './template.js';
+import { compileTemplate } from '../message/template.js';
 
 const { options: setup } = workerData as WorkerSetup;
 const options: CampaignOptions = {

@@ -3,8 +3,8 @@
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Entry } from '../../src/send/send.js';
-import { readSpool, SpoolWriter } from '../../src/send/spool.js';
+import type { Entry } from '../../src/validate/entries.js';
+import { readSpool, SpoolWriter } from '../../src/validate/spool.js';
 import { lineChunks, TEXT_PIECE_BYTES } from '../../src/shared/files.js';
 import { tempDir } from '../helpers/files.js';
 import { messageEntries } from '../helpers/reliability.js';

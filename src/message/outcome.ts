@@ -1,5 +1,5 @@
 // What became of each record, and the report row that records it: the vocabulary every report format shares.
-import type { Encoding } from '../message/encoding.js';
+import type { Encoding } from './encoding.js';
 
 /** The six ends of a record; docs/architecture.md#outcomes says what each means. */
 export type Outcome = 'accepted' | 'rejected' | 'invalid' | 'failed' | 'unknown' | 'skipped';

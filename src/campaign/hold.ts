@@ -1,0 +1,120 @@
+// Step two of a campaign: its report path, and what a real run holds while it runs: the
+// campaign's state (claimed), the report's lock, the original's lock for a follow-up, the spool.
+import { basename, dirname, extname, join, resolve as resolvePath } from 'node:path';
+import { claimCampaign, inspectCampaign, type Claim } from '../journal/claim.js';
+import { expandPlaceholders, type CampaignIdentity } from '../journal/identity.js';
+import { acquireLock, lockPath, type Lock } from '../journal/lock.js';
+import { reportFormat } from '../report/format.js';
+import { reportExistsError } from '../report/writer.js';
+import { UsageError } from '../shared/errors.js';
+import { exists } from '../shared/files.js';
+import { SpoolWriter } from '../validate/spool.js';
+import { holdOriginal } from './follow-up.js';
+import type { CampaignRequest } from './types.js';
+
+/** The report path, refused (exit 2) when its format is unknown or its folder does not exist. */
+export async function reportPathFor(
+  request: CampaignRequest,
+  identity: CampaignIdentity,
+): Promise<string> {
+  const reportPath = expandReportPath(
+    request.report,
+    request.files[0]!.label,
+    request.now,
+    identity.id,
+  );
+  reportFormat(reportPath);
+  if (!(await exists(dirname(reportPath) || '.'))) {
+    throw new UsageError(
+      `cannot write the report ${reportPath}: the folder ${dirname(reportPath)} does not exist`,
+    );
+  }
+  return reportPath;
+}
+
+/** What a run holds, released in reverse by close(); a dry run holds nothing. */
+export class CampaignHold {
+  claim: Claim | undefined;
+  spool: SpoolWriter | undefined;
+  private reportLock: Lock | undefined;
+  private originalLock: Lock | undefined;
+
+  /**
+   * Takes the campaign's state (exit 4 while another run holds it; exit 2 when it was sent or is
+   * unfinished, unless --force or --resume). A dry run looks at the state without taking it: it
+   * says what a real run would be refused with, and on --resume counts only what is left.
+   */
+  async take(
+    request: CampaignRequest,
+    taken: {
+      identity: CampaignIdentity;
+      reportPath: string;
+      hashes: { sha256: string; bytes: number }[];
+    },
+  ): Promise<Awaited<ReturnType<typeof inspectCampaign>> | undefined> {
+    const { settings, followUp } = request;
+    const { reportPath } = taken;
+    const claimOptions = {
+      stateDir: settings.stateDir,
+      identity: taken.identity,
+      force: request.force,
+      resume: request.resume,
+      inputs: taken.hashes,
+    };
+    if (request.dryRun) return inspectCampaign(claimOptions);
+    if (followUp) this.originalLock = await holdOriginal(settings.stateDir, followUp);
+    this.claim = await claimCampaign(claimOptions);
+    // The report's own lock keeps a delivery-report fold from rewriting it under this run.
+    this.reportLock = await acquireLock(lockPath(reportPath), `writing the report ${reportPath}`);
+    await clearStaleReportLocks(this.claim.previous?.reports ?? [], reportPath);
+    if (!request.force && !request.resume && (await exists(reportPath))) {
+      throw reportExistsError(reportPath);
+    }
+    this.spool = await SpoolWriter.create(this.claim.paths.spool);
+    return undefined;
+  }
+
+  /** The validation pass wrote every record: the spool is complete. */
+  async closeSpool(): Promise<void> {
+    await this.spool?.close();
+    this.spool = undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.spool?.close().catch(() => undefined);
+    await this.reportLock?.release();
+    await this.claim?.release();
+    await this.originalLock?.release();
+  }
+}
+
+/**
+ * A run killed while it wrote an earlier report left that report's lock behind; when the campaign
+ * is resumed under another report name nothing else would ever take it over. A lock whose owner
+ * is alive (a delivery-report fold) is left alone, and so is anything that cannot be reached.
+ */
+async function clearStaleReportLocks(reports: readonly string[], current: string): Promise<void> {
+  for (const report of reports) {
+    if (resolvePath(report) === resolvePath(current)) continue;
+    if (!(await exists(lockPath(report)))) continue;
+    await acquireLock(lockPath(report))
+      .then((lock) => lock.release())
+      .catch(() => undefined);
+  }
+}
+
+/**
+ * The report path: `--report` with {date}, {time} and {name} filled (so a cron line gets one
+ * report per night), or `<input basename>.report.csv` beside the first input; for standard input,
+ * `stdin-<campaign ID>.report.csv`, so two different piped campaigns do not share a report.
+ */
+export function expandReportPath(
+  template: string | undefined,
+  input: string,
+  now: Date,
+  campaignId: string,
+): string {
+  if (template !== undefined) return expandPlaceholders(template, input, now);
+  if (input === '-') return `stdin-${campaignId.slice(0, 8)}.report.csv`;
+  return join(dirname(input), `${basename(input, extname(input))}.report.csv`);
+}

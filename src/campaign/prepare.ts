@@ -1,0 +1,143 @@
+// The main job without a terminal: campaign identity and state, the validation pass, then the send pass.
+import { readFile } from 'node:fs/promises';
+import type { CampaignIdentity, CampaignShape } from '../journal/identity.js';
+import { loadSuppression } from '../message/suppress.js';
+import { compileTemplate } from '../message/template.js';
+import { Tally } from '../report/summary.js';
+import { UsageError } from '../shared/errors.js';
+import type { Plan } from '../validate/plan.js';
+import { checkInputsUnchanged, rowsResent } from './follow-up.js';
+import { CampaignHold, reportPathFor } from './hold.js';
+import { hashInputs, identify } from './identify.js';
+import { settledRows } from './resume.js';
+import { sendPass } from './send-pass.js';
+import type {
+  CampaignRequest,
+  CampaignResult,
+  PreparedCampaign,
+  Refusal,
+  SendPassOptions,
+} from './types.js';
+import { refusalOf, validateCampaign } from './validation.js';
+
+/**
+ * Everything before the first message: identity, the campaign's state (exit 4 while another run
+ * holds it; exit 2 when it was sent or is unfinished, unless --force or --resume), the report's
+ * lock, and the validation pass, which writes every record ready to send to the spool.
+ */
+export async function prepareCampaign(request: CampaignRequest): Promise<PreparedCampaign> {
+  const { settings, files, followUp } = request;
+  const template = request.template === undefined ? undefined : compileTemplate(request.template);
+  const hashes = await hashInputs(files);
+  // Every list is read (and refused, exit 2) before the campaign's state is looked at.
+  const suppression = await loadSuppression(settings.suppress, settings.country);
+  if (followUp) checkInputsUnchanged(files, hashes, followUp);
+  const { identity, shape } = await identify(request, hashes);
+  const reportPath = await reportPathFor(request, identity);
+  const hold = new CampaignHold();
+  try {
+    const inspected = await hold.take(request, { identity, reportPath, hashes });
+    const journal = hold.claim?.journal ?? inspected?.journal;
+    // Rows a follow-up re-sent are the follow-up's now: a resume of the original leaves them.
+    const resent =
+      journal && !followUp
+        ? await rowsResent(settings.stateDir, identity.id, shape.target)
+        : undefined;
+    const { plan, toSend } = await validateCampaign(request, {
+      identity,
+      suppression,
+      template,
+      spool: hold.spool,
+      // A dry run that resumes nothing spools nothing: it skips building each entry.
+      spooling: hold.spool !== undefined || journal !== undefined,
+      settled: journal ? settledRows(journal, request.retryUnknown, resent) : () => false,
+    });
+    await hold.closeSpool();
+    return new Prepared(request, hold, {
+      identity,
+      shape,
+      reportPath,
+      plan,
+      toSend,
+      resent,
+      hashes,
+      resuming: journal !== undefined,
+      stateRefusal: inspected?.refusal,
+    });
+  } catch (error) {
+    await hold.close();
+    throw error;
+  }
+}
+
+/** A validated campaign: its plan, and the send pass it allows once. */
+class Prepared implements PreparedCampaign {
+  readonly identity: CampaignIdentity;
+  readonly reportPath: string;
+  readonly plan: Plan;
+  readonly refusal: Refusal | undefined;
+  readonly toSend: number;
+  readonly resuming: boolean;
+  readonly followUp: boolean;
+  readonly stateRefusal: UsageError | undefined;
+  readonly tally = new Tally();
+  private sent = false;
+
+  constructor(
+    private readonly request: CampaignRequest,
+    private readonly hold: CampaignHold,
+    private readonly parts: {
+      identity: CampaignIdentity;
+      shape: CampaignShape;
+      reportPath: string;
+      plan: Plan;
+      toSend: number;
+      resent: ReadonlyMap<number, string> | undefined;
+      hashes: { sha256: string; bytes: number }[];
+      resuming: boolean;
+      stateRefusal: UsageError | undefined;
+    },
+  ) {
+    this.identity = parts.identity;
+    this.reportPath = parts.reportPath;
+    this.plan = parts.plan;
+    this.refusal = refusalOf(parts.plan, request);
+    this.toSend = parts.toSend;
+    this.resuming = parts.resuming;
+    this.followUp = request.followUp !== undefined;
+    this.stateRefusal = parts.stateRefusal;
+  }
+
+  async send(options: SendPassOptions): Promise<CampaignResult> {
+    const { claim } = this.hold;
+    if (!claim || this.refusal || this.sent) throw new Error('this campaign cannot be sent');
+    this.sent = true;
+    const { identity, shape, reportPath, plan, resent, hashes } = this.parts;
+    const tally = this.tally;
+    return sendPass(
+      this.request,
+      { claim, identity, shape, reportPath, plan, tally, resent, hashes },
+      options,
+    );
+  }
+
+  close(): Promise<void> {
+    return this.hold.close();
+  }
+}
+
+/** `--text` or `--text-file` (its last newline dropped), never both. */
+export async function loadTemplate(
+  text: string | undefined,
+  textFile: string | undefined,
+): Promise<string | undefined> {
+  if (text !== undefined && textFile !== undefined) {
+    throw new UsageError('give --text or --text-file, not both');
+  }
+  if (textFile === undefined) return text;
+  try {
+    return (await readFile(textFile, 'utf8')).replace(/\r?\n$/, '');
+  } catch {
+    throw new UsageError(`cannot read --text-file ${textFile}`);
+  }
+}

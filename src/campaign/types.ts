@@ -1,0 +1,120 @@
+// What a campaign is asked to do and what it answers: the request, the prepared campaign with its
+// plan, the send pass's options and result, and a follow-up's part of the request.
+import type { Settings } from '../config/settings.js';
+import type { InputFile } from '../input/open.js';
+import type { CampaignIdentity, CampaignShape } from '../journal/identity.js';
+import type { FollowUpOf } from '../journal/state.js';
+import type { Mapping } from '../message/columns.js';
+import type { RunSummary, Tally } from '../report/summary.js';
+import type { SendEmitter } from '../send/events.js';
+import type { Poster } from '../send/types.js';
+import type { Clock } from '../shared/clock.js';
+import type { ExitCode, UsageError } from '../shared/errors.js';
+import type { Plan } from '../validate/plan.js';
+import type { ValidationWorkers } from '../validate/types.js';
+import type { RunResult } from './run.js';
+
+export interface CampaignRequest {
+  /** The inputs in order; standard input already copied to a file (it is read more than once). */
+  files: InputFile[];
+  settings: Settings;
+  /** To the built-in simulator: a campaign of its own, apart from the same content sent for real. */
+  simulate: boolean;
+  mapping: Mapping;
+  /** `--text`, or the contents of `--text-file`. */
+  template?: string;
+  inputFormat?: string;
+  delimiter?: string;
+  limit?: number;
+  dedupe?: boolean;
+  skipInvalid?: boolean;
+  /** `--report`, with {date}, {time} and {name} still to fill. */
+  report?: string;
+  force: boolean;
+  resume: boolean;
+  retryUnknown: boolean;
+  /** Outside the send window, end at once (exit 5) instead of waiting for it to open. */
+  noWait?: boolean;
+  /** Validate only: no state is claimed, nothing is spooled; repeats are counted for the plan. */
+  dryRun: boolean;
+  now: Date;
+  /** Told the number of records validated so far, as they are validated (progress for the UI). */
+  onValidated?: (records: number) => void;
+  /** Tuning of the validation pass's worker threads; the tests force them on small files. */
+  workers?: ValidationWorkers;
+  /**
+   * A follow-up campaign (`sms-send retry`): its own identity, only the chosen rows of the
+   * original inputs (which must not have changed), new MessageIds, each row linked to the original.
+   */
+  followUp?: FollowUp;
+}
+
+/** Why the plan refuses the run; the CLI words it (renderInvalid, …) and exits 2. */
+export type Refusal = 'invalid-input' | 'empty-input' | 'over-max-cost';
+
+export interface PreparedCampaign {
+  identity: CampaignIdentity;
+  reportPath: string;
+  plan: Plan;
+  refusal?: Refusal;
+  /** Records this run will send: on resume, only what an earlier run did not settle. */
+  toSend: number;
+  /** An earlier run's journal is continued. */
+  resuming: boolean;
+  /** A follow-up campaign (`sms-send retry`), which takes no input flags such as --skip-invalid. */
+  followUp: boolean;
+  /** Dry run only: what the campaign's state would refuse a real run with (exit 2, or 4). */
+  stateRefusal?: UsageError;
+  /** Counts every row as it is reported; progress reads it while the send pass runs. */
+  tally: Tally;
+  /** The send pass; once, and only when the plan was not refused and this is no dry run. */
+  send(options: SendPassOptions): Promise<CampaignResult>;
+  /** Releases the locks and the spool; a campaign that never started leaves no state behind. */
+  close(): Promise<void>;
+}
+
+export interface SendPassOptions {
+  poster: Poster;
+  /** What the manifest records as the target: the endpoint, or "simulator". */
+  target: string;
+  events: SendEmitter;
+  stopSignal?: AbortSignal;
+  abortSignal?: AbortSignal;
+  /** Wall time for the send window and waits; the system's unless a test injects one. */
+  clock?: Clock;
+}
+
+/** How a run the send window stopped stands: what it sent, what is left, when it opens again. */
+export interface WindowClosed {
+  sent: number;
+  left: number;
+  /** `09:00-21:00 mon-fri Europe/Oslo` */
+  window: string;
+  timeZone: string;
+  now: number;
+  opensAt: number;
+}
+
+export interface CampaignResult {
+  run: RunResult;
+  summary: RunSummary;
+  /** The earlier run's report, when this resumed run wrote the complete one elsewhere. */
+  previousReport?: string;
+  /** Set when the send window closed before every record was sent (exit 5). */
+  windowClosed?: WindowClosed;
+  exitCode: ExitCode;
+}
+
+/** What prepareCampaign needs to build a follow-up campaign instead of a campaign of its own. */
+export interface FollowUp {
+  identity: CampaignIdentity;
+  of: FollowUpOf;
+  /** How the original made its messages: the follow-up makes them the same way. */
+  shape: CampaignShape;
+  /** The original campaign's inputs, as its state recorded them. */
+  inputs: readonly { path: string; sha256: string; bytes: number }[];
+  /** The suppression lists the original was sent with: they apply to the follow-up too. */
+  suppress: readonly string[];
+  /** The rows to re-send (the original's row numbers) → the MessageId each had in the original. */
+  rows: ReadonlyMap<number, string>;
+}

@@ -1,0 +1,32 @@
+// `sms-send dlr` and `dlr apply`: flags, help and actions.
+import type { Command } from 'commander';
+import { colorOption } from '../flags.js';
+import { nonNegativeInt } from '../options.js';
+import type { RunState } from '../run-state.js';
+
+export function defineDlr(program: Command, state: RunState): void {
+  const dlr = program
+    .command('dlr')
+    .description(
+      'receive delivery reports and record them in the report (deliveryStatus, deliveredAt)',
+    )
+    .requiredOption('--report <file>', 'the campaign report to update (.csv, .json, .ndjson)')
+    .option('--port <n>', 'port (default 8098; 0 picks a free one)', nonNegativeInt)
+    .option('--host <host>', 'address to bind (default 127.0.0.1)')
+    .option('--out <file>', 'NDJSON log of every request received (default <report>.dlr.ndjson)')
+    .option('-v, --verbose', 'print a line per report received');
+  colorOption(dlr).action(async (options: Record<string, unknown>) => {
+    const { runDlr } = await import('./dlr.js');
+    state.exitCode = await runDlr(options);
+  });
+  dlr
+    .command('apply')
+    .description('fold a log of delivery reports into the report named by dlr --report')
+    .requiredOption('--from <log>', 'NDJSON log of delivery reports (what sms-send dlr writes)')
+    .usage('--report <file> --from <log>')
+    .addHelpText('after', '\n--report <file> (required) is the report to update, as for dlr.')
+    .action(async (_options: Record<string, unknown>, command: Command) => {
+      const { runDlrApply } = await import('./dlr.js');
+      state.exitCode = await runDlrApply(command.optsWithGlobals());
+    });
+}

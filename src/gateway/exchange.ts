@@ -1,0 +1,21 @@
+// One HTTP exchange with the gateway as the client saw it: what the client hands the outcome rules.
+
+/** What one HTTP exchange produced, before any interpretation. */
+export type Exchange =
+  | {
+      kind: 'response';
+      status: number;
+      headers: Record<string, string>;
+      body: string;
+      latencyMs: number;
+    }
+  | {
+      kind: 'error';
+      code: string;
+      message: string;
+      latencyMs: number;
+      /** True once the whole request was written: from then on the gateway may have processed it. */
+      requestSent: boolean;
+      /** The client's timeout, so the words can say "within 30s". */
+      timeoutMs?: number;
+    };

@@ -1,0 +1,177 @@
+// What the workers of one send() share: the stop, the send window, the breaker's count, the one
+// outage wait, and the rows of records that end without being sent.
+import type { Answer, Verdict } from '../gateway/outcome.js';
+import type { MessageResult, RowResult } from '../message/outcome.js';
+import type { Entry } from '../validate/entries.js';
+import { backoffDelay } from './backoff.js';
+import type { SendEmitter } from './events.js';
+import { RateLimiter } from './rate.js';
+import type { MessageEntry, SendOptions, SendOutcome } from './types.js';
+
+export const WINDOW_CLOSED = 'not sent: the send window closed; --resume sends it';
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class SendState {
+  readonly limiter: RateLimiter;
+  readonly maxFailures: number;
+  readonly graceMs: number;
+  readonly now: () => number;
+  consecutiveFailures = 0;
+  batchNumber = 0;
+  stopped: SendOutcome['stopped'];
+  // Whether any request of this run got an HTTP answer: none at all means the gateway was never
+  // reached (refused, DNS, TLS, timeouts), which is exit 3, not a run with failed records.
+  reached = false;
+  attempted = false;
+  lastReason = '';
+  /** The outage wait in progress, shared by every worker. */
+  outage: Promise<boolean> | undefined;
+  windowClosed = false;
+  /** Records this run did not send because it stopped, was interrupted or its window closed. */
+  notSent = 0;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly whenInterrupted: Promise<void>;
+
+  constructor(
+    readonly options: SendOptions,
+    readonly events: SendEmitter,
+  ) {
+    this.sleep = options.sleep ?? defaultSleep;
+    this.limiter = options.limiter ?? new RateLimiter(undefined);
+    this.maxFailures = options.maxConsecutiveFailures ?? 5;
+    this.graceMs = options.outageGraceMs ?? 0;
+    this.now = options.now ?? Date.now;
+    this.whenInterrupted = new Promise<void>((resolve) => {
+      for (const signal of [options.stopSignal, options.abortSignal]) {
+        signal?.addEventListener('abort', () => resolve(), { once: true });
+      }
+    });
+  }
+
+  interrupted(): boolean {
+    return this.options.stopSignal?.aborted === true || this.options.abortSignal?.aborted === true;
+  }
+
+  halted(): boolean {
+    return this.stopped !== undefined || this.interrupted() || this.windowClosed;
+  }
+
+  /** Asks the send window before anything is sent, again included: once closed, it stays so. */
+  windowShut(): boolean {
+    const open = this.options.windowOpen;
+    if (open && !this.windowClosed && !open()) {
+      this.windowClosed = true;
+      this.events.emit('windowClosed');
+    }
+    return this.windowClosed;
+  }
+
+  stop(reason: string, authRefused: boolean): void {
+    if (this.stopped) return;
+    this.stopped = { reason, authRefused };
+    this.events.emit('stop', this.stopped);
+  }
+
+  /** Waits (Retry-After, backoff, outage probes) end early on Ctrl-C, however long they were to be. */
+  pause(ms: number): Promise<void> {
+    return this.interrupted()
+      ? Promise.resolve()
+      : Promise.race([this.sleep(ms), this.whenInterrupted]);
+  }
+
+  /** An answer, or a request that may have been processed: the gateway was reached. */
+  noteReached(answer: Answer): void {
+    if (answer.httpStatus !== undefined || answer.verdict.kind === 'unknown') this.reached = true;
+  }
+
+  /** Reports a batch that surely never got through as not sent: --resume sends it. */
+  leaveForResume(batch: readonly MessageEntry[]): void {
+    const result: MessageResult = { outcome: 'skipped', error: WINDOW_CLOSED };
+    for (const entry of batch) this.events.emit('record', toRow(entry, result, 0));
+    this.notSent += batch.length;
+  }
+
+  /**
+   * A batch failed (or its fate is unknown): the breaker counts it. Refused credentials stop the
+   * run; refusals in a row will not pass by waiting, so the breaker stops it; unavailable or
+   * unanswered in a row, new batches wait while the gateway is probed.
+   */
+  countFailure(verdict: Exclude<Verdict, { kind: 'results' }>): void {
+    this.consecutiveFailures++;
+    const tripped = this.consecutiveFailures >= this.maxFailures;
+    const last = this.reached
+      ? `${this.consecutiveFailures} requests in a row failed; last: ${verdict.reason}`
+      : `the gateway was never reached: ${verdict.reason}`;
+    if (verdict.kind === 'failed' && verdict.authRefused) this.stop(verdict.reason, true);
+    else if (tripped && (verdict.kind === 'failed' || this.graceMs <= 0)) this.stop(last, false);
+    else if (tripped && !this.halted()) void this.waitForGateway(last);
+  }
+
+  /**
+   * One wait shared by every worker: probe the gateway with an empty RestSmsRequest (it sends and
+   * bills nothing), with backoff, until it answers (true) or the grace runs out (false, the run
+   * stops). Refused credentials stop at once.
+   */
+  waitForGateway(reason: string): Promise<boolean> {
+    this.outage ??= this.probeUntilAnswered(reason).finally(() => (this.outage = undefined));
+    return this.outage;
+  }
+
+  private async probeUntilAnswered(reason: string): Promise<boolean> {
+    const { options, graceMs } = this;
+    this.events.emit('outage', { reason, graceMs });
+    const started = this.now();
+    for (let attempt = 1; ; attempt++) {
+      const left = graceMs - (this.now() - started);
+      await this.pause(
+        Math.max(0, Math.min(left, 250 + backoffDelay(attempt, undefined, options.random))),
+      );
+      if (this.interrupted()) return false;
+      // A gateway that said 429 asked for quiet: the probe keeps its Retry-After too.
+      await this.limiter.acquire(0);
+      const probe = await options.poster.post([], [], options.abortSignal);
+      if (probe.throttled && probe.verdict.kind === 'retry') {
+        this.limiter.throttled(probe.verdict.retryAfterMs);
+      }
+      this.noteReached(probe);
+      if (probe.verdict.kind === 'results') {
+        this.consecutiveFailures = 0;
+        this.events.emit('recovered', { afterMs: this.now() - started });
+        return true;
+      }
+      if (probe.verdict.kind === 'failed' && probe.verdict.authRefused) {
+        this.stop(probe.verdict.reason, true);
+        return false;
+      }
+      if (this.now() - started >= graceMs) {
+        const seconds = Math.round(graceMs / 100) / 10;
+        this.stop(
+          `the gateway stayed unusable for ${seconds}s (${reason}; last probe: ${probe.verdict.reason})`,
+          false,
+        );
+        return false;
+      }
+    }
+  }
+}
+
+/** Built field by field: spreading results into rows was a hot spot at 100,000 messages. */
+export function toRow(entry: Entry, result: MessageResult, attempts: number): RowResult {
+  const row: RowResult = {
+    row: entry.row,
+    to: entry.to,
+    messageId: entry.messageId,
+    outcome: result.outcome,
+    attempts,
+  };
+  if (result.statusCode !== undefined) row.statusCode = result.statusCode;
+  if (result.statusDescription !== undefined) row.statusDescription = result.statusDescription;
+  if (result.transactionId !== undefined) row.transactionId = result.transactionId;
+  if (result.extraInfo !== undefined) row.extraInfo = result.extraInfo;
+  if (result.error !== undefined) row.error = result.error;
+  if (entry.segments !== undefined) row.segments = entry.segments;
+  if (entry.encoding !== undefined) row.encoding = entry.encoding;
+  if (entry.normalized !== undefined) row.normalized = entry.normalized;
+  return row;
+}

@@ -1,0 +1,72 @@
+// What send() is given and what it answers: the gateway it posts to, the hooks around each
+// request, the options of the loop, and how the run ended.
+import type { Answer } from '../gateway/outcome.js';
+import type { RowResult } from '../message/outcome.js';
+import type { Entry } from '../validate/entries.js';
+import type { RateLimiter } from './rate.js';
+
+/** An entry that is a message to send, as batches hold them. */
+export type MessageEntry = Extract<Entry, { kind: 'message' }>;
+
+/**
+ * The one thing send() needs of the gateway client: a batch POSTed, its answer classified and
+ * already free of secrets. Tests may pass another implementation.
+ */
+export interface Poster {
+  post(
+    messages: readonly string[],
+    messageIds: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<Answer>;
+}
+
+/** Awaited around each request, so a journal can make intent and result durable in order. */
+export interface SendHooks {
+  beforeSend?(batch: number, rows: readonly number[]): Promise<void>;
+  /** The attempt surely did not reach the gateway: the batch is not in flight until sent again. */
+  notSent?(batch: number, rows: readonly number[]): Promise<void>;
+  afterResult?(batch: number, rows: readonly RowResult[]): Promise<void>;
+}
+
+export interface SendOptions {
+  poster: Poster;
+  batchSize: number;
+  concurrency: number;
+  retries: number;
+  /** Also resend batches whose outcome is unknown (may deliver twice). */
+  retryUnknown?: boolean;
+  /** Request-level failures in a row that open the circuit breaker. */
+  maxConsecutiveFailures?: number;
+  /**
+   * How long an open breaker (or a batch that surely did not get through) waits for the gateway,
+   * probing it with an empty request, before the run stops; 0 (the default here) never waits.
+   */
+  outageGraceMs?: number;
+  /** The clock the grace is measured with; injectable so tests need not wait. */
+  now?: () => number;
+  limiter?: RateLimiter;
+  hooks?: SendHooks;
+  /** Once aborted, no new batch is taken; batches in flight finish. */
+  stopSignal?: AbortSignal;
+  /** Once aborted, requests in flight are abandoned (their records become unknown). */
+  abortSignal?: AbortSignal;
+  /**
+   * Asked before each new batch is taken: once it says no, the send window has closed, no new
+   * batch is taken and those in flight finish.
+   */
+  windowOpen?: () => boolean;
+  /** Waits before a retry; injectable so tests need not sleep. */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+export interface SendOutcome {
+  /** Why the run stopped early, when it did; unsent records were reported `failed`. */
+  stopped?: { reason: string; authRefused: boolean };
+  /** True when a stop or abort signal ended the run early. */
+  interrupted: boolean;
+  /** True when the send window closed before every record was sent. */
+  windowClosed?: boolean;
+  /** Records never attempted because the run stopped or was interrupted (`failed` or `skipped`). */
+  notSent: number;
+}

@@ -1,0 +1,110 @@
+// The validation pass: reads the whole campaign once, sends nothing, and says what a send would do.
+import type { FileProblem } from '../message/columns.js';
+import { roundMoney, type PricePerSegment } from '../message/cost.js';
+import { PlanTally } from './tally.js';
+import type { BuiltRecord, CampaignReader, CostEstimate, PlanCounts, Ucs2Char } from './types.js';
+
+export interface Plan extends PlanCounts {
+  fileProblems: FileProblem[];
+  batches: number;
+  batchSize: number;
+  /** Characters that forced UCS-2, in the most records first (at most MAX_LISTED_CHARS). */
+  ucs2Chars: Ucs2Char[];
+  /** Distinct characters that forced UCS-2, listed or not. */
+  ucs2CharCount: number;
+  /** With a price per segment. */
+  cost?: CostEstimate;
+  /**
+   * Valid records whose recipient and text repeat an earlier one (what --dedupe would skip);
+   * counted only when asked (the dry run), since it keeps a digest per record.
+   */
+  repeats?: number;
+}
+
+export interface PlanOptions {
+  batchSize: number;
+  /**
+   * Sees every record built on this thread as it is checked (the CLI spools them for the send
+   * pass); it may return a promise, which is awaited, so writing applies backpressure to reading.
+   */
+  onRecord?: (record: BuiltRecord) => Promise<void> | undefined;
+  /**
+   * Sees the spool lines of each part a worker thread validated, with the rows among them that
+   * are messages (the campaign's `parallel.spool` asks workers for them); awaited like onRecord.
+   */
+  onSpool?: (lines: string, messageRows: Int32Array) => Promise<void> | undefined;
+  /** Told the number of records read so far, as they are read: the UI shows it as progress. */
+  onProgress?: (records: number) => void;
+  /** Count records whose recipient and text repeat an earlier one (`Plan.repeats`). */
+  countRepeats?: boolean;
+  /** --gsm-normalize is on: count what it changed (`Plan.normalized`). */
+  gsmNormalize?: boolean;
+  /** The --text template's source, to tell a character of the template from one of a column. */
+  template?: string;
+  /** A price per segment: the plan estimates the cost. */
+  pricePerSegment?: PricePerSegment;
+  currency?: string;
+  maxCost?: number;
+}
+
+export async function planCampaign(campaign: CampaignReader, options: PlanOptions): Promise<Plan> {
+  const { onRecord, onSpool, onProgress } = options;
+  const tally = new PlanTally(options, options.countRepeats ? 'count' : undefined);
+  for await (const batch of campaign.records()) {
+    if (Array.isArray(batch)) {
+      for (const item of batch) {
+        const pending = onRecord?.(item);
+        if (pending) await pending;
+        tally.add(item);
+      }
+    } else {
+      if (batch.spool !== undefined && onSpool) {
+        const pending = onSpool(batch.spool, batch.messageRows!);
+        if (pending) await pending;
+      }
+      tally.merge(batch.plan, batch.digests);
+    }
+    onProgress?.(tally.part.records);
+  }
+  return planOf(tally, campaign.fileProblems, options);
+}
+
+/** The plan a campaign's tally adds up to. */
+function planOf(
+  tally: PlanTally,
+  fileProblems: FileProblem[],
+  options: { batchSize: number; currency?: string; maxCost?: number },
+): Plan {
+  const part = tally.part;
+  const ucs2Chars = tally.ucs2.listed();
+  for (const sums of [part.normalized, part.normalizable]) {
+    if (sums?.costSaved !== undefined) sums.costSaved = roundMoney(sums.costSaved);
+  }
+  // The order of the plan's keys is that of its JSON document.
+  const plan: Plan = {
+    records: part.records,
+    valid: part.valid,
+    invalid: part.invalid,
+    skipped: part.skipped,
+    suppressed: part.suppressed,
+    suppressedByList: part.suppressedByList,
+    fileProblems,
+    invalidRecords: part.invalidRecords,
+    invalidByField: part.invalidByField,
+    batches: Math.ceil(part.valid / options.batchSize),
+    batchSize: options.batchSize,
+    segments: part.segments,
+    segmentsByEncoding: part.segmentsByEncoding,
+    messagesByEncoding: part.messagesByEncoding,
+    ucs2Chars,
+    ucs2CharCount: tally.ucs2.chars.size,
+    ...(part.normalized ? { normalized: part.normalized } : {}),
+    premiumTotal: part.premiumTotal,
+    premiumMessages: part.premiumMessages,
+    samples: part.samples,
+    ...(tally.repeats?.mode === 'count' ? { repeats: tally.repeats.count } : {}),
+  };
+  if (part.normalizable) plan.normalizable = part.normalizable;
+  if (tally.cost) plan.cost = tally.cost.estimate(options);
+  return plan;
+}

@@ -1,0 +1,203 @@
+// The words of the validation pass: what it is asked to read, what it yields record by record, and
+// the counts a part of a campaign adds up to (plain data, so worker threads can send them).
+import type { InputFile } from '../input/open.js';
+import type { InputRecord } from '../input/types.js';
+import type { Built, MessageDefaults, Problem } from '../message/build.js';
+import type { FileProblem, Mapping } from '../message/columns.js';
+import type { PricePerSegment } from '../message/cost.js';
+import type { Encoding } from '../message/encoding.js';
+import type { Suppression } from '../message/suppress.js';
+import type { Template } from '../message/template.js';
+
+export interface CampaignOptions {
+  files: readonly InputFile[];
+  inputFormat?: string;
+  delimiter?: string;
+  mapping: Mapping;
+  template?: Template;
+  defaults: MessageDefaults;
+  country?: string;
+  campaignKey: string;
+  now: Date;
+  /** Send only the first N valid records; later valid ones are skipped. */
+  limit?: number;
+  /** Skip a record whose recipient and text repeat an earlier one. */
+  dedupe?: boolean;
+  /** Skip a record whose recipient is on a suppression list (--suppress). */
+  suppress?: Suppression;
+  /** --gsm-normalize: texts are sent with look-alikes outside GSM-7 replaced. */
+  gsmNormalize?: boolean;
+  /** --max-segments: a record whose text needs more is invalid. */
+  maxSegments?: number;
+  /** Large files are validated by worker threads: what those write (spool lines, digests). */
+  parallel?: ParallelOptions;
+}
+
+export interface BuiltRecord {
+  record: InputRecord;
+  built: Built;
+  /** Why a valid record is not sent (--limit, --dedupe, --suppress). */
+  skipped?: string;
+  /** The suppression list that holds the recipient, when that is why it is skipped. */
+  suppressedBy?: string;
+}
+
+/**
+ * What the campaign yields, in input order: records built here, or a part of a large file that a
+ * worker thread validated (its plan counts and spool lines, rows already numbered).
+ */
+export type CampaignBatch = BuiltRecord[] | ChunkResult;
+
+export interface CampaignReader {
+  /** Problems with whole files, filled in as each file is opened. */
+  readonly fileProblems: FileProblem[];
+  records(): AsyncGenerator<CampaignBatch>;
+}
+
+export interface ParallelOptions extends ValidationWorkers {
+  /** Workers write spool lines (a real run) and digests of valid records (repeats are counted). */
+  spool: boolean;
+  digests: boolean;
+  /** What a worker's plan counts besides the basics: normalisation, the template, prices. */
+  tally?: TallyOptions;
+}
+
+/** How many workers, from what size, on what parts of a file; defaults suit this machine. */
+export interface ValidationWorkers {
+  /** Files smaller than this are read on the main thread: below it, starting workers does not pay. */
+  minBytes?: number;
+  /** The size of the byte range a worker validates at a time. */
+  chunkBytes?: number;
+  workers?: number;
+  /** The worker's module and Node options (the tests run it from the TypeScript sources). */
+  worker?: { url: URL; execArgv?: string[] };
+}
+
+export interface ChunkResult {
+  seq: number;
+  records: number;
+  plan: PlanPart;
+  /** Digests of the valid records, four words each, when repeats are counted. */
+  digests?: Int32Array;
+  /** The spool lines of the part, and the rows among them that are messages. */
+  spool?: string;
+  messageRows?: Int32Array;
+  /** User-given MessageIds of the part's valid records: the main thread checks them across parts. */
+  ids: string[];
+}
+
+/** What a tally needs of the plan's options: a worker thread's tally gets the same, as plain data. */
+export interface TallyOptions {
+  gsmNormalize?: boolean;
+  template?: string;
+  pricePerSegment?: PricePerSegment;
+}
+
+/** What a plan counts, for the whole campaign as for a part of it. */
+export interface PlanCounts {
+  records: number;
+  /** Records that will be sent. */
+  valid: number;
+  invalid: number;
+  /** Valid records left out by --limit, --dedupe or a suppression list. */
+  skipped: number;
+  /** Of those, the records whose recipient is on a suppression list. */
+  suppressed: number;
+  /** Suppressed records by the list (base name) that holds the recipient. */
+  suppressedByList: Record<string, number>;
+  /** The first invalid records in input order (all of them up to the cap). */
+  invalidRecords: InvalidRecord[];
+  /** How many records failed for each reason, by field. */
+  invalidByField: Record<string, number>;
+  segments: number;
+  segmentsByEncoding: Record<Encoding, number>;
+  messagesByEncoding: Record<Encoding, number>;
+  /** With --gsm-normalize: records whose text it changed, characters replaced, segments saved. */
+  normalized?: NormalizeCounts;
+  /** Without --gsm-normalize: what it would change, when it would change anything. */
+  normalizable?: NormalizeCounts;
+  /** Sum of Price over messages with Price > 0 (øre). */
+  premiumTotal: number;
+  premiumMessages: number;
+  /** The first valid records to send, as the gateway will get them: for a person to eyeball. */
+  samples: { row: number; to: string; text: string }[];
+}
+
+/** The counts of a plan for part of a campaign, as a worker thread sends them: plain data. */
+export interface PlanPart extends PlanCounts {
+  /** Characters that forced UCS-2, in order of first use. */
+  ucs2: [string, Ucs2Char][];
+  /** With a price per segment: messages and segments by calling code. */
+  byCode: [string, CodeSums][];
+}
+
+/** Messages and their segments to one calling code. */
+export interface CodeSums {
+  messages: number;
+  segments: number;
+}
+
+/** The estimate, with a price per segment: in total and by calling code. */
+export interface CostEstimate {
+  currency?: string;
+  total: number;
+  /** By calling code, the most expensive first. */
+  byCallingCode: {
+    callingCode: string;
+    messages: number;
+    segments: number;
+    pricePerSegment: number;
+    cost: number;
+  }[];
+  /** --max-cost, when given: a total above it refuses the run. */
+  maxCost?: number;
+}
+
+export interface InvalidRecord {
+  row: number;
+  file: string;
+  line: number;
+  problems: Problem[];
+}
+
+/** A record where a character occurs: file:line, and the column (or "template") that holds it. */
+export interface CharRow {
+  row: number;
+  file: string;
+  line: number;
+  field: string;
+}
+
+/** One character that forced UCS-2, and what it costs. */
+export interface Ucs2Char {
+  /** The character as a person can see it: `"’" (U+2019)`. */
+  char: string;
+  /** `U+2019` */
+  codePoint: string;
+  /** Records to send whose text holds it. */
+  messages: number;
+  /** The first of them, in input order. */
+  rows: CharRow[];
+  /** Segments of those records as they will be sent. */
+  segments: number;
+  /**
+   * Segments of the same records with this character written in GSM-7: as --gsm-normalize would
+   * (`replacement`), or left out when its table has no row for it. The same as `segments` when
+   * another character keeps a record UCS-2 anyway.
+   */
+  segmentsWithout: number;
+  /** What --gsm-normalize sends it as; absent when its table has no row for it. */
+  replacement?: string;
+  /** With a price per segment: what those records cost, and would cost without it. */
+  cost?: number;
+  costWithout?: number;
+}
+
+/** What --gsm-normalize changes (or would): records, characters replaced, segments saved. */
+export interface NormalizeCounts {
+  messages: number;
+  characters: number;
+  segmentsSaved: number;
+  /** With a price per segment: the cost saved. */
+  costSaved?: number;
+}
