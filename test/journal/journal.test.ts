@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/shared/errors.js';
 import {
   ARCHIVED_JOURNAL,
   archiveJournal,
@@ -13,7 +13,7 @@ import {
   sendLine,
   type JournalState,
 } from '../../src/journal/journal.js';
-import type { RowResult } from '../../src/report/outcome.js';
+import type { RowResult } from '../../src/message/outcome.js';
 
 let dir: string;
 let path: string;

@@ -12,7 +12,7 @@ import {
   writeManifest,
   type Manifest,
 } from '../../src/journal/state.js';
-import type { RowResult } from '../../src/report/outcome.js';
+import type { RowResult } from '../../src/message/outcome.js';
 
 let stateDir: string;
 let report: string;

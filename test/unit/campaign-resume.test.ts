@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalState } from '../../src/journal/journal.js';
 import { SettledResults, type SettledResult } from '../../src/journal/results.js';
-import { applyJournal, settledRows, type ResumeCounts } from '../../src/send/resume.js';
-import type { Entry } from '../../src/send/send.js';
+import { applyJournal, settledRows, type ResumeCounts } from '../../src/campaign/resume.js';
+import type { Entry } from '../../src/validate/entries.js';
 
 const RESULTS: SettledResult[] = [
   { row: 1, outcome: 'accepted', attempts: 1, statusCode: 0, statusDescription: 'Accepted' },
