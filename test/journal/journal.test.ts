@@ -1,5 +1,5 @@
 // The journal read back line by line: starts, sends, unsent batches and results, as a resume sees them.
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -143,6 +143,16 @@ describe('readJournal', () => {
     });
   });
 
+  it('passes over a line of a kind it does not know', async () => {
+    const state = await read(
+      send('b1', [1]),
+      { t: 'note', b: 'b1', text: 'x' },
+      done('b1', [1, 'accepted', 1]),
+    );
+    expect(state.results.get(1)).toEqual({ row: 1, outcome: 'accepted', attempts: 1 });
+    expect(inFlight(state)).toEqual({});
+  });
+
   it('skips blank lines and a torn last line; its batch stays in flight', async () => {
     const state = await read(start(1), '', send('b1', [4]), '{"t":"done","b":"b1","r":[[4,"acc');
     expect(inFlight(state)).toEqual({ 4: 1 });
@@ -265,6 +275,16 @@ describe('archiveJournal', () => {
     expect(time).toBeGreaterThanOrEqual(before);
     expect(time).toBeLessThanOrEqual(Date.now());
     expect(await readFile(join(dir, names[0]!), 'utf8')).toBe('x\n');
+  });
+
+  it('renames the journal itself, not a folder on its path that bears its name', async () => {
+    const folder = join(dir, 'journal.ndjson.d');
+    await mkdir(folder);
+    await writeFile(join(folder, 'journal.ndjson'), 'x\n');
+    await archiveJournal(join(folder, 'journal.ndjson'));
+    const names = await readdir(folder);
+    expect(names).toHaveLength(1);
+    expect(names[0]).toMatch(ARCHIVED_JOURNAL);
   });
 
   it('does nothing when there is no journal, and passes on any other failure', async () => {
