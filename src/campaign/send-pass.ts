@@ -116,6 +116,10 @@ function manifestOf(
       ? { suppress: settings.suppress.map((list) => resolvePath(list.path)) }
       : {}),
     ...(followUp ? { followUp: { ...followUp.of, rows: [...followUp.rows] } } : {}),
+    // Signed from its first run on; a campaign an earlier version began keeps unsigned reports.
+    ...(input.claim.previous === undefined || input.claim.previous.signedDlr
+      ? { signedDlr: true }
+      : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 // Step three of a campaign: the validation pass, which plans the run and writes every record
 // ready to send to the spool, counting what this run will send (on resume, what is left).
+import { ephemeralKey, loadDlrSecret } from '../journal/dlr-secret.js';
 import type { CampaignIdentity } from '../journal/identity.js';
 import type { Suppression } from '../message/suppress.js';
 import type { Template } from '../message/template.js';
@@ -51,6 +52,11 @@ export async function validateCampaign(
     suppress: target.suppression,
     gsmNormalize: normalizes(request),
     maxSegments: settings.maxSegments,
+    // A dry run sends no URL: a key of its own makes proofs of the same length.
+    dlrSigner: {
+      key: request.dryRun ? ephemeralKey() : await loadDlrSecret(settings.stateDir),
+      campaign: identity.id,
+    },
     // A follow-up picks its rows out of built records, which parts validated by worker threads
     // (spooled as they come) are not: it is read on this thread.
     parallel: followUp

@@ -4,6 +4,7 @@ import { Command, Help, type CommanderError } from 'commander';
 import { UsageError } from '../shared/errors.js';
 import { defineCampaigns } from './commands/campaigns-flags.js';
 import { defineCheck } from './commands/check-flags.js';
+import { defineCompletion } from './commands/completion-flags.js';
 import { defineConfig } from './commands/config-flags.js';
 import { defineDlr } from './commands/dlr-flags.js';
 import { defineReport } from './commands/report-flags.js';
@@ -45,6 +46,7 @@ export function buildProgram(state: RunState, version: string): Command {
   defineSimulate(program, state);
   defineDlr(program, state);
   defineReport(program, state);
+  defineCompletion(program, state);
   setHelp(program, [
     examples([
       [

@@ -45,6 +45,8 @@ export interface Spec<S extends v.GenericSchema> {
   repeatable?: true | 'list';
   /** A flag only `send` takes. */
   sendOnly?: boolean;
+  /** The values shell completion offers for the flag (the schema still decides what is valid). */
+  choices?: () => readonly string[];
 }
 
 /** One setting's declaration, whatever its schema. */
@@ -194,6 +196,7 @@ export const SETTINGS = {
     help: 'MessageType ("00" text, "11" long text, "10" binary)',
     group: 'message',
     schema: text(checkMessageType),
+    choices: () => ['00', '11', '10'],
   }),
   validationPeriod: spec({
     flag: '--validity <period>',
@@ -354,6 +357,7 @@ export const SETTINGS = {
         ? 'must be an IANA time zone such as Europe/Oslo'
         : undefined,
     ),
+    choices: () => Intl.supportedValuesOf('timeZone'),
   }),
   notBefore: spec({
     flag: '--not-before <date-time>',

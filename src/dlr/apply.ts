@@ -6,6 +6,7 @@ import type { RowResult } from '../message/outcome.js';
 import { updateReport } from '../report/update.js';
 import { readLog } from './log.js';
 import type { DeliveryBook } from './matching.js';
+import { noRefusals, type Refusal, type Verdict, type Verify } from './proof.js';
 import {
   CONFIRMED_BY_DLR,
   DLR_COLUMNS,
@@ -146,8 +147,12 @@ function confirmedRow(row: Readonly<Record<string, unknown>>, messageId: string)
 }
 
 export interface LogCounts {
-  /** Reports read from the log. */
+  /** Reports read from the log and taken (refused ones aside). */
   reports: number;
+  /** Reports refused, by reason: they changed nothing. */
+  refused: Record<Refusal, number>;
+  /** Reports taken without a proof (--accept-unsigned). */
+  unsigned: number;
   /** Of those, reports without a status: nothing to record. */
   withoutStatus: number;
   /** Lines that are not reports: requests the receiver answered 400, torn or foreign lines. */
@@ -156,19 +161,36 @@ export interface LogCounts {
   malformedLines: number[];
 }
 
-/** Reads a log into a book, in order: for each MessageId the later report wins. */
+/**
+ * Reads a log into a book, in order: for each MessageId the later report wins. With `verify`,
+ * only the reports it lets through are taken: whoever could write into the log could forge.
+ */
 export async function readLogInto(
   logPath: string,
   book: DeliveryBook,
   onReport?: (report: DeliveryReport) => void,
+  verify?: Verify,
 ): Promise<LogCounts> {
-  const counts: LogCounts = { reports: 0, withoutStatus: 0, malformed: 0, malformedLines: [] };
+  const counts: LogCounts = {
+    reports: 0,
+    refused: noRefusals(),
+    unsigned: 0,
+    withoutStatus: 0,
+    malformed: 0,
+    malformedLines: [],
+  };
   for await (const entry of readLog(logPath)) {
     if (entry.kind === 'malformed') {
       counts.malformed++;
       if (counts.malformedLines.length < SAMPLE) counts.malformedLines.push(entry.line);
       continue;
     }
+    const verdict: Verdict = verify ? await verify(entry.report) : { ok: true, signed: true };
+    if (!verdict.ok) {
+      counts.refused[verdict.reason]++;
+      continue;
+    }
+    if (!verdict.signed) counts.unsigned++;
     counts.reports++;
     if (!book.add(entry.report)) counts.withoutStatus++;
     onReport?.(entry.report);

@@ -5,7 +5,7 @@ import { LineAppender } from '../journal/appender.js';
 import { jsonLines } from '../report/format.js';
 import { openForReading } from '../shared/files.js';
 import { isPlainObject } from '../shared/plain-object.js';
-import { reportFromParams, type DeliveryReport } from './matching.js';
+import { proofOf, reportFromParams, type DeliveryReport } from './matching.js';
 
 /** `<report>.dlr.ndjson`: it travels with the report, like the journal. */
 export function defaultLogPath(reportPath: string): string {
@@ -26,6 +26,8 @@ export interface LogLine {
   timestamp?: string;
   transactionId?: string;
   malformed?: string;
+  /** Why a report changed nothing (unsigned, bad signature, unknown id, bad status). */
+  refused?: string;
   params: Record<string, string>;
   body?: string;
 }
@@ -91,6 +93,11 @@ export async function* readLog(path: string): AsyncGenerator<LogEntry> {
       let parsed = reportFromParams(value, receivedAt);
       const params = value['params'];
       if (!parsed.ok && isPlainObject(params)) parsed = reportFromParams(params, receivedAt);
+      // The receiver's own lines keep the proof among the parameters as received.
+      if (parsed.ok && parsed.report.proof === undefined && isPlainObject(params)) {
+        const proof = proofOf(params);
+        if (proof !== undefined) parsed.report.proof = proof;
+      }
       yield parsed.ok
         ? { kind: 'report', line, report: parsed.report }
         : { kind: 'malformed', line, reason: parsed.reason };

@@ -1,4 +1,5 @@
 // Delivery reports as values: parameters → report, timestamps, and which report for a MessageId wins.
+import { PROOF_PARAM } from '../shared/dlr-proof.js';
 import { parseCompactTimestamp } from '../shared/timestamp.js';
 
 /** The report columns a delivery report fills in. */
@@ -17,6 +18,8 @@ export interface DeliveryReport {
   transactionId: string | undefined;
   /** When the receiver got it (ISO 8601). */
   receivedAt: string;
+  /** The proof sms-send put in its DeliveryReportUrl (`smsig`), when the report carries one. */
+  proof?: string;
 }
 
 export type ParsedReport = { ok: true; report: DeliveryReport } | { ok: false; reason: string };
@@ -26,6 +29,7 @@ const MESSAGE_ID = new Set(['msgid', 'messageid']);
 const STATUS = new Set(['status']);
 const TIMESTAMP = new Set(['timestamp']);
 const TRANSACTION_ID = new Set(['transactionid']);
+const PROOF = new Set([PROOF_PARAM]);
 
 function scalar(value: unknown): string | undefined {
   if (typeof value === 'string') {
@@ -58,16 +62,21 @@ export function reportFromParams(
 ): ParsedReport {
   const messageId = pick(params, MESSAGE_ID);
   if (messageId === undefined) return { ok: false, reason: NO_MESSAGE_ID };
-  return {
-    ok: true,
-    report: {
-      messageId,
-      status: pick(params, STATUS),
-      timestamp: pick(params, TIMESTAMP),
-      transactionId: pick(params, TRANSACTION_ID),
-      receivedAt,
-    },
+  const report: DeliveryReport = {
+    messageId,
+    status: pick(params, STATUS),
+    timestamp: pick(params, TIMESTAMP),
+    transactionId: pick(params, TRANSACTION_ID),
+    receivedAt,
   };
+  const proof = proofOf(params);
+  if (proof !== undefined) report.proof = proof;
+  return { ok: true, report };
+}
+
+/** The proof parameter (`smsig`, any case) among a report's parameters. */
+export function proofOf(params: Readonly<Record<string, unknown>>): string | undefined {
+  return pick(params, PROOF);
 }
 
 /**

@@ -8,9 +8,38 @@ import { fileIdentity } from '../report/update.js';
 import { foldIntoReport, type FoldResult } from './apply.js';
 import { DlrLog, type LogLine } from './log.js';
 import { DeliveryBook, reportFromParams, type DeliveryReport } from './matching.js';
+import { noRefusals, type Refusal, type Verdict, type Verify } from './proof.js';
 
 /** Larger bodies get 413: a delivery report is a few hundred bytes. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * What the receiver allows any one client, so that a flood of requests (forged or not) neither
+ * grows its memory or its log without bound nor keeps valid reports from being taken.
+ */
+export interface ReceiverLimits {
+  /** Open connections at once; more are closed as they come (default 256). */
+  maxConnections: number;
+  /** A client must have sent its request's headers within this (default 10 s). */
+  headersTimeoutMs: number;
+  /** … and its whole request, body included, within this (default 20 s). */
+  requestTimeoutMs: number;
+  /** Path and query string, at most (default 8 KiB; longer gets 414). */
+  maxTargetBytes: number;
+  /** Request body, at most (default 64 KiB; larger gets 413). */
+  maxBodyBytes: number;
+  /** Refused and malformed requests logged per reason in one session; the rest are only counted. */
+  loggedPerReason: number;
+}
+
+export const DEFAULT_LIMITS: ReceiverLimits = {
+  maxConnections: 256,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 20_000,
+  maxTargetBytes: 8 * 1024,
+  maxBodyBytes: MAX_BODY_BYTES,
+  loggedPerReason: 100,
+};
 /** The raw body kept in the log for a malformed POST, at most. */
 const LOGGED_BODY_CHARS = 64 * 1024;
 /** How long stop() lets requests in progress finish before cutting their connections. */
@@ -30,6 +59,12 @@ export interface ReceiverOptions {
   port?: number;
   /** Fold into the report at most this often (default 1000 ms); also how often a deferred fold is retried. */
   updateIntervalMs?: number;
+  /**
+   * Which reports may change the report (dlr/proof.ts); refused ones are answered 200 all the
+   * same, counted, logged up to a limit, and change nothing. Without one, every report is taken.
+   */
+  verify?: Verify;
+  limits?: Partial<ReceiverLimits>;
 }
 
 /** A request answered with 4xx; it is in the log too. */
@@ -42,6 +77,8 @@ export interface MalformedRequest {
 
 export interface ReceiverEvents {
   report: [DeliveryReport];
+  /** A report answered 200 that changes nothing: no valid proof, or a status that does not parse. */
+  refused: [DeliveryReport, Refusal];
   malformed: [MalformedRequest];
   /** After each attempt to fold into the report, done or deferred. */
   fold: [FoldResult];
@@ -55,8 +92,14 @@ export interface ReceiverCounts {
   /** By status as sent; reports without one are under `withoutStatus`. */
   byStatus: Record<string, number>;
   withoutStatus: number;
-  /** Requests answered 400, 405 or 413. */
+  /** Requests answered 400, 405, 413 or 414. */
   malformed: number;
+  /** Reports refused, by reason: they changed nothing. */
+  refused: Record<Refusal, number>;
+  /** Reports taken without a proof (--accept-unsigned); also counted in `received`. */
+  unsigned: number;
+  /** Refused or malformed requests not written to the log, past the limit per reason. */
+  notLogged: number;
 }
 
 /** The DeliveryReportUrl to give sms-send: the receiver's URL with the vendor's placeholders. */
@@ -113,7 +156,15 @@ export function paramsFromBody(contentType: string | undefined, body: string): B
  * there is something new, retrying later while the report is missing or a run holds its lock.
  */
 export class DlrReceiver extends EventEmitter<ReceiverEvents> {
-  readonly counts: ReceiverCounts = { received: 0, byStatus: {}, withoutStatus: 0, malformed: 0 };
+  readonly counts: ReceiverCounts = {
+    received: 0,
+    byStatus: {},
+    withoutStatus: 0,
+    malformed: 0,
+    refused: noRefusals(),
+    unsigned: 0,
+    notLogged: 0,
+  };
   readonly book = new DeliveryBook();
   /** The latest fold's result. */
   lastFold: FoldResult | undefined;
@@ -127,13 +178,29 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
   private identity: string | undefined;
   private stopping: Promise<FoldResult | undefined> | undefined;
   private boundPort = 0;
+  private readonly limits: ReceiverLimits;
+  /** Refused and malformed lines logged so far, per reason. */
+  private readonly logged = new Map<string, number>();
 
   private constructor(
     private readonly options: ReceiverOptions,
     private readonly log: DlrLog | undefined,
   ) {
     super();
-    this.server = http.createServer({ keepAlive: true }, (req, res) => this.handle(req, res));
+    const limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.limits = limits;
+    this.server = http.createServer(
+      {
+        keepAlive: true,
+        headersTimeout: limits.headersTimeoutMs,
+        requestTimeout: limits.requestTimeoutMs,
+        // Timeouts are enforced when connections are checked: often enough to matter.
+        connectionsCheckingInterval: Math.max(10, Math.min(1000, limits.headersTimeoutMs / 4)),
+        maxHeaderSize: Math.max(limits.maxTargetBytes + 1024, 4096),
+      },
+      (req, res) => this.handle(req, res),
+    );
+    this.server.maxConnections = limits.maxConnections;
     this.server.on('connection', (socket) => socket.on('error', () => undefined));
   }
 
@@ -242,7 +309,13 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
     const method = req.method ?? '';
     const target = req.url ?? '/';
     const at = target.indexOf('?');
-    const path = at < 0 ? target : target.slice(0, at);
+    const path = (at < 0 ? target : target.slice(0, at)).slice(0, 256);
+    if (Buffer.byteLength(target) > this.limits.maxTargetBytes) {
+      req.resume();
+      const reason = `path and query longer than ${this.limits.maxTargetBytes} bytes`;
+      this.reject(res, { receivedAt, method, path }, {}, 414, reason);
+      return;
+    }
     const query = stringParams(new URLSearchParams(at < 0 ? '' : target.slice(at + 1)));
     const base = { receivedAt, method, path };
 
@@ -255,11 +328,12 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
       this.reject(res, base, query, 405, `method ${method} is not accepted (GET or POST)`);
       return;
     }
-    void readCappedBody(req, MAX_BODY_BYTES).then((read) => {
+    const cap = this.limits.maxBodyBytes;
+    void readCappedBody(req, cap).then((read) => {
       // A client that goes away mid-body sent nothing complete.
       if (read.kind === 'aborted') return;
       if (read.kind === 'too-large') {
-        this.reject(res, base, query, 413, `body larger than ${MAX_BODY_BYTES} bytes`);
+        this.reject(res, base, query, 413, `body larger than ${cap} bytes`);
         return;
       }
       const body = read.body.toString('utf8');
@@ -285,6 +359,42 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
       return;
     }
     const { report } = parsed;
+    const verdict: Verdict | Promise<Verdict> = this.options.verify?.(report) ?? {
+      ok: true,
+      signed: true,
+    };
+    if (verdict instanceof Promise) {
+      void verdict.then(
+        (settled) => this.decide(res, base, params, report, settled),
+        () => this.decide(res, base, params, report, { ok: false, reason: 'unknown id' }),
+      );
+    } else this.decide(res, base, params, report, verdict);
+  }
+
+  /** Takes a report the verifier let through; a refused one is answered 200 and changes nothing. */
+  private decide(
+    res: http.ServerResponse,
+    base: Pick<LogLine, 'receivedAt' | 'method' | 'path'>,
+    params: Record<string, string>,
+    report: DeliveryReport,
+    verdict: Verdict,
+  ): void {
+    if (!verdict.ok) {
+      this.counts.refused[verdict.reason]++;
+      this.emit('refused', report, verdict.reason);
+      const line: LogLine = {
+        ...base,
+        messageId: report.messageId,
+        refused: verdict.reason,
+        params,
+      };
+      this.appendCapped(verdict.reason, line).then(
+        () => this.answer(res, 200, 'OK'),
+        () => this.answer(res, 200, 'OK'),
+      );
+      return;
+    }
+    if (!verdict.signed) this.counts.unsigned++;
     // Counted and booked now, in arrival order, the same order as the log's lines.
     this.counts.received++;
     if (report.status === undefined) this.counts.withoutStatus++;
@@ -321,8 +431,8 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
     const line: LogLine = { ...base, malformed: reason, params };
     if (body !== undefined && body !== '') line.body = body.slice(0, LOGGED_BODY_CHARS);
     const answer = () =>
-      this.answer(res, httpStatus, reason, httpStatus === 413 ? { Connection: 'close' } : {});
-    this.append(line).then(answer, (error: unknown) => {
+      this.answer(res, httpStatus, reason, httpStatus >= 413 ? { Connection: 'close' } : {});
+    this.appendCapped(String(httpStatus), line).then(answer, (error: unknown) => {
       this.emit('logFailed', error instanceof Error ? error : new Error(String(error)));
       answer();
     });
@@ -330,6 +440,20 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
 
   private append(line: LogLine): Promise<void> {
     return this.log ? this.log.append(line) : Promise.resolve();
+  }
+
+  /**
+   * The first lines of each kind (a refusal's reason, a malformed request's HTTP status) are
+   * logged; past the limit a flood is only counted.
+   */
+  private appendCapped(kind: string, line: LogLine): Promise<void> {
+    const logged = this.logged.get(kind) ?? 0;
+    if (logged >= this.limits.loggedPerReason) {
+      this.counts.notLogged++;
+      return Promise.resolve();
+    }
+    this.logged.set(kind, logged + 1);
+    return this.append(line);
   }
 
   private answer(

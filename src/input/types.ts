@@ -13,7 +13,9 @@ export interface InputRecord {
   fields: Record<string, FieldValue>;
 }
 
-export type InputFormat = 'csv' | 'json' | 'ndjson';
+/** The formats `--input-format` names (`jsonl` is read as ndjson). */
+export const INPUT_FORMATS = ['csv', 'json', 'ndjson'] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
 
 /**
  * One opened input file: its columns when the format declares them up front, and its records in

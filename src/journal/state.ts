@@ -46,6 +46,11 @@ export interface Manifest {
   suppress?: string[];
   /** Set on a follow-up campaign (`sms-send retry`): the campaign it re-sends records of. */
   followUp?: FollowUpOf;
+  /**
+   * Every DeliveryReportUrl of the campaign carried its proof (set when its first run signed
+   * them): its delivery reports must too. Absent in campaigns sent before proofs existed.
+   */
+  signedDlr?: true;
 }
 
 /** What a follow-up campaign re-sends: records of campaign `of` with these outcomes. */

@@ -1,6 +1,13 @@
 // One input record → one RestSmsMessageReq, or the list of reasons it cannot be sent.
-import type { RestSmsMessageReq } from '../gateway/types.js';
+import { LIMITS, type RestSmsMessageReq } from '../gateway/types.js';
 import type { FieldValue, InputRecord } from '../input/types.js';
+import {
+  hasProofParam,
+  proofFor,
+  proofLength,
+  withProof,
+  type DlrSigner,
+} from '../shared/dlr-proof.js';
 import { isPlainObject } from '../shared/plain-object.js';
 import type { ColumnPlan, MessageField } from './columns.js';
 import { analyzeText, type TextInfo } from './encoding.js';
@@ -75,6 +82,8 @@ export interface BuildContext {
   gsmNormalize?: boolean;
   /** --max-segments: a text that needs more is invalid. */
   maxSegments?: number;
+  /** Adds the campaign's proof to each DeliveryReportUrl (shared/dlr-proof.ts). */
+  dlrSigner?: DlrSigner;
 }
 
 /** Message-field values as strings, from defaults then the record's own columns. */
@@ -124,6 +133,7 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
   }
 
   checkFields(values, problems);
+  const reportUrl = signedReportUrl(values.DeliveryReportUrl, messageId, ctx.dlrSigner, problems);
 
   const validity = validityOf(values.ValidationPeriod, ctx.now, problems);
   const gateway = Number(values.Gateway);
@@ -138,8 +148,11 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
     return { ok: false, problems, to: msisdn, messageId, text: info };
   }
 
+  // The URL as sent carries the proof; `values` may be the shared defaults, so it stays as given.
+  const sent =
+    reportUrl === values.DeliveryReportUrl ? values : { ...values, DeliveryReportUrl: reportUrl };
   const message = messageOf(
-    values,
+    sent,
     gateway,
     to.msisdn,
     price,
@@ -281,6 +294,35 @@ function messageOf(
   if (values.ServiceDescription !== undefined)
     message.ServiceDescription = values.ServiceDescription;
   return message;
+}
+
+/**
+ * The DeliveryReportUrl as sent: the URL as given with the message's proof added, so the
+ * receiver believes only reports the gateway makes from it. The length limit counts the proof.
+ */
+function signedReportUrl(
+  url: string | undefined,
+  messageId: string,
+  signer: DlrSigner | undefined,
+  problems: Problem[],
+): string | undefined {
+  if (url === undefined || signer === undefined) return url;
+  if (hasProofParam(url)) {
+    problems.push({
+      field: 'DeliveryReportUrl',
+      reason: 'has a smsig parameter, which sms-send adds itself (the proof of its reports)',
+    });
+    return url;
+  }
+  const added = proofLength(signer.campaign);
+  if (url.length <= LIMITS.DeliveryReportUrl && url.length + added > LIMITS.DeliveryReportUrl) {
+    problems.push({
+      field: 'DeliveryReportUrl',
+      reason: `is ${url.length} characters, ${url.length + added} with the proof sms-send adds (at most ${LIMITS.DeliveryReportUrl})`,
+    });
+    return url;
+  }
+  return withProof(url, proofFor(signer, messageId));
 }
 
 /**

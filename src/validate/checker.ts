@@ -40,6 +40,7 @@ export class RecordChecker {
       now: options.now,
       gsmNormalize: options.gsmNormalize,
       maxSegments: options.maxSegments,
+      dlrSigner: options.dlrSigner,
     };
   }
 

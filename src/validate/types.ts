@@ -8,6 +8,7 @@ import type { PricePerSegment } from '../message/cost.js';
 import type { Encoding } from '../message/encoding.js';
 import type { Suppression } from '../message/suppress.js';
 import type { Template } from '../message/template.js';
+import type { DlrSigner } from '../shared/dlr-proof.js';
 
 export interface CampaignOptions {
   files: readonly InputFile[];
@@ -29,6 +30,8 @@ export interface CampaignOptions {
   gsmNormalize?: boolean;
   /** --max-segments: a record whose text needs more is invalid. */
   maxSegments?: number;
+  /** Signs each DeliveryReportUrl; its key crosses to worker threads as a KeyObject, never as text. */
+  dlrSigner?: DlrSigner;
   /** Large files are validated by worker threads: what those write (spool lines, digests). */
   parallel?: ParallelOptions;
 }

@@ -41,6 +41,8 @@ describe('readLogInto', () => {
     const counts = await readLogInto(log, book);
     expect(counts).toEqual({
       reports: 4,
+      refused: { unsigned: 0, 'bad signature': 0, 'unknown id': 0, 'bad status': 0 },
+      unsigned: 0,
       withoutStatus: 1,
       malformed: 3,
       malformedLines: [2, 6, 7],

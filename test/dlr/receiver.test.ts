@@ -103,6 +103,9 @@ describe('DlrReceiver', () => {
       byStatus: { DELIVRD: 2, EXPIRED: 1, UNDELIV: 1 },
       withoutStatus: 0,
       malformed: 0,
+      refused: { unsigned: 0, 'bad signature': 0, 'unknown id': 0, 'bad status': 0 },
+      unsigned: 0,
+      notLogged: 0,
     });
     expect(
       (await logLines()).map((l) => [l['method'], l['path'], l['messageId'], l['status']]),
@@ -135,7 +138,7 @@ describe('DlrReceiver', () => {
         body: '<a/>',
       }),
       await fetch(`${receiver.url}/dlr?msgid=a`, { method: 'PUT' }),
-      await fetch(`${receiver.url}/dlr`, { method: 'POST', body: 'x'.repeat(1024 * 1024 + 1) }),
+      await fetch(`${receiver.url}/dlr`, { method: 'POST', body: 'x'.repeat(64 * 1024 + 1) }),
     ];
     expect(answers.map((a) => a.status)).toEqual([400, 400, 400, 400, 405, 413]);
     expect(await answers[0]!.text()).toBe('no message id (msgid or MessageId)\n');
@@ -149,7 +152,7 @@ describe('DlrReceiver', () => {
       'JSON body is not an object',
       'Content-Type application/xml is not accepted (JSON or a form)',
       'method PUT is not accepted (GET or POST)',
-      'body larger than 1048576 bytes',
+      'body larger than 65536 bytes',
       'ok',
     ]);
     expect(lines[1]).toMatchObject({ body: '{"MessageId":' });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPORT_COLUMNS } from '../../src/report/row.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { runCli, startCli } from '../helpers/cli.js';
+import { proofParam, signedCampaign } from '../helpers/dlr-proof.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 
 const RECORDS = 30;
@@ -32,6 +33,8 @@ describe('sms-send dlr', () => {
   let log: string;
   let template: string;
   let base: string;
+  /** One state directory for the suite: the campaign's, its secret, and the receiver's. */
+  let env: Record<string, string>;
   /** The status the simulator chose for each MessageId, and what the test sent on top. */
   const expected: Record<string, string> = {};
 
@@ -41,8 +44,12 @@ describe('sms-send dlr', () => {
     report = join(dir.path, 'campaign.report.csv');
     log = `${report}.dlr.ndjson`;
     await writeCampaignCsv(campaign, RECORDS);
+    env = { SMS_SEND_STATE_DIR: join(dir.path, 'state') };
     sim = await startSimulator({ seed: 3, deliveryReports: { statusMix: MIX, delayMs: 10 } });
-    receiver = startCli(['dlr', '--port', '0', '--report', report, '--verbose'], { cwd: dir.path });
+    receiver = startCli(['dlr', '--port', '0', '--report', report, '--verbose'], {
+      cwd: dir.path,
+      env,
+    });
     receiver.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     receiver.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     exited = new Promise((resolve) =>
@@ -72,7 +79,7 @@ describe('sms-send dlr', () => {
         '--concurrency',
         '1',
       ]),
-      { cwd: dir.path, env: CREDENTIALS },
+      { cwd: dir.path, env: { ...CREDENTIALS, ...env } },
     );
     expect(send.stderr).toBe('');
     expect(send.code).toBe(0);
@@ -100,23 +107,27 @@ describe('sms-send dlr', () => {
     const rows = parseCsv(await readFile(report, 'utf8'));
     const first = rows[0]!.messageId!;
     const second = rows[1]!.messageId!;
+    // Reports as the gateway would make them: each carries its message's proof.
+    const proof = await proofParam(env.SMS_SEND_STATE_DIR!);
     const answers = [
       // A duplicate older than what the row has: logged, does not win.
-      await fetch(`${base}/dlr?msgid=${first}&status=ENROUTE&timestamp=20000101000000`),
+      await fetch(
+        `${base}/dlr?msgid=${first}&status=ENROUTE&timestamp=20000101000000&${proof(first)}`,
+      ),
       // A later one as a JSON POST on another path: wins.
-      await fetch(`${base}/reports`, {
+      await fetch(`${base}/reports?${proof(second)}`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ MessageId: second, Status: 'LATEST', Timestamp: '20991231235959' }),
       }),
-      await fetch(`${base}/dlr?msgid=no-such-id&status=DELIVRD`),
+      await fetch(`${base}/dlr?msgid=no-such-id&status=DELIVRD&${proof('no-such-id')}`),
       await fetch(`${base}/dlr?status=DELIVRD`),
       await fetch(`${base}/dlr`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: '{"MessageId":',
       }),
-      await fetch(`${base}/dlr?msgid=${first}&status=${expected[first]!}`),
+      await fetch(`${base}/dlr?msgid=${first}&status=${expected[first]!}&${proof(first)}`),
     ];
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 400, 400, 200]);
     expected[second] = 'LATEST';
@@ -184,6 +195,9 @@ describe('sms-send dlr apply', () => {
   it('folds the log into the report: the final status wins, unmatched and malformed counted, twice changes nothing', async () => {
     const dir = await tempDir();
     try {
+      // A campaign of the state directory signed these MessageIds; no campaign wrote this report.
+      const stateDir = join(dir.path, 'state');
+      const proof = await signedCampaign(stateDir, 'c0ffee0123456789');
       const bare = join(dir.path, 'bare.report.csv');
       const rows = [1, 2, 3].map((row) => {
         const cells: Record<string, string> = {
@@ -204,7 +218,7 @@ describe('sms-send dlr apply', () => {
           path: '/dlr',
           messageId,
           status,
-          params: {},
+          params: { smsig: proof(messageId) },
         });
       const malformed = JSON.stringify({
         receivedAt: '2025-03-01T12:00:09.000Z',
@@ -226,7 +240,8 @@ describe('sms-send dlr apply', () => {
         ].join('\n') + '\n',
       );
 
-      const apply = await runCli(['dlr', 'apply', '--report', bare, '--from', log]);
+      const env = { SMS_SEND_STATE_DIR: stateDir };
+      const apply = await runCli(['dlr', 'apply', '--report', bare, '--from', log], { env });
       // One report's MessageId is not in the report: exit 1, and it says which.
       expect(apply.code).toBe(1);
       expect(apply.stdout).toContain(`4 delivery reports folded into ${bare}`);
@@ -241,7 +256,7 @@ describe('sms-send dlr apply', () => {
         ['m3', ''],
       ]);
 
-      const again = await runCli(['dlr', 'apply', '--report', bare, '--from', log]);
+      const again = await runCli(['dlr', 'apply', '--report', bare, '--from', log], { env });
       expect(again.code).toBe(1);
       expect(again.stdout).toContain('0 rows changed');
       expect(await readFile(bare, 'utf8')).toBe(folded);

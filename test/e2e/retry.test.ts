@@ -9,6 +9,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { findCampaign } from '../../src/journal/state.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { runCli } from '../helpers/cli.js';
+import { proofMaker } from '../helpers/dlr-proof.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { runCommand } from '../helpers/follow-up.js';
 
@@ -45,7 +46,12 @@ it('dlr apply settles an unknown row; retry warns, and re-sends the other unknow
   // A delivery report for the first unknown row: it reached the gateway.
   const [confirmed, ...stillUnknown] = unknown;
   const log = join(dir.path, 'dlr.ndjson');
-  await writeFile(log, `${JSON.stringify({ msgid: confirmed!.messageId, status: 'DELIVRD' })}\n`);
+  // As the gateway makes it: with the proof the message's DeliveryReportUrl carried.
+  const proof = await proofMaker(stateDir, original.campaign);
+  await writeFile(
+    log,
+    `${JSON.stringify({ msgid: confirmed!.messageId, status: 'DELIVRD', smsig: proof(confirmed!.messageId!) })}\n`,
+  );
   const apply = await runCli(['dlr', 'apply', '--report', report, '--from', log], {
     cwd: dir.path,
   });

@@ -4,7 +4,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/files.js';
 import { runPipeline, type PipelineRun } from '../helpers/pipeline.js';
 
@@ -22,6 +22,18 @@ afterAll(async () => {
 /** Sends with a fresh simulator and report; `cwd` (where config is searched) defaults to the fixtures. */
 function send(args: string[], cwd = FIXTURES): Promise<PipelineRun> {
   return runPipeline(args, { cwd, workDir: dir.path });
+}
+
+/**
+ * The DeliveryReportUrl as given, byte for byte, with the proof sms-send adds as one more query
+ * parameter: 22 base64url characters of MAC and the campaign's ID.
+ */
+function signed(url: string): string {
+  const escaped = url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const separator = url.includes('?') ? '&' : '\\?';
+  return expect.stringMatching(
+    new RegExp(`^${escaped}${separator}smsig=[A-Za-z0-9_-]{22}\\.[0-9a-f]{16}$`),
+  ) as string;
 }
 
 /** yyyymmddhhmmss in UTC, computed independently of src/. */
@@ -77,7 +89,7 @@ describe.concurrent('every RestSmsMessageReq field reaches the simulator exactly
       UserData: 'Hei Kari, din kode er klar',
       Category: 'rec-cat',
       CustomData: { qos: 1, channel: 'push', region: 'north' },
-      DeliveryReportUrl: 'https://example.com/dlr?id=[$MSGID]&status=[$STATUS]',
+      DeliveryReportUrl: signed('https://example.com/dlr?id=[$MSGID]&status=[$STATUS]'),
       ServiceCode: 'REC-SC',
       ServiceDescription: 'Record service',
     });
@@ -94,7 +106,7 @@ describe.concurrent('every RestSmsMessageReq field reaches the simulator exactly
       UserData: 'Defaults apply here',
       Category: 'flag-cat',
       CustomData: { qos: '3', channel: 'sms' },
-      DeliveryReportUrl: 'https://flags.example/dlr',
+      DeliveryReportUrl: signed('https://flags.example/dlr'),
       ServiceCode: 'FLAG-SC',
       ServiceDescription: 'Flag service',
     });
@@ -118,7 +130,7 @@ describe.concurrent('every RestSmsMessageReq field reaches the simulator exactly
         UserData: 'Camel case columns',
         Category: 'camel-cat',
         CustomData: { qos: 2, tier: 'gold' },
-        DeliveryReportUrl: 'https://example.com/camel',
+        DeliveryReportUrl: signed('https://example.com/camel'),
         ServiceCode: 'CAMEL-SC',
         ServiceDescription: 'Camel service',
       },
@@ -144,7 +156,7 @@ describe.concurrent('every RestSmsMessageReq field reaches the simulator exactly
         UserData: 'JSON sets every field',
         Category: 'json-cat',
         CustomData: { qos: 1, nested: { a: true }, list: [1, 2] },
-        DeliveryReportUrl: 'https://example.com/json?id=[$MSGID]',
+        DeliveryReportUrl: signed('https://example.com/json?id=[$MSGID]'),
         ServiceCode: 'JSON-SC',
         ServiceDescription: 'Json service',
       },
@@ -177,7 +189,7 @@ describe.concurrent('every RestSmsMessageReq field reaches the simulator exactly
         UserData: 'Defaults from the config file',
         Category: 'cfg-cat',
         CustomData: { qos: 2, source: 'config' },
-        DeliveryReportUrl: 'https://config.example/dlr?msgid=[$MSGID]',
+        DeliveryReportUrl: signed('https://config.example/dlr?msgid=[$MSGID]'),
         ServiceCode: 'CFG-SC',
         ServiceDescription: 'Config service',
       },
@@ -223,7 +235,7 @@ describe.concurrent('every RestSmsMessageReq field reaches the simulator exactly
         Category: 'premium-cat',
         // --custom adds to the file's customData key by key.
         CustomData: { qos: 2, source: 'flag', extra: '1' },
-        DeliveryReportUrl: 'https://config.example/dlr?msgid=[$MSGID]',
+        DeliveryReportUrl: signed('https://config.example/dlr?msgid=[$MSGID]'),
         ServiceCode: 'CFG-SC',
         ServiceDescription: 'Config service',
       },

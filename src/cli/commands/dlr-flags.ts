@@ -14,6 +14,12 @@ export function defineDlr(program: Command, state: RunState): void {
     .option('--port <n>', 'port (default 8098; 0 picks a free one)', nonNegativeInt)
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
     .option('--out <file>', 'NDJSON log of every request received (default <report>.dlr.ndjson)')
+    .option(
+      '--accept-unsigned',
+      'also take reports without a proof: only for campaigns sent before sms-send signed its ' +
+        'DeliveryReportUrls (refused for those sent since)',
+    )
+    .option('--json', 'print the summary as one JSON document on stdout')
     .option('-v, --verbose', 'print a line per report received');
   colorOption(dlr).action(async (options: Record<string, unknown>) => {
     const { runDlr } = await import('./dlr.js');

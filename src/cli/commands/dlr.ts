@@ -7,7 +7,10 @@ import { ExitCode, LockedError, UsageError } from '../../shared/errors.js';
 import { readableFormat } from '../../report/format.js';
 import { isFile } from '../../shared/files.js';
 import { colorFor } from '../ui/color.js';
+import type { DlrVerifier } from '../../dlr/proof.js';
 import {
+  applyJson,
+  receiverSummaryJson,
   renderApply,
   renderReceiverStart,
   renderReceiverSummary,
@@ -23,6 +26,8 @@ export interface DlrFlags {
   host?: string;
   out?: string;
   verbose?: boolean;
+  acceptUnsigned?: boolean;
+  json?: boolean;
 }
 
 export interface DlrApplyFlags extends DlrFlags {
@@ -37,16 +42,28 @@ export interface DlrApplyFlags extends DlrFlags {
 async function recordInState(reportPath: string, fold: FoldResult): Promise<void> {
   if (fold.kind !== 'updated' || fold.confirmedRows.length === 0) return;
   try {
-    const { stateDir } = await resolveSettings({
-      cwd: process.cwd(),
-      env: process.env,
-      flags: {},
-    });
+    const stateDir = await findStateDir();
     const { recordConfirmed } = await import('../../journal/settle.js');
     await recordConfirmed(stateDir, reportPath, fold.confirmedRows);
   } catch {
     // The campaign's counts stay those of its run; nothing is lost.
   }
+}
+
+/** The state directory a send finds (SMS_SEND_STATE_DIR, config stateDir, or the default). */
+async function findStateDir(): Promise<string> {
+  const { stateDir } = await resolveSettings({ cwd: process.cwd(), env: process.env, flags: {} });
+  return stateDir;
+}
+
+/** Believes only reports with a valid proof for the report's campaign (or, asked to, unsigned ones). */
+async function openVerifier(reportPath: string, flags: DlrFlags): Promise<DlrVerifier> {
+  const { DlrVerifier } = await import('../../dlr/proof.js');
+  return DlrVerifier.open({
+    stateDir: await findStateDir(),
+    reportPath,
+    acceptUnsigned: flags.acceptUnsigned === true,
+  });
 }
 
 function requireReport(flags: DlrFlags): string {
@@ -55,7 +72,10 @@ function requireReport(flags: DlrFlags): string {
   return flags.report;
 }
 
-export async function runDlr(flags: DlrFlags): Promise<ExitCode> {
+/** Where the receiver listens and writes, checked before anything is opened. */
+async function receiverPlace(
+  flags: DlrFlags,
+): Promise<{ reportPath: string; logPath: string; host: string; port: number }> {
   const reportPath = requireReport(flags);
   const port = flags.port ?? DEFAULT_PORT;
   if (port > 65535) throw new UsageError(`--port ${port}: a port is 0 to 65535`);
@@ -68,28 +88,51 @@ export async function runDlr(flags: DlrFlags): Promise<ExitCode> {
   ) {
     throw new UsageError(`--report ${reportPath}: the folder ${folder} does not exist`);
   }
-  const host = flags.host ?? '127.0.0.1';
   const { defaultLogPath } = await import('../../dlr/log.js');
   const logPath = flags.out ?? defaultLogPath(reportPath);
   if (resolve(logPath) === resolve(reportPath)) {
     throw new UsageError('--out must not be the report itself');
   }
+  return { reportPath, logPath, host: flags.host ?? '127.0.0.1', port };
+}
+
+/** Resolves on the first SIGINT or SIGTERM: the receiver runs until the operator stops it. */
+function untilStopped(): Promise<void> {
+  return new Promise<void>((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+export async function runDlr(flags: DlrFlags): Promise<ExitCode> {
+  const { reportPath, logPath, host, port } = await receiverPlace(flags);
+  const verifier = await openVerifier(reportPath, flags);
   const { DlrReceiver } = await import('../../dlr/receiver.js');
-  const receiver = await DlrReceiver.start({ reportPath, logPath, host, port }).catch(
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') {
-        throw new UsageError(`port ${port} is in use; pick another with --port`);
-      }
-      if (error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
-        throw new UsageError(`cannot listen on ${host}:${port}: ${error.message}`);
-      }
-      throw error;
-    },
-  );
+  const receiver = await DlrReceiver.start({
+    reportPath,
+    logPath,
+    host,
+    port,
+    verify: verifier.verify,
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE') {
+      throw new UsageError(`port ${port} is in use; pick another with --port`);
+    }
+    if (error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
+      throw new UsageError(`cannot listen on ${host}:${port}: ${error.message}`);
+    }
+    throw error;
+  });
 
   const err = colorFor('stderr');
   // The template alone on stdout, so a script can capture it; the rest is for the operator.
-  process.stdout.write(`${receiver.template}\n`);
+  // With --json, stdout holds the one summary document, and the template goes to stderr.
+  (flags.json ? process.stderr : process.stdout).write(`${receiver.template}\n`);
   process.stderr.write(
     `${renderReceiverStart(
       {
@@ -99,6 +142,7 @@ export async function runDlr(flags: DlrFlags): Promise<ExitCode> {
         logPath,
         host,
         reportExists: await isFile(reportPath),
+        acceptUnsigned: verifier.acceptsUnsigned,
       },
       err,
     )}\n`,
@@ -109,20 +153,22 @@ export async function runDlr(flags: DlrFlags): Promise<ExitCode> {
   receiver.on('fold', (fold) => {
     recording = recording.then(() => recordInState(reportPath, fold));
   });
-  await new Promise<void>((done) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      done();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await untilStopped();
   const fold = await receiver.stop();
   await recording;
   progress.stop();
+  const summary = {
+    counts: receiver.counts,
+    fold,
+    confirmed: receiver.confirmed,
+    reportPath,
+    logPath,
+    acceptUnsigned: flags.acceptUnsigned === true,
+  };
   process.stdout.write(
-    `${renderReceiverSummary({ counts: receiver.counts, fold, confirmed: receiver.confirmed, reportPath, logPath }, colorFor('stdout'))}\n`,
+    flags.json
+      ? `${JSON.stringify(receiverSummaryJson(summary))}\n`
+      : `${renderReceiverSummary(summary, colorFor('stdout'))}\n`,
   );
   // Nothing is lost when the last update could not be made (all is in the log), but the report is behind.
   return fold?.kind === 'deferred' ? ExitCode.notAllAccepted : ExitCode.ok;
@@ -144,7 +190,8 @@ export async function runDlrApply(flags: DlrApplyFlags): Promise<ExitCode> {
   const { readLogInto, foldIntoReport } = await import('../../dlr/apply.js');
   const { DeliveryBook } = await import('../../dlr/matching.js');
   const book = new DeliveryBook();
-  const log = await readLogInto(flags.from, book);
+  const verifier = await openVerifier(reportPath, flags);
+  const log = await readLogInto(flags.from, book, undefined, verifier.verify);
   const fold = await foldIntoReport(reportPath, book);
   if (fold.kind === 'deferred') {
     switch (fold.reason) {
@@ -157,8 +204,11 @@ export async function runDlrApply(flags: DlrApplyFlags): Promise<ExitCode> {
     }
   }
   await recordInState(reportPath, fold);
+  const paths = { reportPath, logPath: flags.from };
   process.stdout.write(
-    `${renderApply(log, fold, { reportPath, logPath: flags.from }, colorFor('stdout'))}\n`,
+    flags.json
+      ? `${JSON.stringify(applyJson(log, fold, paths, flags.acceptUnsigned === true))}\n`
+      : `${renderApply(log, fold, { ...paths, acceptUnsigned: flags.acceptUnsigned === true }, colorFor('stdout'))}\n`,
   );
   // Reports for MessageIds the report does not have: another campaign's log, or the wrong report.
   return fold.unmatched > 0 ? ExitCode.notAllAccepted : ExitCode.ok;

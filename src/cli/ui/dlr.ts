@@ -2,6 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { FoldResult, LogCounts } from '../../dlr/apply.js';
 import type { DeliveryReport } from '../../dlr/matching.js';
+import { REFUSALS, type Refusal } from '../../dlr/proof.js';
 import type { DlrReceiver, MalformedRequest, ReceiverCounts } from '../../dlr/receiver.js';
 import type { ReportCounts } from '../../report/read.js';
 import { OUTCOMES } from '../../message/outcome.js';
@@ -34,7 +35,12 @@ export interface ReceiverInfo {
   logPath: string;
   host: string;
   reportExists: boolean;
+  /** --accept-unsigned: reports without a proof are taken. */
+  acceptUnsigned?: boolean;
 }
+
+const UNSIGNED_NOTE =
+  'taking reports without a proof too (--accept-unsigned): anyone who can reach the receiver can forge those';
 
 /** What `sms-send dlr` says on start (stderr); the template alone goes to stdout. */
 export function renderReceiverStart(info: ReceiverInfo, c: ChalkInstance): string {
@@ -43,6 +49,9 @@ export function renderReceiverStart(info: ReceiverInfo, c: ChalkInstance): strin
     `  report  ${info.reportPath}${info.reportExists ? '' : c.yellow(' (does not exist yet: updated once it does)')}`,
     `  log     ${info.logPath}`,
     `  send with: sms-send campaign.csv --report ${info.reportPath} --dlr-url '${info.template}'`,
+    info.acceptUnsigned
+      ? c.yellow(`  ${UNSIGNED_NOTE}`)
+      : '  only reports carrying the proof sms-send put in their DeliveryReportUrl are taken',
   ];
   if (info.host === '0.0.0.0' || info.host === '::') {
     lines.push(
@@ -62,6 +71,8 @@ export function renderReceiverLine(counts: ReceiverCounts, fold: FoldResult | un
   if (counts.withoutStatus > 0) statuses.push(`no status ${formatCount(counts.withoutStatus)}`);
   if (statuses.length > 0) parts.push(statuses.join(' · '));
   if (counts.malformed > 0) parts.push(`malformed ${formatCount(counts.malformed)}`);
+  const refused = totalRefused(counts.refused);
+  if (refused > 0) parts.push(`refused ${formatCount(refused)}`);
   if (fold) parts.push(`report: ${describeFold(fold)}`);
   return parts.join('  ');
 }
@@ -89,6 +100,36 @@ export function renderReportLine(report: DeliveryReport, c: ChalkInstance): stri
     `${c.bold(report.status ?? '(no status)')}  ${report.messageId}` +
     (report.timestamp === undefined ? '' : c.dim(`  ${report.timestamp}`))
   );
+}
+
+export function renderRefusedLine(
+  report: DeliveryReport,
+  reason: Refusal,
+  c: ChalkInstance,
+): string {
+  return c.yellow(`refused (${reason})  ${report.messageId}  ${report.status ?? '(no status)'}`);
+}
+
+function totalRefused(refused: Record<Refusal, number>): number {
+  return REFUSALS.reduce((sum, reason) => sum + refused[reason], 0);
+}
+
+/** Rows for each refusal reason that happened: answered 200, changed nothing. */
+function refusedRows(
+  refused: Record<Refusal, number>,
+  c: ChalkInstance,
+): Array<[string, number, string?]> {
+  const notes: Record<Refusal, string> = {
+    unsigned: 'no proof',
+    'bad signature': 'a proof sms-send did not make',
+    'unknown id': "not a message of this report's campaign",
+    'bad status': 'a status that does not parse',
+  };
+  return REFUSALS.filter((reason) => refused[reason] > 0).map((reason) => [
+    reason,
+    refused[reason],
+    c.dim(`refused (${notes[reason]}): changed nothing`),
+  ]);
 }
 
 export function renderMalformedLine(request: MalformedRequest, c: ChalkInstance): string {
@@ -145,6 +186,10 @@ export function showReceiverProgress(
     if (options.verbose) live.say(renderReportLine(report, c));
     update();
   });
+  receiver.on('refused', (report, reason) => {
+    if (options.verbose) live.say(renderRefusedLine(report, reason, c));
+    update();
+  });
   receiver.on('malformed', (request) => {
     if (options.verbose) live.say(renderMalformedLine(request, c));
     update();
@@ -177,6 +222,7 @@ export interface ReceiverSummary {
   confirmed?: number;
   reportPath: string;
   logPath: string;
+  acceptUnsigned?: boolean;
 }
 
 /** What `sms-send dlr` prints when it stops (stdout). */
@@ -191,6 +237,17 @@ export function renderReceiverSummary(summary: ReceiverSummary, c: ChalkInstance
   if (counts.withoutStatus > 0) rows.push(['(no status)', counts.withoutStatus]);
   if (counts.malformed > 0)
     rows.push(['malformed', counts.malformed, c.dim('answered 4xx, logged')]);
+  rows.push(...refusedRows(counts.refused, c));
+  if (counts.notLogged > 0) {
+    rows.push([
+      'not logged',
+      counts.notLogged,
+      c.dim('refused or malformed past the first of each kind'),
+    ]);
+  }
+  if (summary.acceptUnsigned) {
+    rows.push(['unsigned', counts.unsigned, c.yellow('taken without a proof (--accept-unsigned)')]);
+  }
   lines.push(...table(rows));
   if (fold === undefined) {
     lines.push(`  ${c.dim('report')}  ${summary.reportPath}: nothing to record`);
@@ -216,7 +273,7 @@ export function renderReceiverSummary(summary: ReceiverSummary, c: ChalkInstance
 export function renderApply(
   log: LogCounts,
   fold: Extract<FoldResult, { kind: 'updated' }>,
-  paths: { reportPath: string; logPath: string },
+  paths: { reportPath: string; logPath: string; acceptUnsigned?: boolean },
   c: ChalkInstance,
 ): string {
   const head =
@@ -244,6 +301,10 @@ export function renderApply(
   }
   if (log.withoutStatus > 0)
     rows.push(['no status', log.withoutStatus, 'reports, nothing to record']);
+  rows.push(...refusedRows(log.refused, c));
+  if (paths.acceptUnsigned) {
+    rows.push(['unsigned', log.unsigned, c.yellow('taken without a proof (--accept-unsigned)')]);
+  }
   if (log.malformed > 0) {
     rows.push([
       'malformed',
@@ -252,6 +313,61 @@ export function renderApply(
     ]);
   }
   return [head, ...table(rows)].join('\n');
+}
+
+/** `sms-send dlr --json`: the summary as one document (docs/json.md). */
+export function receiverSummaryJson(summary: ReceiverSummary): Record<string, unknown> {
+  const { counts, fold } = summary;
+  return {
+    dlr: {
+      report: summary.reportPath,
+      log: summary.logPath,
+      received: counts.received,
+      byStatus: counts.byStatus,
+      withoutStatus: counts.withoutStatus,
+      malformed: counts.malformed,
+      refused: counts.refused,
+      notLogged: counts.notLogged,
+      acceptUnsigned: summary.acceptUnsigned === true,
+      unsigned: counts.unsigned,
+      confirmed: summary.confirmed ?? 0,
+      fold: fold === undefined ? null : foldJson(fold),
+    },
+  };
+}
+
+/** `sms-send dlr apply --json`. */
+export function applyJson(
+  log: LogCounts,
+  fold: Extract<FoldResult, { kind: 'updated' }>,
+  paths: { reportPath: string; logPath: string },
+  acceptUnsigned: boolean,
+): Record<string, unknown> {
+  return {
+    dlrApply: {
+      report: paths.reportPath,
+      log: paths.logPath,
+      reports: log.reports,
+      withoutStatus: log.withoutStatus,
+      malformed: log.malformed,
+      refused: log.refused,
+      acceptUnsigned,
+      unsigned: log.unsigned,
+      ...foldJson(fold),
+    },
+  };
+}
+
+function foldJson(fold: FoldResult): Record<string, unknown> {
+  if (fold.kind === 'deferred')
+    return { kind: fold.kind, reason: fold.reason, message: fold.message };
+  return {
+    kind: fold.kind,
+    matched: fold.matched,
+    unmatched: fold.unmatched,
+    changedRows: fold.changedRows,
+    confirmed: fold.confirmed,
+  };
 }
 
 /** What `sms-send report` prints. */

@@ -126,6 +126,9 @@ const receiverCounts: ReceiverCounts = {
   byStatus: { DELIVRD: 990, EXPIRED: 10 },
   withoutStatus: 2,
   malformed: 3,
+  refused: { unsigned: 4, 'bad signature': 2, 'unknown id': 0, 'bad status': 0 },
+  unsigned: 0,
+  notLogged: 0,
 };
 
 const updated: Extract<FoldResult, { kind: 'updated' }> = {
@@ -579,17 +582,21 @@ describe('dlr and report counts', () => {
     ).toMatchInlineSnapshot(`
       {
         "colour": "<32><1>✔ <22><39><1>1,002 delivery reports received<22>
-        DELIVRD      990
-        EXPIRED       10
-        (no status)    2
-        malformed      3  <2>answered 4xx, logged<22>
+        DELIVRD        990
+        EXPIRED         10
+        (no status)      2
+        malformed        3  <2>answered 4xx, logged<22>
+        unsigned         4  <2>refused (no proof): changed nothing<22>
+        bad signature    2  <2>refused (a proof sms-send did not make): changed nothing<22>
         <2>report<22>  campaign.report.csv: 998 message ids matched; 2 not in the report (kept in the log), e.g. other-1, other-2
         <2>log<22>     dlr.ndjson",
         "plain": "✔ 1,002 delivery reports received
-        DELIVRD      990
-        EXPIRED       10
-        (no status)    2
-        malformed      3  answered 4xx, logged
+        DELIVRD        990
+        EXPIRED         10
+        (no status)      2
+        malformed        3  answered 4xx, logged
+        unsigned         4  refused (no proof): changed nothing
+        bad signature    2  refused (a proof sms-send did not make): changed nothing
         report  campaign.report.csv: 998 message ids matched; 2 not in the report (kept in the log), e.g. other-1, other-2
         log     dlr.ndjson",
       }
@@ -608,18 +615,22 @@ describe('dlr and report counts', () => {
     ).toMatchInlineSnapshot(`
       {
         "colour": "<33><1>! <22><39><1>1,002 delivery reports received<22>
-        DELIVRD      990
-        EXPIRED       10
-        (no status)    2
-        malformed      3  <2>answered 4xx, logged<22>
+        DELIVRD        990
+        EXPIRED         10
+        (no status)      2
+        malformed        3  <2>answered 4xx, logged<22>
+        unsigned         4  <2>refused (no proof): changed nothing<22>
+        bad signature    2  <2>refused (a proof sms-send did not make): changed nothing<22>
       <33>  report  campaign.report.csv not updated: a run holds it<39>
         fold the log in later: sms-send dlr apply --report campaign.report.csv --from dlr.ndjson
         <2>log<22>     dlr.ndjson",
         "plain": "! 1,002 delivery reports received
-        DELIVRD      990
-        EXPIRED       10
-        (no status)    2
-        malformed      3  answered 4xx, logged
+        DELIVRD        990
+        EXPIRED         10
+        (no status)      2
+        malformed        3  answered 4xx, logged
+        unsigned         4  refused (no proof): changed nothing
+        bad signature    2  refused (a proof sms-send did not make): changed nothing
         report  campaign.report.csv not updated: a run holds it
         fold the log in later: sms-send dlr apply --report campaign.report.csv --from dlr.ndjson
         log     dlr.ndjson",
@@ -630,6 +641,8 @@ describe('dlr and report counts', () => {
   it('renders dlr apply', () => {
     const log: LogCounts = {
       reports: 1004,
+      refused: { unsigned: 0, 'bad signature': 0, 'unknown id': 1, 'bad status': 0 },
+      unsigned: 0,
       withoutStatus: 2,
       malformed: 12,
       malformedLines: [3, 9],
@@ -641,22 +654,24 @@ describe('dlr and report counts', () => {
     ).toMatchInlineSnapshot(`
       {
         "colour": "<33><1>! 1,004 delivery reports folded into campaign.report.csv<22><39>
-        matched    998  message ids (998 rows changed)
-        unmatched    2  message ids not in the report, e.g. other-1, other-2
-        no status    2  reports, nothing to record
-        malformed   12  log lines skipped (line 3, 9, …)",
+        matched     998  message ids (998 rows changed)
+        unmatched     2  message ids not in the report, e.g. other-1, other-2
+        no status     2  reports, nothing to record
+        unknown id    1  <2>refused (not a message of this report's campaign): changed nothing<22>
+        malformed    12  log lines skipped (line 3, 9, …)",
         "plain": "! 1,004 delivery reports folded into campaign.report.csv
-        matched    998  message ids (998 rows changed)
-        unmatched    2  message ids not in the report, e.g. other-1, other-2
-        no status    2  reports, nothing to record
-        malformed   12  log lines skipped (line 3, 9, …)",
+        matched     998  message ids (998 rows changed)
+        unmatched     2  message ids not in the report, e.g. other-1, other-2
+        no status     2  reports, nothing to record
+        unknown id    1  refused (not a message of this report's campaign): changed nothing
+        malformed    12  log lines skipped (line 3, 9, …)",
       }
     `);
   });
 
   it('renders the receiver line of the spinner', () => {
     expect(renderReceiverLine(receiverCounts, updated)).toMatchInlineSnapshot(
-      `"1,002 delivery reports  DELIVRD 990 · EXPIRED 10 · no status 2  malformed 3  report: 998 matched, 2 not in it (yet)"`,
+      `"1,002 delivery reports  DELIVRD 990 · EXPIRED 10 · no status 2  malformed 3  refused 6  report: 998 matched, 2 not in it (yet)"`,
     );
   });
 });

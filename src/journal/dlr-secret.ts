@@ -1,0 +1,84 @@
+// The secret that signs DeliveryReportUrls: `<state dir>/dlr-secret`, made on first use, readable by its owner only.
+import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { link, open, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UsageError } from '../shared/errors.js';
+import { listIfExists } from '../shared/files.js';
+import { ensureStateDir } from './state.js';
+
+export const SECRET_FILE = 'dlr-secret';
+const SECRET_BYTES = 32;
+
+/** The current secret's path. Retired ones sit beside it as `dlr-secret.<anything>`. */
+export function secretPath(stateDir: string): string {
+  return join(stateDir, SECRET_FILE);
+}
+
+async function readSecret(path: string): Promise<KeyObject | undefined> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  if (bytes.length !== SECRET_BYTES) {
+    throw new UsageError(
+      `${path} is not a delivery-report secret (${SECRET_BYTES} bytes); move it away and a new one is made`,
+      'state-corrupt',
+    );
+  }
+  return createSecretKey(bytes);
+}
+
+/** A key for this process only: proofs of the right length for a dry run, or a one-off check. */
+export function ephemeralKey(): KeyObject {
+  return createSecretKey(randomBytes(SECRET_BYTES));
+}
+
+/**
+ * The state directory's secret, made when there is none: 32 random bytes written to a file of
+ * its own (mode 0600) and hard-linked into place, so a reader never sees half a secret and two
+ * runs making one at the same moment end with the same.
+ */
+export async function loadDlrSecret(stateDir: string): Promise<KeyObject> {
+  const path = secretPath(stateDir);
+  const existing = await readSecret(path);
+  if (existing) return existing;
+  await ensureStateDir(stateDir);
+  const aside = join(stateDir, `.${SECRET_FILE}.${process.pid}-${randomBytes(4).toString('hex')}`);
+  const handle = await open(aside, 'wx', 0o600);
+  try {
+    await handle.writeFile(randomBytes(SECRET_BYTES));
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await link(aside, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    await rm(aside, { force: true });
+  }
+  const made = await readSecret(path);
+  if (!made) throw new Error(`${path} vanished as it was made`);
+  return made;
+}
+
+/**
+ * Every secret a delivery report may have been signed with: the current one first, then the
+ * retired ones (`dlr-secret.<anything>`, kept after a rotation so campaigns sent before it can
+ * still be verified). Empty when none was ever made: nothing was signed here.
+ */
+export async function dlrSecrets(stateDir: string): Promise<KeyObject[]> {
+  const keys: KeyObject[] = [];
+  const current = await readSecret(secretPath(stateDir));
+  if (current) keys.push(current);
+  for (const name of (await listIfExists(stateDir)).sort()) {
+    if (!name.startsWith(`${SECRET_FILE}.`)) continue;
+    const key = await readSecret(join(stateDir, name)).catch(() => undefined);
+    if (key) keys.push(key);
+  }
+  return keys;
+}
