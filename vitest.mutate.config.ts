@@ -19,7 +19,7 @@ export default defineConfig({
     exclude: [
       'test/unit/input-csv-rows.test.ts',
       'test/unit/message-number-rules.test.ts',
-      'test/unit/message-digest.test.ts',
+      'test/unit/validate-digest.test.ts',
     ],
   },
 });

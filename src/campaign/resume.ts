@@ -26,7 +26,8 @@ export function settledRows(
     const previous = journal.results.outcome(row);
     if (previous && settles(previous, retryUnknown)) return true;
     if (resent?.has(row)) return true;
-    if (previous) return false;
+    // A failed row sent again by a run killed before the answer is in flight: applyJournal
+    // reports it unknown rather than send it, so it is not left to send either.
     return !retryUnknown && journal.inFlight.has(row);
   };
 }
@@ -157,8 +158,9 @@ function sentBefore(entry: Entry, journal: JournalState, counts: ResumeCounts): 
     counts.fromJournal++;
     return { ...entry, result: previous, attempts: previous.attempts, earlier: true };
   }
+  // In flight with no result, or after a failed one (sent again by a run killed before the answer).
   const sentTimes = journal.inFlight.get(entry.row);
-  if (previous === undefined && sentTimes !== undefined) {
+  if (sentTimes !== undefined) {
     counts.inFlight++;
     return {
       ...entry,

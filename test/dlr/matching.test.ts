@@ -4,6 +4,7 @@ import {
   DeliveryBook,
   deliveryOfRow,
   formatInstant,
+  messageIdOfRow,
   parseTimestamp,
   reportFromParams,
   supersedes,
@@ -163,5 +164,143 @@ describe('supersedes', () => {
   it('reads no delivery from a row without a status', () => {
     expect(deliveryOfRow({ deliveryStatus: '', deliveredAt: 'x' })).toBeUndefined();
     expect(deliveryOfRow({ messageId: 'm1' })).toBeUndefined();
+  });
+});
+
+describe('parseTimestamp: the two shapes it reads, exactly', () => {
+  const NOON = Date.UTC(2025, 2, 1, 12, 0, 0);
+
+  it.each([
+    ['ISO 8601 with a space for the T', '2025-03-01 12:00:00Z', NOON],
+    ['ISO 8601 to the minute', '2025-03-01T12:00Z', NOON],
+    ['yyyymmddhhmmss with blanks around it', ' 20250301120000 ', NOON],
+    ['ISO 8601 with blanks around it', '\t2025-03-01T12:00:00Z ', NOON],
+    [
+      'ISO 8601 without a zone, in local time',
+      '2025-03-01T12:00:00',
+      Date.parse('2025-03-01T12:00:00'),
+    ],
+  ])('reads %s', (_name, raw, ms) => {
+    expect(parseTimestamp(raw)).toBe(ms);
+  });
+
+  it.each([
+    ['fifteen digits', '202503011200000'],
+    ['thirteen digits', '2025030112000'],
+    ['fourteen digits after a letter', 'x20250301120000'],
+    ['fourteen digits and a letter', '20250301120000x'],
+    ['an ISO date after a letter', 'x2025-03-01T12:00:00Z'],
+    ['an ISO date without a time', '2025-03-01'],
+    ['an ISO date-time that is no date (month 13)', '2025-13-01T12:00:00Z'],
+    ['an ISO date-time with a letter for the T', '2025-03-01X12:00:00Z'],
+  ])('refuses %s', (_name, raw) => {
+    expect(parseTimestamp(raw)).toBeUndefined();
+  });
+});
+
+describe('supersedes: timestamps first, arrival order when they cannot decide', () => {
+  const at = (time: number | undefined, order: number) => ({ status: 's', at: '', time, order });
+
+  it.each([
+    ['a later time arrived earlier', at(20, 1), at(10, 2), true],
+    ['an earlier time arrived later', at(10, 2), at(20, 1), false],
+    ['the same time, arrived later', at(10, 2), at(10, 1), true],
+    ['the same time, arrived earlier', at(10, 1), at(10, 2), false],
+    ['no time of its own, arrived later', at(undefined, 2), at(10, 1), true],
+    ['no time of its own, arrived earlier', at(undefined, 1), at(10, 2), false],
+    ['a time against none, arrived earlier', at(30, 1), at(undefined, 2), false],
+    ['a time against none, arrived later', at(30, 2), at(undefined, 1), true],
+    ['the same delivery', at(10, 1), at(10, 1), false],
+  ])('%s → %s', (_name, candidate, current, expected) => {
+    expect(supersedes(candidate, current)).toBe(expected);
+  });
+});
+
+describe('DeliveryBook and rows: what is recorded', () => {
+  it('the deliveredAt of a report without a timestamp: its arrival, or as received if unreadable', () => {
+    const book = new DeliveryBook();
+    book.add(report({ messageId: 'ms', receivedAt: '2025-03-01T12:00:00.250Z' }));
+    book.add(report({ messageId: 'odd', receivedAt: 'at noon' }));
+    expect(book.get('ms')).toEqual({
+      status: 'DELIVRD',
+      at: '2025-03-01T12:00:00.250Z',
+      time: undefined,
+      order: 1,
+    });
+    expect(book.get('odd')).toEqual({
+      status: 'DELIVRD',
+      at: 'at noon',
+      time: undefined,
+      order: 2,
+    });
+  });
+
+  it('a readable timestamp is recorded in ISO 8601 with its time', () => {
+    const book = new DeliveryBook();
+    expect(book.add(report({ timestamp: '20250301120500' }))).toBe(true);
+    expect(book.get('m1')).toEqual({
+      status: 'DELIVRD',
+      at: '2025-03-01T12:05:00Z',
+      time: Date.UTC(2025, 2, 1, 12, 5, 0),
+      order: 1,
+    });
+  });
+
+  it('keep() takes the delivery of a row; a later one replaces it, an older one does not', () => {
+    const book = new DeliveryBook();
+    const kept = { status: 'ENROUTE', at: '2025-03-01T12:05:00Z', time: 500, order: 0 };
+    book.keep('m1', kept);
+    expect(book.get('m1')).toBe(kept);
+    book.keep('m1', { status: 'OLDER', at: '', time: 100, order: 0 });
+    expect(book.get('m1')).toBe(kept);
+    const later = { status: 'DELIVRD', at: '', time: 900, order: 0 };
+    book.keep('m1', later);
+    expect(book.get('m1')).toBe(later);
+    book.add(report({ messageId: 'm2' }));
+    expect([...book.ids()]).toEqual(['m1', 'm2']);
+    expect(book.size).toBe(2);
+  });
+
+  it('deliveryOfRow reads the status, deliveredAt and its time, at arrival order 0', () => {
+    expect(deliveryOfRow({ deliveryStatus: ' DELIVRD ', deliveredAt: '20250301120500' })).toEqual({
+      status: 'DELIVRD',
+      at: '20250301120500',
+      time: Date.UTC(2025, 2, 1, 12, 5, 0),
+      order: 0,
+    });
+    expect(deliveryOfRow({ deliveryStatus: 'EXPIRED' })).toEqual({
+      status: 'EXPIRED',
+      at: '',
+      time: undefined,
+      order: 0,
+    });
+    expect(deliveryOfRow({ deliveryStatus: 'EXPIRED', deliveredAt: 'soon' })).toEqual({
+      status: 'EXPIRED',
+      at: 'soon',
+      time: undefined,
+      order: 0,
+    });
+  });
+
+  it('messageIdOfRow: the trimmed id, a number as text, nothing for an empty cell', () => {
+    expect(messageIdOfRow({ messageId: ' m-1 ' })).toBe('m-1');
+    expect(messageIdOfRow({ messageId: 42 })).toBe('42');
+    expect(messageIdOfRow({ messageId: Number.NaN })).toBeUndefined();
+    expect(messageIdOfRow({ messageId: '' })).toBeUndefined();
+    expect(messageIdOfRow({})).toBeUndefined();
+  });
+
+  it('reportFromParams takes the first usable value of a parameter named twice', () => {
+    const parsed = reportFromParams({ msgid: ' ', MessageId: 'b', status: '', STATUS: 'X' }, AT);
+    expect(parsed).toEqual({
+      ok: true,
+      report: {
+        messageId: 'b',
+        status: 'X',
+        timestamp: undefined,
+        transactionId: undefined,
+        receivedAt: AT,
+      },
+    });
   });
 });

@@ -1,17 +1,30 @@
 // The lock's decisions in-process: live, dead, foreign and other users' holders, the takeover and its
 // back-off, played with an injected liveness check, clock, host and pid instead of real processes.
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as FsPromises from 'node:fs/promises';
+import type * as Crypto from 'node:crypto';
 import type { LockOptions } from '../../src/journal/lock.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-// A test may run a move of "another run" just before a read of a file, or fail a link.
+// A test may run a move of "another run" just before a read or removal of a file, fail a link,
+// or fix the random part of the names of the files written aside.
 const hooks: {
   beforeRead?: (path: string) => Promise<void>;
+  beforeRm?: (path: string) => Promise<void>;
   link?: (from: string, to: string) => void;
+  randomHex?: string;
 } = {};
+vi.mock('node:crypto', async (importOriginal) => {
+  const crypto = await importOriginal<typeof Crypto>();
+  const randomBytes = ((size: number) =>
+    hooks.randomHex === undefined
+      ? crypto.randomBytes(size)
+      : Buffer.from(hooks.randomHex, 'hex')) as typeof crypto.randomBytes;
+  return { ...crypto, default: { ...crypto, randomBytes }, randomBytes };
+});
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof FsPromises>();
   const readFile = (async (...args: Parameters<typeof fs.readFile>) => {
@@ -22,7 +35,11 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     hooks.link?.(from, to);
     return fs.link(from, to);
   }) as typeof fs.link;
-  return { ...fs, default: { ...fs, readFile, link }, readFile, link };
+  const rm = (async (...args: Parameters<typeof fs.rm>) => {
+    if (typeof args[0] === 'string') await hooks.beforeRm?.(args[0]);
+    return fs.rm(...args);
+  }) as typeof fs.rm;
+  return { ...fs, default: { ...fs, readFile, link, rm }, readFile, link, rm };
 });
 
 const { acquireLock, lockIsHeld, takeoverPath } = await import('../../src/journal/lock.js');
@@ -71,7 +88,9 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   delete hooks.beforeRead;
+  delete hooks.beforeRm;
   delete hooks.link;
+  delete hooks.randomHex;
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -339,5 +358,131 @@ describe('acquireLock', () => {
     };
     await expect(acquireLock(path, undefined, options)).rejects.toBe(failure);
     expect(await readdir(dir)).toEqual(['campaign.lock']);
+  });
+});
+
+describe('the files of a lock, whoever else touches them', () => {
+  it('names a takeover file by the first 12 hex digits of the sha256 of the stale text', () => {
+    // Every sms-send version that may meet this lock must reach the same name.
+    expect(takeoverPath('/s/lock', 'stale', 3)).toBe('/s/lock.takeover-a03f2386ae06-3');
+  });
+
+  it('never writes through a file already at its aside name (a link to another run’s lock)', async () => {
+    const { options } = world();
+    hooks.randomHex = 'c0ffee00';
+    const other = join(dir, 'other.lock');
+    const othersText = lockText(LIVE, HOST, 'other run');
+    await writeFile(other, othersText);
+    await link(other, `${path}.${SELF}-c0ffee00`);
+    await expect(acquireLock(path, undefined, options)).rejects.toMatchObject({ code: 'EEXIST' });
+    expect(await readFile(other, 'utf8')).toBe(othersText);
+  });
+
+  it('never writes through a file already at the aside name of a takeover file', async () => {
+    const { options } = world();
+    hooks.randomHex = 'c0ffee00';
+    const stale = lockText(DEAD);
+    await writeFile(path, stale);
+    const other = join(dir, 'other.lock');
+    const othersText = lockText(LIVE, HOST, 'other run');
+    await writeFile(other, othersText);
+    await link(other, `${takeoverPath(path, stale, 1)}.${SELF}-c0ffee00`);
+    await expect(acquireLock(path, undefined, options)).rejects.toMatchObject({ code: 'EEXIST' });
+    expect(await readFile(other, 'utf8')).toBe(othersText);
+    expect(await readFile(path, 'utf8')).toBe(stale);
+  });
+
+  it('releases a lock someone already deleted', async () => {
+    const { options } = world();
+    const lock = await acquireLock(path, undefined, options);
+    await rm(path);
+    await expect(lock.release()).resolves.toBeUndefined();
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it.each([
+    ['the aside file of the lock', (p: string) => p.startsWith(`${path}.${SELF}-`)],
+    ['the stale lock, as it is taken over', (p: string) => p === path],
+    [
+      'a takeover file, as it is cleaned up',
+      (p: string) => p.includes('.takeover-') && !/\.\d+-[0-9a-f]+$/.test(p),
+    ],
+    ['the aside file of a takeover file', (p: string) => /\.takeover-.*\.\d+-[0-9a-f]+$/.test(p)],
+  ])('takes over all the same when %s is gone by the time it is removed', async (_, target) => {
+    const { options, sleeps } = world();
+    await writeFile(path, lockText(DEAD));
+    const removed: string[] = [];
+    hooks.beforeRm = (p) => {
+      if (target(p) && removed.length === 0) {
+        removed.push(p);
+        rmSync(p, { force: true });
+      }
+      return Promise.resolve();
+    };
+    const lock = await acquireLock(path, undefined, options);
+    expect(removed).toHaveLength(1);
+    expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({ pid: SELF });
+    expect(sleeps).toEqual([]);
+    await lock.release();
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('takes the next takeover file when the one it found taken is gone before it is read', async () => {
+    const { options, sleeps } = world();
+    const stale = lockText(DEAD);
+    await writeFile(path, stale);
+    const first = takeoverPath(path, stale, 1);
+    await writeFile(first, lockText(LIVE, HOST, 'finishing'));
+    hooks.beforeRead = async (read) => {
+      if (read === first) await rm(first);
+    };
+    const created: string[] = [];
+    hooks.link = (_, to) => void created.push(to);
+    const lock = await acquireLock(path, undefined, options);
+    expect(created.filter((to) => to.includes('.takeover-'))).toEqual([
+      first,
+      takeoverPath(path, stale, 2),
+    ]);
+    expect(sleeps).toEqual([]);
+    await lock.release();
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('by default waits on a timer between tries, for the jittered pause', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      const { options } = world({ random: () => 0 });
+      delete options.sleep;
+      const stale = lockText(DEAD);
+      await writeFile(path, stale);
+      await writeFile(takeoverPath(path, stale, 1), lockText(LIVE, HOST, 'taking'));
+      let tries = 0;
+      hooks.link = (_, to) => {
+        if (to === path) tries++;
+      };
+      const attempt = acquireLock(path, undefined, options);
+      attempt.catch(() => undefined);
+      // vi.waitFor would move the fake clock on; turns of the event loop let the file work finish.
+      const pending = async (n: number) => {
+        const giveUp = Date.now() + 5000;
+        while (!(tries === n && vi.getTimerCount() === 1) && Date.now() < giveUp) {
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        expect([tries, vi.getTimerCount()]).toEqual([n, 1]);
+      };
+      await pending(1);
+      await vi.advanceTimersByTimeAsync(19);
+      expect(tries).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      await pending(2);
+      for (let n = 3; n <= 50; n++) {
+        await vi.advanceTimersByTimeAsync(20);
+        await pending(n);
+      }
+      await vi.advanceTimersByTimeAsync(20);
+      await expect(attempt).rejects.toBeInstanceOf(LockedError);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -57,4 +57,22 @@ describe('SettledResults', () => {
     expect([...results.outcomes()]).toEqual(['accepted', 'rejected', 'accepted', 'accepted']);
     expect(results.get(1_000_000)).toEqual({ row: 1_000_000, outcome: 'accepted', attempts: 1 });
   });
+
+  it('keeps every row set before it grows, at the first row past its initial room too', () => {
+    const results = new SettledResults();
+    results.set({ row: 1, outcome: 'rejected', attempts: 1, statusCode: 3 });
+    results.set({ row: 1023, outcome: 'failed', attempts: 2, error: 'ECONNREFUSED' });
+    results.set({ row: 1024, outcome: 'unknown', attempts: 1 });
+    results.set({ row: 5000, outcome: 'skipped', attempts: 0 });
+    expect([1, 1023, 1024, 5000].map((row) => results.outcome(row))).toEqual([
+      'rejected',
+      'failed',
+      'unknown',
+      'skipped',
+    ]);
+    expect(results.get(1)).toEqual({ row: 1, outcome: 'rejected', attempts: 1, statusCode: 3 });
+    expect(results.get(1024)).toEqual({ row: 1024, outcome: 'unknown', attempts: 1 });
+    expect(results.size).toBe(4);
+    expect([...results.outcomes()]).toEqual(['rejected', 'failed', 'unknown', 'skipped']);
+  });
 });

@@ -89,4 +89,64 @@ describe('answerOf', () => {
     expect(answer).not.toHaveProperty('httpStatus');
     expect(answer).not.toHaveProperty('processResult');
   });
+
+  it('a ProcessResultDescription that is not text is left out, whatever the masking does with it', () => {
+    const lenient = (text: unknown) => String(text).replaceAll('hunter22', '***');
+    for (const description of [5, null, undefined, { text: 'x' }]) {
+      const answer = answerOf(
+        response(200, { ProcessResult: false, ProcessResultDescription: description }),
+        ['m'],
+        0,
+        lenient,
+      );
+      expect(answer.processResult).toBe(false);
+      expect(answer).not.toHaveProperty('processResultDescription');
+    }
+  });
+
+  it('results with null fields: kept as null, whether or not another result is masked', () => {
+    for (const description of ['Accepted', 'echo hunter22']) {
+      const answer = answerOf(
+        response(200, {
+          ProcessResult: true,
+          Messages: [
+            { StatusCode: 0, StatusDescription: null, MessageId: 'a', TransactionId: null },
+            { StatusCode: 0, StatusDescription: description, MessageId: 'b' },
+          ],
+        }),
+        ['a', 'b'],
+        0,
+        mask,
+      );
+      expect(answer.verdict).toEqual({
+        kind: 'results',
+        results: [
+          { outcome: 'accepted', statusCode: 0, statusDescription: null, transactionId: null },
+          {
+            outcome: 'accepted',
+            statusCode: 0,
+            statusDescription: description.replace('hunter22', '***'),
+            transactionId: undefined,
+          },
+        ],
+      });
+    }
+  });
+
+  it('an ExtraInfo value that is a list is masked item by item and stays a list', () => {
+    const answer = answerOf(
+      response(200, {
+        ProcessResult: true,
+        Messages: [
+          { StatusCode: 0, MessageId: 'a', ExtraInfo: { route: ['gw-1', 'hunter22', 7] } },
+        ],
+      }),
+      ['a'],
+      0,
+      mask,
+    );
+    expect(answer.verdict.kind === 'results' && answer.verdict.results[0]!.extraInfo).toEqual({
+      route: ['gw-1', '***', 7],
+    });
+  });
 });

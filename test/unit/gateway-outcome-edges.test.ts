@@ -54,3 +54,24 @@ describe('classify: a 200 answer whose Messages is not an array', () => {
     },
   );
 });
+
+describe('classify: the excerpt of a body a failure quotes', () => {
+  const reasonOf = (body: string) => {
+    const verdict = classify(response(400, body), SENT, NOW);
+    return verdict.kind === 'failed' ? verdict.reason : verdict.kind;
+  };
+
+  it('a body of exactly 200 characters is quoted whole; one of 201 is cut to 200 and …', () => {
+    expect(reasonOf('a'.repeat(200))).toBe(`HTTP 400: ${'a'.repeat(200)}`);
+    expect(reasonOf('a'.repeat(201))).toBe(`HTTP 400: ${'a'.repeat(200)}…`);
+  });
+
+  it('whitespace runs become one space, and the ends are trimmed', () => {
+    expect(reasonOf('\n  bad\t\r\n request \n')).toBe('HTTP 400: bad request');
+  });
+
+  it('a body of whitespace only is an empty body', () => {
+    expect(reasonOf(' \n\t ')).toBe('HTTP 400: (empty body)');
+    expect(reasonOf('')).toBe('HTTP 400: (empty body)');
+  });
+});

@@ -441,4 +441,21 @@ describe('parseRetryAfter', () => {
   it.each(['1.5', '-1', '2.5'])('%j is not a valid Retry-After → undefined', (value) => {
     expect(parseRetryAfter(value, NOW)).toBeUndefined();
   });
+
+  // An HTTP-date begins with its weekday; V8 reads these as dates all the same.
+  it.each(['1 Jan 2030', '2030 Jun 1', 'Z 2030-01-01', 'ab 2030'])(
+    '%j does not begin with a weekday → undefined',
+    (value) => {
+      expect(Date.parse(value)).not.toBeNaN();
+      expect(parseRetryAfter(value, NOW)).toBeUndefined();
+    },
+  );
+
+  it('an HTTP-date without its comma is still read', () => {
+    expect(parseRetryAfter('Sun 01 Jun 2025 12:00:30 GMT', NOW)).toBe(30_000);
+  });
+
+  it.each(['2.5e1'])('%j is not delay-seconds → undefined', (value) => {
+    expect(parseRetryAfter(value, NOW)).toBeUndefined();
+  });
 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/gateway/exchange.js';
 import { answerOf, classify } from '../../src/gateway/outcome.js';
-import { redactor } from '../../src/gateway/redact.js';
+import { redactor, secretForms } from '../../src/gateway/redact.js';
 
 const USER = 'acme-user';
 const PASSWORD = 'Zq7"xK\\p9$Wm#Leak-Me';
@@ -127,5 +127,85 @@ describe('answerOf: results are masked field by field whenever any of them holds
       'Rejected',
     ]);
     expect(verdict.kind === 'results' && verdict.results[1]!.extraInfo).toEqual({ server: '***' });
+  });
+});
+
+describe('redactor: a password holding every character an escaping changes', () => {
+  // 23 bytes in UTF-8, so base64 of it ends in one `=` and base64 of `acme:` and it in two.
+  const SPECIAL = `Q'u"o&a<b>c\\d%e+f/g=hé`;
+  const mask = redactor('acme', SPECIAL);
+
+  /** Each form written out by hand. */
+  const SPECIAL_FORMS: [string, string][] = [
+    ['raw', `Q'u"o&a<b>c\\d%e+f/g=hé`],
+    ['JSON-escaped once', `Q'u\\"o&a<b>c\\\\d%e+f/g=hé`],
+    ['JSON-escaped twice', `Q'u\\\\\\"o&a<b>c\\\\\\\\d%e+f/g=hé`],
+    ['ASCII-only JSON', `Q'u\\"o&a<b>c\\\\d%e+f/g=h\\u00e9`],
+    ['CSV-escaped', `Q'u""o&a<b>c\\d%e+f/g=hé`],
+    ['XML with named quotes', `Q&apos;u&quot;o&amp;a&lt;b&gt;c\\d%e+f/g=hé`],
+    ['XML with numeric quotes', `Q&#39;u&#34;o&amp;a&lt;b&gt;c\\d%e+f/g=hé`],
+    ['XML element text, quotes raw', `Q'u"o&amp;a&lt;b&gt;c\\d%e+f/g=hé`],
+    ['XML of the JSON-escaped form', `Q&apos;u\\&quot;o&amp;a&lt;b&gt;c\\\\d%e+f/g=hé`],
+    ['URL-encoded', `Q'u%22o%26a%3Cb%3Ec%5Cd%25e%2Bf%2Fg%3Dh%C3%A9`],
+    ['form body', `Q%27u%22o%26a%3Cb%3Ec%5Cd%25e%2Bf%2Fg%3Dh%C3%A9`],
+    ['base64 of user:password, unpadded', 'YWNtZTpRJ3UibyZhPGI+Y1xkJWUrZi9nPWjDqQ'],
+    ['base64 of the password, unpadded', 'USd1Im8mYTxiPmNcZCVlK2YvZz1ow6k'],
+  ];
+
+  it.each(SPECIAL_FORMS)('masks the %s form, whole', (_name, form) => {
+    expect(mask(`before ${form} after`)).toBe('before *** after');
+  });
+
+  it('masks base64 followed by its padding, one `=` or two, and leaves the padding', () => {
+    expect(mask('Basic YWNtZTpRJ3UibyZhPGI+Y1xkJWUrZi9nPWjDqQ==;')).toBe('Basic ***==;');
+    expect(mask('b64 USd1Im8mYTxiPmNcZCVlK2YvZz1ow6k=;')).toBe('b64 ***=;');
+  });
+
+  it('leaves a single escaped character of it alone', () => {
+    for (const text of ['&apos;&quot;&amp;&lt;&gt;', '%22%26%3C%3E', 'Q\'u"o', 'hé'])
+      expect(mask(text)).toBe(text);
+  });
+});
+
+describe('redactor: the edges of what is masked', () => {
+  it('a form of exactly four characters is masked', () => {
+    expect(redactor('u', 'wxyz')('pw wxyz.')).toBe('pw ***.');
+  });
+
+  it('an empty password has no forms, and masks nothing, not even the base64 of `user:`', () => {
+    // base64('acme-user:') is a form of ten characters, were the empty password not refused.
+    const userColon = Buffer.from(`${USER}:`).toString('base64').replace(/=+$/, '');
+    expect(secretForms(USER, '')).toEqual([]);
+    expect(redactor(USER, '')(`Basic ${userColon} ok`)).toBe(`Basic ${userColon} ok`);
+  });
+
+  it('a password all of whose forms are too short leaves text exactly as it was', () => {
+    // 'a', ':a' in base64 ('YQ', 'OmE'): nothing of four characters or more.
+    expect(secretForms('', 'a')).toEqual([]);
+    expect(redactor('', 'a')('a cat')).toBe('a cat');
+  });
+
+  it('masks the longer of two forms when the shorter is its beginning', () => {
+    // The raw form `pass"` begins the CSV form `pass""`; the JSON form `pass\"` its CSV `pass\""`.
+    const r = redactor('u', 'pass"');
+    expect(r('x pass"" x')).toBe('x *** x');
+    expect(r('x pass\\"" x')).toBe('x *** x');
+    expect(r('x pass" x')).toBe('x *** x');
+  });
+
+  it('a password with a lone surrogate: the forms are those that can be written, no others', () => {
+    // encodeURIComponent refuses the raw password; URLSearchParams and UTF-8 write U+FFFD.
+    expect(new Set(secretForms('u', 'ab\ud800cd'))).toEqual(
+      new Set([
+        'ab\ud800cd',
+        'ab\\ud800cd',
+        'ab\\\\ud800cd',
+        'ab%5Cud800cd',
+        'ab%5C%5Cud800cd',
+        'ab%EF%BF%BDcd',
+        'YWLvv71jZA',
+        'dTphYu+/vWNk',
+      ]),
+    );
   });
 });

@@ -1,0 +1,309 @@
+// The journal read back line by line: starts, sends, unsent batches and results, as a resume sees them.
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/shared/errors.js';
+import {
+  ARCHIVED_JOURNAL,
+  archiveJournal,
+  doneLine,
+  JournalWriter,
+  readJournal,
+  sendLine,
+  type JournalState,
+} from '../../src/journal/journal.js';
+import type { RowResult } from '../../src/message/outcome.js';
+
+let dir: string;
+let path: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sms-send-journal-'));
+  path = join(dir, 'journal.ndjson');
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Reads a journal written as these lines (objects as JSON, strings as they are). */
+async function read(...lines: (object | string)[]): Promise<JournalState> {
+  const text = lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n');
+  await writeFile(path, `${text}\n`);
+  const state = await readJournal(path);
+  if (!state) throw new Error('no journal');
+  return state;
+}
+
+const start = (run: number, campaign = 'c-hash', v = 1) => ({
+  t: 'start',
+  v,
+  campaign,
+  run,
+  at: 'then',
+});
+const send = (b: string, rows: number[]) => ({ t: 'send', b, rows });
+const unsent = (b: string) => ({ t: 'unsent', b });
+const done = (b: string, ...r: unknown[][]) => ({ t: 'done', b, r });
+
+const inFlight = (state: JournalState) => Object.fromEntries(state.inFlight);
+
+describe('readJournal', () => {
+  it('is undefined when there is no journal; an empty one has sent nothing', async () => {
+    expect(await readJournal(path)).toBeUndefined();
+    await writeFile(path, '');
+    const state = await readJournal(path);
+    expect(state).toMatchObject({ campaign: '', runs: 0, sent: false });
+    expect(state!.results.size).toBe(0);
+    expect(state!.inFlight.size).toBe(0);
+  });
+
+  it('takes the campaign of the last start, and the highest run number', async () => {
+    const state = await read(start(1, 'first'), start(3, 'second'), start(2, 'third'));
+    expect(state.campaign).toBe('third');
+    expect(state.runs).toBe(3);
+    expect(state.sent).toBe(false);
+  });
+
+  it('reads a journal of its own version, refuses a newer one and names both versions', async () => {
+    expect((await read(start(1, 'c', 1))).runs).toBe(1);
+    await writeFile(path, `${JSON.stringify(start(1, 'c', 2))}\n`);
+    const refusal = readJournal(path);
+    await expect(refusal).rejects.toBeInstanceOf(UsageError);
+    await expect(refusal).rejects.toMatchObject({
+      message:
+        `${path} was written by a newer sms-send (journal version 2, this one reads 1); ` +
+        'nothing was sent. Resume with that version.',
+      code: 'journal-version',
+    });
+  });
+
+  it('a batch sent without an answer leaves its rows in flight, counted per send', async () => {
+    const state = await read(start(1), send('b1', [1, 2]), send('b2', [2, 3]));
+    expect(inFlight(state)).toEqual({ 1: 1, 2: 2, 3: 1 });
+    expect(state.sent).toBe(true);
+    expect(state.results.size).toBe(0);
+  });
+
+  it('an unsent batch takes back one send of each of its rows', async () => {
+    const state = await read(send('b1', [1, 2]), send('b2', [2, 3]), unsent('b2'));
+    expect(inFlight(state)).toEqual({ 1: 1, 2: 1 });
+    const none = await read(send('b1', [1]), unsent('b1'));
+    expect(inFlight(none)).toEqual({});
+    expect(none.sent).toBe(false);
+  });
+
+  it('an unsent line of a batch never sent, or already answered, changes nothing', async () => {
+    const state = await read(
+      send('b1', [1]),
+      done('b1', [1, 'accepted', 1]),
+      send('b2', [1]),
+      unsent('b1'),
+      unsent('nope'),
+    );
+    expect(inFlight(state)).toEqual({ 1: 1 });
+  });
+
+  it('a result settles its row and takes it out of flight, whatever the row was sent in', async () => {
+    const state = await read(
+      send('b1', [1, 2]),
+      send('b2', [1]),
+      done('b1', [1, 'rejected', 2, 3, 'Invalid', 't-1', { k: 'v' }, 'why']),
+    );
+    expect(inFlight(state)).toEqual({ 2: 1 });
+    expect(state.results.get(1)).toEqual({
+      row: 1,
+      outcome: 'rejected',
+      attempts: 2,
+      statusCode: 3,
+      statusDescription: 'Invalid',
+      transactionId: 't-1',
+      extraInfo: { k: 'v' },
+      error: 'why',
+    });
+    expect(state.sent).toBe(true);
+  });
+
+  it('fields written as null, or left off the tuple, are absent from the result', async () => {
+    const state = await read(
+      done(
+        'b1',
+        [1, 'unknown', 1, null, null, null, null, null],
+        [2, 'accepted', 1],
+        [3, 'failed', 0, 0, ''],
+      ),
+    );
+    expect(state.results.get(1)).toEqual({ row: 1, outcome: 'unknown', attempts: 1 });
+    expect(state.results.get(2)).toEqual({ row: 2, outcome: 'accepted', attempts: 1 });
+    expect(state.results.get(3)).toEqual({
+      row: 3,
+      outcome: 'failed',
+      attempts: 0,
+      statusCode: 0,
+      statusDescription: '',
+    });
+  });
+
+  it('passes over a line of a kind it does not know', async () => {
+    const state = await read(
+      send('b1', [1]),
+      { t: 'note', b: 'b1', text: 'x' },
+      done('b1', [1, 'accepted', 1]),
+    );
+    expect(state.results.get(1)).toEqual({ row: 1, outcome: 'accepted', attempts: 1 });
+    expect(inFlight(state)).toEqual({});
+  });
+
+  it('skips blank lines and a torn last line; its batch stays in flight', async () => {
+    const state = await read(start(1), '', send('b1', [4]), '{"t":"done","b":"b1","r":[[4,"acc');
+    expect(inFlight(state)).toEqual({ 4: 1 });
+    expect(state.results.size).toBe(0);
+    expect(state.runs).toBe(1);
+  });
+
+  it('reads a journal longer than one read of the file', async () => {
+    const lines = [start(1)];
+    for (let b = 1; b <= 2000; b++) lines.push(send(`batch-${b}`, [b]) as never);
+    for (let b = 1; b <= 2000; b += 2) lines.push(done(`batch-${b}`, [b, 'accepted', 1]) as never);
+    const state = await read(...lines);
+    expect(state.results.size).toBe(1000);
+    expect(state.inFlight.size).toBe(1000);
+    expect(state.inFlight.has(2000)).toBe(true);
+    expect(state.results.outcome(1999)).toBe('accepted');
+  });
+});
+
+describe('JournalWriter', () => {
+  it('creates the journal private to its owner and appends each line as JSON', async () => {
+    const writer = await JournalWriter.open(path);
+    expect(writer.path).toBe(path);
+    await writer.append(sendLine('b1', [1, 2]));
+    await writer.append({ t: 'unsent', b: 'b1' });
+    await writer.close();
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(await readFile(path, 'utf8')).toBe(
+      '{"t":"send","b":"b1","rows":[1,2]}\n{"t":"unsent","b":"b1"}\n',
+    );
+  });
+
+  it('appends after what is there, starting a new line after a torn one', async () => {
+    await writeFile(path, '{"t":"send","b":"b1","rows":[1]}\n{"t":"do');
+    const writer = await JournalWriter.open(path);
+    await writer.append(sendLine('b2', [2]));
+    await writer.close();
+    expect(await readFile(path, 'utf8')).toBe(
+      '{"t":"send","b":"b1","rows":[1]}\n{"t":"do\n{"t":"send","b":"b2","rows":[2]}\n',
+    );
+    expect(inFlight((await readJournal(path))!)).toEqual({ 1: 1, 2: 1 });
+  });
+
+  it('adds no blank line after a whole last line', async () => {
+    await writeFile(path, '{"t":"unsent","b":"x"}\n');
+    const writer = await JournalWriter.open(path);
+    await writer.append({ t: 'unsent', b: 'y' });
+    await writer.close();
+    expect(await readFile(path, 'utf8')).toBe('{"t":"unsent","b":"x"}\n{"t":"unsent","b":"y"}\n');
+  });
+
+  it('a result line is read back as the result it records', async () => {
+    const writer = await JournalWriter.open(path);
+    const row: RowResult = {
+      row: 7,
+      to: '4741000007',
+      messageId: 'm-7',
+      outcome: 'accepted',
+      attempts: 1,
+      statusCode: 0,
+      statusDescription: 'Accepted',
+    };
+    await writer.append(sendLine('b', [7]));
+    await writer.append(doneLine('b', [row]));
+    await writer.close();
+    const state = await readJournal(path);
+    expect(state!.results.get(7)).toEqual({
+      row: 7,
+      outcome: 'accepted',
+      attempts: 1,
+      statusCode: 0,
+      statusDescription: 'Accepted',
+    });
+    expect(state!.inFlight.size).toBe(0);
+  });
+});
+
+describe('journal lines', () => {
+  it('sendLine copies the rows, so a later change to the caller’s array is not recorded', () => {
+    const rows = [1, 2];
+    const line = sendLine('b', rows);
+    rows.push(3);
+    expect(line).toEqual({ t: 'send', b: 'b', rows: [1, 2] });
+  });
+
+  it('doneLine writes each result as a tuple, null for what it lacks; not the number or id', () => {
+    const full: RowResult = {
+      row: 1,
+      to: '47',
+      messageId: 'm',
+      outcome: 'rejected',
+      attempts: 2,
+      statusCode: 5,
+      statusDescription: 'No',
+      transactionId: 't',
+      extraInfo: { a: 'b' },
+      error: 'e',
+    };
+    const bare: RowResult = { row: 2, to: '47', messageId: 'n', outcome: 'unknown', attempts: 1 };
+    expect(doneLine('b9', [full, bare])).toEqual({
+      t: 'done',
+      b: 'b9',
+      r: [
+        [1, 'rejected', 2, 5, 'No', 't', { a: 'b' }, 'e'],
+        [2, 'unknown', 1, null, null, null, null, null],
+      ],
+    });
+  });
+});
+
+describe('archiveJournal', () => {
+  it('sets the journal aside as journal-<time>.ndjson beside it', async () => {
+    await writeFile(path, 'x\n');
+    const before = Date.now();
+    await archiveJournal(path);
+    const names = await readdir(dir);
+    expect(names).toHaveLength(1);
+    expect(names[0]).toMatch(ARCHIVED_JOURNAL);
+    const time = Number(/\d+/.exec(names[0]!)![0]);
+    expect(time).toBeGreaterThanOrEqual(before);
+    expect(time).toBeLessThanOrEqual(Date.now());
+    expect(await readFile(join(dir, names[0]!), 'utf8')).toBe('x\n');
+  });
+
+  it('renames the journal itself, not a folder on its path that bears its name', async () => {
+    const folder = join(dir, 'journal.ndjson.d');
+    await mkdir(folder);
+    await writeFile(join(folder, 'journal.ndjson'), 'x\n');
+    await archiveJournal(join(folder, 'journal.ndjson'));
+    const names = await readdir(folder);
+    expect(names).toHaveLength(1);
+    expect(names[0]).toMatch(ARCHIVED_JOURNAL);
+  });
+
+  it('does nothing when there is no journal, and passes on any other failure', async () => {
+    await expect(archiveJournal(path)).resolves.toBeUndefined();
+    await writeFile(join(dir, 'file'), '');
+    await expect(archiveJournal(join(dir, 'file', 'journal.ndjson'))).rejects.toMatchObject({
+      code: 'ENOTDIR',
+    });
+  });
+
+  it('ARCHIVED_JOURNAL names only archived journals', () => {
+    expect('journal-1700000000000.ndjson').toMatch(ARCHIVED_JOURNAL);
+    for (const name of [
+      'journal.ndjson',
+      'journal-.ndjson',
+      'journal-1x.ndjson',
+      'xjournal-1.ndjson',
+      'journal-1.ndjsonx',
+    ])
+      expect(name).not.toMatch(ARCHIVED_JOURNAL);
+  });
+});
