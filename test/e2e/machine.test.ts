@@ -447,8 +447,10 @@ describe.concurrent('output when stdout and stderr are not a terminal', () => {
       expect(result.code).toBe(0);
       expectPlain(result);
       const lines = result.stderr.split('\n').filter((line) => line !== '');
-      expect(lines.length).toBeGreaterThanOrEqual(1);
-      for (const line of lines) {
+      // On a loaded machine the validation pass can outlast the interval and report too.
+      const sending = lines.filter((line) => !/^validating: \d+ records? read {2}\S/.test(line));
+      expect(sending.length).toBeGreaterThanOrEqual(1);
+      for (const line of sending) {
         expect(line).toMatch(/^sending \d+ \/ 10 \(\d+%\) {2}accepted \d+ {2}\S/);
       }
       expect(result.stdout).toContain('10 of 10 messages accepted');
