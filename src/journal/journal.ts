@@ -4,7 +4,7 @@ import { open, rename } from 'node:fs/promises';
 import { lineChunks, openIfExists } from '../shared/files.js';
 import { UsageError } from '../shared/errors.js';
 import { LineAppender } from './appender.js';
-import { SettledResults, type SettledResult } from './results.js';
+import { SettledResults } from './results.js';
 import type { Outcome, RowResult } from '../message/outcome.js';
 
 export const JOURNAL_VERSION = 1;
@@ -173,15 +173,18 @@ async function readLines(path: string, chunks: AsyncIterable<string[]>): Promise
           error,
         ] of line.r) {
           state.inFlight.delete(row);
-          const result: SettledResult = { row, outcome, attempts };
-          if (statusCode !== null && statusCode !== undefined) result.statusCode = statusCode;
-          if (description !== null && description !== undefined)
-            result.statusDescription = description;
-          if (transactionId !== null && transactionId !== undefined)
-            result.transactionId = transactionId;
-          if (extraInfo !== null && extraInfo !== undefined) result.extraInfo = extraInfo;
-          if (error !== null && error !== undefined) result.error = error;
-          state.results.set(result);
+          // A field written as null or left off the tuple is absent either way: SettledResults
+          // keeps null for both and gives back only what is not null.
+          state.results.set({
+            row,
+            outcome,
+            attempts,
+            statusCode: statusCode ?? undefined,
+            statusDescription: description ?? undefined,
+            transactionId: transactionId ?? undefined,
+            extraInfo: extraInfo ?? undefined,
+            error: error ?? undefined,
+          });
         }
       }
     }

@@ -245,6 +245,16 @@ describe('send: retries', () => {
     expect(r.batches).toMatchObject([{ verdict: 'failed', attempts: 4 }]);
   });
 
+  it('a batch failed at its first and only attempt carries the reason alone, with no attempts note', async () => {
+    const poster = new ScriptedPoster(() => response(503));
+    const r = await run(messageEntries(2, 'm'), { poster, retries: 0 });
+    expect(r.records.map((x) => [x.outcome, x.attempts, x.error])).toEqual([
+      ['failed', 1, 'HTTP 503'],
+      ['failed', 1, 'HTTP 503'],
+    ]);
+    expect(r.batches).toMatchObject([{ verdict: 'failed', attempts: 1 }]);
+  });
+
   it('with --retries 0 sends once and reports failed', async () => {
     const poster = new ScriptedPoster(() => networkError('ECONNREFUSED', false));
     const r = await run(messageEntries(2, 'm'), { poster, retries: 0 });
@@ -293,6 +303,9 @@ describe('send: ambiguous answers are unknown and never resent', () => {
       ['unknown', 1],
       ['unknown', 1],
     ]);
+    // Too few results is still an answer with results, each row of it unknown.
+    const verdict = _name === 'too few results' ? 'results' : 'unknown';
+    expect(r.batches).toMatchObject([{ batch: 1, size: 2, attempts: 1, verdict }]);
   });
 
   it('a retry that then meets an ambiguous answer is unknown, not failed', async () => {
@@ -314,6 +327,24 @@ describe('send: ambiguous answers are unknown and never resent', () => {
       ['accepted', 2],
       ['accepted', 2],
     ]);
+  });
+
+  it('--retry-unknown: the batch stays recorded as sent between its attempts (no second beforeSend, no notSent)', async () => {
+    const log: string[] = [];
+    const poster = new ScriptedPoster(
+      ({ n, ids }) => (n === 1 ? response(500) : accepted(ids)),
+      log,
+    );
+    await run(messageEntries(2, 'm'), {
+      poster,
+      retryUnknown: true,
+      hooks: {
+        beforeSend: (batch) => Promise.resolve(void log.push(`beforeSend ${batch}`)),
+        notSent: (batch) => Promise.resolve(void log.push(`notSent ${batch}`)),
+        afterResult: (batch) => Promise.resolve(void log.push(`afterResult ${batch}`)),
+      },
+    });
+    expect(log).toEqual(['beforeSend 1', 'post m-1,m-2', 'post m-1,m-2', 'afterResult 1']);
   });
 
   it.each<[string, Exchange]>([
@@ -596,6 +627,36 @@ describe('send: hooks and events', () => {
     ]);
   });
 
+  it.each<[string, (log: string[]) => NonNullable<SendOptions['hooks']>]>([
+    [
+      'afterResult only',
+      (log) => ({ afterResult: (b) => Promise.resolve(void log.push(`after ${b}`)) }),
+    ],
+    [
+      'beforeSend only',
+      (log) => ({ beforeSend: (b) => Promise.resolve(void log.push(`before ${b}`)) }),
+    ],
+    ['notSent only', (log) => ({ notSent: (b) => Promise.resolve(void log.push(`notSent ${b}`)) })],
+  ])(
+    'hooks given in part (%s): the others are skipped, the batch still retried and answered',
+    async (_name, hooks) => {
+      const log: string[] = [];
+      const poster = new ScriptedPoster(({ n, ids }) => (n === 1 ? response(503) : accepted(ids)));
+      const r = await run(messageEntries(2, 'm'), { poster, hooks: hooks(log) });
+      expect(r.records.map((x) => [x.outcome, x.attempts])).toEqual([
+        ['accepted', 2],
+        ['accepted', 2],
+      ]);
+      expect(log).toEqual(
+        _name.startsWith('afterResult')
+          ? ['after 1']
+          : _name.startsWith('beforeSend')
+            ? ['before 1', 'before 1']
+            : ['notSent 1'],
+      );
+    },
+  );
+
   it('a batch stopped by the breaker still passes through afterResult before its records', async () => {
     const log: string[] = [];
     const poster = new ScriptedPoster(() => response(401), log);
@@ -698,6 +759,47 @@ describe('send: waiting out an outage (--outage-grace)', () => {
     expectEachRowOnce(r.records, 4);
     expect(r.records.every((row) => row.outcome === 'accepted')).toBe(true);
     expect(r.byRow.get(1)).toMatchObject({ attempts: 5 });
+  });
+
+  it('a gateway that answers the probe but never the batch: three outage waits, then the batch is failed', async () => {
+    const clock = new InstantClock();
+    const poster = new ScriptedPoster(({ ids }) =>
+      ids.length === 0 ? response(200, OK_EMPTY) : response(503),
+    );
+    const r = await run(messageEntries(2, 'm'), { poster, retries: 0, ...graceful(clock) });
+    // The batch, then a probe and the batch again three times; no fourth wait.
+    expect(poster.calls.map((ids) => ids.length)).toEqual([2, 0, 2, 0, 2, 0, 2]);
+    expect(r.records.map((x) => [x.outcome, x.attempts, x.error])).toEqual([
+      ['failed', 4, 'HTTP 503 (after 4 attempts)'],
+      ['failed', 4, 'HTTP 503 (after 4 attempts)'],
+    ]);
+    expect(r.outcome.windowClosed).toBeFalsy();
+  });
+
+  it('the send window closes during an outage wait: the batch is not sent again, left for --resume', async () => {
+    const clock = new InstantClock();
+    let open = true;
+    const poster = new ScriptedPoster(({ ids }) => {
+      if (ids.length > 0) return response(503);
+      open = false; // closes while the gateway is being probed; the probe itself is answered
+      return response(200, OK_EMPTY);
+    });
+    const r = await run(messageEntries(4, 'm'), {
+      poster,
+      retries: 0,
+      windowOpen: () => open,
+      ...graceful(clock),
+    });
+    expect(poster.calls.map((ids) => ids.length)).toEqual([2, 0]);
+    expect(r.records.map((x) => [x.row, x.outcome, x.attempts, x.error])).toEqual(
+      [1, 2, 3, 4].map((row) => [
+        row,
+        'skipped',
+        0,
+        'not sent: the send window closed; --resume sends it',
+      ]),
+    );
+    expect(r.outcome).toMatchObject({ notSent: 4, windowClosed: true });
   });
 
   it('down for longer than the grace: the run stops (exit 3 reason), nothing after it is sent', async () => {
