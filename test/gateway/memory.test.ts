@@ -8,11 +8,11 @@ const TS_LOADER = new URL('../helpers/ts-loader.js', import.meta.url).href;
 const CHILD = fileURLToPath(new URL('../helpers/client-memory.ts', import.meta.url));
 
 describe('the gateway client', () => {
-  it('holds no more live memory after 3,000 more requests, and leaves no listener on the run signal', () => {
+  it('holds no more live memory after 1,500 more requests, and leaves no listener on the run signal', () => {
     // --expose-gc is the test's, for a reading of the live heap; sms-send sets no V8 flag.
     const child = spawnSync(
       process.execPath,
-      ['--expose-gc', '--import', TS_LOADER, CHILD, '2000', '3000'],
+      ['--expose-gc', '--import', TS_LOADER, CHILD, '2000', '1500', '4'],
       { encoding: 'utf8' },
     );
     expect(child.status, child.stderr).toBe(0);
@@ -22,8 +22,11 @@ describe('the gateway client', () => {
       listeners: number;
     };
     expect(listeners).toBe(0);
-    // The first rounds still add code V8 optimises; between the last two readings it moved by
-    // ±40 KB (under 14 bytes a request). A few bytes kept per request would show.
-    expect((heaps[2]! - heaps[1]!) / requests).toBeLessThan(32);
+    expect(heaps).toHaveLength(5);
+    // A string kept per request (150 bytes) shows in every round, at 120 to 480 bytes a request. What V8 still adds now and then
+    // (code it optimises late, on a loaded machine or another Node line) shows in some rounds
+    // only, so the quietest round is the one judged.
+    const perRequest = heaps.slice(1).map((heap, i) => (heap - heaps[i]!) / requests);
+    expect(Math.min(...perRequest)).toBeLessThan(32);
   });
 });

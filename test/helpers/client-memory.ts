@@ -1,12 +1,16 @@
 // A child process for test/gateway/memory.test.ts (run with --expose-gc): posts batches through the
 // gateway client to a loopback server answering as the gateway does, under one run-wide signal as
-// a send does, and reports the live heap after a warm-up and after each of two more rounds.
+// a send does, and reports the live heap after a warm-up and after each round that follows.
 import { getEventListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GatewayClient } from '../../src/gateway/client.js';
 
-const [warmUp, more] = [Number(process.argv[2] ?? 1000), Number(process.argv[3] ?? 3000)];
+const [warmUp, more, rounds] = [
+  Number(process.argv[2] ?? 1000),
+  Number(process.argv[3] ?? 3000),
+  Number(process.argv[4] ?? 2),
+];
 const messages = Array.from({ length: 100 }, (_, i) => ({
   StatusCode: 0,
   StatusDescription: 'Accepted',
@@ -45,7 +49,7 @@ const liveHeap = () => {
 };
 await post(warmUp);
 const heaps = [liveHeap()];
-for (let round = 1; round <= 2; round++) {
+for (let round = 1; round <= rounds; round++) {
   await post(more);
   heaps.push(liveHeap());
 }
