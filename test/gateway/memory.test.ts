@@ -12,7 +12,7 @@ describe('the gateway client', () => {
     // --expose-gc is the test's, for a reading of the live heap; sms-send sets no V8 flag.
     const child = spawnSync(
       process.execPath,
-      ['--expose-gc', '--import', TS_LOADER, CHILD, '2000', '1500', '4'],
+      ['--expose-gc', '--import', TS_LOADER, CHILD, '3000', '1500', '4'],
       { encoding: 'utf8' },
     );
     expect(child.status, child.stderr).toBe(0);
@@ -23,10 +23,11 @@ describe('the gateway client', () => {
     };
     expect(listeners).toBe(0);
     expect(heaps).toHaveLength(5);
-    // A string kept per request (150 bytes) shows in every round, at 120 to 480 bytes a request. What V8 still adds now and then
-    // (code it optimises late, on a loaded machine or another Node line) shows in some rounds
+    // A string kept per request (150 bytes) shows in every round, at 120 to 480 bytes a request.
+    // What V8 still adds now and then (code it optimises late, on a loaded machine; Node 22 adds
+    // 100 to 150 bytes a request in its first rounds, then settles under 40) shows in some rounds
     // only, so the quietest round is the one judged.
     const perRequest = heaps.slice(1).map((heap, i) => (heap - heaps[i]!) / requests);
-    expect(Math.min(...perRequest)).toBeLessThan(32);
+    expect(Math.min(...perRequest)).toBeLessThan(64);
   });
 });
