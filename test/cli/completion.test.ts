@@ -31,6 +31,7 @@ function complete(...words: string[]): string[] {
     '_sms_send_complete',
     'printf "%s\\n" "${COMPREPLY[@]}"',
   ].join('\n');
+  // bash only completes words here: no campaign runs, so no SMS_SEND_STATE_DIR is needed.
   const out = execFileSync('bash', ['-c', probe, 'bash', 'sms-send', ...words], {
     cwd: dir,
     encoding: 'utf8',

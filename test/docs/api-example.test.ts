@@ -26,6 +26,7 @@ async function runExample(args: string[]) {
   await writeFile(script, source.replaceAll("'restsms-send'", `'${ENTRY}'`));
   const child = spawn(process.execPath, [script, ...args], {
     cwd: dir.path,
+    // cleanEnv() gives the child this test's own SMS_SEND_STATE_DIR, never the user's.
     env: cleanEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
