@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findDuplicates, startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { runCli, startCli, type CliResult } from '../helpers/cli.js';
+import { runCli, startCli, type CliResult, killLeft } from '../helpers/cli.js';
 import { mobile, parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import {
   countOutcomes,
@@ -26,9 +26,7 @@ beforeEach(async () => {
   dir = await tempDir();
 });
 afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
+  killLeft(children);
   await sim?.stop();
   sim = undefined;
   await dir.remove();

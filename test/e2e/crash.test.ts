@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/journal/journal.js';
 import { lockPath, takeoverPath } from '../../src/journal/lock.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { runCli, startCli, type CliResult } from '../helpers/cli.js';
+import { runCli, startCli, type CliResult, killLeft } from '../helpers/cli.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import {
   countOutcomes,
@@ -49,9 +49,7 @@ async function context(onTestFinished: (fn: () => Promise<void>) => void): Promi
     sims: [],
   };
   onTestFinished(async () => {
-    for (const child of ctx.children) {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
+    killLeft(ctx.children);
     await Promise.all(ctx.sims.map((sim) => sim.stop()));
     await dir.remove();
   });

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { collect, runCli, startCli } from '../helpers/cli.js';
+import { collect, runCli, startCli, killLeft } from '../helpers/cli.js';
 import { parseCsv, tempDir } from '../helpers/files.js';
 
 const CREDENTIALS = { SMS_SEND_USERNAME: 'customer', SMS_SEND_PASSWORD: 'secret' };
@@ -235,9 +235,7 @@ describe('sms-send simulate --dlr', () => {
     dir = await tempDir();
   });
   afterEach(async () => {
-    for (const child of children.splice(0)) {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
+    killLeft(children);
     await dir.remove();
   });
 

@@ -53,3 +53,10 @@ export function collect(child: ChildProcess): Promise<CliResult> {
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
 }
+
+/** Kills the children a test left running (a test that failed half-way), and forgets them. */
+export function killLeft(children: ChildProcess[]): void {
+  for (const child of children.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+}
