@@ -1,5 +1,6 @@
 // Step three of a campaign: the validation pass, which plans the run and writes every record
 // ready to send to the spool, counting what this run will send (on resume, what is left).
+import { join } from 'node:path';
 import { ephemeralKey, loadDlrSecret } from '../journal/dlr-secret.js';
 import type { CampaignIdentity } from '../journal/identity.js';
 import type { Suppression } from '../message/suppress.js';
@@ -87,6 +88,7 @@ export async function validateCampaign(
         : undefined,
       onProgress: request.onValidated,
       countRepeats,
+      spillDir: join(settings.stateDir, 'tmp'),
     },
   );
   return { plan, toSend };

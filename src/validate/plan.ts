@@ -1,4 +1,6 @@
 // The validation pass: reads the whole campaign once, sends nothing, and says what a send would do.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FileProblem } from '../message/columns.js';
 import { roundMoney, type PricePerSegment } from '../message/cost.js';
 import { PlanTally } from './tally.js';
@@ -37,6 +39,11 @@ export interface PlanOptions {
   onProgress?: (records: number) => void;
   /** Count records whose recipient and text repeat an earlier one (`Plan.repeats`). */
   countRepeats?: boolean;
+  /**
+   * Where counting repeats keeps its digests once they outgrow a megabyte of buffers (the state
+   * directory's `tmp/`; removed when the pass ends): about 16 bytes a record on disk.
+   */
+  spillDir?: string;
   /** --gsm-normalize is on: count what it changed (`Plan.normalized`). */
   gsmNormalize?: boolean;
   /** The --text template's source, to tell a character of the template from one of a column. */
@@ -49,24 +56,32 @@ export interface PlanOptions {
 
 export async function planCampaign(campaign: CampaignReader, options: PlanOptions): Promise<Plan> {
   const { onRecord, onSpool, onProgress } = options;
-  const tally = new PlanTally(options, options.countRepeats ? 'count' : undefined);
-  for await (const batch of campaign.records()) {
-    if (Array.isArray(batch)) {
-      for (const item of batch) {
-        const pending = onRecord?.(item);
-        if (pending) await pending;
-        tally.add(item);
+  const tally = new PlanTally(
+    options,
+    options.countRepeats ? 'count' : undefined,
+    options.spillDir ?? join(tmpdir(), 'sms-send'),
+  );
+  try {
+    for await (const batch of campaign.records()) {
+      if (Array.isArray(batch)) {
+        for (const item of batch) {
+          const pending = onRecord?.(item);
+          if (pending) await pending;
+          tally.add(item);
+        }
+      } else {
+        if (batch.spool !== undefined && onSpool) {
+          const pending = onSpool(batch.spool, batch.messageRows!);
+          if (pending) await pending;
+        }
+        tally.merge(batch.plan, batch.digests);
       }
-    } else {
-      if (batch.spool !== undefined && onSpool) {
-        const pending = onSpool(batch.spool, batch.messageRows!);
-        if (pending) await pending;
-      }
-      tally.merge(batch.plan, batch.digests);
+      onProgress?.(tally.part.records);
     }
-    onProgress?.(tally.part.records);
+    return planOf(tally, campaign.fileProblems, options);
+  } finally {
+    tally.repeats?.close();
   }
-  return planOf(tally, campaign.fileProblems, options);
 }
 
 /** The plan a campaign's tally adds up to. */
@@ -102,7 +117,7 @@ function planOf(
     premiumTotal: part.premiumTotal,
     premiumMessages: part.premiumMessages,
     samples: part.samples,
-    ...(tally.repeats?.mode === 'count' ? { repeats: tally.repeats.count } : {}),
+    ...(tally.repeats?.mode === 'count' ? { repeats: tally.repeats.count() } : {}),
   };
   if (part.normalizable) plan.normalizable = part.normalizable;
   if (tally.cost) plan.cost = tally.cost.estimate(options);

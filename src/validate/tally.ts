@@ -30,11 +30,12 @@ export class PlanTally {
   constructor(
     private readonly options: TallyOptions,
     repeatMode?: 'count' | 'digests',
+    spillDir?: string,
   ) {
     this.ucs2 = new Ucs2Tally(options.template);
     const pricing = options.pricePerSegment;
     if (pricing !== undefined) this.cost = new CostTally(pricing);
-    if (repeatMode) this.repeats = new RepeatTally(repeatMode);
+    if (repeatMode) this.repeats = new RepeatTally(repeatMode, spillDir);
     this.part = {
       records: 0,
       valid: 0,

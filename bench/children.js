@@ -1,0 +1,178 @@
+// The bench's children: the simulator in a process of its own, and a measured run of sms-send or a loop.
+// Each measured child is preloaded with bench/probe.js, which writes its CPU and peak RSS at exit;
+// a child the bench kills is read from /proc instead (Linux), just before the kill.
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { open, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+export const bin = join(root, 'bin', 'sms-send.js');
+export const probe = join(root, 'bench', 'probe.js');
+export const out = join(root, 'bench', '.out');
+export const env = {
+  ...process.env,
+  SMS_SEND_USERNAME: 'bench',
+  SMS_SEND_PASSWORD: 'bench-pw',
+  NO_COLOR: '1',
+};
+
+/** `sms-send simulate` in its own process, with the probe reporting its first request on demand. */
+export function startSimulator() {
+  const child = spawn(
+    process.execPath,
+    ['--import', probe, bin, 'simulate', '--port', '0', '--no-color'],
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...env, BENCH_FIRST_REQUEST: '1' } },
+  );
+  let seen = '';
+  const waiters = [];
+  child.stderr.on('data', (chunk) => {
+    seen += chunk;
+    for (const waiter of [...waiters]) waiter();
+  });
+  /** Resolves with the first match of `pattern` in stderr after `from`. */
+  const waitFor = (pattern, from) =>
+    new Promise((resolve) => {
+      const check = () => {
+        const match = pattern.exec(seen.slice(from));
+        if (!match) return;
+        waiters.splice(waiters.indexOf(check), 1);
+        resolve(match);
+      };
+      waiters.push(check);
+      check();
+    });
+  return new Promise((resolve, reject) => {
+    child.on('exit', () => reject(new Error(`simulator exited: ${seen}`)));
+    void waitFor(/listening on (http:\/\/\S+)/, 0).then((match) =>
+      resolve({
+        url: match[1],
+        /** Arms the probe; the promise it returns resolves with the epoch ms of the next request. */
+        async nextRequest() {
+          const from = seen.length;
+          child.kill('SIGUSR2');
+          await waitFor(/bench-armed/, from);
+          return waitFor(/bench-first-request (\d+)/, from).then((m) => Number(m[1]));
+        },
+        stop: () => child.kill('SIGINT'),
+      }),
+    );
+  });
+}
+
+/**
+ * Runs `<node> --import probe <argv>` and returns its wall time, CPU and peak RSS. Options:
+ * `node` (another Node.js binary), `stateDir` (kept; else one of its own, removed after),
+ * `exitCodes` (accepted besides 0), `killWhen` (polled every 200 ms; when it resolves true the
+ * child's CPU and peak RSS are read from /proc and it is killed with SIGKILL).
+ */
+export async function measure(label, argv, options = {}) {
+  const usageFile = join(out, `${label}.usage.json`);
+  const stateDir = options.stateDir ?? join(out, `state-${label}`);
+  const started = performance.now();
+  const startedAt = Date.now();
+  const child = spawn(options.node ?? process.execPath, ['--import', probe, ...argv], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...env, SMS_SEND_STATE_DIR: stateDir, BENCH_USAGE_FILE: usageFile },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve({ code, signal }));
+  });
+  let killed;
+  if (options.killWhen) killed = await killWhen(child, exited, options.killWhen);
+  const { code, signal } = await exited;
+  const ms = performance.now() - started;
+  if (killed) return { ms, startedAt, stdout, ...killed, killed: true };
+  if (code !== 0 && !(options.exitCodes ?? []).includes(code)) {
+    throw new Error(`${label} exited ${code ?? signal}: ${stderr}`);
+  }
+  const usage = JSON.parse(await readFile(usageFile, 'utf8'));
+  if (!options.stateDir) await rm(stateDir, { recursive: true, force: true });
+  return {
+    ms,
+    startedAt,
+    stdout,
+    stderr,
+    code,
+    cpuUs: usage.userUs + usage.systemUs,
+    rssMb: usage.maxRssKb / 1024,
+  };
+}
+
+/** Polls `ready` until it says so, then reads the child's usage from /proc and kills it. */
+async function killWhen(child, exited, ready) {
+  let done = false;
+  void exited.then(() => (done = true));
+  while (!done) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (done || !(await ready())) continue;
+    const usage = procUsage(child.pid);
+    child.kill('SIGKILL');
+    return usage;
+  }
+  throw new Error('the run ended before the bench could kill it');
+}
+
+/** CPU (user + system, µs) and peak RSS (MB) of a live process, from /proc (Linux). */
+function procUsage(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const hwmKb = Number(/VmHWM:\s+(\d+)/.exec(status)[1]);
+  // Linux reports CPU time in clock ticks of 1/100 s on every common architecture.
+  return { cpuUs: ticks * 10_000, rssMb: hwmKb / 1024 };
+}
+
+/**
+ * Other Node.js lines to run the memory rows on: `--node=PATH` arguments (repeatable, or comma
+ * separated) and BENCH_NODES (separated by ':'), each a node binary or the folder that holds it.
+ * Returns those found, with their versions, and a reason for each one that is not.
+ */
+export function otherNodes(args) {
+  const given = [
+    ...args.filter((a) => a.startsWith('--node=')).flatMap((a) => a.slice(7).split(',')),
+    ...(process.env.BENCH_NODES ?? '').split(':'),
+  ].filter((path) => path !== '');
+  const nodes = [];
+  const skipped = [];
+  for (const path of given) {
+    const candidates = [path, join(path, 'node')];
+    const found = candidates
+      .map((file) => ({ file, run: spawnSync(file, ['--version'], { encoding: 'utf8' }) }))
+      .find(({ run }) => run.status === 0);
+    if (!found) skipped.push(`${path}: no node binary there`);
+    else if (found.run.stdout.trim() === process.version) {
+      skipped.push(`${path}: ${process.version}, the Node.js this bench runs on`);
+    } else nodes.push({ path: found.file, version: found.run.stdout.trim() });
+  }
+  return { nodes, skipped };
+}
+
+/** A campaign of `count` rows, each to a distinct valid Norwegian mobile number (up to 10,000,000). */
+export async function writeCampaign(file, count) {
+  const handle = await open(file, 'w');
+  try {
+    await handle.write('to,name,text\n');
+    let chunks = [];
+    for (let i = 0; i < count; i++) {
+      chunks.push(
+        `${4790000000 + (i % 10_000_000)},N${i},"Hello {{name}}, this is message ${i}"\n`,
+      );
+      if (chunks.length >= 10_000) {
+        await handle.write(chunks.join(''));
+        chunks = [];
+      }
+    }
+    await handle.write(chunks.join(''));
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,349 @@
+// npm run bench: what a record costs (client CPU, wall clock, memory) against a bare undici loop, and --help start-up.
+// Usage: node bench/run.js [records=100000] [--json] [--skip-million | --rss-records=N] [--node=PATH]
+// Every child (bare loop, sms-send send, dry run) is measured the same way: its own user+sys CPU
+// and peak RSS from process.resourceUsage() at exit (bench/probe.js), and msg/s over its whole
+// life, start to exit. The simulator runs in a process of its own and is not counted.
+import { spawnSync } from 'node:child_process';
+import { mkdir, rm } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bin, measure, otherNodes, out, startSimulator, writeCampaign } from './children.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bareLoop = join(root, 'bench', 'bare-loop.js');
+const durableLoop = join(root, 'bench', 'durable-loop.js');
+const args = process.argv.slice(2);
+const records = Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000);
+const json = args.includes('--json');
+const bigRecords = args.includes('--skip-million')
+  ? 0
+  : Number(
+      (args.find((a) => a.startsWith('--rss-records=')) ?? '--rss-records=1000000').split('=')[1],
+    );
+const CONCURRENCIES = [4, 8];
+// With --json, stdout carries only the document; progress goes to stderr.
+const say = (line) => (json ? process.stderr : process.stdout).write(`${line}\n`);
+
+const send = (input, url, concurrency, label, node) =>
+  measure(
+    label,
+    [
+      bin,
+      input,
+      '--endpoint',
+      url,
+      '--yes',
+      '--quiet',
+      '--concurrency',
+      String(concurrency),
+      '--report',
+      join(out, `${label}.report.csv`),
+    ],
+    { node },
+  );
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function timeCommand(argv, runs = 15) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    spawnSync(process.execPath, argv, { stdio: 'ignore' });
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+const round = (n, digits = 0) => Number(n.toFixed(digits));
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+const perRecord = (run, count) => run.cpuUs / count;
+
+await rm(out, { recursive: true, force: true });
+await mkdir(out, { recursive: true });
+const input = join(out, `bench-${records}.csv`);
+await writeCampaign(input, records);
+const loadBefore = loadavg();
+say(
+  `sms-send benchmark: ${fmt(records)} records, batches of 100, concurrency ${CONCURRENCIES.join(' and ')}; ` +
+    `${cpus().length} cores, load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`,
+);
+
+// million stays null when the 1,000,000-record run is skipped.
+const result = { records, bare: {}, durable: {}, send: {}, dryRun: undefined, million: null };
+const simulator = await startSimulator();
+try {
+  for (const concurrency of CONCURRENCIES) {
+    say(`  bare loop, concurrency ${concurrency}…`);
+    const bare = await measure(`bare-${concurrency}`, [
+      bareLoop,
+      simulator.url,
+      String(records),
+      String(concurrency),
+    ]);
+    const { loopMs } = JSON.parse(bare.stdout);
+    result.bare[concurrency] = {
+      // Start to exit, building its batches included: the same span sms-send's figure covers.
+      msgPerSec: round((records * 1000) / bare.ms),
+      // The request loop alone, for reference: the network part of the floor.
+      loopMsgPerSec: round((records * 1000) / loopMs),
+      cpuUsPerRecord: round(perRecord(bare, records), 2),
+      peakRssMb: round(bare.rssMb),
+    };
+    say(`  journaled loop, concurrency ${concurrency}…`);
+    const folder = join(out, `durable-${concurrency}`);
+    await mkdir(folder);
+    const durable = await measure(`durable-${concurrency}`, [
+      durableLoop,
+      simulator.url,
+      String(records),
+      String(concurrency),
+      folder,
+    ]);
+    result.durable[concurrency] = {
+      ms: durable.ms,
+      cpuUs: durable.cpuUs,
+      msgPerSec: round((records * 1000) / durable.ms),
+      cpuUsPerRecord: round(perRecord(durable, records), 2),
+      throughputRatio: round((records * 1000) / durable.ms / result.bare[concurrency].msgPerSec, 2),
+      cpuRatio: round(perRecord(durable, records) / result.bare[concurrency].cpuUsPerRecord, 2),
+    };
+    say(`  sms-send, concurrency ${concurrency}…`);
+    const full = await send(input, simulator.url, concurrency, `send-${concurrency}`);
+    const msgPerSec = (records * 1000) / full.ms;
+    const cpuUsPerRecord = perRecord(full, records);
+    result.send[concurrency] = {
+      msgPerSec: round(msgPerSec),
+      cpuUsPerRecord: round(cpuUsPerRecord, 2),
+      throughputRatio: round(msgPerSec / result.bare[concurrency].msgPerSec, 2),
+      cpuRatio: round(cpuUsPerRecord / result.bare[concurrency].cpuUsPerRecord, 2),
+      peakRssMb: round(full.rssMb),
+    };
+  }
+  say('  sms-send --dry-run…');
+  const dry = await measure('dry-run', [bin, input, '--dry-run', '--quiet']);
+  const floor = Math.min(...CONCURRENCIES.map((c) => result.bare[c].cpuUsPerRecord));
+  result.dryRun = {
+    cpuUsPerRecord: round(perRecord(dry, records), 2),
+    cpuRatio: round(perRecord(dry, records) / floor, 2),
+  };
+  // The least a send that checks every record first and can be resumed costs here: the journaled
+  // loop, plus the validation pass without a second process start (a one-record dry run's cost).
+  const one = join(out, 'one.csv');
+  await writeCampaign(one, 1);
+  const start = await measure('dry-run-start', [bin, one, '--dry-run', '--quiet']);
+  for (const c of CONCURRENCIES) {
+    const durable = result.durable[c];
+    const cpuUs = durable.cpuUs + dry.cpuUs - start.cpuUs;
+    const ms = durable.ms + dry.ms - start.ms;
+    result.durable[c].validated = {
+      cpuRatio: round(cpuUs / records / result.bare[c].cpuUsPerRecord, 2),
+      throughputRatio: round((records * 1000) / ms / result.bare[c].msgPerSec, 2),
+    };
+    delete durable.ms;
+    delete durable.cpuUs;
+  }
+
+  if (bigRecords > 0) {
+    say(`  writing ${fmt(bigRecords)} records…`);
+    const big = join(out, `bench-${bigRecords}.csv`);
+    await writeCampaign(big, bigRecords);
+    say(`  sms-send, ${fmt(bigRecords)} records…`);
+    const firstRequest = simulator.nextRequest();
+    const run = await send(big, simulator.url, CONCURRENCIES[0], 'big');
+    result.million = {
+      records: bigRecords,
+      firstRequestMs: round((await firstRequest) - run.startedAt),
+      msgPerSec: round((bigRecords * 1000) / run.ms),
+      cpuUsPerRecord: round(perRecord(run, bigRecords), 2),
+      peakRssMb: round(run.rssMb),
+    };
+    result.nodes = await memoryByNode(big, simulator.url, run.rssMb);
+    await rm(big, { force: true });
+  }
+} finally {
+  simulator.stop();
+}
+
+/**
+ * Peak RSS of the big send and its dry run on this Node.js and on each other line given
+ * (--node=PATH, BENCH_NODES); a line that is not found is named with the reason.
+ */
+async function memoryByNode(big, url, sendRssMb) {
+  const lines = otherNodes(args);
+  for (const reason of lines.skipped) say(`  skipped another Node.js: ${reason}`);
+  if (lines.nodes.length === 0 && lines.skipped.length === 0) {
+    say('  other Node.js lines: none given (--node=PATH or BENCH_NODES), this one only');
+  }
+  const byNode = [];
+  for (const node of [{ version: process.version }, ...lines.nodes]) {
+    say(`  Node.js ${node.version}: sms-send --dry-run, ${fmt(bigRecords)} records…`);
+    const dry = await measure(`big-dry-${node.version}`, [bin, big, '--dry-run', '--quiet'], {
+      node: node.path,
+    });
+    let sendRss = sendRssMb;
+    if (node.path) {
+      say(`  Node.js ${node.version}: sms-send, ${fmt(bigRecords)} records…`);
+      sendRss = (await send(big, url, CONCURRENCIES[0], `big-${node.version}`, node.path)).rssMb;
+    }
+    byNode.push({
+      version: node.version,
+      sendRssMb: round(sendRss),
+      dryRunRssMb: round(dry.rssMb),
+    });
+  }
+  return { lines: byNode, skipped: lines.skipped };
+}
+
+say('  --help against node -e 0…');
+const helpMs = timeCommand([bin, '--help']);
+const nodeMs = timeCommand(['-e', '0']);
+result.help = { helpMs: round(helpMs), nodeMs: round(nodeMs), ratio: round(helpMs / nodeMs, 2) };
+result.loadAverage = {
+  before: loadBefore.map((l) => round(l, 2)),
+  after: loadavg().map((l) => round(l, 2)),
+};
+
+// The budgets of docs/benchmark.md#budgets, each with the figure it is judged on.
+const worst = (key, pick) => pick(...CONCURRENCIES.map((c) => result.send[c][key]));
+// What a validated, journaled send can do at best, for the two budgets it bounds.
+const boundOf = (key, pick) => pick(...CONCURRENCIES.map((c) => result.durable[c].validated[key]));
+const budgets = [
+  {
+    budget: 'send CPU per record ≤ 2.0× bare loop',
+    measured: worst('cpuRatio', Math.max),
+    // No validated, journaled send costs less (see durable-loop.js).
+    lowerBound: boundOf('cpuRatio', Math.max),
+    met: worst('cpuRatio', Math.max) <= 2.0,
+  },
+  {
+    budget: 'dry-run CPU per record ≤ 1.0× bare loop',
+    measured: result.dryRun.cpuRatio,
+    met: result.dryRun.cpuRatio <= 1.0,
+  },
+  ...CONCURRENCIES.map((c) => ({
+    budget: `throughput ≥ 0.7× bare loop at concurrency ${c}`,
+    measured: result.send[c].throughputRatio,
+    // Nor goes faster.
+    upperBound: result.durable[c].validated.throughputRatio,
+    met: result.send[c].throughputRatio >= 0.7,
+  })),
+];
+if (result.million) {
+  const small = result.send[CONCURRENCIES[0]].peakRssMb;
+  const big = result.million.peakRssMb;
+  for (const line of result.nodes.lines) {
+    for (const [what, rss] of [
+      ['send', line.sendRssMb],
+      ['dry run', line.dryRunRssMb],
+    ]) {
+      budgets.push({
+        budget: `peak RSS at ${fmt(result.million.records)} records < 150 MB, ${what} on Node.js ${line.version}`,
+        measured: rss,
+        met: rss < 150,
+      });
+    }
+  }
+  budgets.push({
+    budget: `peak RSS at ${fmt(result.million.records)} within 10% of ${fmt(records)} records`,
+    measured: round(big / small, 2),
+    met: Math.abs(big - small) <= small * 0.1,
+  });
+}
+budgets.push({
+  budget: '--help ≤ 2.5× node -e 0',
+  measured: result.help.ratio,
+  met: result.help.ratio <= 2.5,
+});
+result.budgets = budgets;
+await rm(out, { recursive: true, force: true });
+
+if (json) {
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+} else {
+  const rows = [['measure', 'msg/s', 'CPU µs/record', 'vs bare loop', 'peak RSS']];
+  for (const c of CONCURRENCIES) {
+    const bare = result.bare[c];
+    const durable = result.durable[c];
+    const full = result.send[c];
+    rows.push(
+      [
+        `bare undici loop, concurrency ${c}`,
+        fmt(bare.msgPerSec),
+        bare.cpuUsPerRecord.toFixed(2),
+        `its loop alone: ${fmt(bare.loopMsgPerSec)} msg/s`,
+        `${bare.peakRssMb} MB`,
+      ],
+      [
+        `journaled loop, concurrency ${c}`,
+        fmt(durable.msgPerSec),
+        durable.cpuUsPerRecord.toFixed(2),
+        `${durable.throughputRatio.toFixed(2)} msg/s, ${durable.cpuRatio.toFixed(2)} CPU`,
+        '',
+      ],
+      [
+        `sms-send, concurrency ${c}`,
+        fmt(full.msgPerSec),
+        full.cpuUsPerRecord.toFixed(2),
+        `${full.throughputRatio.toFixed(2)} msg/s, ${full.cpuRatio.toFixed(2)} CPU`,
+        `${full.peakRssMb} MB`,
+      ],
+    );
+  }
+  rows.push([
+    'sms-send --dry-run',
+    '',
+    result.dryRun.cpuUsPerRecord.toFixed(2),
+    `${result.dryRun.cpuRatio.toFixed(2)} CPU`,
+    '',
+  ]);
+  if (result.million) {
+    rows.push([
+      `sms-send, ${fmt(result.million.records)} records`,
+      fmt(result.million.msgPerSec),
+      result.million.cpuUsPerRecord.toFixed(2),
+      `first request after ${fmt(result.million.firstRequestMs)} ms`,
+      `${result.million.peakRssMb} MB`,
+    ]);
+    for (const line of result.nodes.lines) {
+      rows.push([
+        `Node.js ${line.version}, ${fmt(result.million.records)} records`,
+        '',
+        '',
+        `send / dry run`,
+        `${line.sendRssMb} / ${line.dryRunRssMb} MB`,
+      ]);
+    }
+  }
+  rows.push([
+    `sms-send --help / node -e 0`,
+    '',
+    '',
+    `${result.help.helpMs} / ${result.help.nodeMs} ms, ${result.help.ratio.toFixed(2)}`,
+    '',
+  ]);
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+  const line = (row) => `| ${row.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
+  say('');
+  say(line(rows[0]));
+  say(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const row of rows.slice(1)) say(line(row));
+  say('');
+  for (const b of budgets) {
+    const bound =
+      b.lowerBound !== undefined
+        ? ` (any validated, journaled send: at least ${b.lowerBound})`
+        : b.upperBound !== undefined
+          ? ` (any validated, journaled send: at most ${b.upperBound})`
+          : '';
+    say(`${b.met ? 'met   ' : 'MISSED'}  ${b.budget}: ${b.measured}${bound}`);
+  }
+  if (!result.million)
+    say('(the 1,000,000-record run was skipped: no peak RSS budget, no time to first request)');
+  say(
+    `load average ${result.loadAverage.before.join(' ')} before, ${result.loadAverage.after.join(' ')} after, on ${cpus().length} cores`,
+  );
+}
