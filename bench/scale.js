@@ -1,0 +1,221 @@
+// npm run bench -- --scale: a campaign of 1,000,000 and of 10,000,000 records end to end, on each Node.js line given.
+// Usage: node bench/run.js --scale[=N,N…] [--json] [--node=PATH]
+// For each size: the dry run, the send, a send killed (SIGKILL) at 40% and its --resume, and
+// --resume of the finished campaign; each with wall time, CPU per record of the campaign, peak
+// RSS and the journal's bytes per record. Judged against the memory and journal budgets of
+// docs/benchmark.md#budgets. The simulator runs in a process of its own and is not counted.
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { bin, measure, otherNodes, out, startSimulator, writeCampaign } from './children.js';
+
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const sizesArg = args.find((a) => a.startsWith('--scale='));
+const sizes = sizesArg ? sizesArg.slice(8).split(',').map(Number) : [1_000_000, 10_000_000];
+const KILL_AT = 0.4;
+// With --json, stdout carries only the document; progress goes to stderr.
+const say = (line) => (json ? process.stderr : process.stdout).write(`${line}\n`);
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+const round = (n, digits = 0) => Number(n.toFixed(digits));
+
+/** Bytes of the journal files (journal*) in every campaign folder of a state directory. */
+async function journalBytes(stateDir) {
+  const campaigns = join(stateDir, 'campaigns');
+  let bytes = 0;
+  for (const id of existsSync(campaigns) ? await readdir(campaigns) : []) {
+    for (const name of await readdir(join(campaigns, id))) {
+      if (name.startsWith('journal')) bytes += (await stat(join(campaigns, id, name))).size;
+    }
+  }
+  return bytes;
+}
+
+async function fileSize(path) {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** The four runs of one campaign size on one Node.js line, as rows. */
+async function runSize(node, records, url) {
+  const input = join(out, `scale-${records}.csv`);
+  if (!existsSync(input)) {
+    say(`  writing ${fmt(records)} records…`);
+    await writeCampaign(input, records);
+  }
+  const tag = `${node.version}-${records}`;
+  const sendArgs = (report) => [
+    bin,
+    input,
+    '--endpoint',
+    url,
+    '--yes',
+    '--quiet',
+    '--concurrency',
+    '4',
+    '--report',
+    report,
+  ];
+  const row = async (what, run, stateDir) => ({
+    node: node.version,
+    records,
+    run: what,
+    wallS: round(run.ms / 1000, 1),
+    cpuUsPerRecord: round(run.cpuUs / records, 2),
+    peakRssMb: round(run.rssMb),
+    journalBytesPerRecord: stateDir ? round((await journalBytes(stateDir)) / records, 1) : null,
+    ...(run.code !== undefined && run.code !== 0 ? { exitCode: run.code } : {}),
+  });
+  const rows = [];
+  const sent = join(out, `state-send-${tag}`);
+  const killed = join(out, `state-killed-${tag}`);
+  const sentReport = join(out, `send-${tag}.report.csv`);
+  const killedReport = join(out, `killed-${tag}.report.csv`);
+  const opts = { node: node.path };
+  try {
+    say(`  Node.js ${node.version}, ${fmt(records)} records: --dry-run…`);
+    const dry = await measure(`dry-${tag}`, [bin, input, '--dry-run', '--quiet'], opts);
+    rows.push(await row('--dry-run', dry));
+    say(`  Node.js ${node.version}, ${fmt(records)} records: send…`);
+    const send = await measure(`send-${tag}`, sendArgs(sentReport), { ...opts, stateDir: sent });
+    rows.push(await row('send', send, sent));
+    // Killed once its report holds 40% of the rows a whole send's report held.
+    const whole = await fileSize(sentReport);
+    say(`  Node.js ${node.version}, ${fmt(records)} records: send killed at 40%…`);
+    const kill = await measure(`killed-${tag}`, sendArgs(killedReport), {
+      ...opts,
+      stateDir: killed,
+      killWhen: async () => (await fileSize(killedReport)) >= whole * KILL_AT,
+    });
+    rows.push(await row('send, killed at 40%', kill, killed));
+    say(`  Node.js ${node.version}, ${fmt(records)} records: --resume after the kill…`);
+    const resume = await measure(`resume-${tag}`, [...sendArgs(killedReport), '--resume'], {
+      ...opts,
+      stateDir: killed,
+      exitCodes: [1],
+    });
+    rows.push(await row('--resume after the kill', resume, killed));
+    say(`  Node.js ${node.version}, ${fmt(records)} records: --resume of the finished campaign…`);
+    const again = await measure(`finished-${tag}`, [...sendArgs(sentReport), '--resume'], {
+      ...opts,
+      stateDir: sent,
+      exitCodes: [1, 2],
+    });
+    rows.push(await row('--resume, finished', again, sent));
+  } finally {
+    for (const path of [sent, killed, sentReport, killedReport]) {
+      await rm(path, { recursive: true, force: true });
+    }
+  }
+  return rows;
+}
+
+/** The memory and journal budgets, judged on each Node.js line's rows. */
+function judge(rows) {
+  const budgets = [];
+  const [small, big] = [Math.min(...sizes), Math.max(...sizes)];
+  for (const version of new Set(rows.map((r) => r.node))) {
+    for (const run of new Set(rows.map((r) => r.run))) {
+      const at = (n) => rows.find((r) => r.node === version && r.run === run && r.records === n);
+      const [a, b] = [at(small), at(big)];
+      if (b && big >= 10_000_000) {
+        budgets.push({
+          budget: `${run}, Node.js ${version}: peak RSS at ${fmt(big)} records ≤ 200 MB`,
+          measured: b.peakRssMb,
+          met: b.peakRssMb <= 200,
+        });
+      }
+      if (a && b && a !== b) {
+        const perRecord = round(((b.peakRssMb - a.peakRssMb) * 1024 * 1024) / (big - small), 1);
+        budgets.push({
+          budget: `${run}, Node.js ${version}: peak RSS grows ≤ 10 bytes a record from ${fmt(small)} to ${fmt(big)}`,
+          measured: perRecord,
+          met: perRecord <= 10,
+        });
+      }
+      // A killed run's journal is a campaign's 40%; a finished one's was judged with its send.
+      const whole = run === 'send' || run === '--resume after the kill';
+      if (whole && b?.journalBytesPerRecord !== null && b?.journalBytesPerRecord !== undefined) {
+        budgets.push({
+          budget: `${run}, Node.js ${version}: journal ≤ 40 bytes a record at ${fmt(big)}`,
+          measured: b.journalBytesPerRecord,
+          met: b.journalBytesPerRecord <= 40,
+        });
+      }
+    }
+  }
+  return budgets;
+}
+
+function print(result) {
+  const head = [
+    'Node.js',
+    'records',
+    'run',
+    'wall',
+    'CPU µs/record',
+    'peak RSS',
+    'journal B/record',
+  ];
+  const table = [head];
+  for (const r of result.rows) {
+    table.push([
+      r.node,
+      fmt(r.records),
+      r.exitCode === undefined ? r.run : `${r.run} (exit ${r.exitCode})`,
+      `${r.wallS.toFixed(1)} s`,
+      r.cpuUsPerRecord.toFixed(2),
+      `${r.peakRssMb} MB`,
+      r.journalBytesPerRecord === null ? '' : r.journalBytesPerRecord.toFixed(1),
+    ]);
+  }
+  const widths = head.map((_, i) => Math.max(...table.map((row) => row[i].length)));
+  const line = (row) => `| ${row.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
+  say('');
+  say(line(head));
+  say(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const row of table.slice(1)) say(line(row));
+  say('');
+  for (const b of result.budgets) say(`${b.met ? 'met   ' : 'MISSED'}  ${b.budget}: ${b.measured}`);
+  for (const reason of result.skipped) say(`skipped another Node.js: ${reason}`);
+  say(
+    `load average ${result.loadAverage.before.join(' ')} before, ${result.loadAverage.after.join(' ')} after, on ${cpus().length} cores`,
+  );
+}
+
+const lines = otherNodes(args);
+if (lines.nodes.length === 0 && lines.skipped.length === 0) {
+  say('other Node.js lines: none given (--node=PATH or BENCH_NODES), this one only');
+}
+await rm(out, { recursive: true, force: true });
+await mkdir(out, { recursive: true });
+const loadBefore = loadavg();
+say(
+  `sms-send scale benchmark: ${sizes.map(fmt).join(' and ')} records; ${cpus().length} cores, ` +
+    `load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`,
+);
+const rows = [];
+const simulator = await startSimulator();
+try {
+  for (const node of [{ version: process.version }, ...lines.nodes]) {
+    for (const records of sizes) rows.push(...(await runSize(node, records, simulator.url)));
+  }
+} finally {
+  simulator.stop();
+  await rm(out, { recursive: true, force: true });
+}
+const result = {
+  rows,
+  budgets: judge(rows),
+  skipped: lines.skipped,
+  loadAverage: {
+    before: loadBefore.map((l) => round(l, 2)),
+    after: loadavg().map((l) => round(l, 2)),
+  },
+};
+if (json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+else print(result);
