@@ -82,7 +82,7 @@ export async function validateCampaign(
       onSpool: spooling
         ? (lines, messageRows) => {
             for (const row of messageRows) if (!settled(row)) toSend++;
-            writer?.addLines(lines);
+            writer?.addBytes(lines);
             return undefined;
           }
         : undefined,

@@ -76,6 +76,13 @@ export function writeAll(handle: FileHandle, text: string): void {
   }
 }
 
+/** Writes all of `bytes` at the file's position, synchronously, as writeAll does text. */
+export function writeBytes(handle: FileHandle, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length;) {
+    done += writeSync(handle.fd, bytes, done, bytes.length - done);
+  }
+}
+
 /** A folder's entries, or none when it does not exist (any other failure is thrown). */
 export async function listIfExists(path: string): Promise<string[]> {
   try {

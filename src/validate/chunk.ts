@@ -56,7 +56,7 @@ export function buildChunk(
   const plan = columns && planColumns(columns, options.mapping, options.template !== undefined);
   const parallel = options.parallel;
   const tally = new PlanTally(parallel?.tally ?? {}, parallel?.digests ? 'digests' : undefined);
-  const spool: string[] | undefined = parallel?.spool ? [] : undefined;
+  const spool = parallel?.spool ? new SpoolBytes() : undefined;
   const rows: number[] = [];
   for (const record of records) {
     record.line += base.line - 1;
@@ -65,7 +65,7 @@ export function buildChunk(
     if (spool) {
       const entry = entryOf(item);
       if (entry.kind === 'message') rows.push(entry.row);
-      spool.push(spoolLine(entry));
+      spool.add(spoolLine(entry));
     }
   }
   return {
@@ -73,7 +73,34 @@ export function buildChunk(
     records: records.length,
     plan: tally.snapshot(),
     ...(parallel?.digests ? { digests: tally.digests() } : {}),
-    ...(spool ? { spool: spool.join(''), messageRows: Int32Array.from(rows) } : {}),
+    ...(spool ? { spool: spool.bytes(), messageRows: Int32Array.from(rows) } : {}),
     ids: [...checker.seenIds].slice(seenIds.size),
   };
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * A part's spool lines, encoded as they are made into one growing byte array: joined into one
+ * string instead, a part's lines (a megabyte and more) became a large object in the worker's heap
+ * and again in the main thread's, each freed only by a full collection; a send of 3,000,000
+ * records peaked 70 MB higher with them.
+ */
+class SpoolBytes {
+  private buffer = new Uint8Array(256 * 1024);
+  private used = 0;
+
+  add(line: string): void {
+    // UTF-8 takes at most three bytes for each UTF-16 code unit.
+    if (this.used + line.length * 3 > this.buffer.length) {
+      const grown = new Uint8Array(Math.max(this.buffer.length * 2, this.used + line.length * 3));
+      grown.set(this.buffer.subarray(0, this.used));
+      this.buffer = grown;
+    }
+    this.used += encoder.encodeInto(line, this.buffer.subarray(this.used)).written;
+  }
+
+  bytes(): Uint8Array {
+    return this.buffer.subarray(0, this.used);
+  }
 }

@@ -31,10 +31,10 @@ export interface PlanOptions {
    */
   onRecord?: (record: BuiltRecord) => Promise<void> | undefined;
   /**
-   * Sees the spool lines of each part a worker thread validated, with the rows among them that
+   * Sees the spool lines (UTF-8) of each part a worker thread validated, with the rows among them that
    * are messages (the campaign's `parallel.spool` asks workers for them); awaited like onRecord.
    */
-  onSpool?: (lines: string, messageRows: Int32Array) => Promise<void> | undefined;
+  onSpool?: (lines: Uint8Array, messageRows: Int32Array) => Promise<void> | undefined;
   /** Told the number of records read so far, as they are read: the UI shows it as progress. */
   onProgress?: (records: number) => void;
   /** Count records whose recipient and text repeat an earlier one (`Plan.repeats`). */

@@ -4,7 +4,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../shared/errors.js';
 import type { Encoding } from '../message/encoding.js';
 import { decimal } from '../shared/digits.js';
-import { lineChunks, TEXT_PIECE_BYTES, writeAll } from '../shared/files.js';
+import { lineChunks, TEXT_PIECE_BYTES, writeAll, writeBytes } from '../shared/files.js';
 import type { Entry } from './entries.js';
 
 /**
@@ -28,12 +28,17 @@ export class SpoolWriter {
     this.addLines(spoolLine(entry));
   }
 
-  /** Whole lines already written out (a worker thread's part of the campaign). */
-  addLines(lines: string): void {
+  private addLines(lines: string): void {
     this.buffer.push(lines);
     this.size += lines.length;
     // Counted in characters: a text of two-byte characters still stays a regular V8 string.
     if (this.size > TEXT_PIECE_BYTES / 2) this.flush();
+  }
+
+  /** Whole lines already encoded (a worker thread's part of the campaign), after those added. */
+  addBytes(lines: Uint8Array): void {
+    this.flush();
+    this.write(() => writeBytes(this.handle, lines));
   }
 
   private flush(): void {
@@ -41,8 +46,12 @@ export class SpoolWriter {
     const text = this.buffer.join('');
     this.buffer = [];
     this.size = 0;
+    this.write(() => writeAll(this.handle, text));
+  }
+
+  private write(out: () => void): void {
     try {
-      writeAll(this.handle, text);
+      out();
     } catch (error) {
       // The spool is written while the input is checked, before anything is sent: a full disk
       // here is the operator's to fix, not a bug.

@@ -82,8 +82,11 @@ export interface ChunkResult {
   plan: PlanPart;
   /** Digests of the valid records, four words each, when repeats are counted. */
   digests?: Int32Array;
-  /** The spool lines of the part, and the rows among them that are messages. */
-  spool?: string;
+  /**
+   * The spool lines of the part as UTF-8 bytes, and the rows among them that are messages. Bytes,
+   * not a string: they cross threads by transfer and leave no string of megabytes in either heap.
+   */
+  spool?: Uint8Array;
   messageRows?: Int32Array;
   /** User-given MessageIds of the part's valid records: the main thread checks them across parts. */
   ids: string[];

@@ -59,9 +59,11 @@ async function work(): Promise<void> {
     const base = await baseOf(seq);
     try {
       const result = buildChunk(options, spec, read.records, base);
-      const transfer = [result.digests?.buffer, result.messageRows?.buffer].filter(
-        (buffer): buffer is ArrayBuffer => buffer !== undefined,
-      );
+      const transfer = [
+        result.digests?.buffer,
+        result.messageRows?.buffer,
+        result.spool?.buffer,
+      ].filter((buffer): buffer is ArrayBuffer => buffer !== undefined);
       port.postMessage({ type: 'done', seq, result } satisfies FromWorker, transfer);
     } catch (error) {
       send({ type: 'failed', seq, error: crossing(error) });

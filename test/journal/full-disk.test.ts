@@ -95,9 +95,9 @@ describe('SpoolWriter on a full disk', () => {
     vi.mocked(fs.writeSync).mockImplementationOnce(() => {
       throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     });
-    spool.addLines('F\t{}\n'.repeat(10));
     let thrown: unknown;
     try {
+      spool.addBytes(Buffer.from('F\t{}\n'.repeat(10)));
       await spool.close();
     } catch (error) {
       thrown = error;

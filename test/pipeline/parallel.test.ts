@@ -73,7 +73,7 @@ async function validate(
           }
         : undefined,
       onSpool: (lines, rows) => {
-        spool.push(lines);
+        spool.push(Buffer.from(lines).toString('utf8'));
         toSend.push(...rows);
         return undefined;
       },
