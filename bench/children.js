@@ -63,37 +63,58 @@ export function startSimulator() {
 
 /**
  * Runs `<node> --import probe <argv>` and returns its wall time, CPU and peak RSS. Options:
- * `node` (another Node.js binary), `stateDir` (kept; else one of its own, removed after),
- * `exitCodes` (accepted besides 0), `killWhen` (polled every 200 ms; when it resolves true the
- * child's CPU and peak RSS are read from /proc and it is killed with SIGKILL).
+ * `node` (another Node.js binary), `nodeArgs` (its options), `stateDir` (kept; else one of its
+ * own, removed after), `exitCodes` (accepted besides 0), `mayFail` (a run that fails or dies is
+ * a result: its exit code or signal, and its CPU and peak RSS as last read from /proc), and
+ * `killWhen` (polled; when it resolves true the child is read from /proc and killed, SIGKILL).
  */
 export async function measure(label, argv, options = {}) {
   const usageFile = join(out, `${label}.usage.json`);
   const stateDir = options.stateDir ?? join(out, `state-${label}`);
   const started = performance.now();
   const startedAt = Date.now();
-  const child = spawn(options.node ?? process.execPath, ['--import', probe, ...argv], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...env, SMS_SEND_STATE_DIR: stateDir, BENCH_USAGE_FILE: usageFile },
-  });
+  const child = spawn(
+    options.node ?? process.execPath,
+    [...(options.nodeArgs ?? []), '--import', probe, ...argv],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...env, SMS_SEND_STATE_DIR: stateDir, BENCH_USAGE_FILE: usageFile },
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
+  let done = false;
   const exited = new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('exit', (code, signal) => resolve({ code, signal }));
+    child.on('exit', (code, signal) => {
+      done = true;
+      resolve({ code, signal });
+    });
   });
-  let killed;
-  if (options.killWhen) killed = await killWhen(child, exited, options.killWhen);
+  // Read every 200 ms, for a child that is killed or dies before the probe can write its usage.
+  let last = { cpuUs: 0, rssMb: 0 };
+  let killed = false;
+  while (!done) {
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 200))]);
+    if (done) break;
+    last = procUsage(child.pid) ?? last;
+    if (options.killWhen && (await options.killWhen())) {
+      last = procUsage(child.pid) ?? last;
+      child.kill('SIGKILL');
+      killed = true;
+      break;
+    }
+  }
   const { code, signal } = await exited;
   const ms = performance.now() - started;
-  if (killed) return { ms, startedAt, stdout, ...killed, killed: true };
-  if (code !== 0 && !(options.exitCodes ?? []).includes(code)) {
-    throw new Error(`${label} exited ${code ?? signal}: ${stderr}`);
-  }
-  const usage = JSON.parse(await readFile(usageFile, 'utf8'));
   if (!options.stateDir) await rm(stateDir, { recursive: true, force: true });
+  if (killed) return { ms, startedAt, stdout, ...last, killed: true };
+  const ok = code === 0 || (options.exitCodes ?? []).includes(code);
+  if (!ok && !options.mayFail) throw new Error(`${label} exited ${code ?? signal}: ${stderr}`);
+  if (!ok) return { ms, startedAt, stdout, stderr, code: code ?? signal, ...last, failed: true };
+  const usage = JSON.parse(await readFile(usageFile, 'utf8'));
   return {
     ms,
     startedAt,
@@ -105,28 +126,22 @@ export async function measure(label, argv, options = {}) {
   };
 }
 
-/** Polls `ready` until it says so, then reads the child's usage from /proc and kills it. */
-async function killWhen(child, exited, ready) {
-  let done = false;
-  void exited.then(() => (done = true));
-  while (!done) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    if (done || !(await ready())) continue;
-    const usage = procUsage(child.pid);
-    child.kill('SIGKILL');
-    return usage;
-  }
-  throw new Error('the run ended before the bench could kill it');
-}
-
-/** CPU (user + system, µs) and peak RSS (MB) of a live process, from /proc (Linux). */
+/** CPU (user + system, µs) and peak RSS (MB) of a live process, from /proc (Linux); or undefined. */
 function procUsage(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  let stat;
+  let status;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return undefined;
+  }
   // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]);
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const hwmKb = Number(/VmHWM:\s+(\d+)/.exec(status)[1]);
+  const hwm = /VmHWM:\s+(\d+)/.exec(status);
+  if (!hwm) return undefined;
+  const hwmKb = Number(hwm[1]);
   // Linux reports CPU time in clock ticks of 1/100 s on every common architecture.
   return { cpuUs: ticks * 10_000, rssMb: hwmKb / 1024 };
 }
