@@ -21,6 +21,13 @@ import type { CampaignOptions, ChunkResult } from './types.js';
 const PARALLEL_MIN_BYTES = 64 * 1024 * 1024;
 /** Parts of this size keep few records alive at a time in a worker (1 MiB cost more GC). */
 const CHUNK_BYTES = 256 * 1024;
+/**
+ * A worker's young generation, in MB: V8 would let each grow to 32 MB on Node 20 and more on later
+ * lines. Measured on a dry run of 3,000,000 records (Node 20, 2 workers): peak RSS 193 to 204 MB
+ * without a limit, 175 to 187 MB with this one, for about 0.9 µs more CPU a record (more frequent
+ * young collections). It is a documented option of worker threads, not a V8 flag.
+ */
+const WORKER_YOUNG_MB = 6;
 
 /** A file that workers will read: where its records start, and how records end. */
 interface FileSplit {
@@ -244,7 +251,11 @@ export class ParallelReader {
     };
     const url = parallel.worker?.url ?? new URL('./worker.js', import.meta.url);
     this.workers = Array.from({ length: this.count }, () => {
-      const worker = new Worker(url, { workerData: setup, execArgv: parallel.worker?.execArgv });
+      const worker = new Worker(url, {
+        workerData: setup,
+        execArgv: parallel.worker?.execArgv,
+        resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+      });
       worker.on('message', (message: FromWorker) => this.receive(message));
       worker.on('error', (error) => this.fail(error));
       worker.on('exit', (code) => {
