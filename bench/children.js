@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const bin = join(root, 'bin', 'sms-send.js');
 export const probe = join(root, 'bench', 'probe.js');
-export const out = join(root, 'bench', '.out');
+// One folder per bench process, so two benches can run at once (bench/.out is git-ignored).
+export const out = join(root, 'bench', '.out', String(process.pid));
 export const env = {
   ...process.env,
   SMS_SEND_USERNAME: 'bench',
