@@ -4,6 +4,7 @@ import { buildMessage, type BuildContext } from '../message/build.js';
 import { planColumns, type ColumnPlan } from '../message/columns.js';
 import { suppressedReason } from '../message/suppress.js';
 import { DigestSet, digestMessage } from './digest.js';
+import { IdSet } from './ids.js';
 import type { BuiltRecord, CampaignOptions } from './types.js';
 
 /**
@@ -15,7 +16,7 @@ export class RecordChecker {
   /** The row of the last record built. */
   row: number;
   /** User-given MessageIds of the valid records so far. */
-  readonly seenIds: Set<string>;
+  readonly seenIds: IdSet;
   private valid = 0;
   private readonly seen: DigestSet | undefined;
   private readonly digest = new Int32Array(4);
@@ -26,7 +27,7 @@ export class RecordChecker {
   constructor(
     private readonly options: CampaignOptions,
     row = 0,
-    seenIds: Set<string> = new Set(),
+    seenIds: IdSet = new IdSet(),
   ) {
     this.row = row;
     this.seenIds = seenIds;
@@ -63,14 +64,13 @@ export class RecordChecker {
     if (!built.ok) return { record, built };
     const id = built.message.MessageId;
     if (id !== undefined && isUserId(plan)) {
-      if (this.seenIds.has(id)) {
+      if (!this.seenIds.add(id)) {
         const problems = [{ field: 'MessageId', reason: `"${id}" is used by an earlier record` }];
         return {
           record,
           built: { ok: false, to: built.to, messageId: id, text: built.text, problems },
         };
       }
-      this.seenIds.add(id);
     }
     // Before --dedupe and --limit: a number that opted out takes no place among those sent.
     const list = this.options.suppress?.match(built.to);

@@ -5,6 +5,7 @@ import { openInput, type InputFile } from '../input/open.js';
 import type { InputRecord } from '../input/types.js';
 import { planColumns } from '../message/columns.js';
 import { RecordChecker } from './checker.js';
+import { IdSet } from './ids.js';
 import { entryOf } from './entries.js';
 import { PlanTally } from './tally.js';
 import { spoolLine } from './spool.js';
@@ -49,9 +50,11 @@ export function buildChunk(
   spec: ChunkSpec,
   records: InputRecord[],
   base: ChunkBase,
-  seenIds: ReadonlySet<string> = new Set(),
+  seenIds?: IdSet,
 ): ChunkResult {
-  const checker = new RecordChecker(options, base.row, new Set(seenIds));
+  // Over the ids of the parts before, recording this part's own for the main thread.
+  const ids = new IdSet(seenIds, true);
+  const checker = new RecordChecker(options, base.row, ids);
   const columns = 'columns' in spec.body ? spec.body.columns : undefined;
   const plan = columns && planColumns(columns, options.mapping, options.template !== undefined);
   const parallel = options.parallel;
@@ -74,7 +77,7 @@ export function buildChunk(
     plan: tally.snapshot(),
     ...(parallel?.digests ? { digests: tally.digests() } : {}),
     ...(spool ? { spool: spool.bytes(), messageRows: Int32Array.from(rows) } : {}),
-    ids: [...checker.seenIds].slice(seenIds.size),
+    ids: ids.digests(),
   };
 }
 

@@ -168,6 +168,27 @@ export class DigestSet {
     }
   }
 
+  /** Whether the digest at `at` in `digests` is in the set. */
+  has(digests: Int32Array, at = 0): boolean {
+    const a = digests[at]!;
+    const b = digests[at + 1]!;
+    const c = digests[at + 2]!;
+    const d = digests[at + 3]!;
+    if ((a | b | c | d) === 0) return this.zero;
+    const shard = a >>> 24;
+    const slots = this.shards[shard]!;
+    const capacity = this.capacities[shard]!;
+    for (let i = home(b, capacity); ; i = i + 1 === capacity ? 0 : i + 1) {
+      const o = i * 4;
+      const s0 = slots[o]!;
+      const s1 = slots[o + 1]!;
+      const s2 = slots[o + 2]!;
+      const s3 = slots[o + 3]!;
+      if ((s0 | s1 | s2 | s3) === 0) return false;
+      if (s0 === a && s1 === b && s2 === c && s3 === d) return true;
+    }
+  }
+
   /** Gives a shard a table of `capacity` slots, moving its digests (each known to be new there). */
   private resize(shard: number, capacity: number): void {
     const old = this.shards[shard];

@@ -190,11 +190,11 @@ export class ParallelReader {
         if (chunk.error) throw toError(chunk.error, chunk.base!);
         result = chunk.result!;
         // A MessageId given in an earlier part repeats here: the part is built again, knowing them.
-        if (result.ids.some((id) => this.checker.seenIds.has(id))) {
+        if (this.checker.seenIds.holdsAny(result.ids)) {
           const { records } = await readChunk(this.options, chunk.spec);
           result = buildChunk(this.options, chunk.spec, records, chunk.base!, this.checker.seenIds);
         }
-        for (const id of result.ids) this.checker.seenIds.add(id);
+        this.checker.seenIds.addDigests(result.ids);
         this.checker.row += result.records;
         await dispatch();
         this.seq = last;

@@ -88,8 +88,11 @@ export interface ChunkResult {
    */
   spool?: Uint8Array;
   messageRows?: Int32Array;
-  /** User-given MessageIds of the part's valid records: the main thread checks them across parts. */
-  ids: string[];
+  /**
+   * Digests of the user-given MessageIds of the part's valid records, four words each: the main
+   * thread checks them across parts.
+   */
+  ids: Int32Array;
 }
 
 /** What a tally needs of the plan's options: a worker thread's tally gets the same, as plain data. */

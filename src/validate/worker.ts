@@ -63,6 +63,7 @@ async function work(): Promise<void> {
         result.digests?.buffer,
         result.messageRows?.buffer,
         result.spool?.buffer,
+        result.ids.buffer,
       ].filter((buffer): buffer is ArrayBuffer => buffer !== undefined);
       port.postMessage({ type: 'done', seq, result } satisfies FromWorker, transfer);
     } catch (error) {
