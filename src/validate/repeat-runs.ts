@@ -4,11 +4,13 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readSync,
   rmdirSync,
   rmSync,
   writeSync,
 } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { DigestSet } from './digest.js';
 
@@ -93,7 +95,8 @@ export class SpilledRepeats {
     if (fd === undefined) {
       if (!this.folder) {
         mkdirSync(this.parent, { recursive: true, mode: 0o700 });
-        this.folder = mkdtempSync(join(this.parent, 'repeats-'));
+        removeAbandoned(this.parent);
+        this.folder = mkdtempSync(join(this.parent, `${PREFIX}${process.pid}-`));
       }
       fd = openSync(join(this.folder, `${bucket}.bin`), 'w+', 0o600);
       this.fds[bucket] = fd;
@@ -102,6 +105,29 @@ export class SpilledRepeats {
     const bytes = new Uint8Array(buffer.buffer, 0, this.fill[bucket]! * 16);
     for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
     this.fill[bucket] = 0;
+  }
+}
+
+/** Bucket folders are named by host and pid, so a run killed meanwhile can be told by the next. */
+const PREFIX = `repeats-${hostname()}-`;
+
+/** Removes the bucket folders of runs on this host that were killed before they removed them. */
+function removeAbandoned(parent: string): void {
+  for (const name of readdirSync(parent)) {
+    if (!name.startsWith(PREFIX)) continue;
+    const pid = Number(name.slice(PREFIX.length).split('-')[0]);
+    if (!Number.isInteger(pid) || alive(pid)) continue;
+    rmSync(join(parent, name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists, but is another user's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -1,5 +1,6 @@
 // The dry run's repeat count with its digests spilled to bucket files: exact, and nothing left behind.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/files.js';
@@ -46,6 +47,20 @@ describe('SpilledRepeats', () => {
     expect(count).toBe(messages.length - distinct);
     expect(spilled).toBe(spills);
     expect(left).toEqual([]);
+  });
+
+  it("removes the bucket folders of this host's runs that are gone, and no others", () => {
+    const parent = join(dir.path, 'tmp');
+    const host = hostname();
+    // A pid above Linux's highest (2^22) is never a live process.
+    const gone = join(parent, `repeats-${host}-99999999-abc`);
+    const live = join(parent, `repeats-${host}-${process.pid}-def`);
+    const elsewhere = join(parent, 'repeats-another-host-99999999-ghi');
+    for (const folder of [gone, live, elsewhere]) mkdirSync(folder, { recursive: true });
+    countRepeats(messages, 2);
+    expect(existsSync(gone)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+    expect(existsSync(elsewhere)).toBe(true);
   });
 
   it('counts none among distinct messages, and one for each copy of a message', () => {
