@@ -62,7 +62,8 @@ export class CampaignHold {
       inputs: taken.hashes,
     };
     if (request.dryRun) return inspectCampaign(claimOptions);
-    if (followUp) this.originalLock = await holdOriginal(settings.stateDir, followUp);
+    if (followUp)
+      this.originalLock = await holdOriginal(settings.stateDir, followUp, request.program);
     this.claim = await claimCampaign(claimOptions);
     // The report's own lock keeps a delivery-report fold from rewriting it under this run.
     this.reportLock = await acquireLock(lockPath(reportPath), `writing the report ${reportPath}`);

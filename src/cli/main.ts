@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import module from 'node:module';
 import type { Command } from 'commander';
 import { ExitCode } from '../shared/errors.js';
+import { currentInvocation } from './invocation.js';
 import { buildProgram } from './program.js';
 import type { RunState } from './run-state.js';
 import { renderError } from './ui/error.js';
@@ -18,7 +19,7 @@ function version(): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const state: RunState = { exitCode: ExitCode.ok };
+  const state: RunState = { exitCode: ExitCode.ok, invocation: currentInvocation() };
   const program = buildProgram(state, version());
   try {
     await program.parseAsync(argv);

@@ -10,7 +10,10 @@ import { SETTING_KEYS, SETTINGS, type SettingSpec } from '../../src/config/table
 import { EXIT_CODE_MEANING, ExitCode, UsageError } from '../../src/shared/errors.js';
 
 function program(): Command {
-  return buildProgram({ exitCode: ExitCode.ok }, '0.0.0-test');
+  return buildProgram(
+    { exitCode: ExitCode.ok, invocation: { program: 'sms-send', args: [] } },
+    '0.0.0-test',
+  );
 }
 
 function command(path: string): Command {

@@ -73,7 +73,10 @@ let runs = 0;
 export async function parseSendArgs(
   argv: string[],
 ): Promise<{ inputs: string[]; flags: SendFlags }> {
-  const program = buildProgram({ exitCode: ExitCode.ok }, '0.0.0-test');
+  const program = buildProgram(
+    { exitCode: ExitCode.ok, invocation: { program: 'sms-send', args: [] } },
+    '0.0.0-test',
+  );
   let parsed: { inputs: string[]; flags: SendFlags } | undefined;
   program.commands
     .find((command) => command.name() === 'send')!

@@ -23,7 +23,7 @@ export function defineDlr(program: Command, state: RunState): void {
     .option('-v, --verbose', 'print a line per report received');
   colorOption(dlr).action(async (options: Record<string, unknown>) => {
     const { runDlr } = await import('./dlr.js');
-    state.exitCode = await runDlr(options);
+    state.exitCode = await runDlr(options, state.invocation.program);
   });
   dlr
     .command('apply')

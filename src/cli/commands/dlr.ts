@@ -109,7 +109,7 @@ function untilStopped(): Promise<void> {
   });
 }
 
-export async function runDlr(flags: DlrFlags): Promise<ExitCode> {
+export async function runDlr(flags: DlrFlags, program: string): Promise<ExitCode> {
   const { reportPath, logPath, host, port } = await receiverPlace(flags);
   const verifier = await openVerifier(reportPath, flags);
   const { DlrReceiver } = await import('../../dlr/receiver.js');
@@ -143,6 +143,7 @@ export async function runDlr(flags: DlrFlags): Promise<ExitCode> {
         host,
         reportExists: await isFile(reportPath),
         acceptUnsigned: verifier.acceptsUnsigned,
+        program,
       },
       err,
     )}\n`,
@@ -164,6 +165,7 @@ export async function runDlr(flags: DlrFlags): Promise<ExitCode> {
     reportPath,
     logPath,
     acceptUnsigned: flags.acceptUnsigned === true,
+    program,
   };
   process.stdout.write(
     flags.json

@@ -54,7 +54,7 @@ export function defineSend(program: Command, state: RunState): Command {
   gatewayOptions(send, { send: true }).action(
     async (inputs: string[], options: Record<string, unknown>) => {
       const { runSend } = await import('./send.js');
-      state.exitCode = await runSend(inputs, options);
+      state.exitCode = await runSend(inputs, options, state.invocation);
     },
   );
   setHelp(send, sendHelp());

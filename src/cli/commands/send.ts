@@ -11,6 +11,7 @@ import { campaignRequest } from '../../campaign/request.js';
 import type { PreparedCampaign } from '../../campaign/types.js';
 import { SendEmitter } from '../../send/events.js';
 import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
+import type { Invocation } from '../invocation.js';
 import { colorFor } from '../ui/color.js';
 import { confirm } from '../ui/confirm.js';
 import { endRun } from '../ui/ending.js';
@@ -47,7 +48,11 @@ export interface SendFlags extends GatewayFlags {
   delimiter?: string;
 }
 
-export async function runSend(inputs: string[], flags: SendFlags): Promise<ExitCode> {
+export async function runSend(
+  inputs: string[],
+  flags: SendFlags,
+  invocation: Invocation,
+): Promise<ExitCode> {
   if (flags.force && flags.resume) {
     throw new UsageError('--force and --resume contradict each other');
   }
@@ -70,9 +75,10 @@ export async function runSend(inputs: string[], flags: SendFlags): Promise<ExitC
     const prepared = await prepareCampaign({
       ...campaignRequest(inputs, flags, { settings, template, stdinPath: stdin?.path }),
       onValidated: (records) => events.emit('validated', records),
+      program: invocation.program,
     }).finally(() => validation.stop());
     try {
-      return await sendPrepared(prepared, { settings, flags, inputs, target, events });
+      return await sendPrepared(prepared, { settings, flags, inputs, target, events, invocation });
     } finally {
       await prepared.close();
     }
@@ -90,6 +96,8 @@ export interface SendContext {
   /** Undefined for a dry run only. */
   target: Target | undefined;
   events: SendEmitter;
+  /** How the user ran the program: the command that finishes a stopped run is written so. */
+  invocation: Invocation;
   /** Beside `plan` or `summary` in the --json documents (retry's `followUp`). */
   extra?: Record<string, unknown>;
 }
@@ -119,6 +127,7 @@ export async function sendPrepared(
     json: flags.json === true,
     quiet: flags.quiet === true,
     extra: context.extra,
+    invocation: context.invocation,
   });
 }
 

@@ -1,0 +1,60 @@
+// How the user ran sms-send, so that every command printed for them runs where they are: the bare
+// name when that name on PATH is this program, `npx sms-send` otherwise (a clone, a project's
+// node_modules). Decided once from the process's facts; commands get the result as data.
+import { realpathSync } from 'node:fs';
+import { delimiter, join, sep } from 'node:path';
+
+/** The program as the user runs it, and the arguments of this run (for "the same, with --resume"). */
+export interface Invocation {
+  /** `sms-send` or `npx sms-send`. */
+  program: string;
+  args: readonly string[];
+}
+
+/** What the decision looks at; `realpath` answers undefined for a path that does not exist. */
+export interface InvocationFacts {
+  /** The script node runs (process.argv[1]). */
+  script: string | undefined;
+  /** The PATH the user's shell searches. */
+  path: string | undefined;
+  /** npm's `npm_command`: `exec` when run through npx or `npm exec`. */
+  npmCommand: string | undefined;
+  realpath: (path: string) => string | undefined;
+}
+
+/** The bare name is right only when the shell finds it, and finds this very program. */
+export function programName(facts: InvocationFacts): string {
+  if (facts.npmCommand === 'exec') return 'npx sms-send';
+  const script = facts.script === undefined ? undefined : facts.realpath(facts.script);
+  if (script === undefined) return 'npx sms-send';
+  for (const dir of (facts.path ?? '').split(delimiter)) {
+    // npm puts a project's node_modules/.bin on the PATH of what it runs; the user's shell
+    // does not have it.
+    if (dir === '' || isProjectBin(dir)) continue;
+    const found = facts.realpath(join(dir, 'sms-send'));
+    if (found === undefined) continue;
+    return found === script ? 'sms-send' : 'npx sms-send';
+  }
+  return 'npx sms-send';
+}
+
+function isProjectBin(dir: string): boolean {
+  return dir.replace(/[\\/]+$/, '').endsWith(`node_modules${sep}.bin`);
+}
+
+/** This process's invocation. */
+export function currentInvocation(): Invocation {
+  const program = programName({
+    script: process.argv[1],
+    path: process.env.PATH,
+    npmCommand: process.env.npm_command,
+    realpath: (path) => {
+      try {
+        return realpathSync(path);
+      } catch {
+        return undefined;
+      }
+    },
+  });
+  return { program, args: process.argv.slice(2) };
+}
