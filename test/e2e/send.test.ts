@@ -152,10 +152,12 @@ describe('sms-send against a separately started `sms-send simulate`', () => {
     // The banner's command, run as printed (through a shell), from a folder of its own.
     const command = /send to it: +(.*)/.exec(banner)![1]!;
     expect(command).toContain(`--endpoint ${url}`);
+    // Run from a clone, where the shell does not find sms-send: the command says npx.
+    expect(command).toContain(' npx sms-send ');
     const result = await new Promise<CliResult>((resolve, reject) => {
       const child = spawn(
         'sh',
-        ['-c', command.replace(' sms-send ', ` ${process.execPath} ${BIN} `)],
+        ['-c', command.replace(' npx sms-send ', ` ${process.execPath} ${BIN} `)],
         {
           cwd: dir.path,
           // cleanEnv() carries the test's own SMS_SEND_STATE_DIR, never the user's.
