@@ -18,7 +18,7 @@ import { endRun } from '../ui/ending.js';
 import { formatCount, plural } from '../ui/format.js';
 import { renderPlan } from '../ui/plan.js';
 import { showProgress, showValidationProgress } from '../ui/progress.js';
-import { watchSignals } from '../ui/signals.js';
+import { renderStopping, watchSignals } from '../ui/signals.js';
 import { renderWaiting, renderWindowPlan } from '../ui/window.js';
 import { windowState } from '../../shared/window.js';
 
@@ -201,11 +201,12 @@ async function sendWithProgress(
     quiet: flags.quiet === true || flags.json === true,
     verbose: flags.verbose === true,
   });
+  // While the run waits for its send window nothing is in flight, and a stop says so.
+  let windowOpensAt = 0;
+  events.on('waiting', (wait) => (windowOpensAt = wait.opensAt));
   const signals = watchSignals({
-    first: () =>
-      progress.note(
-        'stopping: finishing the batches in flight (press Ctrl-C again to abandon them)',
-      ),
+    first: (signal) =>
+      progress.note(renderStopping({ signal, waitingForWindow: Date.now() < windowOpensAt })),
     second: () => progress.note('abandoning the batches in flight'),
   });
   // Under --json stdout holds only the final document; a run that waits for hours says so on
