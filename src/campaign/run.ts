@@ -17,6 +17,7 @@ import { RateLimiter } from '../send/rate.js';
 import { applyJournal, type ResumeCounts } from './resume.js';
 import { send } from '../send/send.js';
 import type { Poster, SendOutcome } from '../send/types.js';
+import { StateUnwritableError } from '../shared/errors.js';
 import type { Entry } from '../validate/entries.js';
 
 export interface RunOptions {
@@ -87,13 +88,24 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
 
   const journal = await JournalWriter.open(options.journalPath);
   const run = (previous?.runs ?? 0) + 1;
-  await journal.append({
-    t: 'start',
-    v: JOURNAL_VERSION,
-    campaign: options.contentHash,
-    run,
-    at: new Date().toISOString(),
-  });
+  await journal
+    .append({
+      t: 'start',
+      v: JOURNAL_VERSION,
+      campaign: options.contentHash,
+      run,
+      at: new Date().toISOString(),
+    })
+    .catch(async (error: unknown) => {
+      events.off('record', onRecord);
+      events.off('batch', flush);
+      await journal.close().catch(() => undefined);
+      await sink.close();
+      throw new StateUnwritableError(
+        `campaign state could not be written: ${(error as Error).message}. Nothing was sent; ` +
+          'once there is room, run the same command again with --resume.',
+      );
+    });
 
   const clock = options.clock ?? systemClock;
   const resumed: ResumeCounts | undefined = previous ? { fromJournal: 0, inFlight: 0 } : undefined;
@@ -108,8 +120,9 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
           options.delivered,
         )
       : options.entries;
+  let outcome: SendOutcome | undefined;
   try {
-    const outcome = await send(
+    outcome = await send(
       entries,
       {
         poster: options.poster,
@@ -136,7 +149,10 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
   } finally {
     events.off('record', onRecord);
     events.off('batch', flush);
-    await journal.close();
+    // After a write failed, closing can fail the same way; what was written stays written.
+    await journal.close().catch((error: unknown) => {
+      if (!outcome?.stopped?.stateUnwritable) throw error;
+    });
     await sink.close();
   }
 }

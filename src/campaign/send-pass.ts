@@ -50,7 +50,7 @@ export async function sendPass(
   const windowClosed =
     run.windowClosed && window ? closedWindow(window, clock, sent, run.notSent) : undefined;
   const summary = tally.summary(reportPath);
-  await claim.finish({
+  const finished = claim.finish({
     status: run.stopped || windowClosed ? 'stopped' : run.interrupted ? 'interrupted' : 'finished',
     counts: summary.byOutcome,
     records: summary.total,
@@ -58,6 +58,9 @@ export async function sendPass(
       run.stopped?.reason ??
       (windowClosed ? `the send window closed: ${windowClosed.window}` : undefined),
   });
+  // The state that could not be written may refuse the manifest too: it then still says
+  // `running`, which the next run reads as interrupted, and --resume finishes it all the same.
+  await (run.stopped?.stateUnwritable ? finished.catch(() => undefined) : finished);
   const previous = claim.previous?.reports.at(-1);
   return {
     run,
@@ -204,7 +207,9 @@ function exitCodeOf(
   windowClosed: WindowClosed | undefined,
   summary: RunSummary,
 ): ExitCode {
-  if (run.stopped) return ExitCode.gatewayUnusable;
+  if (run.stopped) {
+    return run.stopped.stateUnwritable ? ExitCode.stateUnwritable : ExitCode.gatewayUnusable;
+  }
   if (run.interrupted) return ExitCode.interrupted;
   if (windowClosed) return ExitCode.outsideWindow;
   return summary.exitCode;

@@ -14,6 +14,8 @@ export const ExitCode = {
   locked: 4,
   /** Outside the send window with --no-wait (nothing sent), or stopped when it closed. */
   outsideWindow: 5,
+  /** Stopped because campaign state could not be written mid-send (disk full, read-only). */
+  stateUnwritable: 6,
   /** An unexpected internal error: a bug. */
   internal: 70,
   /** Interrupted by the operator; --resume finishes the campaign. */
@@ -30,6 +32,7 @@ export const EXIT_CODE_MEANING: Record<ExitCode, string> = {
   3: 'the gateway could not be used: unreachable, credentials refused, or too many request-level failures in a row',
   4: "another run holds this campaign's lock; nothing was sent",
   5: 'outside the send window (--no-wait), or stopped when it closed; --resume continues',
+  6: 'stopped because campaign state could not be written (disk full, read-only); --resume continues once it can be',
   70: 'an unexpected internal error (a bug; please report it)',
   130: 'interrupted; --resume finishes the campaign',
 };
@@ -109,6 +112,16 @@ export class LockedError extends SmsSendError {
 export class OutsideWindowError extends SmsSendError {
   constructor(message: string, document?: object) {
     super(message, ExitCode.outsideWindow, 'outside-window', document);
+  }
+}
+
+/**
+ * Campaign state could not be written mid-send (a full disk, a read-only or failing one): the run
+ * stopped; what was settled is kept, and --resume continues once there is room (exit 6).
+ */
+export class StateUnwritableError extends SmsSendError {
+  constructor(message: string, document?: object) {
+    super(message, ExitCode.stateUnwritable, 'state-unwritable', document);
   }
 }
 
