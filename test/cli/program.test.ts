@@ -214,6 +214,8 @@ describe('help', () => {
         4    another run holds this campaign's lock; nothing was sent
         5    outside the send window (--no-wait), or stopped when it closed; --resume
              continues
+        6    stopped because campaign state could not be written (disk full,
+             read-only); --resume continues once it can be
         70   an unexpected internal error (a bug; please report it)
         130  interrupted; --resume finishes the campaign
 
