@@ -91,8 +91,7 @@ export function retryReason(
  * simulator trial sent for real; exit 4 while the campaign is being sent.
  */
 export async function planFollowUp(request: RetryRequest): Promise<RetryPlan> {
-  const program = request.program ?? 'sms-send';
-  const { original, report } = await findOriginal(request.stateDir, request.campaign, program);
+  const { original, report } = await findOriginal(request);
   const { manifest, status } = original;
   if (status === 'running') {
     throw new LockedError(
@@ -150,13 +149,7 @@ export async function planFollowUp(request: RetryRequest): Promise<RetryPlan> {
   const identity = followUpIdentity(manifest.id, manifest.contentHash, target, include, rows);
   // Rows an earlier follow-up of this campaign (another selection: delivery reports arrived since,
   // or other --include) has re-sent are not re-sent again: retry that follow-up instead.
-  const earlier = await earlierFollowUps(
-    request.stateDir,
-    manifest.id,
-    identity.id,
-    target,
-    program,
-  );
+  const earlier = await earlierFollowUps(request, manifest.id, identity.id, target);
   let alreadyRetried = 0;
   for (const row of earlier.rows) {
     if (rows.delete(row)) alreadyRetried++;
@@ -183,10 +176,9 @@ export async function planFollowUp(request: RetryRequest): Promise<RetryPlan> {
 }
 
 async function findOriginal(
-  stateDir: string,
-  campaign: string,
-  program: string,
+  request: RetryRequest,
 ): Promise<{ original: CampaignEntry; report: string }> {
+  const { stateDir, campaign, program = 'sms-send' } = request;
   if (await isFile(campaign)) {
     const path = resolvePath(campaign);
     const original = (await listCampaigns(stateDir)).find((e) => e.manifest.reports.includes(path));
@@ -325,12 +317,12 @@ function followUpIdentity(
 
 /** The other follow-ups of a campaign to the same kind of target, and the rows they re-sent. */
 async function earlierFollowUps(
-  stateDir: string,
+  request: RetryRequest,
   of: string,
   self: string,
   target: CampaignShape['target'],
-  program: string,
 ): Promise<{ ids: string[]; rows: Set<number> }> {
+  const { stateDir, program } = request;
   const resent = await rowsResent(stateDir, of, target, { except: self, program });
   return { ids: [...new Set(resent.values())], rows: new Set(resent.keys()) };
 }

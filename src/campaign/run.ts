@@ -17,7 +17,7 @@ import { RateLimiter } from '../send/rate.js';
 import { applyJournal, type ResumeCounts } from './resume.js';
 import { send } from '../send/send.js';
 import type { Poster, SendOutcome } from '../send/types.js';
-import { StateUnwritableError } from '../shared/errors.js';
+import { leadingTo, StateUnwritableError } from '../shared/errors.js';
 import type { Entry } from '../validate/entries.js';
 
 export interface RunOptions {
@@ -86,26 +86,13 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
   const flush = () => void sink.flush();
   events.on('batch', flush);
 
-  const journal = await JournalWriter.open(options.journalPath);
   const run = (previous?.runs ?? 0) + 1;
-  await journal
-    .append({
-      t: 'start',
-      v: JOURNAL_VERSION,
-      campaign: options.contentHash,
-      run,
-      at: new Date().toISOString(),
-    })
-    .catch(async (error: unknown) => {
-      events.off('record', onRecord);
-      events.off('batch', flush);
-      await journal.close().catch(() => undefined);
-      await sink.close();
-      throw new StateUnwritableError(
-        `campaign state could not be written: ${(error as Error).message}. Nothing was sent; ` +
-          'once there is room, run the same command again with --resume.',
-      );
-    });
+  const journal = await startJournal(options, run).catch(async (error: unknown) => {
+    events.off('record', onRecord);
+    events.off('batch', flush);
+    await sink.close();
+    throw error;
+  });
 
   const clock = options.clock ?? systemClock;
   const resumed: ResumeCounts | undefined = previous ? { fromJournal: 0, inFlight: 0 } : undefined;
@@ -154,5 +141,33 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
       if (!outcome?.stopped?.stateUnwritable) throw error;
     });
     await sink.close();
+  }
+}
+
+/**
+ * Opens the journal and records this run's start. State that cannot be written (a full disk)
+ * stops the run here, before anything is sent.
+ */
+async function startJournal(options: RunOptions, run: number): Promise<JournalWriter> {
+  const journal = await JournalWriter.open(options.journalPath);
+  try {
+    await journal.append({
+      t: 'start',
+      v: JOURNAL_VERSION,
+      campaign: options.contentHash,
+      run,
+      at: new Date().toISOString(),
+    });
+    return journal;
+  } catch (error) {
+    await journal.close().catch(() => undefined);
+    const stop = new StateUnwritableError(
+      `campaign state could not be written: ${(error as Error).message}. Nothing was sent.`,
+    );
+    throw leadingTo(stop, {
+      say: 'Once there is room, send it',
+      add: ['--resume'],
+      drop: ['--force'],
+    });
   }
 }

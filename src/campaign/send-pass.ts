@@ -9,7 +9,7 @@ import { OUTCOMES, type Outcome } from '../message/outcome.js';
 import type { RunSummary, Tally } from '../report/summary.js';
 import { awaitWindow, windowGate } from '../send/schedule.js';
 import { systemClock, type Clock } from '../shared/clock.js';
-import { ExitCode, InterruptedError } from '../shared/errors.js';
+import { ExitCode, InterruptedError, leadingTo } from '../shared/errors.js';
 import { describeWindow, windowState, type SendWindow } from '../shared/window.js';
 import type { Plan } from '../validate/plan.js';
 import { readSpool } from '../validate/spool.js';
@@ -84,7 +84,11 @@ async function waitForWindow(
     signal: options.stopSignal,
   });
   if (!open) {
-    throw new InterruptedError('interrupted while waiting for the send window: nothing was sent');
+    // The campaign is as it was: the same command waits again.
+    throw leadingTo(
+      new InterruptedError('interrupted while waiting for the send window: nothing was sent'),
+      { say: 'Wait for it again' },
+    );
   }
 }
 

@@ -3,6 +3,8 @@
 // node_modules). Decided once from the process's facts; commands get the result as data.
 import { realpathSync } from 'node:fs';
 import { delimiter, join, sep } from 'node:path';
+import type { NextStep } from '../shared/errors.js';
+import { shellWord } from './ui/format.js';
 
 /** The program as the user runs it, and the arguments of this run (for "the same, with --resume"). */
 export interface Invocation {
@@ -57,4 +59,12 @@ export function currentInvocation(): Invocation {
     },
   });
   return { program, args: process.argv.slice(2) };
+}
+
+/** The command line of a next step, as the user would type it: theirs changed, or another one. */
+export function commandFor(invocation: Invocation, next: Omit<NextStep, 'say'>): string {
+  if (next.args) return [invocation.program, ...next.args.map(shellWord)].join(' ');
+  const drop = new Set([...(next.drop ?? []), ...(next.add ?? [])]);
+  const args = invocation.args.filter((arg) => !drop.has(arg));
+  return [invocation.program, ...args.map(shellWord), ...(next.add ?? [])].join(' ');
 }

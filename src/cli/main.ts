@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import module from 'node:module';
 import type { Command } from 'commander';
 import { ExitCode } from '../shared/errors.js';
-import { currentInvocation } from './invocation.js';
+import { currentInvocation, type Invocation } from './invocation.js';
 import { buildProgram } from './program.js';
 import type { RunState } from './run-state.js';
 import { renderError } from './ui/error.js';
@@ -25,7 +25,7 @@ async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
     return state.exitCode;
   } catch (error) {
-    return report(error, wantsJson(program));
+    return report(error, wantsJson(program), state.invocation);
   }
 }
 
@@ -34,8 +34,8 @@ function wantsJson(command: Command): boolean {
   return command.opts().json === true || command.commands.some(wantsJson);
 }
 
-function report(error: unknown, json: boolean): number {
-  const { stream, text, exitCode } = renderError(error, json);
+function report(error: unknown, json: boolean, invocation: Invocation): number {
+  const { stream, text, exitCode } = renderError(error, json, invocation);
   if (text) process[stream].write(text);
   return exitCode;
 }

@@ -83,9 +83,9 @@ class BatchTries {
     const { run } = this;
     const { options } = run;
     await run.limiter.acquire(this.batch.length);
-    if (!this.recorded) {
-      const before = options.hooks?.beforeSend;
-      if (before && !(await run.record(() => before(this.number, this.rows)))) return undefined;
+    const hooks = options.hooks;
+    if (!this.recorded && !(await run.record(() => hooks?.beforeSend?.(this.number, this.rows)))) {
+      return undefined;
     }
     this.recorded = true;
     this.attempts++;
@@ -98,12 +98,9 @@ class BatchTries {
     if (verdict.kind === 'unknown' && options.retryUnknown) {
       verdict = { kind: 'retry', reason: `${verdict.reason}; resending (--retry-unknown)` };
     }
-    const notSent = options.hooks?.notSent;
     // Not taken back when that cannot be written: the batch then reads as in flight, never unsent.
-    if (verdict.kind === 'retry' && !this.ambiguous && notSent) {
-      if (await run.record(() => notSent(this.number, this.rows))) this.recorded = false;
-    } else if (verdict.kind === 'retry' && !this.ambiguous) {
-      this.recorded = false;
+    if (verdict.kind === 'retry' && !this.ambiguous) {
+      if (await run.record(() => hooks?.notSent?.(this.number, this.rows))) this.recorded = false;
     }
     return { answer, verdict };
   }
@@ -157,10 +154,9 @@ class BatchTries {
       run.countFailure(verdict);
     }
     const rows: RowResult[] = batch.map((entry, i) => toRow(entry, results[i]!, attempts));
-    const after = run.options.hooks?.afterResult;
     // A result that cannot be journaled still goes to the report; the journal reads the batch as
     // in flight (unknown on resume, never sent again).
-    if (after) await run.record(() => after(this.number, rows));
+    await run.record(() => run.options.hooks?.afterResult?.(this.number, rows));
     run.events.emit('batch', {
       batch: this.number,
       size: batch.length,

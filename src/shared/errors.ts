@@ -49,6 +49,20 @@ export interface Problem {
   reason: string;
 }
 
+/**
+ * The command that moves the user on from a refusal, as a change to the command line they ran
+ * (flags dropped and added), or as another command's arguments. The command line writes it out
+ * the way the user runs the program; the message says the same in words for machines.
+ */
+export interface NextStep {
+  /** What the command does, to come before "with:", e.g. "Finish it". */
+  say: string;
+  drop?: readonly string[];
+  add?: readonly string[];
+  /** Another command altogether, e.g. `['report', path]`. */
+  args?: readonly string[];
+}
+
 /** Base of every error that ends a run with a known exit code. */
 export class SmsSendError extends Error {
   readonly exitCode: ExitCode;
@@ -61,6 +75,8 @@ export class SmsSendError extends Error {
   readonly document?: object;
   /** What was wrong with the input, one entry per problem, for `--json` (the message has it all). */
   readonly problems?: readonly Problem[];
+  /** The command that moves the user on, when there is one to run as it stands. */
+  next?: NextStep;
   constructor(
     message: string,
     exitCode: ExitCode,
@@ -75,6 +91,12 @@ export class SmsSendError extends Error {
     this.document = document;
     this.problems = problems;
   }
+}
+
+/** `error` with the command that moves the user on from it. */
+export function leadingTo<E extends SmsSendError>(error: E, next: NextStep): E {
+  error.next = next;
+  return error;
 }
 
 /**

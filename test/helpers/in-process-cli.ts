@@ -34,7 +34,7 @@ export async function runInProcess(
     await buildProgram(state, '0.0.0-test').parseAsync([...args], { from: 'user' });
     return { code: state.exitCode, ...output };
   } catch (error) {
-    const shown = renderError(error, args.includes('--json'));
+    const shown = renderError(error, args.includes('--json'), state.invocation);
     output[shown.stream] += shown.text;
     return { code: shown.exitCode, ...output };
   } finally {

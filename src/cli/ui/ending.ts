@@ -4,9 +4,9 @@ import { ExitCode, NotAllAcceptedError } from '../../shared/errors.js';
 import { summaryDocument } from '../../campaign/documents.js';
 import { endingError } from '../../campaign/flow.js';
 import type { CampaignResult } from '../../campaign/types.js';
-import type { Invocation } from '../invocation.js';
+import { commandFor, type Invocation } from '../invocation.js';
 import { colorFor } from './color.js';
-import { plural, shellWord } from './format.js';
+import { plural } from './format.js';
 import { renderQuietLine, renderSummary } from './summary.js';
 
 export interface EndOptions {
@@ -69,9 +69,8 @@ export function endRun(result: CampaignResult, options: EndOptions): ExitCode {
 }
 
 /** The command line that finishes this campaign: the same arguments, with --resume. */
-export function resumeCommand(invocation: Invocation): string {
-  const args = invocation.args.filter((a) => a !== '--force' && a !== '--resume');
-  return [invocation.program, ...args.map(shellWord), '--resume'].join(' ');
+function resumeCommand(invocation: Invocation): string {
+  return commandFor(invocation, { drop: ['--force'], add: ['--resume'] });
 }
 
 /** "1 record is unknown: the gateway may have it." and its plural. */

@@ -1,0 +1,220 @@
+// Every refusal and stop the send command prints names a command; run in the state that produced
+// it (its cause, such as a wrong password or a full disk, put right), that command makes progress:
+// it sends, finishes or reports, and never meets the same refusal or one that sends the user back.
+// In-process: the real program, its messages as main.ts prints them, an in-test simulator.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as Appender from '../../src/journal/appender.js';
+import { acquireLock } from '../../src/journal/lock.js';
+import { campaignPaths } from '../../src/journal/state.js';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
+import { runInProcess, type InProcessRun } from '../helpers/in-process-cli.js';
+import { promiseBreaches } from '../helpers/reliability.js';
+
+/** A full disk under the journal, for the row that needs one. */
+const fullDisk = vi.hoisted(() => ({ afterSends: Infinity, sends: 0 }));
+
+vi.mock('../../src/journal/appender.js', async (importOriginal) => {
+  const real = await importOriginal<typeof Appender>();
+  class FullDisk extends real.LineAppender {
+    override append(line: string, options?: { sync?: boolean }): Promise<void> {
+      if (line.startsWith('{"t":"send"') && ++fullDisk.sends > fullDisk.afterSends) {
+        return Promise.reject(new Error('ENOSPC: no space left on device, write'));
+      }
+      return super.append(line, options);
+    }
+  }
+  return { ...real, LineAppender: FullDisk };
+});
+
+const RECORDS = 30;
+const PASSWORD = 'right-pw';
+
+interface World {
+  dir: string;
+  state: string;
+  input: string;
+  report: string;
+  sim: Simulator;
+  /** The send command line every row starts from. */
+  base: string[];
+}
+
+let world: World;
+let cleanup: (() => Promise<void>)[] = [];
+
+beforeEach(async () => {
+  const dir = await tempDir();
+  const sim = await startSimulator({
+    credentials: { username: 'tester', password: PASSWORD },
+    faults: { latencyMs: 5 },
+  });
+  const input = join(dir.path, 'campaign.csv');
+  await writeCampaignCsv(input, RECORDS);
+  const report = join(dir.path, 'campaign.report.csv');
+  const state = join(dir.path, 'state');
+  vi.stubEnv('SMS_SEND_STATE_DIR', state);
+  vi.stubEnv('SMS_SEND_USERNAME', 'tester');
+  vi.stubEnv('SMS_SEND_PASSWORD', PASSWORD);
+  const base = [input, '--endpoint', sim.url, '--report', report, '--batch-size', '5'];
+  world = { dir: dir.path, state, input, report, sim, base: [...base, '--concurrency', '1'] };
+  cleanup = [() => sim.stop(), () => dir.remove()];
+});
+
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  Object.assign(fullDisk, { afterSends: Infinity, sends: 0 });
+  for (const step of cleanup.reverse()) await step();
+});
+
+/** Runs ARGS until `after(ledger size)` says so, then sends the run the signal Ctrl-C sends. */
+async function interruptWhen(args: string[], after: number): Promise<InProcessRun> {
+  const before = new Set(process.listeners('SIGINT'));
+  const running = runInProcess(args);
+  while (world.sim.ledger.length < after) await new Promise((r) => setTimeout(r, 2));
+  for (const listener of process.listeners('SIGINT')) {
+    if (!before.has(listener)) listener('SIGINT');
+  }
+  return running;
+}
+
+/** The ID of the campaign that was interrupted, as its dry run prints it. */
+async function campaignId(): Promise<string> {
+  const dry = await runInProcess([...world.base, '--dry-run', '--resume']);
+  return /campaign (\w+)\n$/.exec(dry.stdout)![1]!;
+}
+
+interface Row {
+  name: string;
+  /** Brings the campaign into the state and returns what the command printed there. */
+  produce(): Promise<InProcessRun>;
+  code: number;
+  says: string;
+  /** Puts the cause right (not the campaign's state) before the named command runs. */
+  fix?(): void | Promise<void>;
+}
+
+const ROWS: Row[] = [
+  {
+    name: 'report exists, no run recorded',
+    produce: async () => {
+      await writeFile(world.report, '');
+      return runInProcess(world.base);
+    },
+    code: 2,
+    says: 'already exists, but no run of campaign',
+  },
+  {
+    name: 'nothing to resume, the report exists',
+    produce: async () => {
+      await writeFile(world.report, '');
+      return runInProcess([...world.base, '--resume']);
+    },
+    code: 2,
+    says: 'nothing to resume',
+  },
+  {
+    name: 'nothing to resume, no report',
+    produce: () => runInProcess([...world.base, '--resume']),
+    code: 2,
+    says: 'nothing to resume',
+  },
+  {
+    name: 'stopped: the gateway refused the credentials',
+    produce: () => {
+      vi.stubEnv('SMS_SEND_PASSWORD', 'wrong-pw');
+      return runInProcess(world.base);
+    },
+    code: 3,
+    says: 'the gateway refused the credentials',
+    fix: () => void vi.stubEnv('SMS_SEND_PASSWORD', PASSWORD),
+  },
+  {
+    name: 'unfinished: a stopped campaign run again',
+    produce: async () => {
+      vi.stubEnv('SMS_SEND_PASSWORD', 'wrong-pw');
+      expect((await runInProcess(world.base)).code).toBe(3);
+      vi.stubEnv('SMS_SEND_PASSWORD', PASSWORD);
+      return runInProcess(world.base);
+    },
+    code: 2,
+    says: 'was stopped',
+  },
+  {
+    name: 'interrupted by Ctrl-C',
+    produce: () => interruptWhen(world.base, 10),
+    code: 130,
+    says: 'interrupted: ',
+  },
+  {
+    name: 'unfinished: an interrupted campaign run again',
+    produce: async () => {
+      expect((await interruptWhen(world.base, 10)).code).toBe(130);
+      return runInProcess(world.base);
+    },
+    code: 2,
+    says: 'was interrupted',
+  },
+  {
+    name: 'lock held: another run is resuming it',
+    produce: async () => {
+      expect((await interruptWhen(world.base, 10)).code).toBe(130);
+      // The other run is this process (alive), holding the lock as a resume does.
+      const lock = await acquireLock(campaignPaths(world.state, await campaignId()).lock);
+      cleanup.push(() => lock.release());
+      return runInProcess([...world.base, '--resume']);
+    },
+    code: 4,
+    says: 'another sms-send',
+  },
+  {
+    name: 'finished: already sent',
+    produce: async () => {
+      expect((await runInProcess(world.base)).code).toBe(0);
+      return runInProcess(world.base);
+    },
+    code: 2,
+    says: 'was already sent',
+  },
+  {
+    name: 'state unwritable: the disk filled up mid-send',
+    produce: () => {
+      fullDisk.afterSends = 2;
+      return runInProcess(world.base);
+    },
+    code: 6,
+    says: 'campaign state could not be written',
+    fix: () => void (fullDisk.afterSends = Infinity),
+  },
+];
+
+/** The command on the line after "… with:", as words (these paths need no quoting). */
+function named(stderr: string): string[] {
+  const line = /with:\n {2}sms-send (.+)\n/.exec(stderr);
+  expect(line, `no command named in:\n${stderr}`).not.toBeNull();
+  return line![1]!.split(' ');
+}
+
+describe('every refusal and stop leads somewhere that works', () => {
+  it.each(ROWS)('$name', async (row) => {
+    const first = await row.produce();
+    expect(first.code, first.stderr).toBe(row.code);
+    expect(first.stderr).toContain(row.says);
+    const command = named(first.stderr);
+    await row.fix?.();
+    const ledger = world.sim.ledger.length;
+    const next = await runInProcess(command);
+    // Progress: it sent, finished the campaign, or reported on it; never a refusal (2, 4) again.
+    expect([0, 1], `${command.join(' ')}\n${next.stderr}`).toContain(next.code);
+    expect(next.stderr).not.toContain(row.says);
+    const sent = world.sim.ledger.length > ledger;
+    const reported = next.stdout.length > 0;
+    expect(sent || reported).toBe(true);
+    if (sent) {
+      const rows = parseCsv(await readFile(world.report, 'utf8'));
+      expect(promiseBreaches(rows, RECORDS, world.sim.ledger)).toEqual([]);
+    }
+  });
+});
