@@ -8,19 +8,23 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as Appender from '../../src/journal/appender.js';
 import { acquireLock } from '../../src/journal/lock.js';
 import { campaignPaths } from '../../src/journal/state.js';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { findDuplicates, startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { runInProcess, type InProcessRun } from '../helpers/in-process-cli.js';
 import { promiseBreaches } from '../helpers/reliability.js';
 
 /** A full disk under the journal, for the row that needs one. */
-const fullDisk = vi.hoisted(() => ({ afterSends: Infinity, sends: 0 }));
+const fullDisk = vi.hoisted(() => ({ afterSends: Infinity, sends: 0, failDone: false }));
 
 vi.mock('../../src/journal/appender.js', async (importOriginal) => {
   const real = await importOriginal<typeof Appender>();
   class FullDisk extends real.LineAppender {
     override append(line: string, options?: { sync?: boolean }): Promise<void> {
-      if (line.startsWith('{"t":"send"') && ++fullDisk.sends > fullDisk.afterSends) {
+      // The first line that fails is the send line after `afterSends`, or with `failDone`, the
+      // answer of the batch before it; every line after it fails too, as on a full disk.
+      if (line.startsWith('{"t":"send"')) fullDisk.sends++;
+      const done = fullDisk.failDone && line.startsWith('{"t":"done"');
+      if (fullDisk.sends > fullDisk.afterSends || (done && fullDisk.sends >= fullDisk.afterSends)) {
         return Promise.reject(new Error('ENOSPC: no space left on device, write'));
       }
       return super.append(line, options);
@@ -64,8 +68,9 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  vi.useRealTimers();
   vi.unstubAllEnvs();
-  Object.assign(fullDisk, { afterSends: Infinity, sends: 0 });
+  Object.assign(fullDisk, { afterSends: Infinity, sends: 0, failDone: false });
   for (const step of cleanup.reverse()) await step();
 });
 
@@ -94,6 +99,8 @@ interface Row {
   says: string;
   /** Puts the cause right (not the campaign's state) before the named command runs. */
   fix?(): void | Promise<void>;
+  /** The command, where the message names it inside a sentence rather than on a line of its own. */
+  inline?: RegExp;
 }
 
 const ROWS: Row[] = [
@@ -179,6 +186,42 @@ const ROWS: Row[] = [
     says: 'was already sent',
   },
   {
+    name: 'window closed: the run stopped when it closed',
+    produce: async () => {
+      // Only the wall clock is faked: the window's close comes on cue, timers stay real.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(new Date('2026-11-24T20:59:00Z'));
+      const windowed = [...world.base, '--window', '09:00-21:00', '--tz', 'UTC'];
+      const running = runInProcess(windowed);
+      while (world.sim.ledger.length < 10) await new Promise((r) => setTimeout(r, 2));
+      vi.setSystemTime(new Date('2026-11-24T21:00:30Z'));
+      return running;
+    },
+    code: 5,
+    says: 'the send window closed',
+    // The next window.
+    fix: () => void vi.setSystemTime(new Date('2026-11-25T09:00:30Z')),
+  },
+  {
+    name: 'follow-up unfinished: the original resumed while its follow-up is interrupted',
+    produce: async () => {
+      world.sim.setFaults({ latencyMs: 5, rejectMessage: 0.5 });
+      expect((await runInProcess(world.base)).code).toBe(1);
+      const id = /campaign {2}(\w+)/.exec(
+        (await runInProcess([...world.base, '--resume'])).stdout,
+      )![1]!;
+      world.sim.setFaults({ latencyMs: 5 });
+      // The follow-up finds the gateway in its settings, as a configured user's does.
+      vi.stubEnv('SMS_SEND_ENDPOINT', world.sim.url);
+      const retry = ['retry', id, '--batch-size', '2', '--concurrency', '1'];
+      expect((await interruptWhen(retry, world.sim.ledger.length + 2)).code).toBe(130);
+      return runInProcess([...world.base, '--resume']);
+    },
+    code: 2,
+    says: 'that is interrupted: finish it first',
+    inline: /\(sms-send (retry \S+ --resume)/,
+  },
+  {
     name: 'state unwritable: the disk filled up mid-send',
     produce: () => {
       fullDisk.afterSends = 2;
@@ -202,7 +245,9 @@ describe('every refusal and stop leads somewhere that works', () => {
     const first = await row.produce();
     expect(first.code, first.stderr).toBe(row.code);
     expect(first.stderr).toContain(row.says);
-    const command = named(first.stderr);
+    const inline = row.inline?.exec(first.stderr)?.[1]?.split(' ');
+    const command = row.inline ? inline! : named(first.stderr);
+    expect(command).toBeDefined();
     await row.fix?.();
     const ledger = world.sim.ledger.length;
     const next = await runInProcess(command);
@@ -212,9 +257,38 @@ describe('every refusal and stop leads somewhere that works', () => {
     const sent = world.sim.ledger.length > ledger;
     const reported = next.stdout.length > 0;
     expect(sent || reported).toBe(true);
-    if (sent) {
+    expect(findDuplicates(world.sim.ledger)).toEqual([]);
+    // A follow-up writes a report of its own; the others finish the campaign's.
+    if (sent && !row.inline) {
       const rows = parseCsv(await readFile(world.report, 'utf8'));
       expect(promiseBreaches(rows, RECORDS, world.sim.ledger)).toEqual([]);
     }
+  });
+});
+
+describe('--dry-run --resume counts what the resume then sends', () => {
+  it.each([
+    { state: 'interrupted by Ctrl-C', flags: [] as string[] },
+    { state: 'stopped with a batch sent but its answer not recorded', flags: [] },
+    { state: 'stopped with a batch sent but its answer not recorded', flags: ['--retry-unknown'] },
+  ])('$state $flags', async ({ state, flags }) => {
+    if (state.startsWith('interrupted')) {
+      expect((await interruptWhen(world.base, 10)).code).toBe(130);
+    } else {
+      fullDisk.afterSends = 2;
+      fullDisk.failDone = true;
+      expect((await runInProcess(world.base)).code).toBe(6);
+      Object.assign(fullDisk, { afterSends: Infinity, failDone: false });
+    }
+    const resume = [...world.base, '--resume', ...flags];
+    const dry = await runInProcess([...resume, '--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const left = (JSON.parse(dry.stdout) as { plan: { leftToSend: number } }).plan.leftToSend;
+    const text = await runInProcess([...resume, '--dry-run']);
+    expect(text.stdout).toContain(`${left} messages left to send`);
+    const before = world.sim.ledger.length;
+    const resumed = await runInProcess(resume);
+    expect([0, 1], resumed.stderr).toContain(resumed.code);
+    expect(world.sim.ledger.length - before).toBe(left);
   });
 });
