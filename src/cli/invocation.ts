@@ -1,6 +1,8 @@
 // How the user ran sms-send, so that every command printed for them runs where they are: the bare
 // name when that name on PATH is this program, `npx sms-send` otherwise (a clone, a project's
-// node_modules). Decided once from the process's facts; commands get the result as data.
+// node_modules), and `npx -p <package> sms-send` when npx fetched it for the run: there a bare
+// `npx sms-send` would fetch the registry's `sms-send`, another package. Decided once from the
+// process's facts; commands get the result as data.
 import { realpathSync } from 'node:fs';
 import { delimiter, join, sep } from 'node:path';
 import type { NextStep } from '../shared/errors.js';
@@ -21,14 +23,17 @@ export interface InvocationFacts {
   path: string | undefined;
   /** npm's `npm_command`: `exec` when run through npx or `npm exec`. */
   npmCommand: string | undefined;
+  /** This package's name on the registry. */
+  packageName: string;
   realpath: (path: string) => string | undefined;
 }
 
 /** The bare name is right only when the shell finds it, and finds this very program. */
 export function programName(facts: InvocationFacts): string {
-  if (facts.npmCommand === 'exec') return 'npx sms-send';
   const script = facts.script === undefined ? undefined : facts.realpath(facts.script);
-  if (script === undefined) return 'npx sms-send';
+  // npx installs what it fetches under npm's cache, in an `_npx` folder.
+  if (script?.split(/[\\/]/).includes('_npx')) return `npx -p ${facts.packageName} sms-send`;
+  if (facts.npmCommand === 'exec' || script === undefined) return 'npx sms-send';
   for (const dir of (facts.path ?? '').split(delimiter)) {
     // npm puts a project's node_modules/.bin on the PATH of what it runs; the user's shell
     // does not have it.
@@ -45,8 +50,9 @@ function isProjectBin(dir: string): boolean {
 }
 
 /** This process's invocation. */
-export function currentInvocation(): Invocation {
+export function currentInvocation(packageName: string): Invocation {
   const program = programName({
+    packageName,
     script: process.argv[1],
     path: process.env.PATH,
     npmCommand: process.env.npm_command,

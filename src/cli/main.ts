@@ -11,16 +11,17 @@ import { renderError } from './ui/error.js';
 // Node 22+ caches compiled code between runs; start-up matters for cron and CI loops.
 (module as { enableCompileCache?: () => void }).enableCompileCache?.();
 
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+function packageJson(): { name: string; version: string } {
+  return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    name: string;
     version: string;
   };
-  return pkg.version;
 }
 
 async function main(argv: string[]): Promise<number> {
-  const state: RunState = { exitCode: ExitCode.ok, invocation: currentInvocation() };
-  const program = buildProgram(state, version());
+  const pkg = packageJson();
+  const state: RunState = { exitCode: ExitCode.ok, invocation: currentInvocation(pkg.name) };
+  const program = buildProgram(state, pkg.version);
   try {
     await program.parseAsync(argv);
     return state.exitCode;

@@ -6,19 +6,22 @@ import { programName, type InvocationFacts } from '../../src/cli/invocation.js';
 const INSTALLED = '/usr/lib/node_modules/restsms-send/bin/sms-send.js';
 const CLONE = '/home/ann/sms-send/bin/sms-send.js';
 const PROJECT = '/home/ann/shop/node_modules/restsms-send/bin/sms-send.js';
+const FETCHED = '/home/ann/.npm/_npx/3f2a/node_modules/restsms-send/bin/sms-send.js';
 
 /** A file system of symlinks: each path to the real path it resolves to. */
 const FILES: Record<string, string> = {
   [INSTALLED]: INSTALLED,
   [CLONE]: CLONE,
   [PROJECT]: PROJECT,
+  [FETCHED]: FETCHED,
+  '/home/ann/.npm/_npx/3f2a/node_modules/.bin/sms-send': FETCHED,
   '/usr/bin/sms-send': INSTALLED,
   '/home/ann/shop/node_modules/.bin/sms-send': PROJECT,
   '/opt/other/bin/sms-send': '/opt/other/lib/sms-send/cli.js',
 };
 
 function facts(script: string | undefined, path: string, npmCommand?: string): InvocationFacts {
-  return { script, path, npmCommand, realpath: (p) => FILES[p] };
+  return { script, path, npmCommand, packageName: 'restsms-send', realpath: (p) => FILES[p] };
 }
 
 describe('programName', () => {
@@ -50,6 +53,15 @@ describe('programName', () => {
       'another program named sms-send first on PATH',
       facts(INSTALLED, '/opt/other/bin:/usr/bin'),
       'npx sms-send',
+    ],
+    [
+      'fetched by npx for this run: a bare npx sms-send would fetch another package',
+      facts(
+        '/home/ann/.npm/_npx/3f2a/node_modules/.bin/sms-send',
+        '/home/ann/.npm/_npx/3f2a/node_modules/.bin:/usr/bin',
+        'exec',
+      ),
+      'npx -p restsms-send sms-send',
     ],
     ['no script known', facts(undefined, '/usr/bin'), 'npx sms-send'],
     ['no PATH', facts(INSTALLED, ''), 'npx sms-send'],
