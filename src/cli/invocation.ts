@@ -49,11 +49,11 @@ function isProjectBin(dir: string): boolean {
   return dir.replace(/[\\/]+$/, '').endsWith(`node_modules${sep}.bin`);
 }
 
-/** This process's invocation. */
-export function currentInvocation(packageName: string): Invocation {
+/** This process's invocation, for `argv` as node gives it (node, the script, the arguments). */
+export function currentInvocation(packageName: string, argv: readonly string[]): Invocation {
   const program = programName({
     packageName,
-    script: process.argv[1],
+    script: argv[1],
     path: process.env.PATH,
     npmCommand: process.env.npm_command,
     realpath: (path) => {
@@ -64,7 +64,7 @@ export function currentInvocation(packageName: string): Invocation {
       }
     },
   });
-  return { program, args: process.argv.slice(2) };
+  return { program, args: argv.slice(2) };
 }
 
 /** The command line of a next step, as the user would type it: theirs changed, or another one. */
