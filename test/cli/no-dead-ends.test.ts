@@ -10,7 +10,8 @@ import { acquireLock } from '../../src/journal/lock.js';
 import { campaignPaths } from '../../src/journal/state.js';
 import { findDuplicates, startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
-import { runInProcess, type InProcessRun } from '../helpers/in-process-cli.js';
+import type { CliResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { promiseBreaches } from '../helpers/reliability.js';
 
 /** A full disk under the journal, for the row that needs one. */
@@ -44,6 +45,8 @@ interface World {
   sim: Simulator;
   /** The send command line every row starts from. */
   base: string[];
+  /** The environment each command line runs with; a row may change it. */
+  env: Record<string, string>;
 }
 
 let world: World;
@@ -59,25 +62,31 @@ beforeEach(async () => {
   await writeCampaignCsv(input, RECORDS);
   const report = join(dir.path, 'campaign.report.csv');
   const state = join(dir.path, 'state');
-  vi.stubEnv('SMS_SEND_STATE_DIR', state);
-  vi.stubEnv('SMS_SEND_USERNAME', 'tester');
-  vi.stubEnv('SMS_SEND_PASSWORD', PASSWORD);
+  const env = {
+    SMS_SEND_STATE_DIR: state,
+    SMS_SEND_USERNAME: 'tester',
+    SMS_SEND_PASSWORD: PASSWORD,
+  };
   const base = [input, '--endpoint', sim.url, '--report', report, '--batch-size', '5'];
-  world = { dir: dir.path, state, input, report, sim, base: [...base, '--concurrency', '1'] };
+  world = { dir: dir.path, state, input, report, sim, base: [...base, '--concurrency', '1'], env };
   cleanup = [() => sim.stop(), () => dir.remove()];
 });
 
 afterEach(async () => {
   vi.useRealTimers();
-  vi.unstubAllEnvs();
   Object.assign(fullDisk, { afterSends: Infinity, sends: 0, failDone: false });
   for (const step of cleanup.reverse()) await step();
 });
 
+/** `sms-send ARGS` in-process, in the world's environment, as run from a clone. */
+function run(args: string[]): Promise<CliResult> {
+  return runInProcess(args, { env: world.env });
+}
+
 /** Runs ARGS until `after(ledger size)` says so, then sends the run the signal Ctrl-C sends. */
-async function interruptWhen(args: string[], after: number): Promise<InProcessRun> {
+async function interruptWhen(args: string[], after: number): Promise<CliResult> {
   const before = new Set(process.listeners('SIGINT'));
-  const running = runInProcess(args);
+  const running = run(args);
   while (world.sim.ledger.length < after) await new Promise((r) => setTimeout(r, 2));
   for (const listener of process.listeners('SIGINT')) {
     if (!before.has(listener)) listener('SIGINT');
@@ -87,14 +96,14 @@ async function interruptWhen(args: string[], after: number): Promise<InProcessRu
 
 /** The ID of the campaign that was interrupted, as its dry run prints it. */
 async function campaignId(): Promise<string> {
-  const dry = await runInProcess([...world.base, '--dry-run', '--resume']);
+  const dry = await run([...world.base, '--dry-run', '--resume']);
   return /campaign (\w+)\n$/.exec(dry.stdout)![1]!;
 }
 
 interface Row {
   name: string;
   /** Brings the campaign into the state and returns what the command printed there. */
-  produce(): Promise<InProcessRun>;
+  produce(): Promise<CliResult>;
   code: number;
   says: string;
   /** Puts the cause right (not the campaign's state) before the named command runs. */
@@ -108,7 +117,7 @@ const ROWS: Row[] = [
     name: 'report exists, no run recorded',
     produce: async () => {
       await writeFile(world.report, '');
-      return runInProcess(world.base);
+      return run(world.base);
     },
     code: 2,
     says: 'already exists, but no run of campaign',
@@ -117,34 +126,34 @@ const ROWS: Row[] = [
     name: 'nothing to resume, the report exists',
     produce: async () => {
       await writeFile(world.report, '');
-      return runInProcess([...world.base, '--resume']);
+      return run([...world.base, '--resume']);
     },
     code: 2,
     says: 'nothing to resume',
   },
   {
     name: 'nothing to resume, no report',
-    produce: () => runInProcess([...world.base, '--resume']),
+    produce: () => run([...world.base, '--resume']),
     code: 2,
     says: 'nothing to resume',
   },
   {
     name: 'stopped: the gateway refused the credentials',
     produce: () => {
-      vi.stubEnv('SMS_SEND_PASSWORD', 'wrong-pw');
-      return runInProcess(world.base);
+      world.env.SMS_SEND_PASSWORD = 'wrong-pw';
+      return run(world.base);
     },
     code: 3,
     says: 'the gateway refused the credentials',
-    fix: () => void vi.stubEnv('SMS_SEND_PASSWORD', PASSWORD),
+    fix: () => void (world.env.SMS_SEND_PASSWORD = PASSWORD),
   },
   {
     name: 'unfinished: a stopped campaign run again',
     produce: async () => {
-      vi.stubEnv('SMS_SEND_PASSWORD', 'wrong-pw');
-      expect((await runInProcess(world.base)).code).toBe(3);
-      vi.stubEnv('SMS_SEND_PASSWORD', PASSWORD);
-      return runInProcess(world.base);
+      world.env.SMS_SEND_PASSWORD = 'wrong-pw';
+      expect((await run(world.base)).code).toBe(3);
+      world.env.SMS_SEND_PASSWORD = PASSWORD;
+      return run(world.base);
     },
     code: 2,
     says: 'was stopped',
@@ -159,7 +168,7 @@ const ROWS: Row[] = [
     name: 'unfinished: an interrupted campaign run again',
     produce: async () => {
       expect((await interruptWhen(world.base, 10)).code).toBe(130);
-      return runInProcess(world.base);
+      return run(world.base);
     },
     code: 2,
     says: 'was interrupted',
@@ -171,7 +180,7 @@ const ROWS: Row[] = [
       // The other run is this process (alive), holding the lock as a resume does.
       const lock = await acquireLock(campaignPaths(world.state, await campaignId()).lock);
       cleanup.push(() => lock.release());
-      return runInProcess([...world.base, '--resume']);
+      return run([...world.base, '--resume']);
     },
     code: 4,
     says: 'another sms-send',
@@ -179,8 +188,8 @@ const ROWS: Row[] = [
   {
     name: 'finished: already sent',
     produce: async () => {
-      expect((await runInProcess(world.base)).code).toBe(0);
-      return runInProcess(world.base);
+      expect((await run(world.base)).code).toBe(0);
+      return run(world.base);
     },
     code: 2,
     says: 'was already sent',
@@ -192,7 +201,7 @@ const ROWS: Row[] = [
       vi.useFakeTimers({ toFake: ['Date'] });
       vi.setSystemTime(new Date('2026-11-24T20:59:00Z'));
       const windowed = [...world.base, '--window', '09:00-21:00', '--tz', 'UTC'];
-      const running = runInProcess(windowed);
+      const running = run(windowed);
       while (world.sim.ledger.length < 10) await new Promise((r) => setTimeout(r, 2));
       vi.setSystemTime(new Date('2026-11-24T21:00:30Z'));
       return running;
@@ -206,26 +215,24 @@ const ROWS: Row[] = [
     name: 'follow-up unfinished: the original resumed while its follow-up is interrupted',
     produce: async () => {
       world.sim.setFaults({ latencyMs: 5, rejectMessage: 0.5 });
-      expect((await runInProcess(world.base)).code).toBe(1);
-      const id = /campaign {2}(\w+)/.exec(
-        (await runInProcess([...world.base, '--resume'])).stdout,
-      )![1]!;
+      expect((await run(world.base)).code).toBe(1);
+      const id = /campaign {2}(\w+)/.exec((await run([...world.base, '--resume'])).stdout)![1]!;
       world.sim.setFaults({ latencyMs: 5 });
       // The follow-up finds the gateway in its settings, as a configured user's does.
-      vi.stubEnv('SMS_SEND_ENDPOINT', world.sim.url);
+      world.env.SMS_SEND_ENDPOINT = world.sim.url;
       const retry = ['retry', id, '--batch-size', '2', '--concurrency', '1'];
       expect((await interruptWhen(retry, world.sim.ledger.length + 2)).code).toBe(130);
-      return runInProcess([...world.base, '--resume']);
+      return run([...world.base, '--resume']);
     },
     code: 2,
     says: 'that is interrupted: finish it first',
-    inline: /\(sms-send (retry \S+ --resume)/,
+    inline: /\(npx sms-send (retry \S+ --resume)/,
   },
   {
     name: 'state unwritable: the disk filled up mid-send',
     produce: () => {
       fullDisk.afterSends = 2;
-      return runInProcess(world.base);
+      return run(world.base);
     },
     code: 6,
     says: 'campaign state could not be written',
@@ -235,7 +242,8 @@ const ROWS: Row[] = [
 
 /** The command on the line after "… with:", as words (these paths need no quoting). */
 function named(stderr: string): string[] {
-  const line = /with:\n {2}sms-send (.+)\n/.exec(stderr);
+  // Run from a clone, where the shell does not find sms-send: commands say npx.
+  const line = /with:\n {2}npx sms-send (.+)\n/.exec(stderr);
   expect(line, `no command named in:\n${stderr}`).not.toBeNull();
   return line![1]!.split(' ');
 }
@@ -250,7 +258,7 @@ describe('every refusal and stop leads somewhere that works', () => {
     expect(command).toBeDefined();
     await row.fix?.();
     const ledger = world.sim.ledger.length;
-    const next = await runInProcess(command);
+    const next = await run(command);
     // Progress: it sent, finished the campaign, or reported on it; never a refusal (2, 4) again.
     expect([0, 1], `${command.join(' ')}\n${next.stderr}`).toContain(next.code);
     expect(next.stderr).not.toContain(row.says);
@@ -277,17 +285,17 @@ describe('--dry-run --resume counts what the resume then sends', () => {
     } else {
       fullDisk.afterSends = 2;
       fullDisk.failDone = true;
-      expect((await runInProcess(world.base)).code).toBe(6);
+      expect((await run(world.base)).code).toBe(6);
       Object.assign(fullDisk, { afterSends: Infinity, failDone: false });
     }
     const resume = [...world.base, '--resume', ...flags];
-    const dry = await runInProcess([...resume, '--dry-run', '--json']);
+    const dry = await run([...resume, '--dry-run', '--json']);
     expect(dry.code, dry.stderr).toBe(0);
     const left = (JSON.parse(dry.stdout) as { plan: { leftToSend: number } }).plan.leftToSend;
-    const text = await runInProcess([...resume, '--dry-run']);
+    const text = await run([...resume, '--dry-run']);
     expect(text.stdout).toContain(`${left} messages left to send`);
     const before = world.sim.ledger.length;
-    const resumed = await runInProcess(resume);
+    const resumed = await run(resume);
     expect([0, 1], resumed.stderr).toContain(resumed.code);
     expect(world.sim.ledger.length - before).toBe(left);
   });

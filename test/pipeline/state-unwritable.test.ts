@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as Appender from '../../src/journal/appender.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
-import { namedCommand, runInProcess } from '../helpers/in-process-cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { countOutcomes, promiseBreaches } from '../helpers/reliability.js';
 
 /** Which journal line fails first; from then on every append fails, as on a full disk. */
@@ -40,12 +40,11 @@ let sim: Simulator;
 beforeEach(async () => {
   dir = await tempDir();
   sim = await startSimulator();
-  vi.stubEnv('SMS_SEND_USERNAME', 'tester');
-  vi.stubEnv('SMS_SEND_PASSWORD', 'not-a-secret');
 });
 
+const ENV = { SMS_SEND_USERNAME: 'tester', SMS_SEND_PASSWORD: 'not-a-secret' };
+
 afterEach(async () => {
-  vi.unstubAllEnvs();
   Object.assign(fault, { armed: false, failing: false, seen: 0 });
   await sim.stop();
   await dir.remove();
@@ -66,7 +65,7 @@ describe('a journal that cannot be written mid-send', () => {
       const report = join(dir.path, 'campaign.report.csv');
       const args = [input, '--endpoint', sim.url, '--batch-size', '10', '--concurrency', '1'];
       Object.assign(fault, { kind: line, nth, armed: true });
-      const stopped = await runInProcess(args);
+      const stopped = await runInProcess(args, { env: ENV });
       expect(stopped.code, stopped.stderr).toBe(6);
       expect(stopped.stderr).toContain(
         'campaign state could not be written: ENOSPC: no space left on device, write: ' +
@@ -74,13 +73,14 @@ describe('a journal that cannot be written mid-send', () => {
           'Once there is room, finish the campaign with:\n',
       );
       expect(stopped.stderr).not.toContain('unexpected error');
-      const command = namedCommand(stopped.stderr);
+      // Run from a clone, where the shell does not find sms-send: the command says npx.
+      const command = /with:\n {2}npx sms-send (.+)\n/.exec(stopped.stderr)?.[1]?.split(' ');
       expect(command).toEqual([...args, '--resume']);
       const sentBefore = sim.ledger.length;
 
       // Room again: the printed command finishes the campaign.
       Object.assign(fault, { armed: false, failing: false });
-      const finished = await runInProcess(command!);
+      const finished = await runInProcess(command!, { env: ENV });
       expect(finished.code, finished.stderr).toBe(resumed.unknown ? 1 : 0);
       const rows = parseCsv(await readFile(report, 'utf8'));
       expect(promiseBreaches(rows, RECORDS, sim.ledger)).toEqual([]);
