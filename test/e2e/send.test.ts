@@ -39,7 +39,8 @@ describe('sms-send <campaign.csv>', () => {
     const before = await readFile(join(dir.path, 'campaign.report.csv'), 'utf8');
     const result = await runCli([campaign, '--simulate'], { cwd: dir.path });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('looks already sent');
+    expect(result.stderr).toContain('report');
+    expect(result.stderr).toContain('already exists');
     expect(result.stderr).toContain('--force');
     expect(result.stdout).toBe('');
     expect(await readFile(join(dir.path, 'campaign.report.csv'), 'utf8')).toBe(before);
