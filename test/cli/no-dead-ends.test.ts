@@ -235,7 +235,10 @@ const ROWS: Row[] = [
       return run(world.base);
     },
     code: 6,
-    says: 'campaign state could not be written',
+    // What was settled, and that the rest waits: the two batches recorded, none after them.
+    says:
+      'campaign state could not be written: ENOSPC: no space left on device, write: ' +
+      '10 records settled and kept, 20 records not sent. Once there is room, finish the campaign',
     fix: () => void (fullDisk.afterSends = Infinity),
   },
 ];
@@ -298,5 +301,8 @@ describe('--dry-run --resume counts what the resume then sends', () => {
     const resumed = await run(resume);
     expect([0, 1], resumed.stderr).toContain(resumed.code);
     expect(world.sim.ledger.length - before).toBe(left);
+    // --retry-unknown resends the batch whose answer was lost, as it says, at the risk of twice.
+    const twice = findDuplicates(world.sim.ledger).length;
+    expect(twice).toBe(flags.includes('--retry-unknown') ? 5 : 0);
   });
 });
