@@ -43,7 +43,7 @@ describe('charts', () => {
     );
   });
 
-  it('a time series: bars per minute, a pause shaded with its reason, the axis ends in UTC', () => {
+  it('a time series: bars per minute, a pause shaded with its reason, a wait ticked, the axis ends in UTC', () => {
     const t0 = Date.UTC(2026, 0, 1, 9, 0);
     const svg = series(
       [
@@ -57,12 +57,15 @@ describe('charts', () => {
         from: t0,
         to: t0 + 180_000,
         style: 'bars',
-        spans: [{ label: 'outside the send window', from: t0 + 60_000, to: t0 + 120_000 }],
+        spans: [
+          { label: 'outside the send window', from: t0 + 60_000, to: t0 + 120_000 },
+          { label: 'a batch waiting', from: t0 + 150_000, to: t0 + 152_000, minor: true },
+        ],
         timeLabel: utc,
       },
     ).html;
     expect(svg).toMatchInlineSnapshot(
-      `"<svg class="chart" role="img" aria-labelledby="s-t s-d" viewBox="0 0 600 170" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg"><title id="s-t">Rate</title><desc id="s-d">messages per second per minute from 09:00 to 09:03: 2 minutes with sending, highest 2 at 09:00; 1 pauses shaded: outside the send window</desc><g class="pause"><rect x="228" y="6" width="184" height="124"><title>outside the send window</title></rect></g><line class="axis" x1="44" y1="130" x2="596" y2="130"/><text class="label" x="40" y="12" text-anchor="end"><tspan data-n="2">2</tspan></text><text class="label" x="40" y="130" text-anchor="end">0</text><rect class="bar" x="44" y="6" width="183" height="124"/><rect class="bar" x="412" y="68" width="183" height="62"/><text class="label" x="44" y="146">09:00</text><text class="label" x="596" y="146" text-anchor="end">09:03</text></svg>"`,
+      `"<svg class="chart" role="img" aria-labelledby="s-t s-d" viewBox="0 0 600 170" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg"><title id="s-t">Rate</title><desc id="s-d">messages per second per minute from 09:00 to 09:03: 2 minutes with sending, highest 2 at 09:00; 1 pause shaded (outside the send window); 1 wait of single batches marked on the axis</desc><g class="pause"><rect x="236" y="6" width="180" height="124"><title>outside the send window</title></rect></g><rect class="tick" x="506" y="126" width="6" height="4"><title>a batch waiting</title></rect><line class="axis" x1="56" y1="130" x2="596" y2="130"/><text class="label" x="52" y="12" text-anchor="end"><tspan data-n="2">2</tspan></text><text class="label" x="52" y="130" text-anchor="end">0</text><rect class="bar" x="56" y="6" width="179" height="124"/><rect class="bar" x="416" y="68" width="179" height="62"/><text class="label" x="56" y="146">09:00</text><text class="label" x="596" y="146" text-anchor="end">09:03</text></svg>"`,
     );
   });
 
@@ -79,7 +82,7 @@ describe('charts', () => {
       timeLabel: utc,
     }).html;
     expect(svg).toContain(
-      '<path class="line" d="M320 6"/><circle class="dot" cx="320" cy="6" r="3"/>',
+      '<path class="line" d="M326 6"/><circle class="dot" cx="326" cy="6" r="3"/>',
     );
   });
 

@@ -331,13 +331,11 @@ function problemsSection(data: PageData): Markup {
         <td class="n">${num(c.unknown)}</td>
       </tr>`,
   );
-  const bars = data.byCountry
-    .slice(0, 12)
-    .map((c): Bar => ({
-      key: 'rejected',
-      label: `+${c.code}`,
-      count: c.rejected + c.failed + c.unknown,
-    }));
+  const bars = data.byCountry.slice(0, 12).map((c): Bar => ({
+    key: 'rejected',
+    label: `+${c.code}`,
+    count: c.rejected + c.failed + c.unknown,
+  }));
   const byCountry = html`<h3>By destination country (calling code)</h3>
     ${horizontalBars('country-chart', 'Rejected, failed and unknown rows by calling code', bars)}
     <table class="counts">

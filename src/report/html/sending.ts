@@ -38,7 +38,7 @@ export function mergePauses(timeline: Timeline): Span[] {
     const current = open.get(kind);
     if (current && from <= current.to) current.to = Math.max(current.to, to);
     else {
-      const span = { label: PAUSE_LABELS[kind], from, to };
+      const span: Span = { label: PAUSE_LABELS[kind], from, to, minor: kind === 'retry wait' };
       open.set(kind, span);
       spans.push(span);
     }
@@ -139,14 +139,25 @@ function runsTable(timeline: Timeline, time: (at: number) => Markup): Markup {
 }
 
 function pauseList(spans: readonly Span[], time: (at: number) => Markup): Markup {
-  const pauses = spans
-    .slice(0, 50)
+  const major = spans.filter((s) => !s.minor);
+  const minor = spans.filter((s) => s.minor);
+  const waited = minor.reduce((sum, s) => sum + s.to - s.from, 0);
+  const items = major
+    .slice(0, 20)
     .map((s) => html`<li>${time(s.from)} for ${duration(s.to - s.from)}: ${s.label}</li>`);
-  return spans.length === 0
+  if (major.length > 20) items.push(html`<li>and ${num(major.length - 20)} more</li>`);
+  if (minor.length > 0) {
+    items.push(
+      html`<li>
+        ${num(minor.length)} times some batches waited to be sent again (429, 503, no connection),
+        ${duration(waited)} in all: marked on the axis
+      </li>`,
+    );
+  }
+  return items.length === 0
     ? html`<p>No pauses.</p>`
     : html`<h3>Pauses</h3>
         <ul>
-          ${pauses}
-        </ul>
-        ${spans.length > 50 ? html`<p class="muted">and ${num(spans.length - 50)} more.</p>` : undefined}`;
+          ${items}
+        </ul>`;
 }

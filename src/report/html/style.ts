@@ -39,7 +39,7 @@ svg .c-expired{fill:var(--expired)}svg .c-pending{fill:var(--pending)}svg .c-awa
 svg g[class^="c-"] text.label,svg g[class^="c-"] text.value{fill:var(--fg)}
 svg .c-accepted text,svg .c-rejected text,svg .c-failed text,svg .c-unknown text,svg .c-invalid text{fill:#fff}
 svg rect{stroke:var(--bg);stroke-width:1}
-svg .pause rect{fill:var(--pause);stroke:none}
+svg .pause rect{fill:var(--pause);stroke:none}svg rect.tick{fill:var(--pending);stroke:none}
 svg .bar{fill:var(--bar)}svg .line{fill:none;stroke:var(--bar);stroke-width:2}svg .dot{fill:var(--bar)}
 svg .axis{stroke:var(--muted)}svg rect.empty{fill:var(--line)}
 ul.commands li{margin:.3rem 0}

@@ -4,6 +4,7 @@
 import type { Markup } from './escape.js';
 import { html as m } from './escape.js';
 import { neutral, num } from './numbers.js';
+import { plural } from '../../shared/count.js';
 
 export interface Bar {
   /** CSS class suffix: `c-accepted`. */
@@ -95,6 +96,8 @@ export interface Span {
   label: string;
   from: number;
   to: number;
+  /** A short wait of some batches, not of the sending: a tick on the axis, not a shaded band. */
+  minor?: boolean;
 }
 
 export interface SeriesOptions {
@@ -117,19 +120,23 @@ export interface SeriesOptions {
 export function series(points: readonly SeriesPoint[], o: SeriesOptions): Markup {
   const width = 600;
   const height = 170;
-  const left = 44;
+  const left = 56;
   const plot = 130;
   const span = Math.max(60_000, o.to - o.from);
   const x = (at: number) => left + ((width - left - 4) * (at - o.from)) / span;
-  const max = Math.max(...points.map((p) => p.value), 0) || 1;
+  const max = points.reduce((top, p) => Math.max(top, p.value), 0) || 1;
   const y = (v: number) => 6 + (plot - 6) * (1 - v / max);
   const minute = Math.max(1, x(o.from + 60_000) - x(o.from) - 1);
-  const body: Markup[] = o.spans.map(
-    (s) =>
-      m`<g class="pause"><rect x="${r(x(s.from))}" y="6" width="${r(Math.max(2, x(s.to) - x(s.from)))}" height="${plot - 6}"><title>${s.label}</title></rect></g>`,
-  );
+  const body: Markup[] = o.spans.map((s) => {
+    const w = r(Math.max(2, x(s.to) - x(s.from)));
+    return s.minor
+      ? m`<rect class="tick" x="${r(x(s.from))}" y="${plot - 4}" width="${w}" height="4"><title>${s.label}</title></rect>`
+      : m`<g class="pause"><rect x="${r(x(s.from))}" y="6" width="${w}" height="${plot - 6}"><title>${s.label}</title></rect></g>`;
+  });
+  // Large values need no decimals, and their label must fit left of the axis.
+  const decimals = max < 10 ? (o.decimals ?? 0) : 0;
   body.push(
-    m`<line class="axis" x1="${left}" y1="${plot}" x2="${width - 4}" y2="${plot}"/><text class="label" x="${left - 4}" y="12" text-anchor="end">${num(max, o.decimals ?? 0, 'tspan')}</text><text class="label" x="${left - 4}" y="${plot}" text-anchor="end">0</text>`,
+    m`<line class="axis" x1="${left}" y1="${plot}" x2="${width - 4}" y2="${plot}"/><text class="label" x="${left - 4}" y="12" text-anchor="end">${num(max, decimals, 'tspan')}</text><text class="label" x="${left - 4}" y="${plot}" text-anchor="end">0</text>`,
   );
   if (o.style === 'bars') {
     for (const p of points) {
@@ -157,10 +164,19 @@ export function series(points: readonly SeriesPoint[], o: SeriesOptions): Markup
     value: 0,
   });
   const desc =
-    `${o.unit} per minute from ${o.timeLabel(o.from)} to ${o.timeLabel(o.to)}: ${points.length} minutes with sending, ` +
+    `${o.unit} per minute from ${o.timeLabel(o.from)} to ${o.timeLabel(o.to)}: ${plural(points.length, 'minute')} with sending, ` +
     `highest ${neutral(peak.value, o.decimals ?? 0)} at ${o.timeLabel(peak.at)}` +
-    (o.spans.length > 0
-      ? `; ${o.spans.length} pauses shaded: ${o.spans.map((s) => s.label).join('; ')}`
-      : '');
+    spansDescription(o.spans);
   return frame(o.id, o.title, desc, width, height, body);
+}
+
+/** "; 2 pauses shaded (outside the send window); 14 waits of single batches marked on the axis" */
+function spansDescription(spans: readonly Span[]): string {
+  const major = spans.filter((s) => !s.minor);
+  const minor = spans.length - major.length;
+  const labels = [...new Set(major.map((s) => s.label))].join('; ');
+  return (
+    (major.length > 0 ? `; ${plural(major.length, 'pause')} shaded (${labels})` : '') +
+    (minor > 0 ? `; ${plural(minor, 'wait')} of single batches marked on the axis` : '')
+  );
 }
