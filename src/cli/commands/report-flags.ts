@@ -20,7 +20,7 @@ export function defineReport(program: Command, state: RunState): void {
     .description(
       "count a report's rows by outcome, StatusCode and delivery status; --html writes a page with charts",
     )
-    .argument('<report-or-campaign>', 'a report (.csv, .json, .ndjson), or a campaign ID')
+    .argument('<report>', "a report (.csv, .json, .ndjson), or a campaign's ID")
     .option(
       '--fail-under <name=share,...>',
       'exit 1 when a share is below its threshold, e.g. accepted=99%,delivered=95%',
