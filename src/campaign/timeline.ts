@@ -13,6 +13,8 @@ import {
 import { describeWindow } from '../shared/window.js';
 
 const MINUTE_MS = 60_000;
+/** About a batch each for 10 million records at the default batch size: a few MB at most. */
+const MAX_SENT_ENTRIES = 100_000;
 
 export interface TimelineRecorder {
   /**
@@ -52,7 +54,9 @@ export function recordTimeline(
     const at = now();
     const last = sent.at(-1);
     if (last && last[2] === at && last[1] + 1 === row.row) last[1] = row.row;
-    else sent.push([row.row, row.row, at]);
+    // Rows far apart (a resume re-sending scattered failures) take an entry each: past the cap
+    // the rest go without a time, so the file stays small whatever the run.
+    else if (sent.length < MAX_SENT_ENTRIES) sent.push([row.row, row.row, at]);
   });
   events.on('retry', (notice) => pause('retry wait', now(), now() + notice.delayMs));
   events.on('waiting', (wait) => pause('window', wait.now, wait.opensAt));

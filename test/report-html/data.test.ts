@@ -3,7 +3,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runReport } from '../../src/cli/commands/report.js';
 import { recordTimeline } from '../../src/campaign/timeline.js';
 import { maskUserInfo } from '../../src/campaign/page.js';
 import { summarizeReport } from '../../src/report/read.js';
@@ -225,5 +226,28 @@ describe('recordTimeline', () => {
     const stateDir = await mkdtemp(join(dir, 'state-'));
     await recorder.finish(stateDir, 'simulator');
     expect(await readTimeline(stateDir)).toBeUndefined();
+  });
+});
+
+describe('report CAMPAIGN', () => {
+  it("counts the campaign's newest report when given its ID (or a prefix), as for its path", async () => {
+    const fixture = await writeFixture(dir, process.env.SMS_SEND_STATE_DIR!, false);
+    const printed = async (what: string) => {
+      let out = '';
+      const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+        out += String(chunk);
+        return true;
+      });
+      try {
+        await runReport(what, { json: true });
+      } finally {
+        write.mockRestore();
+      }
+      return JSON.parse(out) as { report: { total: number } };
+    };
+    const byPath = await printed(fixture.report);
+    expect(byPath.report.total).toBe(fixture.rows);
+    expect((await printed(fixture.id.slice(0, 6))).report).toEqual(byPath.report);
+    await expect(printed('nosuchcampaign')).rejects.toThrow(/no campaign "nosuchcampaign"/);
   });
 });
