@@ -222,7 +222,14 @@ class PageTally {
       counts,
       ...(options.campaign ? { campaign: options.campaign } : {}),
       ...(options.timeline ? { timeline: options.timeline } : {}),
-      funnel: this.funnel,
+      // The steps report --json has are taken from it; the rest are counted beside it.
+      funnel: {
+        ...this.funnel,
+        sent: counts.byOutcome.accepted + counts.byOutcome.rejected + counts.byOutcome.unknown,
+        accepted: counts.byOutcome.accepted,
+        delivered: counts.delivered,
+        awaiting: counts.awaitingDeliveryReport,
+      },
       deliveryTimes: deliveryTimes(this.delivered, options.timeline),
       byCountry: [...this.byCountry.values()].sort(
         (a, b) => total(b) - total(a) || a.code.localeCompare(b.code),
