@@ -150,8 +150,6 @@ class PageTally {
     const delivery = cell(values['deliveryStatus']);
     const to = cell(values['to']);
     const row = Number(values['row']);
-    if (outcome === 'accepted' || outcome === 'rejected' || outcome === 'unknown')
-      this.funnel.sent++;
     if (outcome === 'accepted') this.addDelivery(row, delivery, cell(values['deliveredAt']));
     if (outcome === 'rejected' || outcome === 'failed' || outcome === 'unknown') {
       const code = /^\d+$/.test(to) ? callingCode(to) : '?';
