@@ -30,6 +30,8 @@ export async function findReport(
     const entry = (await listCampaigns(stateDir)).find((e) => e.manifest.reports.includes(path));
     return { report: what, entry };
   }
+  // A path that is no file is a missing report, not a campaign to look for: the reader says so.
+  if (looksLikeReportPath(what)) return { report: what };
   const entry = await findCampaign(stateDir, what);
   const report = entry.manifest.reports.at(-1);
   if (report === undefined || !(await isFile(report))) {
@@ -39,6 +41,11 @@ export async function findReport(
     );
   }
   return { report, entry };
+}
+
+/** A path or a report's name (campaign IDs have neither a folder nor a report's extension). */
+export function looksLikeReportPath(what: string): boolean {
+  return /[/\\]/.test(what) || /\.(csv|json|ndjson|jsonl|xml)$/i.test(what);
 }
 
 /** What the page says of the campaign, from its manifest; credentials in an endpoint are masked. */

@@ -249,5 +249,7 @@ describe('report CAMPAIGN', () => {
     expect(byPath.report.total).toBe(fixture.rows);
     expect((await printed(fixture.id.slice(0, 6))).report).toEqual(byPath.report);
     await expect(printed('nosuchcampaign')).rejects.toThrow(/no campaign "nosuchcampaign"/);
+    // A report's name that is no file is a missing report, not a campaign to look for.
+    await expect(printed(join(dir, 'none.csv'))).rejects.toThrow(/none\.csv does not exist/);
   });
 });

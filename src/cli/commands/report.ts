@@ -2,7 +2,7 @@
 // delivery status, with --fail-under holds their shares against thresholds (exit 1 when one is
 // below), and with --html writes the campaign's page (docs/report.md#the-html-page).
 import { ExitCode } from '../../shared/errors.js';
-import { campaignPage, findReport } from '../../campaign/page.js';
+import { campaignPage, findReport, looksLikeReportPath } from '../../campaign/page.js';
 import { judgeGates, parseGates } from '../../report/gates.js';
 import { summarizeReport, type ReportCounts } from '../../report/read.js';
 import { isFile } from '../../shared/files.js';
@@ -40,7 +40,9 @@ export async function runReport(what: string, flags: ReportFlags): Promise<ExitC
  * report's path alone needs no settings; a campaign ID, or a page (its campaign, its cost), does.
  */
 async function countsFor(what: string, flags: ReportFlags): Promise<ReportCounts> {
-  if (flags.html === undefined && (await isFile(what))) return summarizeReport(what);
+  if (flags.html === undefined && ((await isFile(what)) || looksLikeReportPath(what))) {
+    return summarizeReport(what);
+  }
   const settings = await settingsFor(flags);
   if (flags.html === undefined) {
     return summarizeReport((await findReport(what, settings.stateDir)).report);
