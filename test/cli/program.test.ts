@@ -49,7 +49,7 @@ describe('usage errors: one line in sms-send voice, with a hint', () => {
     [['check', '--batch-size', '5'], "unknown option '--batch-size' (run sms-send check --help)"],
     [[], "missing required argument 'input' (run sms-send --help)"],
     [['send'], "missing required argument 'input' (run sms-send send --help)"],
-    [['report'], "missing required argument 'file' (run sms-send report --help)"],
+    [['report'], "missing required argument 'report' (run sms-send report --help)"],
     [['dlr'], "required option '--report <file>' not specified (run sms-send dlr --help)"],
     [
       ['x.csv', '--limit', 'x'],
@@ -161,6 +161,8 @@ describe('help', () => {
         --report <path>                report file: .csv, .json, .ndjson or .xml
                                        (JUnit); {date} {time} {name} filled in;
                                        default <input>.report.csv
+        --html <path>                  also write the campaign as one HTML page with
+                                       charts when the run ends
         --state-dir <path>             where campaign state (journal, lock, manifest)
                                        lives; default $XDG_STATE_HOME/sms-send
         --campaign <name>              campaign name ({date}, {time}, {name} allowed)

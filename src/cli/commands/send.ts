@@ -21,12 +21,20 @@ import { showProgress, showValidationProgress } from '../ui/progress.js';
 import { renderStopping, watchSignals } from '../ui/signals.js';
 import { renderWaiting, renderWindowPlan } from '../ui/window.js';
 import { windowState } from '../../shared/window.js';
+import { campaignPage, maskUserInfo } from '../../campaign/page.js';
+import { recordTimeline, type TimelineRecorder } from '../../campaign/timeline.js';
+import { redactor } from '../../gateway/redact.js';
+import { campaignPaths } from '../../journal/state.js';
+import { writePage } from '../page-file.js';
+import { shellWord } from '../ui/format.js';
 
 /** A terminal run this large asks before sending (--yes skips it; a non-TTY run never asks). */
 const CONFIRM_ABOVE = 1000;
 
 export interface SendFlags extends GatewayFlags {
   report?: string;
+  /** Also write the campaign's HTML page here when the run ends. */
+  html?: string;
   force?: boolean;
   dryRun?: boolean;
   yes?: boolean;
@@ -120,7 +128,11 @@ export async function sendPrepared(
   // Only a dry run has no target, and it has returned above.
   if (!target) throw new Error('a send without a gateway target');
   await confirmSend(prepared, flags, target);
-  const { result, simulated } = await sendWithProgress(prepared, { ...context, target });
+  const timeline = recordTimeline(context.events, context.settings, commandLine(context.settings));
+  const sent = await sendWithProgress(prepared, { ...context, target }).finally(() =>
+    keepRunRecord(prepared, context, timeline),
+  );
+  const { result, simulated } = sent;
   return endRun(result, {
     simulated,
     campaign: prepared.identity.id,
@@ -129,6 +141,47 @@ export async function sendPrepared(
     extra: context.extra,
     invocation: context.invocation,
   });
+}
+
+/**
+ * When the run ends, however it ends: its timeline into the campaign's state, and with --html the
+ * page beside the report. Neither may change what the run ends with (the report is the record),
+ * so a failure is a warning.
+ */
+async function keepRunRecord(
+  prepared: PreparedCampaign,
+  { settings, flags }: SendContext,
+  timeline: TimelineRecorder,
+): Promise<void> {
+  const dir = campaignPaths(settings.stateDir, prepared.identity.id).dir;
+  const warn = (what: string, error: unknown) =>
+    process.stderr.write(
+      colorFor('stderr').yellow(`warning: ${what}: ${(error as Error).message}\n`),
+    );
+  await timeline
+    .finish(dir, flags.simulate ? 'simulator' : maskUserInfo(settings.endpoint ?? ''))
+    .catch((error: unknown) => warn("the run's timeline was not kept", error));
+  if (flags.html === undefined) return;
+  try {
+    const page = await campaignPage({
+      what: prepared.identity.id,
+      stateDir: settings.stateDir,
+      pricePerSegment: settings.pricePerSegment,
+      currency: settings.currency,
+    });
+    await writePage(flags.html, page.html);
+  } catch (error) {
+    warn(`the page ${flags.html} was not written`, error);
+  }
+}
+
+/** The command line as the user ran it, for the page: credentials in it masked. */
+function commandLine(settings: Settings): string {
+  const words = ['sms-send', ...process.argv.slice(2)].map((w) => shellWord(maskUserInfo(w)));
+  const line = words.join(' ');
+  return settings.username !== undefined && settings.password !== undefined
+    ? redactor(settings.username, settings.password)(line)
+    : line;
 }
 
 /** The dry run's plan (or its refusal, with the plan in the --json document). */

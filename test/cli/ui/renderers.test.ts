@@ -114,6 +114,7 @@ const reportCounts: ReportCounts = {
   format: 'csv',
   total: 1005,
   byOutcome: { accepted: 1000, rejected: 3, invalid: 0, failed: 1, unknown: 1, skipped: 0 },
+  suppressed: 0,
   byStatusCode: {
     '0': { count: 1000, description: 'Accepted' },
     '101': { count: 3, description: 'Invalid DestinationAddress' },
