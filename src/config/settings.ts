@@ -9,6 +9,12 @@ export interface Settings {
   username?: string;
   /** Never printed, logged or written; see redact(). */
   password?: string;
+  /**
+   * Why the configured password could not be had (a passwordFile that cannot be read, a
+   * passwordEnv variable not set), naming the key, where it was set and the reason: a warning
+   * for everything but talking to a real gateway, which it refuses.
+   */
+  passwordProblem?: string;
   defaults: MessageDefaults;
   country?: string;
   /**
