@@ -51,6 +51,8 @@ export interface PlanJson extends Pick<
   | 'invalidRecords'
   | 'invalidByField'
 > {
+  /** A column in single braces and the like, when there is any. */
+  warnings?: Plan['warnings'];
   campaign: string;
   premium: { messages: number; totalOre: number };
   /** A resumed campaign: the records an earlier run did not settle. */
@@ -114,6 +116,7 @@ export function planJson(plan: Plan, campaign: string): { plan: PlanJson } {
       ...(plan.cost ? { cost: plan.cost } : {}),
       premium: { messages: plan.premiumMessages, totalOre: plan.premiumTotal },
       fileProblems: plan.fileProblems,
+      ...(plan.warnings.length > 0 ? { warnings: plan.warnings } : {}),
       invalidRecords: plan.invalidRecords,
       invalidByField: plan.invalidByField,
     },

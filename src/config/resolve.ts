@@ -176,6 +176,7 @@ function normalise(
       label,
     })),
     gsmNormalize: values.gsmNormalize === true,
+    strict: values.strict === true,
     maxSegments: values.maxSegments,
     pricePerSegment: pricesByCode(values.pricePerSegment),
     currency: values.currency?.toUpperCase(),

@@ -26,6 +26,8 @@ export interface Settings {
   concurrency: number;
   /** --gsm-normalize: texts are sent with look-alikes outside GSM-7 replaced from one table. */
   gsmNormalize: boolean;
+  /** --strict: what looks like a mistake in the text ({name} for {{name}}) refuses the run. */
+  strict: boolean;
   /** --max-segments: a record whose text needs more segments is invalid. */
   maxSegments?: number;
   /** The price of a segment, for the plan's cost estimate. */

@@ -6,12 +6,22 @@ import {
   type ColumnPlan,
   type FileProblem,
 } from '../message/columns.js';
+import { singleBraceProblems } from '../message/placeholders.js';
 import { RecordChecker } from './checker.js';
 import { ParallelReader } from './parallel.js';
 import type { CampaignBatch, CampaignOptions, CampaignReader } from './types.js';
 
 export function readCampaign(options: CampaignOptions): CampaignReader {
   const fileProblems: FileProblem[] = [];
+  const fileWarnings: FileProblem[] = [];
+  /** A column in single braces: a warning, or with --strict a problem that refuses the run. */
+  const noteBraces = (file: string, columns: readonly string[]): void => {
+    if (!options.template) return;
+    const found = singleBraceProblems(file, columns, options.template);
+    if (options.strict) {
+      fileProblems.push(...found.map((p) => ({ ...p, message: `${p.message} (--strict)` })));
+    } else fileWarnings.push(...found);
+  };
 
   async function* records(): AsyncGenerator<CampaignBatch> {
     const checker = new RecordChecker(options);
@@ -22,6 +32,7 @@ export function readCampaign(options: CampaignOptions): CampaignReader {
         const format = detectFormat(file, options.inputFormat);
         const split = await parallel.split(source, format);
         if (split) {
+          if (split.columns) noteBraces(file, split.columns);
           if (split.problems.length > 0) fileProblems.push(...split.problems);
           else yield* parallel.read(split);
           continue;
@@ -29,6 +40,7 @@ export function readCampaign(options: CampaignOptions): CampaignReader {
         const input = await openInput(source, format, { delimiter: options.delimiter });
         let plan: ColumnPlan | undefined;
         if (input.columns) {
+          noteBraces(file, input.columns);
           plan = planColumns(input.columns, options.mapping, options.template !== undefined);
           const problems = checkColumns(file, input.columns, plan, options);
           if (problems.length > 0) {
@@ -46,5 +58,5 @@ export function readCampaign(options: CampaignOptions): CampaignReader {
       await parallel.close();
     }
   }
-  return { fileProblems, records };
+  return { fileProblems, fileWarnings, records };
 }

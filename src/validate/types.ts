@@ -34,6 +34,8 @@ export interface CampaignOptions {
   dlrSigner?: DlrSigner;
   /** Large files are validated by worker threads: what those write (spool lines, digests). */
   parallel?: ParallelOptions;
+  /** --strict: what looks like a mistake in the text ({name} for {{name}}) refuses the run. */
+  strict?: boolean;
 }
 
 export interface BuiltRecord {
@@ -54,6 +56,8 @@ export type CampaignBatch = BuiltRecord[] | ChunkResult;
 export interface CampaignReader {
   /** Problems with whole files, filled in as each file is opened. */
   readonly fileProblems: FileProblem[];
+  /** What looks like a mistake in a file's use (a column in single braces), without --strict. */
+  readonly fileWarnings: FileProblem[];
   records(): AsyncGenerator<CampaignBatch>;
 }
 

@@ -90,6 +90,8 @@ describe('help', () => {
                                        rest as skipped
         --dedupe                       skip records whose recipient and text repeat an
                                        earlier record
+        --strict                       refuse (exit 2) rather than warn when the text
+                                       looks mistyped: {name} where {{name}} was meant
         --suppress <file>              skip recipients listed in this file: one number
                                        a line, or a CSV with a phone column
                                        (repeatable)

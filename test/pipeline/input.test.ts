@@ -954,3 +954,28 @@ describe.concurrent(
     });
   },
 );
+
+describe('a column in single braces: {name} is sent as written', () => {
+  const braces =
+    'the text has {name}, which is sent as written to every recipient: did you mean {{name}}?';
+
+  it('is a warning in the plan, and the run still sends', async ({ expect }) => {
+    const run = await send(['bad-template.csv', '--text', 'Hi {name}, welcome']);
+    expect(run.code, run.error).toBe(0);
+    expect(run.plan!.warnings).toEqual([{ file: 'bad-template.csv', message: braces }]);
+    expect(run.planJson!.warnings).toEqual(run.plan!.warnings);
+    expect(run.messages.map((m) => m.UserData)).toContain('Hi {name}, welcome');
+  });
+
+  it('refuses the run under --strict: exit 2, nothing sent', async ({ expect }) => {
+    const run = await send(['bad-template.csv', '--text', 'Hi {name}, welcome', '--strict']);
+    expect(await aftermath(run)).toEqual(NOTHING_SENT);
+    expect(errorOf(run)).toContain(`bad-template.csv: ${braces} (--strict)`);
+  });
+
+  it('{{nmae}} names the nearest column', async ({ expect }) => {
+    const run = await send(['bad-template.csv', '--text', 'Hi {{nmae}}']);
+    expect(await aftermath(run)).toEqual(NOTHING_SENT);
+    expect(errorOf(run)).toContain('did you mean {{name}}?');
+  });
+});

@@ -61,6 +61,7 @@ const plan: Plan = {
   suppressed: 2,
   suppressedByList: { 'optouts.csv': 2 },
   fileProblems: [],
+  warnings: [],
   invalidRecords: [
     {
       row: 7,
