@@ -48,6 +48,8 @@ export interface PlanJson extends Pick<
   | 'normalizable'
   | 'cost'
   | 'fileProblems'
+  | 'malformed'
+  | 'malformedRows'
   | 'invalidRecords'
   | 'invalidByField'
 > {
@@ -117,6 +119,8 @@ export function planJson(plan: Plan, campaign: string): { plan: PlanJson } {
       premium: { messages: plan.premiumMessages, totalOre: plan.premiumTotal },
       fileProblems: plan.fileProblems,
       ...(plan.warnings.length > 0 ? { warnings: plan.warnings } : {}),
+      malformed: plan.malformed,
+      malformedRows: plan.malformedRows,
       invalidRecords: plan.invalidRecords,
       invalidByField: plan.invalidByField,
     },
@@ -225,7 +229,7 @@ export function errorJson(
 export function planProblems(plan: Plan): Problem[] {
   return [
     ...plan.fileProblems.map(({ file, message }) => ({ file, reason: message })),
-    ...plan.invalidRecords.flatMap(({ file, line, row, problems }) =>
+    ...[...plan.malformedRows, ...plan.invalidRecords].flatMap(({ file, line, row, problems }) =>
       problems.map(({ field, reason }) => ({ file, line, row, field, reason })),
     ),
   ];

@@ -88,6 +88,23 @@ async function invalidAt(
  * The line of the byte at `offset`: one more than the line breaks before it, counted from `from`
  * (a range read by a worker numbers its lines from its own start). Error paths only.
  */
+/** The offset just after the first line break at or after `offset`, or the file's end. */
+export async function nextLineStart(path: string, offset: number): Promise<number> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(READ_SIZE);
+    for (let seen = offset; ;) {
+      const { bytesRead } = await handle.read(buffer, 0, READ_SIZE, seen);
+      if (bytesRead === 0) return seen;
+      const at = buffer.subarray(0, bytesRead).indexOf(10);
+      if (at !== -1) return seen + at + 1;
+      seen += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
 export async function lineAt(
   path: string,
   offset: number,

@@ -92,6 +92,8 @@ function planOf(
     suppressedByList: part.suppressedByList,
     fileProblems,
     warnings: fileWarnings,
+    malformed: part.malformed,
+    malformedRows: part.malformedRows,
     invalidRecords: part.invalidRecords,
     invalidByField: part.invalidByField,
     batches: Math.ceil(part.valid / options.batchSize),

@@ -112,7 +112,11 @@ export interface PlanCounts {
   suppressed: number;
   /** Suppressed records by the list (base name) that holds the recipient. */
   suppressedByList: Record<string, number>;
-  /** The first invalid records in input order (all of them up to the cap). */
+  /** Of the invalid records, the rows that could not be read (malformed CSV). */
+  malformed: number;
+  /** The first of those rows in input order (all of them up to the cap). */
+  malformedRows: InvalidRecord[];
+  /** The first other invalid records in input order (all of them up to the cap). */
   invalidRecords: InvalidRecord[];
   /** How many records failed for each reason, by field. */
   invalidByField: Record<string, number>;

@@ -188,7 +188,14 @@ describe('validation on worker threads', () => {
     async (name) => {
       // One worker is enough to cross the parts' boundaries, and starts in half the time.
       const result = await same(base(['crlf.csv', name]), 256, true, 1);
-      expect(result.error).toMatch(new RegExp(`^in/${name.replace('.', '\\.')}:\\d+: `));
+      // A CSV row that cannot be read is an invalid record of its own, with its line, and the
+      // reading goes on; other faults end it with their file:line.
+      if (name === 'fields.csv' || name === 'open-quote.csv') {
+        expect(result.error).toBeUndefined();
+        expect(result.plan!.malformedRows.map((r) => `${r.file}:${r.line}`)).toEqual([
+          `in/${name}:302`,
+        ]);
+      } else expect(result.error).toMatch(new RegExp(`^in/${name.replace('.', '\\.')}:\\d+: `));
     },
   );
 });

@@ -62,6 +62,8 @@ const plan: Plan = {
   suppressedByList: { 'optouts.csv': 2 },
   fileProblems: [],
   warnings: [],
+  malformed: 0,
+  malformedRows: [],
   invalidRecords: [
     {
       row: 7,
