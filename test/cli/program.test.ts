@@ -192,7 +192,7 @@ describe('help', () => {
 
       Examples:
         # try it: the built-in simulator, nothing reaches a phone
-        $ sms-send campaign.csv --simulate
+        $ sms-send samples/campaign.csv --simulate
         # validate every record and show the plan; send nothing
         $ sms-send campaign.csv --dry-run
         # a cron job: endpoint and credentials from config, one report a day
