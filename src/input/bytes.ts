@@ -84,10 +84,6 @@ async function invalidAt(
   return new InputError(file, line, 'is not valid UTF-8 (save it as UTF-8)');
 }
 
-/**
- * The line of the byte at `offset`: one more than the line breaks before it, counted from `from`
- * (a range read by a worker numbers its lines from its own start). Error paths only.
- */
 /** The offset just after the first line break at or after `offset`, or the file's end. */
 export async function nextLineStart(path: string, offset: number): Promise<number> {
   const handle = await open(path, 'r');
@@ -105,6 +101,10 @@ export async function nextLineStart(path: string, offset: number): Promise<numbe
   }
 }
 
+/**
+ * The line of the byte at `offset`: one more than the line breaks before it, counted from `from`
+ * (a range read by a worker numbers its lines from its own start). Error paths only.
+ */
 export async function lineAt(
   path: string,
   offset: number,

@@ -1,6 +1,6 @@
 // A CSV file's rows, chunk by chunk: csv-parse reads anything quoted; runs of plain lines are split by hand.
-import { readUtf8 } from './bytes.js';
 import { CsvError } from 'csv-parse';
+import { readUtf8 } from './bytes.js';
 import { CsvRowsError, ParserRun } from './csv-parser-run.js';
 import { splitLines } from './plain-lines.js';
 import { QuoteScanner } from './quotes.js';
