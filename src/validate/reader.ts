@@ -1,4 +1,5 @@
 // Reads every input of a campaign in order and builds each record; shared by the plan and the send pass.
+import { firstLine } from '../input/csv.js';
 import { detectFormat, openInput } from '../input/open.js';
 import {
   checkColumns,
@@ -33,6 +34,8 @@ export function readCampaign(options: CampaignOptions): CampaignReader {
         const split = await parallel.split(source, format);
         if (split) {
           if (split.columns) noteBraces(file, split.columns);
+          // NDJSON read by worker threads: its first record's keys stand for its columns.
+          else if (options.template) noteBraces(file, await firstKeys(source.path));
           if (split.problems.length > 0) fileProblems.push(...split.problems);
           else yield* parallel.read(split);
           continue;
@@ -50,7 +53,14 @@ export function readCampaign(options: CampaignOptions): CampaignReader {
             continue;
           }
         }
+        // JSON and NDJSON declare no columns: the first record's keys stand for them (as for NDJSON
+        // read by worker threads).
+        let keysSeen = input.columns !== undefined;
         for await (const batch of input.records) {
+          if (!keysSeen && batch.length > 0) {
+            keysSeen = true;
+            noteBraces(file, Object.keys(batch[0]!.fields));
+          }
           yield batch.map((record) => checker.check(record, plan));
         }
       }
@@ -59,4 +69,14 @@ export function readCampaign(options: CampaignOptions): CampaignReader {
     }
   }
   return { fileProblems, fileWarnings, records };
+}
+
+/** The keys of an NDJSON file's first record; none when it does not parse (its reader says so). */
+async function firstKeys(path: string): Promise<string[]> {
+  try {
+    const first: unknown = JSON.parse(await firstLine(path));
+    return first !== null && typeof first === 'object' ? Object.keys(first) : [];
+  } catch {
+    return [];
+  }
 }

@@ -960,6 +960,18 @@ describe('a column in single braces: {name} is sent as written', () => {
     expect(errorOf(run)).toContain(`bad-template.csv: ${braces} (--strict)`);
   });
 
+  it('JSON and NDJSON: the keys of the first records stand for the columns', async ({ expect }) => {
+    const run = await send(['records.ndjson', '--text', 'Hi {txt}', '--dry-run']);
+    expect(run.code, run.error).toBe(0);
+    expect(run.plan!.warnings).toEqual([
+      {
+        file: 'records.ndjson',
+        message:
+          'the text has {txt}, which is sent as written to every recipient: did you mean {{text}}?',
+      },
+    ]);
+  });
+
   it('{{nmae}} names the nearest column', async ({ expect }) => {
     const run = await send(['bad-template.csv', '--text', 'Hi {{nmae}}']);
     expect(await aftermath(run)).toEqual(NOTHING_SENT);

@@ -183,6 +183,22 @@ describe('validation on worker threads', () => {
     await same(options, 97);
   });
 
+  it('warns of a column in single braces in NDJSON, read by workers or not, from its first record', async () => {
+    // The first record has phone and message; {mesage} is close to message.
+    const result = await same(
+      base(['records.ndjson'], { template: compileTemplate('Hi {mesage}') }),
+      200,
+      false,
+    );
+    expect(result.plan!.warnings).toEqual([
+      {
+        file: 'in/records.ndjson',
+        message:
+          'the text has {mesage}, which is sent as written to every recipient: did you mean {{message}}?',
+      },
+    ]);
+  });
+
   it.concurrent.for(['fields.csv', 'open-quote.csv', 'utf8.csv', 'bad.ndjson'])(
     'refuses %s with the same file:line error',
     async (name) => {
