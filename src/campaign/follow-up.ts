@@ -470,6 +470,7 @@ export function selectRows(
 ): CampaignReader {
   return {
     fileProblems: reader.fileProblems,
+    fileWarnings: reader.fileWarnings,
     async *records() {
       for await (const batch of reader.records()) {
         // A follow-up is read on this thread (no worker parts), so every batch is built records.

@@ -40,10 +40,10 @@ export async function sendPass(
   const window = request.settings.sendWindow;
   // Waiting happens holding the campaign's lock but before it is marked running: a run stopped
   // while it waits has sent nothing and leaves the campaign as it found it.
-  if (window) {
-    await waitForWindow(window, request, options, clock);
-    tally.startedAt = Date.now();
-  }
+  if (window) await waitForWindow(window, request, options, clock);
+  // The run's time (its rate, its ETA) is sending time: not the validation before it, not the
+  // confirmation prompt (which waits for a person), not the wait for the send window.
+  tally.startedAt = Date.now();
   const report = resolvePath(reportPath);
   await claim.start(manifestOf(request, input, options.target, report));
   const { run, sent } = await sendCounted(request, input, options, clock);

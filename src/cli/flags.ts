@@ -117,3 +117,11 @@ export function runOutputOptions(command: Command): Command {
       nonNegativeInt,
     );
 }
+
+/**
+ * A subcommand that takes its command's flags (`campaigns show --state-dir`, `dlr apply
+ * --report`) lists them in its help too.
+ */
+export function showsInherited(command: Command): Command {
+  return command.configureHelp({ ...command.configureHelp(), showGlobalOptions: true });
+}

@@ -31,6 +31,20 @@ export function buildProgram(state: RunState, version: string): Command {
     .configureHelp({
       sortSubcommands: false,
       showGlobalOptions: false,
+      // The overview names every command a user can run, a command's own subcommands included
+      // (`campaigns show`, `dlr apply`), each under its full name.
+      visibleCommands(this: Help, command: Command): Command[] {
+        const direct = Help.prototype.visibleCommands.call(this, command);
+        if (command.parent) return direct;
+        return direct.flatMap((sub) => [
+          sub,
+          ...Help.prototype.visibleCommands.call(this, sub).filter((c) => c.name() !== 'help'),
+        ]);
+      },
+      subcommandTerm(this: Help, command: Command): string {
+        const term = Help.prototype.subcommandTerm.call(this, command);
+        return command.parent?.parent ? `${command.parent.name()} ${term}` : term;
+      },
       formatHelp(this: Help, command: Command, helper: Help): string {
         return (
           Help.prototype.formatHelp.call(this, command, helper) + formatSections(command, helper)
@@ -51,10 +65,10 @@ export function buildProgram(state: RunState, version: string): Command {
     examples([
       [
         'try it: the built-in simulator, nothing reaches a phone',
-        'sms-send campaign.csv --simulate',
+        'sms-send samples/campaign.csv --simulate',
       ],
       ['check the gateway and the credentials (CI)', 'sms-send check'],
-      ['count a report by outcome', 'sms-send report campaign.report.csv'],
+      ['count its report by outcome', 'sms-send report samples/campaign.report.csv'],
     ]),
     learnMore(),
   ]);

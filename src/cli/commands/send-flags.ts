@@ -67,7 +67,7 @@ function sendHelp(): HelpSection[] {
     examples([
       [
         'try it: the built-in simulator, nothing reaches a phone',
-        'sms-send campaign.csv --simulate',
+        'sms-send samples/campaign.csv --simulate',
       ],
       ['validate every record and show the plan; send nothing', 'sms-send campaign.csv --dry-run'],
       [

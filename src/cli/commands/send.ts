@@ -120,6 +120,13 @@ export async function sendPrepared(
   context: SendContext,
 ): Promise<ExitCode> {
   const { flags, target } = context;
+  // Before the plan and the prompt: what looks mistyped is seen before anything is sent.
+  if (!flags.quiet) {
+    const err = colorFor('stderr');
+    for (const { file, message } of prepared.plan.warnings) {
+      process.stderr.write(err.yellow(`warning: ${file}: ${message}\n`));
+    }
+  }
   // A dry run agrees with a real run: refused by the input, or by the campaign's state.
   const problem =
     refusalError(prepared, context.inputs) ?? (flags.dryRun ? prepared.stateRefusal : undefined);

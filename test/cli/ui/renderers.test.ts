@@ -61,6 +61,9 @@ const plan: Plan = {
   suppressed: 2,
   suppressedByList: { 'optouts.csv': 2 },
   fileProblems: [],
+  warnings: [],
+  malformed: 0,
+  malformedRows: [],
   invalidRecords: [
     {
       row: 7,
