@@ -41,7 +41,9 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
     // Rows a follow-up re-sent are the follow-up's now: a resume of the original leaves them.
     const resent =
       journal && !followUp
-        ? await rowsResent(settings.stateDir, identity.id, shape.target)
+        ? await rowsResent(settings.stateDir, identity.id, shape.target, {
+            program: request.program,
+          })
         : undefined;
     const { plan, toSend } = await validateCampaign(request, {
       identity,
