@@ -64,8 +64,12 @@ export class SpoolWriter {
   }
 
   async close(): Promise<void> {
-    this.flush();
-    await this.handle.close();
+    try {
+      this.flush();
+    } finally {
+      // Closed also when the last write fails, or the handle would wait for the garbage collector.
+      await this.handle.close();
+    }
   }
 }
 

@@ -98,10 +98,10 @@ describe('SpoolWriter on a full disk', () => {
     let thrown: unknown;
     try {
       spool.addBytes(Buffer.from('F\t{}\n'.repeat(10)));
-      await spool.close();
     } catch (error) {
       thrown = error;
     }
+    await spool.close();
     expect(thrown).toBeInstanceOf(UsageError);
     expect(thrown).toMatchObject({ exitCode: ExitCode.usage, code: 'state-unwritable' });
     expect((thrown as Error).message).toBe(
