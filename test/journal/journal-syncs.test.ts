@@ -82,7 +82,7 @@ describe('readJournal', () => {
   });
 
   it('closes the file also when it refuses the journal', async () => {
-    await writeFile(path, `${JSON.stringify(start(2))}\n`);
+    await writeFile(path, `${JSON.stringify(start(3))}\n`);
     await expect(readJournal(path)).rejects.toThrow(UsageError);
     expect(opened).toHaveLength(1);
     expect(opened[0]!.close).toHaveBeenCalledTimes(1);
