@@ -196,7 +196,9 @@ describe('claimCampaign', () => {
     await expect(claim({ resume: true })).rejects.toMatchObject({
       exitCode: 2,
       code: 'journal-version',
-      message: expect.stringContaining('journal version 3, this one reads 2 and earlier') as unknown,
+      message: expect.stringContaining(
+        'journal version 3, this one reads 2 and earlier',
+      ) as unknown,
     });
   });
 
