@@ -1,9 +1,10 @@
 // Before anything is sent, a campaign's state decides: start, resume, or refuse (finished, unfinished, running).
-import { mkdir, rm, rmdir } from 'node:fs/promises';
+import { rm, rmdir } from 'node:fs/promises';
 import { UsageError } from '../shared/errors.js';
 import { groupDigits } from '../shared/count.js';
 import { exists, listIfExists } from '../shared/files.js';
 import { acquireLock } from './lock.js';
+import { makeFolders } from './durable.js';
 import type { CampaignIdentity } from './identity.js';
 import { ARCHIVED_JOURNAL, readJournal, type JournalState } from './journal.js';
 import { SettledResults } from './results.js';
@@ -52,7 +53,8 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
   const paths = campaignPaths(options.stateDir, identity.id);
   // A folder left by a run killed before its first batch: resuming it is starting it.
   const existed = await exists(paths.dir);
-  await mkdir(paths.dir, { recursive: true, mode: 0o700 });
+  // Its name synced in campaigns/: a batch is sent only once the journal that records it is findable.
+  await makeFolders(paths.dir);
   const lock = await acquireLock(paths.lock, `sending campaign ${identity.id}`);
   let started = false;
   let current: Manifest | undefined;

@@ -1,7 +1,9 @@
 // The append-only journal in the campaign's state folder: each batch is recorded before it is sent
 // and after its result, and made durable, so a run killed at any instant can be resumed without sending twice.
 import { open, rename } from 'node:fs/promises';
-import { lineChunks, openIfExists } from '../shared/files.js';
+import { dirname } from 'node:path';
+import { exists, lineChunks, openIfExists } from '../shared/files.js';
+import { syncFolder } from './durable.js';
 import { UsageError } from '../shared/errors.js';
 import { LineAppender } from './appender.js';
 import { SettledResults } from './results.js';
@@ -69,7 +71,11 @@ export class JournalWriter {
   ) {}
 
   static async open(path: string): Promise<JournalWriter> {
+    const created = !(await exists(path));
     const handle = await open(path, 'a+', 0o600);
+    // A new journal's name is synced in its folder before anything is recorded in it: the
+    // synced intent of the first batch would otherwise be in a file a crash could leave nameless.
+    if (created) await syncFolder(dirname(path));
     // A run killed mid-write leaves a torn last line; the next line must not be glued to it.
     const { size } = await handle.stat();
     if (size > 0) {

@@ -1,13 +1,14 @@
 // The state directory: one folder per campaign with its manifest, journal, lock and spool.
 import { constants } from 'node:fs';
-import { access, mkdir, open, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { access, open, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { UsageError } from '../shared/errors.js';
 import { listIfExists, readIfExists } from '../shared/files.js';
 import { OUTCOMES, type Outcome } from '../message/outcome.js';
 import type { CampaignShape } from './identity.js';
 import { readJournal } from './journal.js';
 import { lockIsHeld } from './lock.js';
+import { makeFolders, syncFolder } from './durable.js';
 
 export type CampaignStatus = 'running' | 'interrupted' | 'stopped' | 'finished';
 
@@ -89,7 +90,7 @@ export function campaignPaths(stateDir: string, id: string): CampaignPaths {
 /** Creates the state directory if needed; one that cannot be written stops the run before anything is sent. */
 export async function ensureStateDir(stateDir: string): Promise<void> {
   try {
-    await mkdir(join(stateDir, 'campaigns'), { recursive: true, mode: 0o700 });
+    await makeFolders(join(stateDir, 'campaigns'));
     await access(join(stateDir, 'campaigns'), constants.W_OK | constants.X_OK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
@@ -130,14 +131,7 @@ export async function writeManifest(path: string, manifest: Manifest): Promise<v
     await handle.close();
   }
   await rename(aside, path);
-  const dir = await open(join(path, '..'), 'r');
-  try {
-    await dir.sync();
-  } catch {
-    // Some file systems cannot sync a folder; the rename itself is still atomic.
-  } finally {
-    await dir.close();
-  }
+  await syncFolder(dirname(path));
 }
 
 /** A running campaign whose lock has no live owner was killed: it is interrupted. */
