@@ -41,7 +41,7 @@ export interface Claim {
   ): Promise<Manifest>;
   /** Records how the run ended. */
   finish(
-    update: Pick<Manifest, 'status' | 'counts' | 'records'> & { reason?: string },
+    update: Pick<Manifest, 'status' | 'counts' | 'records' | 'summary'> & { reason?: string },
   ): Promise<void>;
   /** Releases the lock; a run that never started leaves no folder behind to block the next. */
   release(): Promise<void>;
