@@ -33,8 +33,14 @@ export interface Claim {
   paths: CampaignPaths;
   /** The manifest of earlier runs, when one sent something. */
   previous?: Manifest;
-  /** The journal to continue from, with --resume. */
+  /** The journal to continue from, with --resume (of a finished campaign: once loadJournal read it). */
   journal?: JournalState;
+  /**
+   * --resume of a finished campaign: its journal is not read yet, since its manifest may answer
+   * (nothing left to send); loadJournal() reads it when it cannot.
+   */
+  finished: boolean;
+  loadJournal(): Promise<JournalState>;
   /** Marks the campaign running: from here on its state is kept, whatever happens. */
   start(
     manifest: Omit<Manifest, 'createdAt' | 'runs' | 'reports'> & { report: string },
@@ -60,6 +66,11 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
   let current: Manifest | undefined;
   const claim: Claim = {
     paths,
+    finished: false,
+    async loadJournal() {
+      claim.journal ??= (await readJournal(paths.journal, previous?.records)) ?? emptyJournal();
+      return claim.journal;
+    },
     async start(fields) {
       const { report, ...rest } = fields;
       const now = rest.startedAt;
@@ -110,6 +121,7 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
     previous = decision.keepManifest ? decision.manifest : undefined;
     claim.previous = previous;
     claim.journal = decision.resumeFrom;
+    claim.finished = decision.finished === true;
     return claim;
   } catch (error) {
     await lock.release();
@@ -128,6 +140,8 @@ interface Decision {
   keepManifest: boolean;
   /** The journal --resume continues from. */
   resumeFrom?: JournalState;
+  /** --resume of a finished campaign, whose journal is read only when needed. */
+  finished?: boolean;
 }
 
 /**
@@ -141,9 +155,14 @@ async function decide(
 ): Promise<Decision> {
   const { identity } = options;
   const manifest = await readManifest(paths.manifest);
-  const journal = await readJournal(paths.journal);
+  // A finished campaign's manifest has its counts: its refusal, a --force and a --resume with
+  // nothing left need no journal (a million records are megabytes of it).
+  const finished = manifest?.status === 'finished';
+  const journal = finished ? undefined : await readJournal(paths.journal, manifest?.records);
   // What a --force run archived proves earlier sends, even while its own journal is still empty.
-  const sentBefore = journal?.sent === true || (await hasArchivedJournals(paths));
+  const sentBefore =
+    (manifest && finished ? reachedGateway(manifest) : journal?.sent === true) ||
+    (await hasArchivedJournals(paths));
   if (!manifest || !sentBefore) {
     // --resume of a campaign that never ran here is no resume: with other settings or another
     // --campaign name it would be a new campaign, sending everything again.
@@ -160,6 +179,7 @@ async function decide(
     );
   }
   if (options.force) return { manifest, fresh: true, keepManifest: true };
+  if (options.resume && finished) return { manifest, fresh: false, keepManifest: true, finished };
   if (options.resume) {
     return { manifest, fresh: false, keepManifest: true, resumeFrom: journal ?? emptyJournal() };
   }
@@ -176,7 +196,10 @@ export async function inspectCampaign(
   try {
     const paths = campaignPaths(options.stateDir, options.identity.id);
     const decision = await decide(paths, options, await exists(paths.dir));
-    return { journal: decision.resumeFrom };
+    if (!decision.finished) return { journal: decision.resumeFrom };
+    return {
+      journal: (await readJournal(paths.journal, decision.manifest?.records)) ?? emptyJournal(),
+    };
   } catch (error) {
     if (error instanceof UsageError) return { refusal: error };
     throw error;
@@ -207,6 +230,12 @@ async function nothingToResume(options: ClaimOptions): Promise<UsageError> {
 
 async function hasArchivedJournals(paths: CampaignPaths): Promise<boolean> {
   return (await listIfExists(paths.dir)).some((name) => ARCHIVED_JOURNAL.test(name));
+}
+
+/** Whether a finished run's counts hold a result the journal records (as its `sent` says). */
+function reachedGateway(manifest: Manifest): boolean {
+  const { accepted, rejected, failed, unknown } = manifest.counts;
+  return accepted + rejected + failed + unknown > 0;
 }
 
 function emptyJournal(): JournalState {
