@@ -28,7 +28,8 @@ async function writeCampaign(file, count) {
   await handle.write('to,text\n');
   let chunk = '';
   for (let i = 0; i < count; i++) {
-    chunk += `${4741000000 + (i % 8_000_000)},Hello number ${i}\n`;
+    // Norwegian mobiles: 474 and 479 numbers, a million of each.
+    chunk += `${(i % 2 === 0 ? 4741000000 : 4790000000) + (Math.floor(i / 2) % 1_000_000)},Hello number ${i}\n`;
     if (chunk.length > 1 << 20) {
       await handle.write(chunk);
       chunk = '';
@@ -139,6 +140,8 @@ try {
   const toFirst = (await firstRequest) - resumed.startedAt;
 
   const answered = await run('resume-finished', [...base, '--resume'], finished);
+  // The validation pass alone, which a resume runs before its first batch as a send does.
+  const dry = await run('dry-run', [input, '--dry-run', '--quiet'], join(out, 'state-dry'));
   load.push(loadavg()[0]);
 
   // The journal's own pass, in this process: what a resume reads before anything else.
@@ -160,6 +163,12 @@ try {
       `${(resumed.ms / 1000).toFixed(1)} s`,
       `${resumed.rssMb.toFixed(0)} MB`,
       `first request after ${(toFirst / 1000).toFixed(2)} s; journal pass ${readMs.toFixed(0)} ms`,
+    ],
+    [
+      'dry run (validation pass)',
+      `${(dry.ms / 1000).toFixed(1)} s`,
+      `${dry.rssMb.toFixed(0)} MB`,
+      'what any run reads before its first batch',
     ],
     [
       'resume, finished',
