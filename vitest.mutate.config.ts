@@ -9,6 +9,8 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
+    // One plain project: each file with module instances of its own, as Stryker expects.
+    projects: undefined,
     include: [
       'test/unit/**/*.test.ts',
       'test/journal/**/*.test.ts',

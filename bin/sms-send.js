@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import '../dist/cli/main.js';
+await (await import('../dist/cli/main.js')).start();

@@ -7,9 +7,6 @@ import { buildProgram } from './program.js';
 import type { RunState } from './run-state.js';
 import { renderError } from './ui/error.js';
 
-// Node 22+ caches compiled code between runs; start-up matters for cron and CI loops.
-(module as { enableCompileCache?: () => void }).enableCompileCache?.();
-
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
     version: string;
@@ -17,7 +14,11 @@ function version(): string {
   return pkg.version;
 }
 
-async function main(argv: string[]): Promise<number> {
+/**
+ * Runs one command line and returns its exit code, having printed any error that ended it. The
+ * process itself is left alone, so tests can run a command line in-process.
+ */
+export async function main(argv: string[]): Promise<number> {
   const state: RunState = { exitCode: ExitCode.ok };
   const program = buildProgram(state, version());
   try {
@@ -39,7 +40,12 @@ function report(error: unknown, json: boolean): number {
   return exitCode;
 }
 
-const code = await main(process.argv);
-process.exitCode = code;
-// Anything left holding the event loop (a hung socket) must not keep a finished run alive.
-setTimeout(() => process.exit(code), 2000).unref();
+/** The process's entry (bin/sms-send.js): runs its command line and ends it with the exit code. */
+export async function start(): Promise<void> {
+  // Node 22+ caches compiled code between runs; start-up matters for cron and CI loops.
+  (module as { enableCompileCache?: () => void }).enableCompileCache?.();
+  const code = await main(process.argv);
+  process.exitCode = code;
+  // Anything left holding the event loop (a hung socket) must not keep a finished run alive.
+  setTimeout(() => process.exit(code), 2000).unref();
+}

@@ -6,7 +6,8 @@ import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findDuplicates, startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { runCli, startCli, type CliResult, killLeft } from '../helpers/cli.js';
+import { startCli, type CliResult, killLeft } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { mobile, parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import {
   countOutcomes,
@@ -41,7 +42,7 @@ async function startSim(latencyMs = 0): Promise<Simulator> {
 }
 
 function cli(args: string[], stdin?: string): Promise<CliResult> {
-  return runCli(args, { cwd: dir.path, env: ENV, stdin });
+  return runInProcess(args, { cwd: dir.path, env: ENV, stdin });
 }
 
 interface CampaignDoc {
@@ -327,7 +328,7 @@ describe('sms-send campaigns', () => {
     // Below a file, so even root cannot create it.
     await writeFile(join(dir.path, 'a-file'), '');
     const stateDir = join(dir.path, 'a-file', 'state');
-    const result = await runCli(['campaign.csv', '--endpoint', sim!.url], {
+    const result = await runInProcess(['campaign.csv', '--endpoint', sim!.url], {
       cwd: dir.path,
       env: { ...ENV, SMS_SEND_STATE_DIR: stateDir },
     });

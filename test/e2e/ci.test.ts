@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess as runCli } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/files.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => dir.remove());
 
-describe.concurrent('CI gates and the canary', () => {
+describe('CI gates and the canary', () => {
   it('report --fail-under exits 1 and names the share below its threshold', async () => {
     const report = join(dir.path, 'gate.report.csv');
     const rows = ['row,to,messageId,outcome,statusCode,deliveryStatus'];

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { runCli, type CliResult } from '../helpers/cli.js';
+import type { CliResult } from '../helpers/cli.js';
+import { runInProcess as runCli } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/files.js';
 
 /** An asymmetric matcher typed as unknown, so it sits in an object literal without `any`. */

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { collect, runCli, startCli, killLeft } from '../helpers/cli.js';
+import { collect, startCli, killLeft } from '../helpers/cli.js';
+import { runInProcess as runCli } from '../helpers/in-process.js';
 import { parseCsv, tempDir } from '../helpers/files.js';
 
 const CREDENTIALS = { SMS_SEND_USERNAME: 'customer', SMS_SEND_PASSWORD: 'secret' };

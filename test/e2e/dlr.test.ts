@@ -6,7 +6,8 @@ import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPORT_COLUMNS } from '../../src/report/row.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { runCli, startCli } from '../helpers/cli.js';
+import { startCli } from '../helpers/cli.js';
+import { runInProcess as runCli } from '../helpers/in-process.js';
 import { proofParam, signedCampaign } from '../helpers/dlr-proof.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 

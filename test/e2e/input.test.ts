@@ -6,7 +6,8 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { runCli, type CliResult } from '../helpers/cli.js';
+import type { CliResult } from '../helpers/cli.js';
+import { runInProcess as runCli } from '../helpers/in-process.js';
 import { parseCsv, tempDir } from '../helpers/files.js';
 import {
   BAD_RECORDS_BY_FIELD,
@@ -44,7 +45,7 @@ async function send(args: string[], options: { stdin?: string } = {}): Promise<R
   const sim = await startSimulator();
   simulators.push(sim);
   const report = join(dir.path, `report-${++runs}.csv`);
-  // Runs here are independent and concurrent, some over the same fixture: each its own state.
+  // Some runs here are over the same fixture: each its own state.
   const result = await runCli([...args, '--endpoint', sim.url, '--report', report], {
     cwd: FIXTURES,
     env: { ...CREDENTIALS, SMS_SEND_STATE_DIR: join(dir.path, `state-${runs}`) },
@@ -81,7 +82,7 @@ async function aftermath(run: Run) {
 /** A run that stopped before sending: exit 2, no request reached the simulator, no report left. */
 const NOTHING_SENT = { code: 2, requests: 0, accepted: 0, files: [] };
 
-describe.concurrent('standard input', () => {
+describe('standard input', () => {
   it('reads - (stdin) with --input-format ndjson', async ({ expect }) => {
     const stdin = await readFile(join(FIXTURES, 'records.ndjson'), 'utf8');
     const run = await send(['-', '--input-format', 'ndjson'], { stdin });
@@ -96,43 +97,40 @@ describe.concurrent('standard input', () => {
   });
 });
 
-describe.concurrent(
-  'bad input: exit 2, the error names file and line, nothing reaches the simulator',
-  () => {
-    // `at` is the exact "file:line" (or "file") the error must start with; `says` a phrase of the reason.
-    const cases: { name: string; args: string[]; at: string; says: string }[] = [
-      {
-        name: 'malformed quoting: a quote inside a quoted field that is not doubled',
-        args: ['bad-quote-inside.csv'],
-        at: 'bad-quote-inside.csv:3',
-        says: 'malformed CSV',
-      },
-      {
-        name: 'a file that does not exist',
-        args: ['no-such-file.csv'],
-        at: 'no-such-file.csv',
-        says: 'does not exist',
-      },
-      {
-        // The input is checked before the report's folder (which is missing too).
-        name: 'a file in a folder that does not exist',
-        args: ['nothere/x.csv'],
-        at: 'nothere/x.csv',
-        says: 'the input file does not exist',
-      },
-    ];
+describe('bad input: exit 2, the error names file and line, nothing reaches the simulator', () => {
+  // `at` is the exact "file:line" (or "file") the error must start with; `says` a phrase of the reason.
+  const cases: { name: string; args: string[]; at: string; says: string }[] = [
+    {
+      name: 'malformed quoting: a quote inside a quoted field that is not doubled',
+      args: ['bad-quote-inside.csv'],
+      at: 'bad-quote-inside.csv:3',
+      says: 'malformed CSV',
+    },
+    {
+      name: 'a file that does not exist',
+      args: ['no-such-file.csv'],
+      at: 'no-such-file.csv',
+      says: 'does not exist',
+    },
+    {
+      // The input is checked before the report's folder (which is missing too).
+      name: 'a file in a folder that does not exist',
+      args: ['nothere/x.csv'],
+      at: 'nothere/x.csv',
+      says: 'the input file does not exist',
+    },
+  ];
 
-    it.for(cases)('$name', async ({ args, at, says }, { expect }) => {
-      const run = await send(args);
-      expect(await aftermath(run)).toEqual(NOTHING_SENT);
-      expect(run.stdout).toBe('');
-      expect(firstLine(run.stderr)).toMatch(startsWith(`sms-send: ${at}: `));
-      expect(run.stderr).toContain(says);
-    });
-  },
-);
+  it.for(cases)('$name', async ({ args, at, says }, { expect }) => {
+    const run = await send(args);
+    expect(await aftermath(run)).toEqual(NOTHING_SENT);
+    expect(run.stdout).toBe('');
+    expect(firstLine(run.stderr)).toMatch(startsWith(`sms-send: ${at}: `));
+    expect(run.stderr).toContain(says);
+  });
+});
 
-describe.concurrent('a malformed suppression list: exit 2, nothing sent', () => {
+describe('a malformed suppression list: exit 2, nothing sent', () => {
   it('names the list, its line and the reason on stderr', async ({ expect }) => {
     const run = await send(['recipients.csv', '--suppress', 'bad-suppress.txt']);
     expect(await aftermath(run)).toEqual(NOTHING_SENT);
@@ -145,7 +143,7 @@ describe.concurrent('a malformed suppression list: exit 2, nothing sent', () => 
   });
 });
 
-describe.concurrent('invalid records: listed on stderr, exit 2, nothing sent', () => {
+describe('invalid records: listed on stderr, exit 2, nothing sent', () => {
   it('lists every bad record of bad-records.csv in order, with counts, and sends nothing', async ({
     expect,
   }) => {
@@ -161,7 +159,7 @@ describe.concurrent('invalid records: listed on stderr, exit 2, nothing sent', (
   });
 });
 
-describe.concurrent('templates', () => {
+describe('templates', () => {
   it('--text-file template filled from other columns (its final newline dropped)', async ({
     expect,
   }) => {
@@ -182,7 +180,7 @@ describe.concurrent('templates', () => {
   });
 });
 
-describe.concurrent('--dry-run', () => {
+describe('--dry-run', () => {
   it('--json with invalid records prints one JSON document on stdout', async ({ expect }) => {
     const run = await send(['bad-one-record.csv', '--dry-run', '--json']);
     expect(run.code).toBe(2);
@@ -203,7 +201,7 @@ describe.concurrent('--dry-run', () => {
   });
 });
 
-describe.concurrent('bad message defaults are one error naming the flag or key, exit 2', () => {
+describe('bad message defaults are one error naming the flag or key, exit 2', () => {
   it('--from ThisIsWayTooLong', async ({ expect }) => {
     const run = await send(['campaign-a.csv', '--from', 'ThisIsWayTooLong']);
     expect(await aftermath(run)).toEqual(NOTHING_SENT);
@@ -260,13 +258,10 @@ describe.concurrent('bad message defaults are one error naming the flag or key, 
   });
 });
 
-describe.concurrent(
-  'validation catches what the gateway would reject, before anything is sent',
-  () => {
-    it('a non-ASCII alphanumeric sender (--from Bjørn)', async ({ expect }) => {
-      const run = await send(['campaign-a.csv', '--from', 'Bjørn']);
-      expect(await aftermath(run)).toEqual(NOTHING_SENT);
-      expect(run.stderr).toContain('--from');
-    });
-  },
-);
+describe('validation catches what the gateway would reject, before anything is sent', () => {
+  it('a non-ASCII alphanumeric sender (--from Bjørn)', async ({ expect }) => {
+    const run = await send(['campaign-a.csv', '--from', 'Bjørn']);
+    expect(await aftermath(run)).toEqual(NOTHING_SENT);
+    expect(run.stderr).toContain('--from');
+  });
+});

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type FaultOptions, type Simulator } from '../../src/simulator/index.js';
 import { runCli, type CliOptions, type CliResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { mobile, parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { stateJournal } from '../helpers/reliability.js';
 
@@ -48,8 +49,9 @@ function fresh(name: string): string {
 }
 
 /**
- * The tests here run concurrently, and several send the same content: each gives its runs a
- * campaign state folder of its own (`state`), instead of the per-test one in process.env.
+ * Several tests send the same content: each gives its runs a campaign state folder of its own
+ * (`state`), instead of the per-test one in process.env. The runs are in-process (one at a time,
+ * so the tests here are not concurrent); the terminal-output ones spawn the binary.
  */
 function ownState(): {
   cli: (args: string[], options?: CliOptions) => Promise<CliResult>;
@@ -57,7 +59,7 @@ function ownState(): {
 } {
   const state = fresh('state');
   const cli = (args: string[], options: CliOptions = {}) =>
-    runCli(args, { ...options, env: { SMS_SEND_STATE_DIR: state, ...options.env } });
+    runInProcess(args, { ...options, env: { SMS_SEND_STATE_DIR: state, ...options.env } });
   return { cli, state };
 }
 
@@ -91,7 +93,7 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-describe.concurrent('sms-send check', () => {
+describe('sms-send check', () => {
   it('passes against a gateway that accepts the credentials: exit 0, endpoint, HTTP 200, ProcessResult true; sends nothing', async () => {
     const { cli } = ownState();
     const sim = await simulator();
@@ -233,7 +235,7 @@ describe.concurrent('sms-send check', () => {
   });
 });
 
-describe.concurrent('sms-send send --json', () => {
+describe('sms-send send --json', () => {
   it('prints only the summary document and exits 0 when all are accepted (no progress lines either)', async () => {
     const { cli } = ownState();
     const sim = await simulator({ latencyMs: 150 });
@@ -408,7 +410,7 @@ describe.concurrent('sms-send send --json', () => {
   });
 });
 
-describe.concurrent('output when stdout and stderr are not a terminal', () => {
+describe('output when stdout and stderr are not a terminal', () => {
   /** Sends 10 records one per request at 250 ms each: a run of ~2.5 s with a line per second. */
   async function slowRun(env: Record<string, string | undefined>): Promise<CliResult> {
     const sim = await simulator({ latencyMs: 250 });
@@ -562,7 +564,7 @@ function readXml(xml: string): XmlElement[] {
   return elements;
 }
 
-describe.concurrent('--report x.xml (JUnit)', () => {
+describe('--report x.xml (JUnit)', () => {
   it('has one testcase per record and one failure per record not accepted, counts on <testsuite>', async () => {
     const { cli } = ownState();
     const sim = await simulator({ rejectMessage: 0.4 }, 7);
@@ -663,7 +665,7 @@ async function scriptedGateway(
   };
 }
 
-describe.concurrent('CSV report cells that a spreadsheet would run as formulas', () => {
+describe('CSV report cells that a spreadsheet would run as formulas', () => {
   it('get a leading apostrophe: recipient, MessageId and the error column', async () => {
     const { cli } = ownState();
     const sim = await simulator();
@@ -751,7 +753,7 @@ describe.concurrent('CSV report cells that a spreadsheet would run as formulas',
   });
 });
 
-describe.concurrent('an existing report is never overwritten', () => {
+describe('an existing report is never overwritten', () => {
   it('a second run exits 2 (already sent), sends nothing and leaves report and state byte-identical', async () => {
     const { cli, state } = ownState();
     const sim = await simulator();

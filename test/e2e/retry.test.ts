@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { findCampaign } from '../../src/journal/state.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess as runCli } from '../helpers/in-process.js';
 import { proofMaker } from '../helpers/dlr-proof.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { runCommand } from '../helpers/follow-up.js';

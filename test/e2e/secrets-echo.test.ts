@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { mkdir, readdir, readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type CliResult } from '../helpers/cli.js';
+import type { CliResult } from '../helpers/cli.js';
+import { runInProcess as runCli } from '../helpers/in-process.js';
 import { tempDir, writeCampaignCsv } from '../helpers/files.js';
 
 const USER = 'acme-user';

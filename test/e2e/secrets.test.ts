@@ -7,7 +7,8 @@ import { mkdir, readFile, readdir, realpath, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type FaultOptions, type Simulator } from '../../src/simulator/index.js';
-import { runCli, type CliResult } from '../helpers/cli.js';
+import type { CliResult } from '../helpers/cli.js';
+import { runInProcess as runCli } from '../helpers/in-process.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { stateJournal } from '../helpers/reliability.js';
 

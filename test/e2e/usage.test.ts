@@ -1,8 +1,8 @@
 // What only a process shows of a mistake on the command line: the one stderr line and exit 2.
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess as runCli } from '../helpers/in-process.js';
 
-describe.concurrent('mistakes on the command line: one line on stderr, exit 2', () => {
+describe('mistakes on the command line: one line on stderr, exit 2', () => {
   it('a mistyped command is named as an unknown command or input, with a suggestion', async () => {
     const run = await runCli(['sned', 'x.csv']);
     expect(run.code).toBe(2);

@@ -4,7 +4,7 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess as runCli } from '../helpers/in-process.js';
 import { tempDir, writeCampaignCsv } from '../helpers/files.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;

@@ -114,8 +114,8 @@ for (const delimiter of [',', '\t']) {
       for (const [rows, quoting] of [
         [3, 0.3],
         [400, 0.1],
-        [5000, 0.0005],
-        [8000, 0],
+        [2500, 0.001],
+        [3000, 0],
       ] as const) {
         SHAPES.push({ delimiter, lineEnd, bom: rows === 400, rows, quoting, fault });
       }
