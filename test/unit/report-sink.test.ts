@@ -13,6 +13,8 @@ describe('ReportSink', () => {
   it('writes what it holds once it holds 1,024 rows, and the rest when flushed, in order', async () => {
     const written: number[][] = [];
     const writer: ReportWriter = {
+      path: 'r.csv',
+      format: 'csv',
       write: (rows) => {
         written.push(rows.map((r) => r.row));
         return Promise.resolve();
