@@ -39,7 +39,7 @@ try {
   process.exitCode = summary.exitCode; // 0: all accepted; 1: some were not
 } catch (error) {
   // UsageError (2), GatewayUnusableError (3), LockedError (4), OutsideWindowError (5),
-  // InterruptedError (130): each carries the exit code the command would end with.
+  // StateUnwritableError (6), InterruptedError (130): each carries the exit code the command would end with.
   console.error(`not sent: ${error.message}`);
   process.exitCode = typeof error.exitCode === 'number' ? error.exitCode : 70;
 } finally {

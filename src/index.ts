@@ -32,6 +32,7 @@ export {
   NotAllAcceptedError,
   OutsideWindowError,
   SmsSendError,
+  StateUnwritableError,
   UsageError,
   type Problem,
 } from './shared/errors.js';

@@ -194,8 +194,11 @@ async function prepare(
   const template = await loadTemplate(options.text, from(options.textFile));
   // Inputs found from `cwd` are named by their full paths, so the default report lands beside them.
   const inputs = options.inputs.map((input) => from(input)!);
-  return prepareCampaign({
+  const prepared = await prepareCampaign({
     ...campaignRequest(inputs, { ...options, dryRun }, { settings, template, cwd }),
     onValidated: (records) => events.emit('validated', records),
   });
+  for (const { file, message } of prepared.plan.warnings)
+    events.emit('warning', `${file}: ${message}`);
+  return prepared;
 }

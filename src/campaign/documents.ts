@@ -48,9 +48,13 @@ export interface PlanJson extends Pick<
   | 'normalizable'
   | 'cost'
   | 'fileProblems'
+  | 'malformed'
+  | 'malformedRows'
   | 'invalidRecords'
   | 'invalidByField'
 > {
+  /** A column in single braces and the like, when there is any. */
+  warnings?: Plan['warnings'];
   campaign: string;
   premium: { messages: number; totalOre: number };
   /** A resumed campaign: the records an earlier run did not settle. */
@@ -114,6 +118,9 @@ export function planJson(plan: Plan, campaign: string): { plan: PlanJson } {
       ...(plan.cost ? { cost: plan.cost } : {}),
       premium: { messages: plan.premiumMessages, totalOre: plan.premiumTotal },
       fileProblems: plan.fileProblems,
+      ...(plan.warnings.length > 0 ? { warnings: plan.warnings } : {}),
+      malformed: plan.malformed,
+      malformedRows: plan.malformedRows,
       invalidRecords: plan.invalidRecords,
       invalidByField: plan.invalidByField,
     },
@@ -222,7 +229,7 @@ export function errorJson(
 export function planProblems(plan: Plan): Problem[] {
   return [
     ...plan.fileProblems.map(({ file, message }) => ({ file, reason: message })),
-    ...plan.invalidRecords.flatMap(({ file, line, row, problems }) =>
+    ...[...plan.malformedRows, ...plan.invalidRecords].flatMap(({ file, line, row, problems }) =>
       problems.map(({ field, reason }) => ({ file, line, row, field, reason })),
     ),
   ];

@@ -8,6 +8,7 @@ import {
   GatewayUnusableError,
   InterruptedError,
   OutsideWindowError,
+  StateUnwritableError,
   UsageError,
   type SmsSendError,
 } from '../shared/errors.js';
@@ -59,7 +60,8 @@ export function refusedPlan(problem: UsageError, document: PlanDocument): UsageE
 
 /**
  * The typed error a send pass ended with, carrying its summary document: the gateway could not
- * be used (exit 3), the send window closed (exit 5), or it was interrupted (exit 130). Undefined
+ * be used (exit 3), the send window closed (exit 5), campaign state could not be written (exit 6),
+ * or it was interrupted (exit 130). Undefined
  * for a run that finished (exit 0 or 1). `finish(what, how)` words the message: what happened,
  * and the start of the sentence that says how to finish the campaign.
  */
@@ -69,6 +71,17 @@ export function endingError(
   finish: (what: string, how: string) => string,
 ): SmsSendError | undefined {
   const { run, windowClosed } = result;
+  if (run.stopped?.stateUnwritable) {
+    const settled = result.summary.total - run.notSent;
+    return new StateUnwritableError(
+      finish(
+        `${run.stopped.reason}: ${plural(settled, 'record')} settled and kept, ` +
+          `${plural(run.notSent, 'record')} not sent`,
+        'Once there is room, finish the campaign with',
+      ),
+      document,
+    );
+  }
   if (run.stopped) {
     const why = run.stopped.authRefused
       ? 'the gateway refused the credentials'

@@ -61,6 +61,8 @@ export interface RetryRequest {
   simulate: boolean;
   /** Resuming: an interrupted follow-up of the campaign goes on with the rows it chose. */
   resume?: boolean;
+  /** How the user runs sms-send, for the commands refusals name (default `sms-send`). */
+  program?: string;
 }
 
 /**
@@ -89,7 +91,7 @@ export function retryReason(
  * simulator trial sent for real; exit 4 while the campaign is being sent.
  */
 export async function planFollowUp(request: RetryRequest): Promise<RetryPlan> {
-  const { original, report } = await findOriginal(request.stateDir, request.campaign);
+  const { original, report } = await findOriginal(request);
   const { manifest, status } = original;
   if (status === 'running') {
     throw new LockedError(
@@ -147,7 +149,7 @@ export async function planFollowUp(request: RetryRequest): Promise<RetryPlan> {
   const identity = followUpIdentity(manifest.id, manifest.contentHash, target, include, rows);
   // Rows an earlier follow-up of this campaign (another selection: delivery reports arrived since,
   // or other --include) has re-sent are not re-sent again: retry that follow-up instead.
-  const earlier = await earlierFollowUps(request.stateDir, manifest.id, identity.id, target);
+  const earlier = await earlierFollowUps(request, manifest.id, identity.id, target);
   let alreadyRetried = 0;
   for (const row of earlier.rows) {
     if (rows.delete(row)) alreadyRetried++;
@@ -174,15 +176,15 @@ export async function planFollowUp(request: RetryRequest): Promise<RetryPlan> {
 }
 
 async function findOriginal(
-  stateDir: string,
-  campaign: string,
+  request: RetryRequest,
 ): Promise<{ original: CampaignEntry; report: string }> {
+  const { stateDir, campaign, program = 'sms-send' } = request;
   if (await isFile(campaign)) {
     const path = resolvePath(campaign);
     const original = (await listCampaigns(stateDir)).find((e) => e.manifest.reports.includes(path));
     if (!original) {
       throw new UsageError(
-        `no campaign in ${stateDir} wrote the report ${campaign}; name the campaign by its ID (sms-send campaigns)`,
+        `no campaign in ${stateDir} wrote the report ${campaign}; name the campaign by its ID (${program} campaigns)`,
         'campaign-unknown',
       );
     }
@@ -315,12 +317,13 @@ function followUpIdentity(
 
 /** The other follow-ups of a campaign to the same kind of target, and the rows they re-sent. */
 async function earlierFollowUps(
-  stateDir: string,
+  request: RetryRequest,
   of: string,
   self: string,
   target: CampaignShape['target'],
 ): Promise<{ ids: string[]; rows: Set<number> }> {
-  const resent = await rowsResent(stateDir, of, target, self);
+  const { stateDir, program } = request;
+  const resent = await rowsResent(stateDir, of, target, { except: self, program });
   return { ids: [...new Set(resent.values())], rows: new Set(resent.keys()) };
 }
 
@@ -333,8 +336,9 @@ export async function rowsResent(
   stateDir: string,
   of: string,
   target: CampaignShape['target'],
-  except?: string,
+  options: { except?: string; program?: string } = {},
 ): Promise<Map<number, string>> {
+  const { except, program = 'sms-send' } = options;
   const rows = new Map<number, string>();
   for (const entry of await listCampaigns(stateDir)) {
     const { manifest } = entry;
@@ -343,7 +347,7 @@ export async function rowsResent(
     if (entry.status !== 'finished') {
       throw new UsageError(
         `campaign ${of} has a follow-up, ${manifest.id}, that is ${entry.status}: finish it first ` +
-          `(sms-send retry ${of} --resume, with the same --include), so no record is re-sent twice. Nothing was sent.`,
+          `(${program} retry ${of} --resume, with the same --include), so no record is re-sent twice. Nothing was sent.`,
         'unfinished',
       );
     }
@@ -361,7 +365,11 @@ export async function rowsResent(
  * the original, waits for nobody (exit 4). Rows another follow-up re-sent since this one chose
  * its rows are refused: choosing again leaves them out.
  */
-export async function holdOriginal(stateDir: string, followUp: FollowUp): Promise<Lock> {
+export async function holdOriginal(
+  stateDir: string,
+  followUp: FollowUp,
+  program = 'sms-send',
+): Promise<Lock> {
   const of = followUp.of.of;
   const lock = await acquireLock(
     campaignPaths(stateDir, of).lock,
@@ -369,13 +377,16 @@ export async function holdOriginal(stateDir: string, followUp: FollowUp): Promis
   );
   try {
     const target = followUp.shape.target;
-    const resent = await rowsResent(stateDir, of, target, followUp.identity.id);
+    const resent = await rowsResent(stateDir, of, target, {
+      except: followUp.identity.id,
+      program,
+    });
     for (const row of followUp.rows.keys()) {
       const by = resent.get(row);
       if (by !== undefined) {
         throw new UsageError(
           `follow-up ${by} re-sent records of campaign ${of} while this one was being prepared; ` +
-            `run sms-send retry ${of} again to choose what is left. Nothing was sent.`,
+            `run ${program} retry ${of} again to choose what is left. Nothing was sent.`,
           'unfinished',
         );
       }
@@ -459,6 +470,7 @@ export function selectRows(
 ): CampaignReader {
   return {
     fileProblems: reader.fileProblems,
+    fileWarnings: reader.fileWarnings,
     async *records() {
       for await (const batch of reader.records()) {
         // A follow-up is read on this thread (no worker parts), so every batch is built records.

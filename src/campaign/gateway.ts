@@ -56,6 +56,13 @@ export function gatewayTarget(settings: Settings, flags: TargetChoice): Target {
       'insecure-endpoint',
     );
   }
+  if (!settings.password && settings.passwordProblem) {
+    throw new UsageError(
+      `no password for ${settings.endpoint}: ${settings.passwordProblem}. Fix it, or use ` +
+        'SMS_SEND_PASSWORD or --password-stdin; --dry-run and --simulate need no password. Nothing was sent.',
+      'no-credentials',
+    );
+  }
   if (!settings.username || !settings.password) {
     const missing = [!settings.username && 'username', !settings.password && 'password'].filter(
       Boolean,

@@ -54,21 +54,31 @@ export class CampaignHold {
   ): Promise<Awaited<ReturnType<typeof inspectCampaign>> | undefined> {
     const { settings, followUp } = request;
     const { reportPath } = taken;
+    // A report that would be refused as existing: --resume, finding nothing to resume, then
+    // names --force beside its advice to drop --resume.
+    const reportExists = !request.force && (await exists(reportPath));
     const claimOptions = {
       stateDir: settings.stateDir,
       identity: taken.identity,
       force: request.force,
       resume: request.resume,
       inputs: taken.hashes,
+      existingReport: reportExists ? reportPath : undefined,
     };
     if (request.dryRun) return inspectCampaign(claimOptions);
-    if (followUp) this.originalLock = await holdOriginal(settings.stateDir, followUp);
+    if (followUp)
+      this.originalLock = await holdOriginal(settings.stateDir, followUp, request.program);
     this.claim = await claimCampaign(claimOptions);
     // The report's own lock keeps a delivery-report fold from rewriting it under this run.
     this.reportLock = await acquireLock(lockPath(reportPath), `writing the report ${reportPath}`);
     await clearStaleReportLocks(this.claim.previous?.reports ?? [], reportPath);
+    // The campaign's state has let this run in without --force or --resume: no run of it is
+    // recorded, so the report is not its own.
     if (!request.force && !request.resume && (await exists(reportPath))) {
-      throw reportExistsError(reportPath);
+      throw reportExistsError(reportPath, {
+        campaign: taken.identity.id,
+        stateDir: settings.stateDir,
+      });
     }
     this.spool = await SpoolWriter.create(this.claim.paths.spool);
     return undefined;

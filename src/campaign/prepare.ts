@@ -43,7 +43,7 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
       if (answer) {
         // Its records, as many as the manifest says; nothing of the input is read again.
         const plan = await planCampaign(
-          { fileProblems: [], records: async function* () {} },
+          { fileProblems: [], fileWarnings: [], records: async function* () {} },
           { batchSize: settings.batchSize },
         );
         await hold.closeSpool();
@@ -58,7 +58,9 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
     // Rows a follow-up re-sent are the follow-up's now: a resume of the original leaves them.
     const resent =
       journal && !followUp
-        ? await rowsResent(settings.stateDir, identity.id, shape.target)
+        ? await rowsResent(settings.stateDir, identity.id, shape.target, {
+            program: request.program,
+          })
         : undefined;
     const { plan, toSend } = await validateCampaign(request, {
       identity,

@@ -37,13 +37,18 @@ export function invalidMessage(plan: Plan, skipInvalidHint: boolean): string {
   for (const problem of plan.fileProblems) lines.push(`${problem.file}: ${problem.message}`);
   if (plan.invalid > 0) {
     lines.push(`${plural(plan.invalid, 'record')} of ${groupDigits(plan.records)} cannot be sent:`);
-    for (const record of plan.invalidRecords) {
-      for (const problem of record.problems) {
-        lines.push(`  ${record.file}:${record.line}: ${problem.field}: ${problem.reason}`);
+    // Every malformed row and every other invalid record of the pass, the first of each listed.
+    const groups = [
+      { listed: plan.malformedRows, total: plan.malformed, more: 'more malformed row' },
+      { listed: plan.invalidRecords, total: plan.invalid - plan.malformed, more: 'more record' },
+    ];
+    for (const { listed, total, more } of groups) {
+      for (const record of listed) {
+        for (const problem of record.problems) {
+          lines.push(`  ${record.file}:${record.line}: ${problem.field}: ${problem.reason}`);
+        }
       }
-    }
-    if (plan.invalid > plan.invalidRecords.length) {
-      lines.push(`  … and ${plural(plan.invalid - plan.invalidRecords.length, 'more record')}`);
+      if (total > listed.length) lines.push(`  … and ${plural(total - listed.length, more)}`);
     }
     const byField = Object.entries(plan.invalidByField).sort((a, b) => b[1] - a[1]);
     lines.push(`by field: ${byField.map(([field, n]) => `${field} ${groupDigits(n)}`).join(', ')}`);

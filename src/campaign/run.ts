@@ -17,6 +17,7 @@ import { RateLimiter } from '../send/rate.js';
 import { applyJournal, type ResumeCounts } from './resume.js';
 import { send } from '../send/send.js';
 import type { Poster, SendOutcome } from '../send/types.js';
+import { leadingTo, StateUnwritableError } from '../shared/errors.js';
 import type { Entry } from '../validate/entries.js';
 
 export interface RunOptions {
@@ -85,14 +86,12 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
   const flush = () => void sink.flush();
   events.on('batch', flush);
 
-  const journal = await JournalWriter.open(options.journalPath);
   const run = (previous?.runs ?? 0) + 1;
-  await journal.append({
-    t: 'start',
-    v: JOURNAL_VERSION,
-    campaign: options.contentHash,
-    run,
-    at: new Date().toISOString(),
+  const journal = await startJournal(options, run).catch(async (error: unknown) => {
+    events.off('record', onRecord);
+    events.off('batch', flush);
+    await sink.close();
+    throw error;
   });
 
   const clock = options.clock ?? systemClock;
@@ -108,8 +107,9 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
           options.delivered,
         )
       : options.entries;
+  let outcome: SendOutcome | undefined;
   try {
-    const outcome = await send(
+    outcome = await send(
       entries,
       {
         poster: options.poster,
@@ -136,7 +136,38 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
   } finally {
     events.off('record', onRecord);
     events.off('batch', flush);
-    await journal.close();
+    // After a write failed, closing can fail the same way; what was written stays written.
+    await journal.close().catch((error: unknown) => {
+      if (!outcome?.stopped?.stateUnwritable) throw error;
+    });
     await sink.close();
+  }
+}
+
+/**
+ * Opens the journal and records this run's start. State that cannot be written (a full disk)
+ * stops the run here, before anything is sent.
+ */
+async function startJournal(options: RunOptions, run: number): Promise<JournalWriter> {
+  const journal = await JournalWriter.open(options.journalPath);
+  try {
+    await journal.append({
+      t: 'start',
+      v: JOURNAL_VERSION,
+      campaign: options.contentHash,
+      run,
+      at: new Date().toISOString(),
+    });
+    return journal;
+  } catch (error) {
+    await journal.close().catch(() => undefined);
+    const stop = new StateUnwritableError(
+      `campaign state could not be written: ${(error as Error).message}. Nothing was sent.`,
+    );
+    throw leadingTo(stop, {
+      say: 'Once there is room, send it',
+      add: ['--resume'],
+      drop: ['--force'],
+    });
   }
 }

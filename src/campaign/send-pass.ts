@@ -9,7 +9,7 @@ import { OUTCOMES, type Outcome } from '../message/outcome.js';
 import type { RunSummary, Tally } from '../report/summary.js';
 import { awaitWindow, windowGate } from '../send/schedule.js';
 import { systemClock, type Clock } from '../shared/clock.js';
-import { ExitCode, InterruptedError } from '../shared/errors.js';
+import { ExitCode, InterruptedError, leadingTo } from '../shared/errors.js';
 import { describeWindow, windowState, type SendWindow } from '../shared/window.js';
 import type { Plan } from '../validate/plan.js';
 import { readSpool } from '../validate/spool.js';
@@ -40,17 +40,17 @@ export async function sendPass(
   const window = request.settings.sendWindow;
   // Waiting happens holding the campaign's lock but before it is marked running: a run stopped
   // while it waits has sent nothing and leaves the campaign as it found it.
-  if (window) {
-    await waitForWindow(window, request, options, clock);
-    tally.startedAt = Date.now();
-  }
+  if (window) await waitForWindow(window, request, options, clock);
+  // The run's time (its rate, its ETA) is sending time: not the validation before it, not the
+  // confirmation prompt (which waits for a person), not the wait for the send window.
+  tally.startedAt = Date.now();
   const report = resolvePath(reportPath);
   await claim.start(manifestOf(request, input, options.target, report));
   const { run, sent } = await sendCounted(request, input, options, clock);
   const windowClosed =
     run.windowClosed && window ? closedWindow(window, clock, sent, run.notSent) : undefined;
   const summary = tally.summary(reportPath);
-  await claim.finish({
+  const finished = claim.finish({
     status: run.stopped || windowClosed ? 'stopped' : run.interrupted ? 'interrupted' : 'finished',
     counts: summary.byOutcome,
     records: summary.total,
@@ -59,6 +59,9 @@ export async function sendPass(
       run.stopped?.reason ??
       (windowClosed ? `the send window closed: ${windowClosed.window}` : undefined),
   });
+  // The state that could not be written may refuse the manifest too: it then still says
+  // `running`, which the next run reads as interrupted, and --resume finishes it all the same.
+  await (run.stopped?.stateUnwritable ? finished.catch(() => undefined) : finished);
   const previous = claim.previous?.reports.at(-1);
   return {
     run,
@@ -82,7 +85,11 @@ async function waitForWindow(
     signal: options.stopSignal,
   });
   if (!open) {
-    throw new InterruptedError('interrupted while waiting for the send window: nothing was sent');
+    // The campaign is as it was: the same command waits again.
+    throw leadingTo(
+      new InterruptedError('interrupted while waiting for the send window: nothing was sent'),
+      { say: 'Wait for it again' },
+    );
   }
 }
 
@@ -210,7 +217,9 @@ function exitCodeOf(
   windowClosed: WindowClosed | undefined,
   summary: RunSummary,
 ): ExitCode {
-  if (run.stopped) return ExitCode.gatewayUnusable;
+  if (run.stopped) {
+    return run.stopped.stateUnwritable ? ExitCode.stateUnwritable : ExitCode.gatewayUnusable;
+  }
   if (run.interrupted) return ExitCode.interrupted;
   if (windowClosed) return ExitCode.outsideWindow;
   return summary.exitCode;

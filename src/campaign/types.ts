@@ -47,6 +47,11 @@ export interface CampaignRequest {
    * original inputs (which must not have changed), new MessageIds, each row linked to the original.
    */
   followUp?: FollowUp;
+  /**
+   * How the user runs sms-send (`sms-send`, `npx sms-send`): commands named in refusals are
+   * written so. The command line decides it; `sms-send` when not given.
+   */
+  program?: string;
 }
 
 /** Why the plan refuses the run; refusal.ts words it, exit 2. */

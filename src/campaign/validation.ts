@@ -52,6 +52,7 @@ export async function validateCampaign(
     suppress: target.suppression,
     gsmNormalize: normalizes(request),
     maxSegments: settings.maxSegments,
+    strict: settings.strict,
     // A dry run sends no URL: a key of its own makes proofs of the same length.
     dlrSigner: {
       key: request.dryRun ? ephemeralKey() : await loadDlrSecret(settings.stateDir),

@@ -97,7 +97,11 @@ export function sendingOptions(
 export function reportOption(command: Command, byDefault: string): Command {
   return command
     .optionsGroup(GROUP.report)
-    .option('--report <path>', `report file: .csv, .json, .ndjson or .xml (JUnit); ${byDefault}`);
+    .option('--report <path>', `report file: .csv, .json, .ndjson or .xml (JUnit); ${byDefault}`)
+    .option(
+      '--html <path>',
+      'also write the campaign as one HTML page with charts when the run ends',
+    );
 }
 
 /** The output flags of a command that sends a campaign (send, retry). */
@@ -112,4 +116,12 @@ export function runOutputOptions(command: Command): Command {
       'seconds between progress lines when not on a terminal (default 10)',
       nonNegativeInt,
     );
+}
+
+/**
+ * A subcommand that takes its command's flags (`campaigns show --state-dir`, `dlr apply
+ * --report`) lists them in its help too.
+ */
+export function showsInherited(command: Command): Command {
+  return command.configureHelp({ ...command.configureHelp(), showGlobalOptions: true });
 }

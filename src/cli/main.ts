@@ -3,15 +3,16 @@ import { readFileSync } from 'node:fs';
 import module from 'node:module';
 import type { Command } from 'commander';
 import { ExitCode } from '../shared/errors.js';
+import { currentInvocation, type Invocation } from './invocation.js';
 import { buildProgram } from './program.js';
 import type { RunState } from './run-state.js';
 import { renderError } from './ui/error.js';
 
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+function packageJson(): { name: string; version: string } {
+  return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    name: string;
     version: string;
   };
-  return pkg.version;
 }
 
 /**
@@ -19,13 +20,14 @@ function version(): string {
  * process itself is left alone, so tests can run a command line in-process.
  */
 export async function main(argv: string[]): Promise<number> {
-  const state: RunState = { exitCode: ExitCode.ok };
-  const program = buildProgram(state, version());
+  const pkg = packageJson();
+  const state: RunState = { exitCode: ExitCode.ok, invocation: currentInvocation(pkg.name, argv) };
+  const program = buildProgram(state, pkg.version);
   try {
     await program.parseAsync(argv);
     return state.exitCode;
   } catch (error) {
-    return report(error, wantsJson(program));
+    return report(error, wantsJson(program), state.invocation);
   }
 }
 
@@ -34,8 +36,8 @@ function wantsJson(command: Command): boolean {
   return command.opts().json === true || command.commands.some(wantsJson);
 }
 
-function report(error: unknown, json: boolean): number {
-  const { stream, text, exitCode } = renderError(error, json);
+function report(error: unknown, json: boolean, invocation: Invocation): number {
+  const { stream, text, exitCode } = renderError(error, json, invocation);
   if (text) process[stream].write(text);
   return exitCode;
 }

@@ -31,6 +31,20 @@ export function buildProgram(state: RunState, version: string): Command {
     .configureHelp({
       sortSubcommands: false,
       showGlobalOptions: false,
+      // The overview names every command a user can run, a command's own subcommands included
+      // (`campaigns show`, `dlr apply`), each under its full name.
+      visibleCommands(this: Help, command: Command): Command[] {
+        const direct = Help.prototype.visibleCommands.call(this, command);
+        if (command.parent) return direct;
+        return direct.flatMap((sub) => [
+          sub,
+          ...Help.prototype.visibleCommands.call(this, sub).filter((c) => c.name() !== 'help'),
+        ]);
+      },
+      subcommandTerm(this: Help, command: Command): string {
+        const term = Help.prototype.subcommandTerm.call(this, command);
+        return command.parent?.parent ? `${command.parent.name()} ${term}` : term;
+      },
       formatHelp(this: Help, command: Command, helper: Help): string {
         return (
           Help.prototype.formatHelp.call(this, command, helper) + formatSections(command, helper)
@@ -51,14 +65,14 @@ export function buildProgram(state: RunState, version: string): Command {
     examples([
       [
         'try it: the built-in simulator, nothing reaches a phone',
-        'sms-send campaign.csv --simulate',
+        'sms-send samples/campaign.csv --simulate',
       ],
       ['check the gateway and the credentials (CI)', 'sms-send check'],
-      ['count a report by outcome', 'sms-send report campaign.report.csv'],
+      ['count its report by outcome', 'sms-send report samples/campaign.report.csv'],
     ]),
     learnMore(),
   ]);
-  usageErrors(program);
+  usageErrors(program, state.invocation.program);
   return program;
 }
 
@@ -67,16 +81,19 @@ export function buildProgram(state: RunState, version: string): Command {
  * with a hint, thrown as a UsageError for main.ts to print (exit 2). Help and version stay
  * commander's own (main.ts treats them as success).
  */
-function usageErrors(command: Command): void {
+function usageErrors(command: Command, programName: string): void {
   command.exitOverride((error) => {
     if (NOT_AN_ERROR.has(error.code)) throw error;
-    throw new UsageError(usageMessage(error, command), 'usage');
+    throw new UsageError(usageMessage(error, command, programName), 'usage');
   });
-  for (const sub of command.commands) usageErrors(sub);
+  for (const sub of command.commands) usageErrors(sub, programName);
 }
 
-/** `error: unknown option '--simlate'\n(Did you mean --simulate?)` → one line with a hint. */
-export function usageMessage(error: CommanderError, command: Command): string {
+/**
+ * `error: unknown option '--simlate'\n(Did you mean --simulate?)` → one line with a hint; the
+ * help it points to is named the way the user runs the program (`programName`).
+ */
+function usageMessage(error: CommanderError, command: Command, programName: string): string {
   let message = error.message.replace(/^error: /, '');
   let hint: string | undefined;
   const suggestion = /\s*\(Did you mean (.+)\?\)\s*$/.exec(message);
@@ -93,7 +110,8 @@ export function usageMessage(error: CommanderError, command: Command): string {
     message = message.replace('unknown command', 'unknown command or input');
   }
   const names: string[] = [];
-  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  names.unshift(programName);
   // A missing input with no command given is best answered by the overview.
   const implicit = command.parent?.args[0] !== command.name();
   const helpOf = error.code === 'commander.missingArgument' && implicit ? [names[0]] : names;

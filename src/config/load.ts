@@ -1,4 +1,5 @@
 // Finds and reads the config file with cosmiconfig; checking it is schema.ts's job.
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cosmiconfig } from 'cosmiconfig';
 import { UsageError } from '../shared/errors.js';
@@ -32,12 +33,14 @@ export async function loadConfigFile(
   cwd: string,
   explicitPath?: string,
 ): Promise<LoadedConfig | undefined> {
-  const explorer = cosmiconfig(MODULE_NAME, {
-    searchPlaces: SEARCH_PLACES,
-    searchStrategy: 'global',
-    cache: false,
-  });
   try {
+    // Made inside the try: cosmiconfig reads the working folder's package.json (for its own
+    // settings) as the explorer is made, and that file may not parse either.
+    const explorer = cosmiconfig(MODULE_NAME, {
+      searchPlaces: SEARCH_PLACES,
+      searchStrategy: 'global',
+      cache: false,
+    });
     const result = explicitPath ? await explorer.load(explicitPath) : await explorer.search(cwd);
     if (!result) return undefined;
     return { filepath: result.filepath, raw: result.isEmpty ? {} : result.config };
@@ -46,7 +49,7 @@ export async function loadConfigFile(
     if (explicitPath && (error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new UsageError(`config file ${explicitPath} does not exist`, 'config');
     }
-    const syntax = syntaxProblem(error);
+    const syntax = syntaxProblem(error) ?? (await moduleSyntaxProblem(error));
     if (syntax) throw new UsageError(`cannot read config ${syntax}`, 'config');
     const reason = error instanceof Error ? error.message : String(error);
     throw new UsageError(`cannot read config (${where}): ${reason}`, 'config');
@@ -97,4 +100,28 @@ function jsonFault(file: string): string {
     const before = text.slice(0, Number(position)).split('\n');
     return `:${before.length}:${before.at(-1)!.length + 1}: ${reason}`;
   }
+}
+
+/**
+ * An ES module config that does not parse: cosmiconfig falls back to require() after import()
+ * fails, and on Node lines that can require() a module, that second error (a loading cycle) hides
+ * the first. `node --check` on the file gives the parser's own words and place; only those are
+ * kept, never the line of text it quotes.
+ */
+async function moduleSyntaxProblem(error: unknown): Promise<string | undefined> {
+  const file = (error as { filepath?: unknown } | undefined)?.filepath;
+  if (typeof file !== 'string' || !/\.m?js$/.test(file)) return undefined;
+  const stderr = await new Promise<string>((done) => {
+    execFile(process.execPath, ['--check', file], { timeout: 10_000 }, (_e, _out, err) =>
+      done(String(err)),
+    );
+  });
+  const reason = /^SyntaxError: (.*)$/m.exec(stderr)?.[1];
+  if (reason === undefined) return undefined;
+  const lines = stderr.split('\n');
+  const at = lines.findIndex((line) => line.startsWith(`${file}:`));
+  const line = at === -1 ? undefined : /^:(\d+)$/.exec(lines[at]!.slice(file.length))?.[1];
+  const caret = at === -1 ? -1 : (lines[at + 2] ?? '').indexOf('^');
+  const place = line === undefined ? '' : `:${line}${caret === -1 ? '' : `:${caret + 1}`}`;
+  return `${file}${place}: ${reason}`;
 }

@@ -39,8 +39,11 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
   const { layers, profiles } = fileLayers(loaded, profileName, warnings);
   layers.push(...commandLayers(input));
   const merged = mergeLayers(layers);
-  const password = checkMerged(merged, input, warnings);
-  return normalise(merged, input, { loaded, profileName, profiles, password, warnings });
+  const { password, passwordProblem } = checkMerged(merged, input, warnings);
+  return {
+    ...normalise(merged, input, { loaded, profileName, profiles, password, warnings }),
+    ...(passwordProblem === undefined ? {} : { passwordProblem }),
+  };
 }
 
 /** The built-in defaults, the config file and its profile, as layers; the file's profiles' keys. */
@@ -111,10 +114,14 @@ function checkMerged(
   merged: ReturnType<typeof mergeLayers>,
   input: ResolveInput,
   warnings: string[],
-): string | undefined {
+): { password?: string; passwordProblem?: string } {
   const values = merged.values;
   const problems: ConfigProblem[] = [];
-  const password = resolvePassword(values, input, merged.sources, problems, warnings);
+  let passwordProblem: string | undefined;
+  const password = resolvePassword(values, input, merged.sources, problems, warnings, (why) => {
+    passwordProblem = why;
+    warnings.push(`${why}: only a real gateway needs the password`);
+  });
   const premium = checkPremium(Number(values.price ?? 0), Number(values.gateway));
   if (premium)
     problems.push({ path: describeSource('price', merged.sources.price), message: premium });
@@ -130,8 +137,7 @@ function checkMerged(
     const flagOnly = problems.length === 1 && merged.sources.maxCost === 'flag';
     throw settingsError('the settings', problems, flagOnly ? 'usage' : 'config');
   }
-
-  return password;
+  return { password, passwordProblem };
 }
 
 /** The merged values normalised into the Settings every command runs with. */
@@ -170,6 +176,7 @@ function normalise(
       label,
     })),
     gsmNormalize: values.gsmNormalize === true,
+    strict: values.strict === true,
     maxSegments: values.maxSegments,
     pricePerSegment: pricesByCode(values.pricePerSegment),
     currency: values.currency?.toUpperCase(),
@@ -254,12 +261,18 @@ function expandHome(path: string): string {
   return path.replace(/^~(?=$|\/)/, homedir());
 }
 
+/**
+ * The password, or undefined. A password file that cannot be read (or a passwordEnv variable
+ * that is not set) is no reason to refuse what needs no gateway (`sms-send config`, a dry run,
+ * --simulate): it becomes a warning, and the reason a real gateway is refused (`passwordProblem`).
+ */
 function resolvePassword(
   values: FileSettings,
   input: ResolveInput,
   sources: Settings['sources'],
   problems: ConfigProblem[],
   warnings: string[],
+  unavailable: (why: string) => void,
 ): string | undefined {
   // Whatever the source, the password meets the schema the table gives it, and a problem names
   // the source, never the value.
@@ -277,10 +290,9 @@ function resolvePassword(
   if (values.passwordEnv) {
     const fromEnv = input.env[values.passwordEnv];
     if (fromEnv === undefined) {
-      problems.push({
-        path: 'passwordEnv',
-        message: `environment variable ${values.passwordEnv} is not set`,
-      });
+      unavailable(
+        `${describeSource('passwordEnv', sources.passwordEnv)}: the environment variable ${values.passwordEnv} is not set`,
+      );
       return undefined;
     }
     sources.password = `env ${values.passwordEnv}`;
@@ -297,12 +309,25 @@ function resolvePassword(
       warnIfReadable(file, warnings);
       sources.password = file;
       return checked(secret, `passwordFile ${file}`);
-    } catch {
-      problems.push({ path: 'passwordFile', message: `cannot read ${file}` });
+    } catch (error) {
+      unavailable(
+        `${describeSource('passwordFile', sources.passwordFile)}: cannot read ${file} (${readFault(error)})`,
+      );
       return undefined;
     }
   }
   return values.password;
+}
+
+/** Why a file could not be read, by its code: `ENOENT: no such file`. */
+function readFault(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const words: Record<string, string> = {
+    ENOENT: 'no such file',
+    EACCES: 'permission denied',
+    EISDIR: 'a folder, not a file',
+  };
+  return code === undefined ? String(error) : `${code}${words[code] ? `: ${words[code]}` : ''}`;
 }
 
 /** A secret that group or others can read is one `ls -l` away from leaking. */

@@ -9,6 +9,12 @@ export interface Settings {
   username?: string;
   /** Never printed, logged or written; see redact(). */
   password?: string;
+  /**
+   * Why the configured password could not be had (a passwordFile that cannot be read, a
+   * passwordEnv variable not set), naming the key, where it was set and the reason: a warning
+   * for everything but talking to a real gateway, which it refuses.
+   */
+  passwordProblem?: string;
   defaults: MessageDefaults;
   country?: string;
   /**
@@ -20,6 +26,8 @@ export interface Settings {
   concurrency: number;
   /** --gsm-normalize: texts are sent with look-alikes outside GSM-7 replaced from one table. */
   gsmNormalize: boolean;
+  /** --strict: what looks like a mistake in the text ({name} for {{name}}) refuses the run. */
+  strict: boolean;
   /** --max-segments: a record whose text needs more segments is invalid. */
   maxSegments?: number;
   /** The price of a segment, for the plan's cost estimate. */

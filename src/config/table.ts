@@ -241,6 +241,13 @@ export const SETTINGS = {
     group: 'message',
     schema: v.pipe(v.string(), v.regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code')),
   }),
+  strict: spec({
+    flag: '--strict',
+    sendOnly: true,
+    help: 'refuse (exit 2) rather than warn when the text looks mistyped: {name} where {{name}} was meant',
+    group: 'input',
+    schema: v.boolean('must be true or false'),
+  }),
   suppress: spec({
     flag: '--suppress <file>',
     sendOnly: true,

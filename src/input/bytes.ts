@@ -84,6 +84,23 @@ async function invalidAt(
   return new InputError(file, line, 'is not valid UTF-8 (save it as UTF-8)');
 }
 
+/** The offset just after the first line break at or after `offset`, or the file's end. */
+export async function nextLineStart(path: string, offset: number): Promise<number> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(READ_SIZE);
+    for (let seen = offset; ;) {
+      const { bytesRead } = await handle.read(buffer, 0, READ_SIZE, seen);
+      if (bytesRead === 0) return seen;
+      const at = buffer.subarray(0, bytesRead).indexOf(10);
+      if (at !== -1) return seen + at + 1;
+      seen += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * The line of the byte at `offset`: one more than the line breaks before it, counted from `from`
  * (a range read by a worker numbers its lines from its own start). Error paths only.

@@ -1,7 +1,7 @@
 // One run of csv-parse over part of a CSV file: started afresh at the run's first byte, so the
 // lines of its errors stay right, and told whether it stands between records.
 import { parse, CsvError, type Parser } from 'csv-parse';
-import { lineAt } from './bytes.js';
+import { lineAt, nextLineStart } from './bytes.js';
 import { QuoteScanner } from './quotes.js';
 
 const LF = 0x0a;
@@ -74,6 +74,18 @@ export class ParserRun {
       error,
       error instanceof CsvError ? await this.lineOf(error) : undefined,
     );
+  }
+
+  /**
+   * Where reading can go on after a record csv-parse refused: the start of the line after the
+   * one its error points into (the start of the field at fault), and that line's number. An
+   * unclosed quote is taken to end with its line, so the lines after it are read as records.
+   */
+  async resumeAfter(error: CsvError): Promise<{ offset: number; line: number } | undefined> {
+    const bytes = (error as CsvError & { bytes?: number }).bytes;
+    if (typeof bytes !== 'number' || bytes < 0) return undefined;
+    const offset = await nextLineStart(this.options.path, this.from.start + bytes);
+    return { offset, line: await lineAt(this.options.path, offset, this.from) };
   }
 
   /**

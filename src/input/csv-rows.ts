@@ -1,4 +1,5 @@
 // A CSV file's rows, chunk by chunk: csv-parse reads anything quoted; runs of plain lines are split by hand.
+import { CsvError } from 'csv-parse';
 import { readUtf8 } from './bytes.js';
 import { CsvRowsError, ParserRun } from './csv-parser-run.js';
 import { splitLines } from './plain-lines.js';
@@ -18,6 +19,19 @@ const LF = 0x0a;
  * record over the size limit, and a file without line breaks is never gathered in memory.
  */
 const LONG_LINE_BYTES = 64 * 1024;
+
+/**
+ * A record csv-parse could not read stands in the rows as this empty row (csv-parse never gives
+ * one: a blank line is one empty field), its error in `CsvRows.malformed`, in the same order.
+ */
+export const MALFORMED_ROW: string[] = [];
+
+/** A record csv-parse could not read: its error, its line, and the line reading went on from. */
+export interface MalformedRow {
+  error: unknown;
+  line: number | undefined;
+  next: number;
+}
 
 export interface CsvRowsOptions {
   path: string;
@@ -49,7 +63,7 @@ export interface CsvRowsOptions {
  * quotes seen (an odd number means a quoted field goes on over the line break).
  */
 export class CsvRows {
-  private readonly chunks: AsyncGenerator<Buffer>;
+  private chunks: AsyncGenerator<Buffer>;
   /** The file offset of the next byte the chunks give. */
   private position: number;
   /** Bytes after the last line break read, not given to anyone yet; and the line they start on. */
@@ -64,9 +78,11 @@ export class CsvRows {
   private failure: CsvRowsError | undefined;
   /** The quotes before the file's first line break, while it is looked for. */
   private readonly firstLine = new QuoteScanner();
+  /** The errors of the MALFORMED_ROWs given and not yet taken, in order. */
+  readonly malformed: MalformedRow[] = [];
 
   constructor(
-    file: string,
+    private readonly file: string,
     private readonly options: CsvRowsOptions,
   ) {
     this.chunks = readUtf8(
@@ -174,12 +190,31 @@ export class CsvRows {
     this.pendingLine = line;
   }
 
-  /** csv-parse's rows so far, or its error with the line of the record it is in. */
+  /**
+   * csv-parse's rows so far. A record it refused becomes a MALFORMED_ROW, and reading goes on
+   * on the next line with a new parser, so one pass finds every malformed row; an error that
+   * gives no place to go on from is raised on the next call, after the rows before it.
+   */
   private async collect(rows: string[][]): Promise<void> {
     if (!this.run || this.failure) return;
-    // Raised on the next call: the rows before it are read first, so the file's first error is
-    // the one reported, however the file was cut into reads.
-    this.failure = await this.run.collect(rows);
+    const failure = await this.run.collect(rows);
+    if (!failure) return;
+    const resume =
+      failure.error instanceof CsvError ? await this.run.resumeAfter(failure.error) : undefined;
+    if (!resume) {
+      this.failure = failure;
+      return;
+    }
+    rows.push(MALFORMED_ROW);
+    this.malformed.push({ error: failure.error, line: failure.line, next: resume.line });
+    await this.chunks.return(undefined);
+    this.run = undefined;
+    this.pending = undefined;
+    this.position = resume.offset;
+    this.pendingLine = resume.line;
+    const { path, end } = this.options;
+    this.ended = end !== undefined && resume.offset >= end;
+    this.chunks = readUtf8(path, this.file, { start: resume.offset, end }, FIRST_CHUNK_BYTES);
   }
 
   /**

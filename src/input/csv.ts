@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { CsvError } from 'csv-parse';
 import { plural } from '../shared/count.js';
 import { CsvRowsError } from './csv-parser-run.js';
-import { CsvRows } from './csv-rows.js';
+import { CsvRows, MALFORMED_ROW } from './csv-rows.js';
 import { QuoteScanner } from './quotes.js';
 import { InputError } from './errors.js';
 import type { InputRecord, OpenedInput } from './types.js';
@@ -154,6 +154,10 @@ class CsvReader {
         continue;
       }
       const first = this.rows[at++]!;
+      if (first === MALFORMED_ROW) {
+        const bad = this.source.malformed.shift()!;
+        throw toInputError(bad.error, file, bad.line);
+      }
       headerLine = this.line;
       this.line += 1 + lineBreaks(first);
       if (!isBlank(first)) header = first;
@@ -204,13 +208,18 @@ class CsvReader {
         line += 1 + lineBreaks(record);
         if (isBlank(record)) continue;
         if (record.length !== width) {
-          this.line = line;
-          throw new InputError(
-            file,
-            start,
-            `malformed CSV: the row has ${plural(record.length, 'field')} but the header has ${width} ` +
-              '(a stray delimiter, or a field that needs quotes?)',
-          );
+          // A row that cannot be read is reported with its line, as an invalid record is, and
+          // reading goes on: one pass finds every malformed row.
+          let reason = fieldCount(record.length, width);
+          let at = start;
+          if (record === MALFORMED_ROW) {
+            const bad = this.source.malformed.shift()!;
+            reason = csvProblem(bad.error);
+            at = bad.line ?? start;
+            line = bad.next;
+          }
+          out.push({ row: 0, file, line: at, fields: {}, malformed: reason });
+          continue;
         }
         const fields: Record<string, string> = {};
         for (let i = 0; i < width; i++) fields[columns[i]!] = record[i]!;
@@ -235,6 +244,18 @@ function lineBreaks(record: readonly string[]): number {
   return breaks;
 }
 
+function fieldCount(fields: number, width: number): string {
+  return (
+    `the row has ${plural(fields, 'field')} but the header has ${width} ` +
+    '(a stray delimiter, or a field that needs quotes?)'
+  );
+}
+
+/** What csv-parse found wrong with a record, in sms-send's words. */
+function csvProblem(error: unknown): string {
+  return error instanceof CsvError ? describeCsvError(error) : String(error);
+}
+
 function toInputError(error: unknown, file: string, recordLine?: number): Error {
   if (error instanceof InputError) return error;
   if (error instanceof CsvError) {
@@ -254,9 +275,7 @@ function describeCsvError(error: CsvError): string {
   switch (error.code) {
     case 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH': {
       const match = /expect (\d+), got (\d+)/.exec(error.message);
-      return match
-        ? `the row has ${plural(Number(match[2]), 'field')} but the header has ${match[1]} (a stray delimiter, or a field that needs quotes?)`
-        : detail;
+      return match ? fieldCount(Number(match[2]), Number(match[1])) : detail;
     }
     case 'CSV_QUOTE_NOT_CLOSED':
       return 'a quoted field in this record is never closed (a missing ")';

@@ -11,6 +11,11 @@ export interface InputRecord {
   /** Line in that file where the record starts, 1-based. */
   line: number;
   fields: Record<string, FieldValue>;
+  /**
+   * Set when the row could not be read (a CSV row with the wrong number of fields, or a quote
+   * out of place): why, and `fields` is empty. It is invalid like any record that breaks a rule.
+   */
+  malformed?: string;
 }
 
 /** The formats `--input-format` names (`jsonl` is read as ndjson). */

@@ -1,6 +1,6 @@
 // Before anything is sent, a campaign's state decides: start, resume, or refuse (finished, unfinished, running).
 import { rm, rmdir } from 'node:fs/promises';
-import { UsageError } from '../shared/errors.js';
+import { leadingTo, LockedError, UsageError } from '../shared/errors.js';
 import { groupDigits } from '../shared/count.js';
 import { exists, listIfExists } from '../shared/files.js';
 import { acquireLock } from './lock.js';
@@ -26,6 +26,8 @@ export interface ClaimOptions {
   resume: boolean;
   /** The inputs' hashes, to name a campaign from the same files when there is nothing to resume. */
   inputs?: readonly { sha256: string }[];
+  /** The report this run would write, when it exists already (and is not to be replaced). */
+  existingReport?: string;
 }
 
 /** A campaign this run holds the lock of, with what earlier runs left. */
@@ -61,7 +63,20 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
   const existed = await exists(paths.dir);
   // Its name synced in campaigns/: a batch is sent only once the journal that records it is findable.
   await makeFolders(paths.dir);
-  const lock = await acquireLock(paths.lock, `sending campaign ${identity.id}`);
+  const lock = await acquireLock(paths.lock, `sending campaign ${identity.id}`).catch(
+    async (error: unknown) => {
+      // Once the run that holds it has started sending, how it stands can be looked at meanwhile;
+      // before that there is nothing to show but the wait.
+      const started = await readManifest(paths.manifest).catch(() => undefined);
+      if (error instanceof LockedError && started) {
+        leadingTo(error, {
+          say: 'See how it stands',
+          args: ['campaigns', '--state-dir', options.stateDir, 'show', identity.id],
+        });
+      }
+      throw error;
+    },
+  );
   let started = false;
   let current: Manifest | undefined;
   const claim: Claim = {
@@ -220,12 +235,22 @@ async function nothingToResume(options: ClaimOptions): Promise<UsageError> {
       'message defaults, --country, --gsm-normalize, --simulate or --campaign name): to finish ' +
       'it, run with ' +
       `exactly the settings it was started with${kin.manifest.named ? ` (--campaign ${kin.manifest.id})` : ''}.`
-    : ' Without --resume this content is sent as a new campaign.';
-  return new UsageError(
+    : options.existingReport === undefined
+      ? ' Without --resume this content is sent as a new campaign.'
+      : ` Without --resume, and with --force to replace its report ${options.existingReport}, ` +
+        'this content is sent as a new campaign.';
+  const error = new UsageError(
     `nothing to resume: no run of campaign ${identity.id} is recorded in ${options.stateDir}. ` +
       `Nothing was sent.${hint}`,
     'nothing-to-resume',
   );
+  // Other settings made the campaign from the same files: only the user knows which they were.
+  if (kin) return error;
+  return leadingTo(error, {
+    say: 'Send it as a new campaign',
+    drop: ['--resume'],
+    add: options.existingReport === undefined ? [] : ['--force'],
+  });
 }
 
 async function hasArchivedJournals(paths: CampaignPaths): Promise<boolean> {
@@ -250,7 +275,7 @@ function refusal(
   const report = manifest.reports.at(-1);
   if (status === 'finished') {
     const failed = manifest.counts.failed;
-    return new UsageError(
+    const error = new UsageError(
       `campaign ${manifest.id} was already sent on ${day(manifest)}: ` +
         `${countsText(manifest.counts)}; report ${report ?? '(none)'}. Nothing was sent. ` +
         '--force sends it all again' +
@@ -259,17 +284,29 @@ function refusal(
           : '.'),
       'already-sent',
     );
+    // Sending it all again is for the user to choose; what it sent, or its failed records, are
+    // what moves them on.
+    return leadingTo(
+      error,
+      failed > 0
+        ? { say: 'Send only its failed records again', add: ['--resume'] }
+        : {
+            say: 'See what it sent',
+            args: report === undefined ? ['campaigns', 'show', manifest.id] : ['report', report],
+          },
+    );
   }
   // The journal knows what an interrupted run settled; its manifest was last written at the start.
   const settled = journalCounts(journal ?? emptyJournal());
   const why = status === 'stopped' && manifest.reason ? ` (${manifest.reason})` : '';
-  return new UsageError(
+  const error = new UsageError(
     `campaign ${manifest.id} was ${status}${why} on ${day(manifest)}: ` +
       `${countsText(settled)} of ${groupDigits(manifest.records)} records; report ${report ?? '(none)'}. ` +
       'Nothing was sent. Finish it with --resume (nothing settled is sent again), ' +
       'or --force to send it all again.',
     'unfinished',
   );
+  return leadingTo(error, { say: 'Finish it', add: ['--resume'], drop: ['--force'] });
 }
 
 /** Outcomes the journal recorded, and the rows sent without an answer as "in flight". */

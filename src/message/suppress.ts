@@ -138,6 +138,16 @@ async function readCsv(
   }
   for await (const batch of input.records) {
     for (const record of batch) {
+      // A row of an opt-out list that cannot be read may hold a number that must not be sent
+      // to: the list is refused, naming every such row.
+      if (record.malformed !== undefined) {
+        problems.add({
+          file: file.label,
+          line: record.line,
+          reason: `malformed CSV: ${record.malformed}`,
+        });
+        continue;
+      }
       const value = record.fields[column];
       const text = typeof value === 'string' ? value.trim() : '';
       // A contact without a phone number suppresses nobody, and is no mistake in the list.

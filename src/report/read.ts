@@ -35,6 +35,8 @@ export interface ReportCounts {
   /** Rows read (unreadable ones not included). */
   total: number;
   byOutcome: Record<Outcome, number>;
+  /** Of the skipped rows, those whose recipient was on a suppression list. */
+  suppressed: number;
   /** StatusCode → count, with the first description seen for it. */
   byStatusCode: Record<string, { count: number; description: string }>;
   /** deliveryStatus → count, over the rows that have one. */
@@ -55,14 +57,21 @@ function text(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Counts a report's rows by outcome, StatusCode and delivery status. */
-export async function summarizeReport(path: string): Promise<ReportCounts> {
+/** What a reader of the rows beside the count is handed: a row's cells as the report holds them. */
+export type RowVisitor = (values: Readonly<Record<string, unknown>>) => void;
+
+/**
+ * Counts a report's rows by outcome, StatusCode and delivery status. `visit` sees each row in the
+ * same pass, so whatever it adds up (the HTML page's figures) is of exactly the rows counted.
+ */
+export async function summarizeReport(path: string, visit?: RowVisitor): Promise<ReportCounts> {
   const tally = new Tally();
   const counts: ReportCounts = {
     path,
     format: readableFormat(path),
     total: 0,
     byOutcome: tally.byOutcome,
+    suppressed: 0,
     byStatusCode: tally.byStatusCode,
     byDeliveryStatus: {},
     delivered: 0,
@@ -92,6 +101,7 @@ export async function summarizeReport(path: string): Promise<ReportCounts> {
         outcome: outcome as Outcome,
         statusCode: code === undefined || !Number.isFinite(Number(code)) ? undefined : Number(code),
         statusDescription: text(values['statusDescription']),
+        error: text(values['error']),
       });
     } else counts.otherOutcome++;
     const delivery = text(values['deliveryStatus']);
@@ -99,7 +109,9 @@ export async function summarizeReport(path: string): Promise<ReportCounts> {
       counts.byDeliveryStatus[delivery] = (counts.byDeliveryStatus[delivery] ?? 0) + 1;
       if (outcome === 'accepted' && isDelivered(delivery)) counts.delivered++;
     } else if (outcome === 'accepted') counts.awaitingDeliveryReport++;
+    visit?.(values);
   }
+  counts.suppressed = tally.suppressed;
   // A report edited by hand may have a few odd rows; one with no row sms-send could have written
   // is something else (the campaign's input, say).
   if (counts.total + counts.unreadable > 0 && counts.otherOutcome === counts.total) {

@@ -24,7 +24,7 @@ export class Tally {
   readonly byOutcome = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   readonly byStatusCode: RunSummary['byStatusCode'] = {};
   suppressed = 0;
-  /** When this run began; moved on past a wait for the send window, which is not sending time. */
+  /** When this run began sending: the send pass sets it as it starts. */
   startedAt = Date.now();
   /** Rows an earlier run settled (resume): in the report, but not this run's work or rate. */
   earlier = 0;

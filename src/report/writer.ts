@@ -2,7 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { UsageError } from '../shared/errors.js';
+import { leadingTo, UsageError } from '../shared/errors.js';
 import { FORMATS, reportFormat, type Layout, type ReportFormat } from './format.js';
 import { writeAll } from '../shared/files.js';
 import { junitCase, junitHead, JUNIT_TAIL } from './junit.js';
@@ -54,13 +54,30 @@ export class LayoutWriter<Unit> {
   }
 }
 
-/** The error every command gives when a report would be overwritten. */
-export function reportExistsError(path: string): UsageError {
-  return new UsageError(
-    `report ${path} already exists: this campaign looks already sent. ` +
-      'Use --force to send it all again, or --resume to finish it if it was interrupted.',
+/**
+ * The error every command gives when a report would be overwritten. A campaign with a recorded
+ * run is refused by its state before this (sent, or unfinished: --resume), so here no run of it
+ * is recorded, and --resume would find nothing to resume: --force (or another --report) is the
+ * way on. `unrecorded`: the campaign and the state directory that hold no run of it.
+ */
+export function reportExistsError(
+  path: string,
+  unrecorded?: { campaign: string; stateDir: string },
+): UsageError {
+  const why = unrecorded
+    ? `, but no run of campaign ${unrecorded.campaign} is recorded in ${unrecorded.stateDir}: it ` +
+      'was written by another campaign, with another state directory, or by a run that sent nothing'
+    : '';
+  const error = new UsageError(
+    `report ${path} already exists${why}. Nothing was sent. --force sends this campaign and ` +
+      'replaces the report; --report names another file.',
     'report-exists',
   );
+  return leadingTo(error, {
+    say: 'Send it and replace the report',
+    add: ['--force'],
+    drop: ['--resume'],
+  });
 }
 
 /**

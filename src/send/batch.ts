@@ -14,7 +14,13 @@ type RetryVerdict = Extract<Verdict, { kind: 'retry' }>;
 export async function sendBatch(run: SendState, batch: MessageEntry[]): Promise<void> {
   const tries = new BatchTries(run, batch);
   for (;;) {
-    const { answer, verdict } = await tries.attempt();
+    const attempt = await tries.attempt();
+    // Its intent could not be journaled: it never goes out, and the run has stopped.
+    if (!attempt) {
+      run.leaveUnsent(batch);
+      return;
+    }
+    const { answer, verdict } = attempt;
     if (verdict.kind === 'retry') {
       if (answer.throttled) run.limiter.throttled(verdict.retryAfterMs);
       // Retries left: wait (Retry-After, else backoff) and send again, unless the run stopped or
@@ -69,12 +75,18 @@ class BatchTries {
     this.rows = batch.map((entry) => entry.row);
   }
 
-  /** One request, recorded first; `--retry-unknown` turns an unknown answer into a retry. */
-  async attempt(): Promise<{ answer: Answer; verdict: Verdict }> {
+  /**
+   * One request, recorded first; `--retry-unknown` turns an unknown answer into a retry.
+   * Undefined when the record could not be written: then nothing is sent.
+   */
+  async attempt(): Promise<{ answer: Answer; verdict: Verdict } | undefined> {
     const { run } = this;
     const { options } = run;
     await run.limiter.acquire(this.batch.length);
-    if (!this.recorded) await options.hooks?.beforeSend?.(this.number, this.rows);
+    const hooks = options.hooks;
+    if (!this.recorded && !(await run.record(() => hooks?.beforeSend?.(this.number, this.rows)))) {
+      return undefined;
+    }
     this.recorded = true;
     this.attempts++;
     this.tries++;
@@ -86,9 +98,9 @@ class BatchTries {
     if (verdict.kind === 'unknown' && options.retryUnknown) {
       verdict = { kind: 'retry', reason: `${verdict.reason}; resending (--retry-unknown)` };
     }
+    // Not taken back when that cannot be written: the batch then reads as in flight, never unsent.
     if (verdict.kind === 'retry' && !this.ambiguous) {
-      await options.hooks?.notSent?.(this.number, this.rows);
-      this.recorded = false;
+      if (await run.record(() => hooks?.notSent?.(this.number, this.rows))) this.recorded = false;
     }
     return { answer, verdict };
   }
@@ -142,7 +154,9 @@ class BatchTries {
       run.countFailure(verdict);
     }
     const rows: RowResult[] = batch.map((entry, i) => toRow(entry, results[i]!, attempts));
-    await run.options.hooks?.afterResult?.(this.number, rows);
+    // A result that cannot be journaled still goes to the report; the journal reads the batch as
+    // in flight (unknown on resume, never sent again).
+    await run.record(() => run.options.hooks?.afterResult?.(this.number, rows));
     run.events.emit('batch', {
       batch: this.number,
       size: batch.length,

@@ -30,8 +30,11 @@ export interface SendEvents {
   record: [row: RowResult, earlier?: boolean];
   batch: [BatchReport];
   retry: [RetryNotice];
-  /** The run stops taking batches: credentials refused, or the gateway stayed unusable. */
-  stop: [{ reason: string; authRefused: boolean }];
+  /**
+   * The run stops taking batches: credentials refused, the gateway stayed unusable, or (with
+   * `stateUnwritable`) the campaign's journal could not be written.
+   */
+  stop: [{ reason: string; authRefused: boolean; stateUnwritable?: boolean }];
   /** The gateway looks down: no new batches while it is probed, for up to `graceMs`. */
   outage: [{ reason: string; graceMs: number }];
   /** A probe was answered: sending goes on. */

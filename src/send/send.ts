@@ -1,11 +1,10 @@
 // The send loop: batches from a stream, a fixed number of workers, each taking the next batch
 // until the stream ends or the run stops; a batch's retries are batch.ts's, shared state state.ts's.
-import type { MessageResult } from '../message/outcome.js';
 import type { Entry } from '../validate/entries.js';
 import { sendBatch } from './batch.js';
 import { batches } from './batcher.js';
 import type { SendEmitter } from './events.js';
-import { SendState, toRow, WINDOW_CLOSED } from './state.js';
+import { SendState, toRow } from './state.js';
 import type { MessageEntry, SendOptions, SendOutcome } from './types.js';
 
 /** `entries` comes in chunks (any size): the stream costs one await per chunk, not per record. */
@@ -50,11 +49,7 @@ async function reportNotSent(
   run: SendState,
   pending: AsyncIterator<MessageEntry[]>,
 ): Promise<void> {
-  const result: MessageResult = run.stopped
-    ? { outcome: 'failed', error: `not sent: the run stopped (${run.stopped.reason})` }
-    : run.interrupted()
-      ? { outcome: 'skipped', error: 'not sent: the run was interrupted; --resume sends it' }
-      : { outcome: 'skipped', error: WINDOW_CLOSED };
+  const result = run.notSentResult();
   for (;;) {
     const next = await pending.next();
     if (next.done) break;

@@ -67,10 +67,46 @@ export class SendState {
     return this.windowClosed;
   }
 
-  stop(reason: string, authRefused: boolean): void {
+  stop(reason: string, authRefused: boolean, stateUnwritable = false): void {
     if (this.stopped) return;
-    this.stopped = { reason, authRefused };
+    this.stopped = stateUnwritable
+      ? { reason, authRefused, stateUnwritable }
+      : { reason, authRefused };
     this.events.emit('stop', this.stopped);
+  }
+
+  /**
+   * Awaits a journal hook. A write that fails (a full disk) stops the run: no batch may go out
+   * whose intent could not be recorded (docs/architecture.md#journal-and-resume). False when it
+   * failed.
+   */
+  async record(write: () => Promise<void> | undefined): Promise<boolean> {
+    try {
+      await write();
+      return true;
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      this.stop(`campaign state could not be written: ${why}`, false, true);
+      return false;
+    }
+  }
+
+  /** What a record this run did not send is reported as, by why the run ended. */
+  notSentResult(): MessageResult {
+    if (this.stopped) {
+      return { outcome: 'failed', error: `not sent: the run stopped (${this.stopped.reason})` };
+    }
+    if (this.interrupted()) {
+      return { outcome: 'skipped', error: 'not sent: the run was interrupted; --resume sends it' };
+    }
+    return { outcome: 'skipped', error: WINDOW_CLOSED };
+  }
+
+  /** Reports a batch that was not sent, because the run ended before it went out. */
+  leaveUnsent(batch: readonly MessageEntry[]): void {
+    const result = this.notSentResult();
+    for (const entry of batch) this.events.emit('record', toRow(entry, result, 0));
+    this.notSent += batch.length;
   }
 
   /** Waits (Retry-After, backoff, outage probes) end early on Ctrl-C, however long they were to be. */

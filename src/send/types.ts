@@ -61,8 +61,11 @@ export interface SendOptions {
 }
 
 export interface SendOutcome {
-  /** Why the run stopped early, when it did; unsent records were reported `failed`. */
-  stopped?: { reason: string; authRefused: boolean };
+  /**
+   * Why the run stopped early, when it did; unsent records were reported `failed`.
+   * `stateUnwritable`: the journal could not be written (a full disk), not the gateway.
+   */
+  stopped?: { reason: string; authRefused: boolean; stateUnwritable?: boolean };
   /** True when a stop or abort signal ended the run early. */
   interrupted: boolean;
   /** True when the send window closed before every record was sent. */

@@ -14,6 +14,8 @@ export const ExitCode = {
   locked: 4,
   /** Outside the send window with --no-wait (nothing sent), or stopped when it closed. */
   outsideWindow: 5,
+  /** Stopped because campaign state could not be written mid-send (disk full, read-only). */
+  stateUnwritable: 6,
   /** An unexpected internal error: a bug. */
   internal: 70,
   /** Interrupted by the operator; --resume finishes the campaign. */
@@ -30,6 +32,7 @@ export const EXIT_CODE_MEANING: Record<ExitCode, string> = {
   3: 'the gateway could not be used: unreachable, credentials refused, or too many request-level failures in a row',
   4: "another run holds this campaign's lock; nothing was sent",
   5: 'outside the send window (--no-wait), or stopped when it closed; --resume continues',
+  6: 'stopped because campaign state could not be written (disk full, read-only); --resume continues once it can be',
   70: 'an unexpected internal error (a bug; please report it)',
   130: 'interrupted; --resume finishes the campaign',
 };
@@ -46,6 +49,20 @@ export interface Problem {
   reason: string;
 }
 
+/**
+ * The command that moves the user on from a refusal, as a change to the command line they ran
+ * (flags dropped and added), or as another command's arguments. The command line writes it out
+ * the way the user runs the program; the message says the same in words for machines.
+ */
+export interface NextStep {
+  /** What the command does, to come before "with:", e.g. "Finish it". */
+  say: string;
+  drop?: readonly string[];
+  add?: readonly string[];
+  /** Another command altogether, e.g. `['report', path]`. */
+  args?: readonly string[];
+}
+
 /** Base of every error that ends a run with a known exit code. */
 export class SmsSendError extends Error {
   readonly exitCode: ExitCode;
@@ -58,6 +75,8 @@ export class SmsSendError extends Error {
   readonly document?: object;
   /** What was wrong with the input, one entry per problem, for `--json` (the message has it all). */
   readonly problems?: readonly Problem[];
+  /** The command that moves the user on, when there is one to run as it stands. */
+  next?: NextStep;
   constructor(
     message: string,
     exitCode: ExitCode,
@@ -72,6 +91,12 @@ export class SmsSendError extends Error {
     this.document = document;
     this.problems = problems;
   }
+}
+
+/** `error` with the command that moves the user on from it. */
+export function leadingTo<E extends SmsSendError>(error: E, next: NextStep): E {
+  error.next = next;
+  return error;
 }
 
 /**
@@ -109,6 +134,16 @@ export class LockedError extends SmsSendError {
 export class OutsideWindowError extends SmsSendError {
   constructor(message: string, document?: object) {
     super(message, ExitCode.outsideWindow, 'outside-window', document);
+  }
+}
+
+/**
+ * Campaign state could not be written mid-send (a full disk, a read-only or failing one): the run
+ * stopped; what was settled is kept, and --resume continues once there is room (exit 6).
+ */
+export class StateUnwritableError extends SmsSendError {
+  constructor(message: string, document?: object) {
+    super(message, ExitCode.stateUnwritable, 'state-unwritable', document);
   }
 }
 

@@ -1,6 +1,7 @@
 // Builds each record in input order: rows, unique user MessageIds, --suppress, --dedupe and --limit.
 import type { InputRecord } from '../input/types.js';
 import { buildMessage, type BuildContext } from '../message/build.js';
+import { analyzeText } from '../message/encoding.js';
 import { planColumns, type ColumnPlan } from '../message/columns.js';
 import { suppressedReason } from '../message/suppress.js';
 import { DigestSet, digestMessage } from './digest.js';
@@ -58,6 +59,7 @@ export class RecordChecker {
 
   check(record: InputRecord, filePlan: ColumnPlan | undefined): BuiltRecord {
     record.row = ++this.row;
+    if (record.malformed !== undefined) return malformed(record, record.malformed);
     const plan = filePlan ?? this.planFor(record.fields);
     const built = buildMessage(record, plan, this.ctx);
     if (!built.ok) return { record, built };
@@ -90,6 +92,17 @@ export class RecordChecker {
     }
     return { record, built };
   }
+}
+
+/** The field a row that could not be read is invalid for (docs/input.md#validation-comes-first). */
+export const MALFORMED_FIELD = 'malformed CSV';
+
+const NO_TEXT = analyzeText('');
+
+/** A row that could not be read: invalid, with nothing to send and no MessageId. */
+function malformed(record: InputRecord, reason: string): BuiltRecord {
+  const problems = [{ field: MALFORMED_FIELD, reason }];
+  return { record, built: { ok: false, problems, to: '', messageId: '', text: NO_TEXT } };
 }
 
 function isUserId(plan: ColumnPlan): boolean {

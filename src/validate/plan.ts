@@ -6,6 +6,8 @@ import type { BuiltRecord, CampaignReader, CostEstimate, PlanCounts, Ucs2Char } 
 
 export interface Plan extends PlanCounts {
   fileProblems: FileProblem[];
+  /** What looks like a mistake but does not stop the run (a column in single braces). */
+  warnings: FileProblem[];
   batches: number;
   batchSize: number;
   /** Characters that forced UCS-2, in the most records first (at most MAX_LISTED_CHARS). */
@@ -66,13 +68,13 @@ export async function planCampaign(campaign: CampaignReader, options: PlanOption
     }
     onProgress?.(tally.part.records);
   }
-  return planOf(tally, campaign.fileProblems, options);
+  return planOf(tally, campaign, options);
 }
 
 /** The plan a campaign's tally adds up to. */
 function planOf(
   tally: PlanTally,
-  fileProblems: FileProblem[],
+  { fileProblems, fileWarnings }: Pick<CampaignReader, 'fileProblems' | 'fileWarnings'>,
   options: { batchSize: number; currency?: string; maxCost?: number },
 ): Plan {
   const part = tally.part;
@@ -89,6 +91,9 @@ function planOf(
     suppressed: part.suppressed,
     suppressedByList: part.suppressedByList,
     fileProblems,
+    warnings: fileWarnings,
+    malformed: part.malformed,
+    malformedRows: part.malformedRows,
     invalidRecords: part.invalidRecords,
     invalidByField: part.invalidByField,
     batches: Math.ceil(part.valid / options.batchSize),

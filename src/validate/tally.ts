@@ -7,11 +7,21 @@ import { normalizeForGsm } from '../message/gsm-normalize.js';
 import type { TextInfo } from '../message/encoding.js';
 import { CostTally } from './pricing.js';
 import { RepeatTally } from './repeats.js';
-import type { BuiltRecord, NormalizeCounts, PlanCounts, PlanPart, TallyOptions } from './types.js';
+import type {
+  BuiltRecord,
+  InvalidRecord,
+  NormalizeCounts,
+  PlanCounts,
+  PlanPart,
+  TallyOptions,
+} from './types.js';
 import { Ucs2Tally } from './ucs2.js';
 
-/** Enough detail for a person to fix the file; the counts by field cover the rest. */
-const MAX_LISTED_INVALID = 50;
+/**
+ * Enough detail for a person to fix the file in one go; the counts by field cover the rest.
+ * Malformed rows and other invalid records are listed up to this many each.
+ */
+const MAX_LISTED_INVALID = 100;
 
 /** Enough rendered texts to see that the template does what was meant. */
 const SAMPLES = 3;
@@ -42,6 +52,8 @@ export class PlanTally {
       skipped: 0,
       suppressed: 0,
       suppressedByList: {},
+      malformed: 0,
+      malformedRows: [],
       invalidRecords: [],
       invalidByField: {},
       segments: 0,
@@ -118,10 +130,9 @@ export class PlanTally {
     part.skipped += next.skipped;
     part.suppressed += next.suppressed;
     addCounts(part.suppressedByList, next.suppressedByList);
-    for (const invalid of next.invalidRecords) {
-      if (part.invalidRecords.length >= MAX_LISTED_INVALID) break;
-      part.invalidRecords.push(invalid);
-    }
+    part.malformed += next.malformed;
+    listUpTo(part.malformedRows, next.malformedRows);
+    listUpTo(part.invalidRecords, next.invalidRecords);
     addCounts(part.invalidByField, next.invalidByField);
     part.segments += next.segments;
     for (const encoding of ['GSM-7', 'UCS-2'] as const) {
@@ -151,8 +162,17 @@ function countInvalid(part: PlanCounts, record: InputRecord, problems: Problem[]
   for (const field of new Set(problems.map((p) => p.field))) {
     byField[field] = (byField[field] ?? 0) + 1;
   }
-  if (part.invalidRecords.length < MAX_LISTED_INVALID) {
-    part.invalidRecords.push({ row: record.row, file: record.file, line: record.line, problems });
+  if (record.malformed !== undefined) part.malformed++;
+  const list = record.malformed !== undefined ? part.malformedRows : part.invalidRecords;
+  if (list.length < MAX_LISTED_INVALID) {
+    list.push({ row: record.row, file: record.file, line: record.line, problems });
+  }
+}
+
+function listUpTo(into: InvalidRecord[], from: readonly InvalidRecord[]): void {
+  for (const invalid of from) {
+    if (into.length >= MAX_LISTED_INVALID) return;
+    into.push(invalid);
   }
 }
 

@@ -34,6 +34,8 @@ export interface CampaignOptions {
   dlrSigner?: DlrSigner;
   /** Large files are validated by worker threads: what those write (spool lines, digests). */
   parallel?: ParallelOptions;
+  /** --strict: what looks like a mistake in the text ({name} for {{name}}) refuses the run. */
+  strict?: boolean;
 }
 
 export interface BuiltRecord {
@@ -54,6 +56,8 @@ export type CampaignBatch = BuiltRecord[] | ChunkResult;
 export interface CampaignReader {
   /** Problems with whole files, filled in as each file is opened. */
   readonly fileProblems: FileProblem[];
+  /** What looks like a mistake in a file's use (a column in single braces), without --strict. */
+  readonly fileWarnings: FileProblem[];
   records(): AsyncGenerator<CampaignBatch>;
 }
 
@@ -108,7 +112,11 @@ export interface PlanCounts {
   suppressed: number;
   /** Suppressed records by the list (base name) that holds the recipient. */
   suppressedByList: Record<string, number>;
-  /** The first invalid records in input order (all of them up to the cap). */
+  /** Of the invalid records, the rows that could not be read (malformed CSV). */
+  malformed: number;
+  /** The first of those rows in input order (all of them up to the cap). */
+  malformedRows: InvalidRecord[];
+  /** The first other invalid records in input order (all of them up to the cap). */
   invalidRecords: InvalidRecord[];
   /** How many records failed for each reason, by field. */
   invalidByField: Record<string, number>;

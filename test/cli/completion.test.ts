@@ -9,7 +9,10 @@ import { completionScript } from '../../src/cli/completion.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { tempDir } from '../helpers/files.js';
 
-const program = buildProgram({ exitCode: 0 }, '0.0.0');
+const program = buildProgram(
+  { exitCode: 0, invocation: { program: 'sms-send', args: [] } },
+  '0.0.0',
+);
 
 let dir: string;
 let remove: () => Promise<void>;

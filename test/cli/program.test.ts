@@ -1,7 +1,7 @@
 // The command line in-process: usage errors in sms-send's voice, grouped help (snapshots at a
 // pinned width, no colour), and the tables of the README and docs/configuration.md, which must
 // match --help and the settings table.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { settingHelp } from '../../src/cli/flags.js';
@@ -10,7 +10,10 @@ import { SETTING_KEYS, SETTINGS, type SettingSpec } from '../../src/config/table
 import { EXIT_CODE_MEANING, ExitCode, UsageError } from '../../src/shared/errors.js';
 
 function program(): Command {
-  return buildProgram({ exitCode: ExitCode.ok }, '0.0.0-test');
+  return buildProgram(
+    { exitCode: ExitCode.ok, invocation: { program: 'sms-send', args: [] } },
+    '0.0.0-test',
+  );
 }
 
 function command(path: string): Command {
@@ -46,7 +49,7 @@ describe('usage errors: one line in sms-send voice, with a hint', () => {
     [['check', '--batch-size', '5'], "unknown option '--batch-size' (run sms-send check --help)"],
     [[], "missing required argument 'input' (run sms-send --help)"],
     [['send'], "missing required argument 'input' (run sms-send send --help)"],
-    [['report'], "missing required argument 'file' (run sms-send report --help)"],
+    [['report'], "missing required argument 'report' (run sms-send report --help)"],
     [['dlr'], "required option '--report <file>' not specified (run sms-send dlr --help)"],
     [
       ['x.csv', '--limit', 'x'],
@@ -90,6 +93,8 @@ describe('help', () => {
                                        rest as skipped
         --dedupe                       skip records whose recipient and text repeat an
                                        earlier record
+        --strict                       refuse (exit 2) rather than warn when the text
+                                       looks mistyped: {name} where {{name}} was meant
         --suppress <file>              skip recipients listed in this file: one number
                                        a line, or a CSV with a phone column
                                        (repeatable)
@@ -158,6 +163,8 @@ describe('help', () => {
         --report <path>                report file: .csv, .json, .ndjson or .xml
                                        (JUnit); {date} {time} {name} filled in;
                                        default <input>.report.csv
+        --html <path>                  also write the campaign as one HTML page with
+                                       charts when the run ends
         --state-dir <path>             where campaign state (journal, lock, manifest)
                                        lives; default $XDG_STATE_HOME/sms-send
         --campaign <name>              campaign name ({date}, {time}, {name} allowed)
@@ -190,7 +197,7 @@ describe('help', () => {
 
       Examples:
         # try it: the built-in simulator, nothing reaches a phone
-        $ sms-send campaign.csv --simulate
+        $ sms-send samples/campaign.csv --simulate
         # validate every record and show the plan; send nothing
         $ sms-send campaign.csv --dry-run
         # a cron job: endpoint and credentials from config, one report a day
@@ -211,6 +218,8 @@ describe('help', () => {
         4    another run holds this campaign's lock; nothing was sent
         5    outside the send window (--no-wait), or stopped when it closed; --resume
              continues
+        6    stopped because campaign state could not be written (disk full,
+             read-only); --resume continues once it can be
         70   an unexpected internal error (a bug; please report it)
         130  interrupted; --resume finishes the campaign
 
@@ -322,6 +331,33 @@ describe('help', () => {
     }
   });
 
+  it('sms-send --help lists every command and subcommand a user can run', () => {
+    const help = command('').helpInformation();
+    const names: string[] = [];
+    const walk = (parent: Command, prefix: string[]) => {
+      for (const sub of parent.commands) {
+        names.push([...prefix, sub.name()].join(' '));
+        walk(sub, [...prefix, sub.name()]);
+      }
+    };
+    walk(program(), []);
+    expect(names).toContain('campaigns show');
+    for (const name of names) expect(help).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
+  });
+
+  it("sms-send --help's examples name files that are in the repository", () => {
+    const help = command('').helpInformation();
+    const files = [...help.matchAll(/^ {2}\$ .*$/gm)].flatMap((line) =>
+      line[0].split(' ').filter((word) => /\.(csv|json|ndjson)$/.test(word)),
+    );
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      // A report is the one the quick start writes beside its input.
+      const input = file.replace(/\.report\.csv$/, '.csv');
+      expect(existsSync(new URL(`../../${input}`, import.meta.url)), file).toBe(true);
+    }
+  });
+
   it('every exit code of src/shared/errors.ts is in send --help', () => {
     const help = command('send').helpInformation();
     for (const code of Object.values(ExitCode))
@@ -390,15 +426,11 @@ describe('the tables of README.md and docs/configuration.md match --help', () =>
   it('Commands: every command and subcommand with its description', () => {
     const root = program();
     const helper = root.createHelp();
-    const expected: string[][] = [];
-    const walk = (parent: Command, prefix: string) => {
-      for (const sub of helper.visibleCommands(parent)) {
-        if (sub.name() === 'help') continue;
-        expected.push([`${prefix} ${helper.subcommandTerm(sub)}`, sub.description()]);
-        walk(sub, `${prefix} ${sub.name()}`);
-      }
-    };
-    walk(root, 'sms-send');
+    // The overview lists subcommands too, under their full names (see the help tests above).
+    const expected = helper
+      .visibleCommands(root)
+      .filter((sub) => sub.name() !== 'help')
+      .map((sub) => [`sms-send ${helper.subcommandTerm(sub)}`, sub.description()]);
     expect(rows(readmeSection('## Commands')).map((r) => r.cells)).toEqual(expected);
   });
 

@@ -1,17 +1,17 @@
 // The built CLI killed and interrupted mid-run against an in-test simulator: kill -9 and resume,
 // Ctrl-C (once and twice), and a second run on a locked campaign. The simulator's ledger is the
 // witness: nothing accepted twice, nothing lost. Requires `npm run build`.
-import { access, readFile } from 'node:fs/promises';
+import { access, mkdir, readFile, symlink } from 'node:fs/promises';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/journal/journal.js';
 import { lockPath, takeoverPath } from '../../src/journal/lock.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { runCli, startCli, type CliResult, killLeft } from '../helpers/cli.js';
+import { BIN, runCli, startCli, type CliResult, killLeft } from '../helpers/cli.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import {
   countOutcomes,
@@ -33,7 +33,7 @@ const LOCK_TAKER = fileURLToPath(new URL('../helpers/lock-taker.ts', import.meta
 interface Ctx {
   dir: string;
   state: string;
-  env: Record<string, string>;
+  env: Record<string, string | undefined>;
   children: ChildProcess[];
   sims: Simulator[];
 }
@@ -202,6 +202,14 @@ describe.concurrent('Ctrl-C', { timeout: 120_000 }, () => {
     onTestFinished,
   }) => {
     const ctx = await context(onTestFinished);
+    // Installed as a user installs it: the shell finds sms-send on PATH, so the printed command
+    // names it bare (from a clone it would say npx sms-send).
+    const bin = join(ctx.dir, 'bin');
+    await mkdir(bin);
+    await symlink(BIN, join(bin, 'sms-send'));
+    ctx.env.PATH = `${bin}${delimiter}${process.env.PATH ?? ''}`;
+    // Not run by npx, whatever ran the tests (npx vitest passes it on).
+    ctx.env.npm_command = undefined;
     const RECORDS = 2000;
     const sim = await startSim(ctx, 60);
     const { input, report } = await campaign(ctx, RECORDS);
@@ -224,7 +232,7 @@ describe.concurrent('Ctrl-C', { timeout: 120_000 }, () => {
     expect(result.stderr).toContain('stopping: finishing the batches in flight');
     const notSent = /interrupted: ([\d,]+) records not sent/.exec(result.stderr);
     expect(notSent, result.stderr).not.toBeNull();
-    const resumeLine = /Finish the campaign with:\n\s+sms-send (.+)\n/.exec(result.stderr);
+    const resumeLine = /Finish the campaign with:\n {2}sms-send (.+)\n/.exec(result.stderr);
     expect(resumeLine, result.stderr).not.toBeNull();
     expect(resumeLine![1]).toContain('--resume');
 

@@ -101,12 +101,6 @@ describe('bad input: exit 2, the error names file and line, nothing reaches the 
   // `at` is the exact "file:line" (or "file") the error must start with; `says` a phrase of the reason.
   const cases: { name: string; args: string[]; at: string; says: string }[] = [
     {
-      name: 'malformed quoting: a quote inside a quoted field that is not doubled',
-      args: ['bad-quote-inside.csv'],
-      at: 'bad-quote-inside.csv:3',
-      says: 'malformed CSV',
-    },
-    {
       name: 'a file that does not exist',
       args: ['no-such-file.csv'],
       at: 'no-such-file.csv',
@@ -120,6 +114,13 @@ describe('bad input: exit 2, the error names file and line, nothing reaches the 
       says: 'the input file does not exist',
     },
   ];
+
+  it('a malformed CSV row is listed with its line, as an invalid record is', async ({ expect }) => {
+    const run = await send(['bad-quote-inside.csv']);
+    expect(await aftermath(run)).toEqual(NOTHING_SENT);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('\n  bad-quote-inside.csv:3: malformed CSV: ');
+  });
 
   it.for(cases)('$name', async ({ args, at, says }, { expect }) => {
     const run = await send(args);

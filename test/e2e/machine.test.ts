@@ -405,7 +405,9 @@ describe('sms-send send --json', () => {
       (doc.error as { exitCode?: number } | undefined)?.exitCode;
     expect(exitCode).toBe(3);
     expect(doc).toMatchObject({
-      summary: { resumeCommand: expect.stringMatching(/^sms-send .* --json --resume$/) as unknown },
+      summary: {
+        resumeCommand: expect.stringMatching(/^npx sms-send .* --json --resume$/) as unknown,
+      },
     });
   });
 });
@@ -512,7 +514,7 @@ describe('output when stdout and stderr are not a terminal', () => {
     const lines = result.stderr.split('\n').filter((line) => line !== '');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^sms-send: the gateway refused the credentials: .*; 3 failed, 0 accepted of 3; report .*; finish the campaign later with: sms-send .* --resume$/,
+      /^sms-send: the gateway refused the credentials: .*; 3 failed, 0 accepted of 3; report .*; finish the campaign later with: npx sms-send .* --resume$/,
     );
   });
 });

@@ -105,15 +105,24 @@ describe('the password never leaks', () => {
     await writeCampaignCsv(join(work, 'campaign.csv'), 40);
     const report = join(work, 'campaign.report.csv');
     const args = ['campaign.csv', '--endpoint', sim.url, '--batch-size', '3', '--concurrency', '1'];
-    const result = await runCli([...args, '--verbose'], { cwd: work, env: CREDENTIALS });
+    // --html: the campaign's page is written as the run ends, and it holds no password either.
+    const result = await runCli([...args, '--verbose', '--html', 'campaign.html'], {
+      cwd: work,
+      env: CREDENTIALS,
+    });
     expect(result.code).toBe(1);
+    expect(await readFile(join(work, 'campaign.html'), 'utf8')).toContain('<svg');
     const outcomes = new Set(parseCsv(await readFile(report, 'utf8')).map((r) => r.outcome));
     // The seed gives every kind of trouble, so every code path that writes text ran.
     expect([...outcomes].sort()).toEqual(['accepted', 'failed', 'rejected', 'unknown']);
     expect(result.stderr).toMatch(/retry 1 in \d+ ms \(HTTP 503\)/);
     expect(await filesUnder(work)).toEqual(expect.arrayContaining([report]));
     expect(await filesUnder(process.env.SMS_SEND_STATE_DIR!)).toEqual(
-      expect.arrayContaining([stateJournal(), join(dirname(stateJournal()), 'manifest.json')]),
+      expect.arrayContaining([
+        stateJournal(),
+        join(dirname(stateJournal()), 'manifest.json'),
+        join(dirname(stateJournal()), 'timeline.json'),
+      ]),
     );
     await expectNoSecret(PASSWORD, [result], work);
   });

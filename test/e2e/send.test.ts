@@ -39,7 +39,8 @@ describe('sms-send <campaign.csv>', () => {
     const before = await readFile(join(dir.path, 'campaign.report.csv'), 'utf8');
     const result = await runCli([campaign, '--simulate'], { cwd: dir.path });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('looks already sent');
+    expect(result.stderr).toContain('report');
+    expect(result.stderr).toContain('already exists');
     expect(result.stderr).toContain('--force');
     expect(result.stdout).toBe('');
     expect(await readFile(join(dir.path, 'campaign.report.csv'), 'utf8')).toBe(before);
@@ -152,10 +153,12 @@ describe('sms-send against a separately started `sms-send simulate`', () => {
     // The banner's command, run as printed (through a shell), from a folder of its own.
     const command = /send to it: +(.*)/.exec(banner)![1]!;
     expect(command).toContain(`--endpoint ${url}`);
+    // Run from a clone, where the shell does not find sms-send: the command says npx.
+    expect(command).toContain(' npx sms-send ');
     const result = await new Promise<CliResult>((resolve, reject) => {
       const child = spawn(
         'sh',
-        ['-c', command.replace(' sms-send ', ` ${process.execPath} ${BIN} `)],
+        ['-c', command.replace(' npx sms-send ', ` ${process.execPath} ${BIN} `)],
         {
           cwd: dir.path,
           // cleanEnv() carries the test's own SMS_SEND_STATE_DIR, never the user's.

@@ -31,7 +31,10 @@ export interface CommandRun {
 }
 
 async function parseRetryArgs(argv: string[]): Promise<{ campaign: string; flags: RetryFlags }> {
-  const program = buildProgram({ exitCode: ExitCode.ok }, '0.0.0-test');
+  const program = buildProgram(
+    { exitCode: ExitCode.ok, invocation: { program: 'sms-send', args: [] } },
+    '0.0.0-test',
+  );
   let parsed: { campaign: string; flags: RetryFlags } | undefined;
   program.commands
     .find((command) => command.name() === 'retry')!

@@ -18,6 +18,7 @@ import { ExitCode, SmsSendError } from '../../src/shared/errors.js';
 import { GatewayClient } from '../../src/gateway/client.js';
 import { spoolStream, type Spooled } from '../../src/input/stdin.js';
 import type { Plan } from '../../src/validate/plan.js';
+import type { RunSummary } from '../../src/report/summary.js';
 import { loadTemplate, prepareCampaign } from '../../src/campaign/prepare.js';
 import type { WindowClosed } from '../../src/campaign/types.js';
 import { SendEmitter } from '../../src/send/events.js';
@@ -43,6 +44,8 @@ export interface PipelineOptions {
   clock?: Clock;
   /** Sees the send's events before it starts, e.g. to move a fake clock after some batches. */
   onEvents?: (events: SendEmitter) => void;
+  /** Runs between the validation and the send, where the command asks for confirmation. */
+  beforeSend?: () => void | Promise<void>;
 }
 
 export interface PipelineRun {
@@ -65,6 +68,8 @@ export interface PipelineRun {
   report: string;
   /** Set when the send window closed before every record was sent (exit 5). */
   windowClosed?: WindowClosed;
+  /** The run's summary, when it sent. */
+  summary?: RunSummary;
 }
 
 let runs = 0;
@@ -73,7 +78,10 @@ let runs = 0;
 export async function parseSendArgs(
   argv: string[],
 ): Promise<{ inputs: string[]; flags: SendFlags }> {
-  const program = buildProgram({ exitCode: ExitCode.ok }, '0.0.0-test');
+  const program = buildProgram(
+    { exitCode: ExitCode.ok, invocation: { program: 'sms-send', args: [] } },
+    '0.0.0-test',
+  );
   let parsed: { inputs: string[]; flags: SendFlags } | undefined;
   program.commands
     .find((command) => command.name() === 'send')!
@@ -139,6 +147,7 @@ export async function runPipeline(argv: string[], options: PipelineOptions): Pro
       if (flags.dryRun) return result;
       const client = simulatorClient(sim, settings);
       try {
+        await options.beforeSend?.();
         const events = new SendEmitter();
         options.onEvents?.(events);
         const sent = await prepared.send({
@@ -149,6 +158,7 @@ export async function runPipeline(argv: string[], options: PipelineOptions): Pro
         });
         result.code = sent.exitCode;
         result.windowClosed = sent.windowClosed;
+        result.summary = sent.summary;
       } finally {
         await client.close();
       }

@@ -246,38 +246,6 @@ describe.concurrent(
   () => {
     const cases: { name: string; args: string[]; at: string; says: string }[] = [
       {
-        name: 'malformed quoting: a quote inside a quoted field that is not doubled',
-        args: ['bad-quote-inside.csv'],
-        at: 'bad-quote-inside.csv:3',
-        says: 'malformed CSV',
-      },
-      {
-        name: 'malformed quoting: a bare quote inside an unquoted field',
-        args: ['bad-quote-bare.csv'],
-        at: 'bad-quote-bare.csv:3',
-        says: 'malformed CSV',
-      },
-      {
-        // The quote opens on line 3; the file ends on line 4. The error must point at the quote.
-        name: 'malformed quoting: a quoted field never closed names the line where it opens',
-        args: ['bad-quote-unclosed.csv'],
-        at: 'bad-quote-unclosed.csv:3',
-        says: 'never closed',
-      },
-      {
-        // CRLF file: lines 2-4 hold one record (CRLF inside its quotes), the bare quote is on line 5.
-        name: 'malformed quoting after a multi-line quoted field in a CRLF file',
-        args: ['bad-crlf-quote.csv'],
-        at: 'bad-crlf-quote.csv:5',
-        says: 'malformed CSV',
-      },
-      {
-        name: 'wrong delimiter: a row split by ; under a , header',
-        args: ['bad-wrong-delimiter.csv'],
-        at: 'bad-wrong-delimiter.csv:3',
-        says: 'the row has 1 field but the header has 2',
-      },
-      {
         name: 'duplicate header column',
         args: ['bad-duplicate-header.csv'],
         at: 'bad-duplicate-header.csv:1',
@@ -442,13 +410,22 @@ describe.concurrent(
       async function writeBig(name: string, head: string, tail: string): Promise<void> {
         await writeFile(join(dir.path, name), [head, 'x'.repeat(50 * MB), tail]);
       }
-      const files: { name: string; head: string; tail: string; line: number; says: string }[] = [
+      const files: {
+        name: string;
+        head: string;
+        tail: string;
+        line: number;
+        says: string;
+        row?: boolean;
+      }[] = [
         {
           name: 'big-line.csv',
           head: 'to,text\n4741234567,hello\n4741234568,',
           tail: '\n4741234569,bye\n',
           line: 3,
           says: 'larger than 1 MiB',
+          // A row of the body: listed as a malformed row, and the rows after it read.
+          row: true,
         },
         {
           // No line break at all in the first 50 MB: the header itself is the huge line.
@@ -478,15 +455,23 @@ describe.concurrent(
         for (const file of files) await writeBig(file.name, file.head, file.tail);
       });
 
-      it.for(files)('$name: exit 2 naming line $line', async ({ name, line, says }, { expect }) => {
-        const path = join(dir.path, name);
-        const run = await send([path]);
-        expect(await aftermath(run)).toEqual(NOTHING_SENT);
-        expect(firstLine(errorOf(run))).toMatch(startsWith(`${path}:${line}: `));
-        expect(errorOf(run)).toContain(says);
-        // The error quotes nothing of the huge line.
-        expect(errorOf(run).length).toBeLessThan(1000);
-      });
+      it.for(files)(
+        '$name: exit 2 naming line $line',
+        async ({ name, line, says, row }, { expect }) => {
+          const path = join(dir.path, name);
+          const run = await send([path]);
+          expect(await aftermath(run)).toEqual(NOTHING_SENT);
+          if (row) {
+            expect(problemLines(errorOf(run)).map((p) => `${p.at}: ${p.field}`)).toEqual([
+              `${path}:${line}: malformed CSV`,
+            ]);
+            expect(errorOf(run)).toContain('1 record of 3 cannot be sent');
+          } else expect(firstLine(errorOf(run))).toMatch(startsWith(`${path}:${line}: `));
+          expect(errorOf(run)).toContain(says);
+          // The error quotes nothing of the huge line.
+          expect(errorOf(run).length).toBeLessThan(1000);
+        },
+      );
     });
   },
 );
@@ -525,20 +510,20 @@ describe.concurrent(
       expect(plan.invalidByField).toEqual(BAD_RECORDS_BY_FIELD);
     });
 
-    it('lists the first 50 bad records and counts the rest', async ({ expect }) => {
-      const path = join(dir.path, 'sixty-bad.csv');
+    it('lists the first 100 bad records and counts the rest', async ({ expect }) => {
+      const path = join(dir.path, 'many-bad.csv');
       const lines = ['to,text'];
-      for (let i = 0; i < 60; i++) lines.push(`+472123${String(4500 + i)},fixed line ${i}`);
+      for (let i = 0; i < 110; i++) lines.push(`+47212${String(34500 + i)},fixed line ${i}`);
       await writeFile(path, `${lines.join('\n')}\n`);
       const run = await send([path]);
       expect(await aftermath(run)).toEqual(NOTHING_SENT);
       const listed = problemLines(errorOf(run));
-      expect(listed).toHaveLength(50);
+      expect(listed).toHaveLength(100);
       expect(listed[0]!.at).toBe(`${path}:2`);
-      expect(listed[49]!.at).toBe(`${path}:51`);
-      expect(errorOf(run)).toContain('60 records of 60 cannot be sent:');
+      expect(listed[99]!.at).toBe(`${path}:101`);
+      expect(errorOf(run)).toContain('110 records of 110 cannot be sent:');
       expect(errorOf(run)).toContain('… and 10 more records');
-      expect(byField(errorOf(run))).toEqual({ to: 60 });
+      expect(byField(errorOf(run))).toEqual({ to: 110 });
     });
 
     it('a CRLF file with a multi-line quoted field still names the right line of a later record', async ({
@@ -847,6 +832,8 @@ describe.concurrent('--dry-run plan', () => {
       ucs2CharCount: 2,
       premium: { messages: 2, totalOre: 550 },
       fileProblems: [],
+      malformed: 0,
+      malformedRows: [],
       invalidRecords: [],
       invalidByField: {},
     });
@@ -954,3 +941,138 @@ describe.concurrent(
     });
   },
 );
+
+describe('a column in single braces: {name} is sent as written', () => {
+  const braces =
+    'the text has {name}, which is sent as written to every recipient: did you mean {{name}}?';
+
+  it('is a warning in the plan, and the run still sends', async ({ expect }) => {
+    const run = await send(['bad-template.csv', '--text', 'Hi {name}, welcome']);
+    expect(run.code, run.error).toBe(0);
+    expect(run.plan!.warnings).toEqual([{ file: 'bad-template.csv', message: braces }]);
+    expect(run.planJson!.warnings).toEqual(run.plan!.warnings);
+    expect(run.messages.map((m) => m.UserData)).toContain('Hi {name}, welcome');
+  });
+
+  it('refuses the run under --strict: exit 2, nothing sent', async ({ expect }) => {
+    const run = await send(['bad-template.csv', '--text', 'Hi {name}, welcome', '--strict']);
+    expect(await aftermath(run)).toEqual(NOTHING_SENT);
+    expect(errorOf(run)).toContain(`bad-template.csv: ${braces} (--strict)`);
+  });
+
+  it('JSON and NDJSON: the keys of the first records stand for the columns', async ({ expect }) => {
+    const run = await send(['records.ndjson', '--text', 'Hi {txt}', '--dry-run']);
+    expect(run.code, run.error).toBe(0);
+    expect(run.plan!.warnings).toEqual([
+      {
+        file: 'records.ndjson',
+        message:
+          'the text has {txt}, which is sent as written to every recipient: did you mean {{text}}?',
+      },
+    ]);
+  });
+
+  it('{{nmae}} names the nearest column', async ({ expect }) => {
+    const run = await send(['bad-template.csv', '--text', 'Hi {{nmae}}']);
+    expect(await aftermath(run)).toEqual(NOTHING_SENT);
+    expect(errorOf(run)).toContain('did you mean {{name}}?');
+  });
+});
+
+describe.concurrent('malformed CSV rows: every one found in one pass, each with its line', () => {
+  const cases: { name: string; file: string; at: number; says: string }[] = [
+    {
+      name: 'a quote inside a quoted field that is not doubled',
+      file: 'bad-quote-inside.csv',
+      at: 3,
+      says: 'a quote inside a field must be doubled',
+    },
+    {
+      name: 'a bare quote inside an unquoted field',
+      file: 'bad-quote-bare.csv',
+      at: 3,
+      says: 'a quote in the middle of an unquoted field',
+    },
+    {
+      // The quote opens on line 3; the file ends on line 4. The error points at the quote, and
+      // line 4 is read as a record of its own.
+      name: 'a quoted field never closed names the line where it opens',
+      file: 'bad-quote-unclosed.csv',
+      at: 3,
+      says: 'never closed',
+    },
+    {
+      // CRLF file: lines 2-4 hold one record (CRLF inside its quotes), the bare quote is on line 5.
+      name: 'a bare quote after a multi-line quoted field in a CRLF file',
+      file: 'bad-crlf-quote.csv',
+      at: 5,
+      says: 'a quote in the middle of an unquoted field',
+    },
+    {
+      name: 'wrong delimiter: a row split by ; under a , header',
+      file: 'bad-wrong-delimiter.csv',
+      at: 3,
+      says: 'the row has 1 field but the header has 2',
+    },
+  ];
+
+  it.for(cases)('$name: refused (exit 2), nothing sent', async ({ file, at, says }, { expect }) => {
+    const run = await send([file]);
+    expect(await aftermath(run)).toEqual(NOTHING_SENT);
+    const [problem] = problemLines(errorOf(run));
+    expect(problem).toEqual({
+      at: `${file}:${at}`,
+      field: 'malformed CSV',
+      reason: expect.stringContaining(says) as string,
+    });
+  });
+
+  /** Rows 3, 5, 7 and 9 cannot be read, row 6 is an invalid number; the rest is good. */
+  const MIXED =
+    'to,text\n4741234567,ok\n4741234568,she said "hi"\n4741234569,fine\n4741234570,a,b\n' +
+    '12,short\n4741234571,"x"y\n4741234572,good\n4741234573,"never closed\n';
+
+  it('a dry run lists every malformed row and every invalid record at once', async ({ expect }) => {
+    const path = join(dir.path, 'mixed.csv');
+    await writeFile(path, MIXED);
+    const run = await send([path, '--dry-run']);
+    expect(await aftermath(run)).toEqual(NOTHING_SENT);
+    expect(problemLines(errorOf(run)).map((p) => `${p.at}: ${p.field}`)).toEqual([
+      `${path}:3: malformed CSV`,
+      `${path}:5: malformed CSV`,
+      `${path}:7: malformed CSV`,
+      `${path}:9: malformed CSV`,
+      `${path}:6: to`,
+    ]);
+    expect(errorOf(run)).toContain('5 records of 8 cannot be sent:');
+    expect(byField(errorOf(run))).toEqual({ 'malformed CSV': 4, to: 1 });
+    expect(run.planJson!.malformed).toBe(4);
+    expect(run.planJson!.malformedRows.map((r) => r.line)).toEqual([3, 5, 7, 9]);
+  });
+
+  it('with --skip-invalid, a malformed row is reported invalid with its line; the rest are sent', async ({
+    expect,
+  }) => {
+    const path = join(dir.path, 'mixed-skip.csv');
+    await writeFile(path, MIXED);
+    const run = await send([path, '--skip-invalid']);
+    expect(run.code).toBe(1);
+    expect(sentPairs(run)).toEqual([
+      [4741234567, 'ok'],
+      [4741234569, 'fine'],
+      [4741234572, 'good'],
+    ]);
+    expect(
+      run.rows.map((r) => [r.row, r.outcome, r.error!.split(': ').slice(0, 2).join(': ')]),
+    ).toEqual([
+      ['1', 'accepted', ''],
+      ['2', 'invalid', `${path}:3: malformed CSV`],
+      ['3', 'accepted', ''],
+      ['4', 'invalid', `${path}:5: malformed CSV`],
+      ['5', 'invalid', `${path}:6: to`],
+      ['6', 'invalid', `${path}:7: malformed CSV`],
+      ['7', 'accepted', ''],
+      ['8', 'invalid', `${path}:9: malformed CSV`],
+    ]);
+  });
+});

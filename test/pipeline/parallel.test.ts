@@ -183,12 +183,35 @@ describe('validation on worker threads', () => {
     await same(options, 97);
   });
 
+  it('warns of a column in single braces in NDJSON, read by workers or not, from its first record', async () => {
+    // The first record has phone and message; {mesage} is close to message.
+    const result = await same(
+      base(['records.ndjson'], { template: compileTemplate('Hi {mesage}') }),
+      200,
+      false,
+    );
+    expect(result.plan!.warnings).toEqual([
+      {
+        file: 'in/records.ndjson',
+        message:
+          'the text has {mesage}, which is sent as written to every recipient: did you mean {{message}}?',
+      },
+    ]);
+  });
+
   it.concurrent.for(['fields.csv', 'open-quote.csv', 'utf8.csv', 'bad.ndjson'])(
     'refuses %s with the same file:line error',
     async (name) => {
       // One worker is enough to cross the parts' boundaries, and starts in half the time.
       const result = await same(base(['crlf.csv', name]), 256, true, 1);
-      expect(result.error).toMatch(new RegExp(`^in/${name.replace('.', '\\.')}:\\d+: `));
+      // A CSV row that cannot be read is an invalid record of its own, with its line, and the
+      // reading goes on; other faults end it with their file:line.
+      if (name === 'fields.csv' || name === 'open-quote.csv') {
+        expect(result.error).toBeUndefined();
+        expect(result.plan!.malformedRows.map((r) => `${r.file}:${r.line}`)).toEqual([
+          `in/${name}:302`,
+        ]);
+      } else expect(result.error).toMatch(new RegExp(`^in/${name.replace('.', '\\.')}:\\d+: `));
     },
   );
 });

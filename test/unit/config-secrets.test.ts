@@ -184,6 +184,12 @@ describe('a config file that does not parse is named by line and column, without
       `module.exports = {\n  password: "${PASSWORD}", x: ;\n};\n`,
       ":2: Unexpected token ';'",
     ],
+    // The parser's reason and place, not the loading cycle that require() meets after import().
+    [
+      'sms-send.config.mjs',
+      `export default {\n  password: "${PASSWORD}",,\n};\n`,
+      ":2:\\d+: Unexpected token ','",
+    ],
   ])('%s: %j', async (name, content, where) => {
     const folder = join(dir, `syntax-${name}-${content.length}`);
     await mkdir(folder, { recursive: true });
@@ -192,6 +198,28 @@ describe('a config file that does not parse is named by line and column, without
     expect(error.message).toMatch(new RegExp(`^cannot read config ${join(folder, name)}${where}$`));
     expectNoValue(text, PASSWORD);
     expect(text).not.toContain('Hunter2');
+  });
+});
+
+describe('a package.json in the working folder that does not parse', () => {
+  it('is one line naming the file, line and column, as any config file', async () => {
+    const PASSWORD = 'Hunter2-Secret-9f3';
+    const folder = join(dir, 'working-folder');
+    await mkdir(folder, { recursive: true });
+    const content = `{"name": "x",\n "sms-send": {"password": "${PASSWORD}",}}\n`;
+    await writeFile(join(folder, 'package.json'), content, { mode: 0o600 });
+    const before = process.cwd();
+    // cosmiconfig looks for its own settings in the process's working folder, not the one given.
+    process.chdir(folder);
+    try {
+      const { error, text } = await outputsOf(base(folder));
+      expect(error.message).toMatch(
+        new RegExp(`^cannot read config ${join(folder, 'package.json')}:2:\\d+: [^\\n]+$`),
+      );
+      expect(text).not.toContain('Hunter2');
+    } finally {
+      process.chdir(before);
+    }
   });
 });
 

@@ -14,13 +14,18 @@ afterAll(() => dir.remove());
 
 /** Every record as the reader gives it, then its error if it stops with one. */
 async function readAll(path: string, split: boolean, delimiter?: string) {
-  const records: { line: number; fields: Record<string, string> }[] = [];
+  const records: { line: number; fields: Record<string, string>; malformed?: string }[] = [];
   let error: string | undefined;
   try {
     const input = await openCsv(path, { split, delimiter, label: 'f.csv' });
     for await (const batch of input.records) {
       for (const r of batch)
-        records.push({ line: r.line, fields: r.fields as Record<string, string> });
+        records.push({
+          line: r.line,
+          fields: r.fields as Record<string, string>,
+          // A row that cannot be read is a record too, with why: both ways must agree on it.
+          ...(r.malformed === undefined ? {} : { malformed: r.malformed }),
+        });
     }
   } catch (e) {
     error = (e as Error).message;
@@ -235,5 +240,69 @@ describe('CSV rows split by hand', () => {
     const fast = await readAll(path, true, ';');
     expect(fast.records).toHaveLength(10_000);
     expectSame(fast, await readAll(path, false, ';'), 'semi.csv');
+  });
+});
+
+describe('a row that cannot be read is a record of its own, and reading goes on', () => {
+  const cases: [name: string, text: string, expected: [line: number, what: string][]][] = [
+    [
+      'a stray quote, then good rows',
+      'to,text\n1,ok\n2,Ka"ri\n3,next\n',
+      [
+        [2, 'ok'],
+        [3, 'a quote in the middle of an unquoted field'],
+        [4, 'next'],
+      ],
+    ],
+    [
+      'a quote not doubled inside quotes',
+      'to,text\n1,"say "hi" now"\n2,next\n',
+      [
+        [2, 'a quote inside a field must be doubled'],
+        [3, 'next'],
+      ],
+    ],
+    [
+      'a quote never closed ends with its line',
+      'to,text\n1,"never closed\n2,next\n3,last\n',
+      [
+        [2, 'never closed'],
+        [3, 'next'],
+        [4, 'last'],
+      ],
+    ],
+    [
+      'too many fields, and too few',
+      'to,text\n1,a,b\n2\n3,fine\n',
+      [
+        [2, 'the row has 3 fields but the header has 2'],
+        [3, 'the row has 1 field but the header has 2'],
+        [4, 'fine'],
+      ],
+    ],
+    [
+      'a multi-line quoted field before, CRLF',
+      'to,text\r\n1,"two\r\nlines"\r\n2,Ka"ri\r\n3,"x"y\r\n4,end\r\n',
+      [
+        [2, 'two\r\nlines'],
+        [4, 'a quote in the middle of an unquoted field'],
+        [5, 'a quote inside a field must be doubled'],
+        [6, 'end'],
+      ],
+    ],
+  ];
+
+  it.each(
+    cases.flatMap(([name, text, expected]) =>
+      [true, false].map((split) => [name, split, text, expected] as const),
+    ),
+  )('%s (split by hand: %s)', async (name, split, text, expected) => {
+    const path = join(dir.path, `malformed-${name.replace(/\W+/g, '-')}-${split}.csv`);
+    await writeFile(path, text);
+    const read = await readAll(path, split);
+    expect(read.error).toBeUndefined();
+    expect(read.records.map((r) => [r.line, r.malformed ?? r.fields.text])).toEqual(
+      expected.map(([line, what]) => [line, expect.stringContaining(what) as string]),
+    );
   });
 });

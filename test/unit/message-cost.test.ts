@@ -55,6 +55,7 @@ function reader(records: [string, string][]): CampaignReader {
   const columns = planColumns(['to', 'text'], {}, false);
   return {
     fileProblems: [],
+    fileWarnings: [],
     async *records(): AsyncGenerator<BuiltRecord[]> {
       for (const [i, [to, text]] of records.entries()) {
         await Promise.resolve();

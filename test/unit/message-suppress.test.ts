@@ -201,6 +201,15 @@ describe('loadSuppression', () => {
       ],
     ],
     [
+      'every malformed row of a CSV, and the bad numbers after them',
+      { 'optouts.csv': 'name,phone\nKa"ri,4741234567\nOla,4741234568,x\nPer,12ab\n' },
+      [
+        '  optouts.csv:2: malformed CSV: a quote in the middle of an unquoted field: quote the whole field and double the quote ("Ka""ri")',
+        '  optouts.csv:3: malformed CSV: the row has 3 fields but the header has 2 (a stray delimiter, or a field that needs quotes?)',
+        '  optouts.csv:4: phone: "12ab" not a phone number',
+      ],
+    ],
+    [
       'a list that does not exist, and every problem of every list at once',
       { 'missing.txt': '', 'bad.txt': 'x\n' },
       [

@@ -1,6 +1,6 @@
 // `sms-send campaigns` and its subcommands show and prune: flags, help and actions.
 import type { Command } from 'commander';
-import { colorOption, configOptions, settingOptions } from '../flags.js';
+import { colorOption, configOptions, settingOptions, showsInherited } from '../flags.js';
 import type { RunState } from '../run-state.js';
 
 export function defineCampaigns(program: Command, state: RunState): void {
@@ -15,7 +15,7 @@ export function defineCampaigns(program: Command, state: RunState): void {
     const { runCampaigns } = await import('./campaigns.js');
     state.exitCode = await runCampaigns(options);
   });
-  campaigns
+  const show = campaigns
     .command('show')
     .description("show one campaign's state: status, counts, inputs, reports")
     .argument('<id>', 'campaign ID (or an unambiguous prefix)')
@@ -24,7 +24,7 @@ export function defineCampaigns(program: Command, state: RunState): void {
       const { runCampaignShow } = await import('./campaigns.js');
       state.exitCode = await runCampaignShow(id, command.optsWithGlobals());
     });
-  campaigns
+  const prune = campaigns
     .command('prune')
     .description('remove the state of finished campaigns (their reports are kept)')
     .option('--older-than <duration>', 'finished longer ago than this, e.g. 90d')
@@ -33,4 +33,6 @@ export function defineCampaigns(program: Command, state: RunState): void {
       const { runCampaignPrune } = await import('./campaigns.js');
       state.exitCode = await runCampaignPrune(command.optsWithGlobals());
     });
+  showsInherited(show);
+  showsInherited(prune);
 }

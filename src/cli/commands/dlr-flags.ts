@@ -1,6 +1,6 @@
 // `sms-send dlr` and `dlr apply`: flags, help and actions.
 import type { Command } from 'commander';
-import { colorOption } from '../flags.js';
+import { colorOption, configOptions, settingOptions, showsInherited } from '../flags.js';
 import { nonNegativeInt } from '../options.js';
 import type { RunState } from '../run-state.js';
 
@@ -21,11 +21,13 @@ export function defineDlr(program: Command, state: RunState): void {
     )
     .option('--json', 'print the summary as one JSON document on stdout')
     .option('-v, --verbose', 'print a line per report received');
+  // The campaign's state (its delivery-report key, its journal) is found where a send put it.
+  configOptions(settingOptions(dlr, { groups: ['state'] }));
   colorOption(dlr).action(async (options: Record<string, unknown>) => {
     const { runDlr } = await import('./dlr.js');
-    state.exitCode = await runDlr(options);
+    state.exitCode = await runDlr(options, state.invocation.program);
   });
-  dlr
+  const apply = dlr
     .command('apply')
     .description('fold a log of delivery reports into the report named by dlr --report')
     .requiredOption('--from <log>', 'NDJSON log of delivery reports (what sms-send dlr writes)')
@@ -35,4 +37,5 @@ export function defineDlr(program: Command, state: RunState): void {
       const { runDlrApply } = await import('./dlr.js');
       state.exitCode = await runDlrApply(command.optsWithGlobals());
     });
+  showsInherited(apply);
 }

@@ -28,6 +28,9 @@ export interface DlrFlags {
   verbose?: boolean;
   acceptUnsigned?: boolean;
   json?: boolean;
+  stateDir?: string;
+  config?: string;
+  profile?: string;
 }
 
 export interface DlrApplyFlags extends DlrFlags {
@@ -39,10 +42,10 @@ export interface DlrApplyFlags extends DlrFlags {
  * report: its counts, and its journal, so a --resume agrees. Best effort: the report is already
  * right, so a state directory that cannot be found or written changes nothing else.
  */
-async function recordInState(reportPath: string, fold: FoldResult): Promise<void> {
+async function recordInState(reportPath: string, fold: FoldResult, flags: DlrFlags): Promise<void> {
   if (fold.kind !== 'updated' || fold.confirmedRows.length === 0) return;
   try {
-    const stateDir = await findStateDir();
+    const stateDir = await findStateDir(flags);
     const { recordConfirmed } = await import('../../journal/settle.js');
     await recordConfirmed(stateDir, reportPath, fold.confirmedRows);
   } catch {
@@ -50,9 +53,19 @@ async function recordInState(reportPath: string, fold: FoldResult): Promise<void
   }
 }
 
-/** The state directory a send finds (SMS_SEND_STATE_DIR, config stateDir, or the default). */
-async function findStateDir(): Promise<string> {
-  const { stateDir } = await resolveSettings({ cwd: process.cwd(), env: process.env, flags: {} });
+/**
+ * The state directory a send finds (--state-dir, SMS_SEND_STATE_DIR, config stateDir, or the
+ * default). Only --state-dir of the flags is a setting here: dlr apply's --from is a log, not
+ * the originator that send's --from sets.
+ */
+async function findStateDir(flags: DlrFlags): Promise<string> {
+  const { stateDir } = await resolveSettings({
+    cwd: process.cwd(),
+    env: process.env,
+    flags: flags.stateDir === undefined ? {} : { stateDir: flags.stateDir },
+    configPath: flags.config,
+    profile: flags.profile,
+  });
   return stateDir;
 }
 
@@ -60,7 +73,7 @@ async function findStateDir(): Promise<string> {
 async function openVerifier(reportPath: string, flags: DlrFlags): Promise<DlrVerifier> {
   const { DlrVerifier } = await import('../../dlr/proof.js');
   return DlrVerifier.open({
-    stateDir: await findStateDir(),
+    stateDir: await findStateDir(flags),
     reportPath,
     acceptUnsigned: flags.acceptUnsigned === true,
   });
@@ -109,7 +122,7 @@ function untilStopped(): Promise<void> {
   });
 }
 
-export async function runDlr(flags: DlrFlags): Promise<ExitCode> {
+export async function runDlr(flags: DlrFlags, program: string): Promise<ExitCode> {
   const { reportPath, logPath, host, port } = await receiverPlace(flags);
   const verifier = await openVerifier(reportPath, flags);
   const { DlrReceiver } = await import('../../dlr/receiver.js');
@@ -143,6 +156,7 @@ export async function runDlr(flags: DlrFlags): Promise<ExitCode> {
         host,
         reportExists: await isFile(reportPath),
         acceptUnsigned: verifier.acceptsUnsigned,
+        program,
       },
       err,
     )}\n`,
@@ -151,7 +165,7 @@ export async function runDlr(flags: DlrFlags): Promise<ExitCode> {
   // Folds are serialised by the receiver; their state updates are too.
   let recording = Promise.resolve();
   receiver.on('fold', (fold) => {
-    recording = recording.then(() => recordInState(reportPath, fold));
+    recording = recording.then(() => recordInState(reportPath, fold, flags));
   });
   await untilStopped();
   const fold = await receiver.stop();
@@ -164,6 +178,7 @@ export async function runDlr(flags: DlrFlags): Promise<ExitCode> {
     reportPath,
     logPath,
     acceptUnsigned: flags.acceptUnsigned === true,
+    program,
   };
   process.stdout.write(
     flags.json
@@ -203,7 +218,7 @@ export async function runDlrApply(flags: DlrApplyFlags): Promise<ExitCode> {
         throw new UsageError(`cannot update ${reportPath}: ${fold.message}`);
     }
   }
-  await recordInState(reportPath, fold);
+  await recordInState(reportPath, fold, flags);
   const paths = { reportPath, logPath: flags.from };
   process.stdout.write(
     flags.json

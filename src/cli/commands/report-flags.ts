@@ -1,7 +1,7 @@
 // `sms-send report` (alias summary): its flags, help and action.
 import type { Command } from 'commander';
 import { EXIT_CODE_MEANING, type ExitCode } from '../../shared/errors.js';
-import { colorOption } from '../flags.js';
+import { colorOption, configOptions, settingOptions } from '../flags.js';
 import { examples, exitCodes, setHelp } from '../help.js';
 import type { RunState } from '../run-state.js';
 
@@ -9,7 +9,7 @@ import type { RunState } from '../run-state.js';
 const REPORT_EXIT_CODES: Partial<Record<ExitCode, string>> = {
   0: 'the report was read (and every --fail-under share is at or above its threshold)',
   1: 'a --fail-under share is below its threshold',
-  2: 'usage error, a malformed --fail-under, or the file is not a readable report',
+  2: 'usage error, a malformed --fail-under, the file is not a readable report, no such campaign, or the page cannot be written',
   70: EXIT_CODE_MEANING[70],
 };
 
@@ -17,13 +17,17 @@ export function defineReport(program: Command, state: RunState): void {
   const report = program
     .command('report')
     .alias('summary')
-    .description("count a report's rows by outcome, StatusCode and delivery status")
-    .argument('<file>', 'a report (.csv, .json, .ndjson)')
+    .description(
+      "count a report's rows by outcome, StatusCode and delivery status; --html writes a page with charts",
+    )
+    .argument('<report>', "a report (.csv, .json, .ndjson), or a campaign's ID")
     .option(
       '--fail-under <name=share,...>',
       'exit 1 when a share is below its threshold, e.g. accepted=99%,delivered=95%',
     )
-    .option('--json', 'print the counts as one JSON document');
+    .option('--json', 'print the counts as one JSON document')
+    .option('--html <file>', 'also write the campaign as one self-contained HTML page with charts');
+  configOptions(settingOptions(report, { groups: ['state'] }));
   colorOption(report).action(async (file: string, options: Record<string, unknown>) => {
     const { runReport } = await import('./report.js');
     state.exitCode = await runReport(file, options);
@@ -31,6 +35,7 @@ export function defineReport(program: Command, state: RunState): void {
   setHelp(report, [
     examples([
       ['a CI gate', 'sms-send report campaign.report.csv --fail-under accepted=99%,delivered=95%'],
+      ['a page to look at or mail', 'sms-send report 3f9c2a7b1d0e4f56 --html campaign.html'],
     ]),
     exitCodes(REPORT_EXIT_CODES),
   ]);

@@ -38,7 +38,7 @@ export function defineRetry(program: Command, state: RunState): Command {
   gatewayOptions(retry, { send: true }).action(
     async (campaign: string, options: Record<string, unknown>) => {
       const { runRetry } = await import('./retry.js');
-      state.exitCode = await runRetry(campaign, options);
+      state.exitCode = await runRetry(campaign, options, state.invocation);
     },
   );
   setHelp(retry, [

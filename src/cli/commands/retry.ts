@@ -12,6 +12,7 @@ import {
 import { gatewayTarget } from '../../campaign/gateway.js';
 import { SendEmitter } from '../../send/events.js';
 import { settingsFor } from '../gateway-settings.js';
+import type { Invocation } from '../invocation.js';
 import { colorFor } from '../ui/color.js';
 import { showValidationProgress } from '../ui/progress.js';
 import { followUpJson, renderFollowUp, renderUnknownRisk } from '../ui/retry.js';
@@ -37,7 +38,11 @@ export function parseIncludes(values: readonly string[] = []): Include[] {
   return [...include];
 }
 
-export async function runRetry(campaign: string, flags: RetryFlags): Promise<ExitCode> {
+export async function runRetry(
+  campaign: string,
+  flags: RetryFlags,
+  invocation: Invocation,
+): Promise<ExitCode> {
   if (flags.force && flags.resume) {
     throw new UsageError('--force and --resume contradict each other');
   }
@@ -50,6 +55,7 @@ export async function runRetry(campaign: string, flags: RetryFlags): Promise<Exi
     stateDir: settings.stateDir,
     simulate: flags.simulate === true,
     resume: flags.resume === true,
+    program: invocation.program,
   });
   const err = colorFor('stderr');
   const talk = flags.quiet !== true && flags.json !== true;
@@ -71,14 +77,23 @@ export async function runRetry(campaign: string, flags: RetryFlags): Promise<Exi
     quiet: !talk,
   });
   events.on('validated', validation.read);
-  const prepared = await prepareCampaign(
-    retryRequest(plan.followUp, plan.report, settings, flags, (records) =>
+  const prepared = await prepareCampaign({
+    ...retryRequest(plan.followUp, plan.report, settings, flags, (records) =>
       events.emit('validated', records),
     ),
-  ).finally(() => validation.stop());
+    program: invocation.program,
+  }).finally(() => validation.stop());
   try {
     const inputs = plan.followUp.inputs.map((input) => input.path);
-    return await sendPrepared(prepared, { settings, flags, inputs, target, events, extra });
+    return await sendPrepared(prepared, {
+      settings,
+      flags,
+      inputs,
+      target,
+      events,
+      extra,
+      invocation,
+    });
   } finally {
     await prepared.close();
   }

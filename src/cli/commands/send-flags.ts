@@ -54,7 +54,7 @@ export function defineSend(program: Command, state: RunState): Command {
   gatewayOptions(send, { send: true }).action(
     async (inputs: string[], options: Record<string, unknown>) => {
       const { runSend } = await import('./send.js');
-      state.exitCode = await runSend(inputs, options);
+      state.exitCode = await runSend(inputs, options, state.invocation);
     },
   );
   setHelp(send, sendHelp());
@@ -67,7 +67,7 @@ function sendHelp(): HelpSection[] {
     examples([
       [
         'try it: the built-in simulator, nothing reaches a phone',
-        'sms-send campaign.csv --simulate',
+        'sms-send samples/campaign.csv --simulate',
       ],
       ['validate every record and show the plan; send nothing', 'sms-send campaign.csv --dry-run'],
       [

@@ -11,21 +11,30 @@ import { campaignRequest } from '../../campaign/request.js';
 import type { PreparedCampaign } from '../../campaign/types.js';
 import { SendEmitter } from '../../send/events.js';
 import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
+import type { Invocation } from '../invocation.js';
 import { colorFor } from '../ui/color.js';
 import { confirm } from '../ui/confirm.js';
 import { endRun } from '../ui/ending.js';
 import { formatCount, plural } from '../ui/format.js';
 import { renderPlan } from '../ui/plan.js';
 import { showProgress, showValidationProgress } from '../ui/progress.js';
-import { watchSignals } from '../ui/signals.js';
+import { renderStopping, watchSignals } from '../ui/signals.js';
 import { renderWaiting, renderWindowPlan } from '../ui/window.js';
 import { windowState } from '../../shared/window.js';
+import { campaignPage, maskUserInfo } from '../../campaign/page.js';
+import { recordTimeline, type TimelineRecorder } from '../../campaign/timeline.js';
+import { redactor } from '../../gateway/redact.js';
+import { campaignPaths } from '../../journal/state.js';
+import { writePage } from '../page-file.js';
+import { shellWord } from '../ui/format.js';
 
 /** A terminal run this large asks before sending (--yes skips it; a non-TTY run never asks). */
 const CONFIRM_ABOVE = 1000;
 
 export interface SendFlags extends GatewayFlags {
   report?: string;
+  /** Also write the campaign's HTML page here when the run ends. */
+  html?: string;
   force?: boolean;
   dryRun?: boolean;
   yes?: boolean;
@@ -47,7 +56,11 @@ export interface SendFlags extends GatewayFlags {
   delimiter?: string;
 }
 
-export async function runSend(inputs: string[], flags: SendFlags): Promise<ExitCode> {
+export async function runSend(
+  inputs: string[],
+  flags: SendFlags,
+  invocation: Invocation,
+): Promise<ExitCode> {
   if (flags.force && flags.resume) {
     throw new UsageError('--force and --resume contradict each other');
   }
@@ -70,9 +83,10 @@ export async function runSend(inputs: string[], flags: SendFlags): Promise<ExitC
     const prepared = await prepareCampaign({
       ...campaignRequest(inputs, flags, { settings, template, stdinPath: stdin?.path }),
       onValidated: (records) => events.emit('validated', records),
+      program: invocation.program,
     }).finally(() => validation.stop());
     try {
-      return await sendPrepared(prepared, { settings, flags, inputs, target, events });
+      return await sendPrepared(prepared, { settings, flags, inputs, target, events, invocation });
     } finally {
       await prepared.close();
     }
@@ -90,6 +104,8 @@ export interface SendContext {
   /** Undefined for a dry run only. */
   target: Target | undefined;
   events: SendEmitter;
+  /** How the user ran the program: the command that finishes a stopped run is written so. */
+  invocation: Invocation;
   /** Beside `plan` or `summary` in the --json documents (retry's `followUp`). */
   extra?: Record<string, unknown>;
 }
@@ -104,6 +120,13 @@ export async function sendPrepared(
   context: SendContext,
 ): Promise<ExitCode> {
   const { flags, target } = context;
+  // Before the plan and the prompt: what looks mistyped is seen before anything is sent.
+  if (!flags.quiet) {
+    const err = colorFor('stderr');
+    for (const { file, message } of prepared.plan.warnings) {
+      process.stderr.write(err.yellow(`warning: ${file}: ${message}\n`));
+    }
+  }
   // A dry run agrees with a real run: refused by the input, or by the campaign's state.
   const problem =
     refusalError(prepared, context.inputs) ?? (flags.dryRun ? prepared.stateRefusal : undefined);
@@ -112,14 +135,60 @@ export async function sendPrepared(
   // Only a dry run has no target, and it has returned above.
   if (!target) throw new Error('a send without a gateway target');
   await confirmSend(prepared, flags, target);
-  const { result, simulated } = await sendWithProgress(prepared, { ...context, target });
+  const timeline = recordTimeline(context.events, context.settings, commandLine(context.settings));
+  const sent = await sendWithProgress(prepared, { ...context, target }).finally(() =>
+    keepRunRecord(prepared, context, timeline),
+  );
+  const { result, simulated } = sent;
   return endRun(result, {
     simulated,
     campaign: prepared.identity.id,
     json: flags.json === true,
     quiet: flags.quiet === true,
     extra: context.extra,
+    invocation: context.invocation,
   });
+}
+
+/**
+ * When the run ends, however it ends: its timeline into the campaign's state, and with --html the
+ * page beside the report. Neither may change what the run ends with (the report is the record),
+ * so a failure is a warning.
+ */
+async function keepRunRecord(
+  prepared: PreparedCampaign,
+  { settings, flags }: SendContext,
+  timeline: TimelineRecorder,
+): Promise<void> {
+  const dir = campaignPaths(settings.stateDir, prepared.identity.id).dir;
+  const warn = (what: string, error: unknown) =>
+    process.stderr.write(
+      colorFor('stderr').yellow(`warning: ${what}: ${(error as Error).message}\n`),
+    );
+  await timeline
+    .finish(dir, flags.simulate ? 'simulator' : maskUserInfo(settings.endpoint ?? ''))
+    .catch((error: unknown) => warn("the run's timeline was not kept", error));
+  if (flags.html === undefined) return;
+  try {
+    const page = await campaignPage({
+      what: prepared.identity.id,
+      stateDir: settings.stateDir,
+      pricePerSegment: settings.pricePerSegment,
+      currency: settings.currency,
+    });
+    await writePage(flags.html, page.html);
+  } catch (error) {
+    warn(`the page ${flags.html} was not written`, error);
+  }
+}
+
+/** The command line as the user ran it, for the page: credentials in it masked. */
+function commandLine(settings: Settings): string {
+  const words = ['sms-send', ...process.argv.slice(2)].map((w) => shellWord(maskUserInfo(w)));
+  const line = words.join(' ');
+  return settings.username !== undefined && settings.password !== undefined
+    ? redactor(settings.username, settings.password)(line)
+    : line;
 }
 
 /** The dry run's plan (or its refusal, with the plan in the --json document). */
@@ -192,11 +261,12 @@ async function sendWithProgress(
     quiet: flags.quiet === true || flags.json === true,
     verbose: flags.verbose === true,
   });
+  // While the run waits for its send window nothing is in flight, and a stop says so.
+  let windowOpensAt = 0;
+  events.on('waiting', (wait) => (windowOpensAt = wait.opensAt));
   const signals = watchSignals({
-    first: () =>
-      progress.note(
-        'stopping: finishing the batches in flight (press Ctrl-C again to abandon them)',
-      ),
+    first: (signal) =>
+      progress.note(renderStopping({ signal, waitingForWindow: Date.now() < windowOpensAt })),
     second: () => progress.note('abandoning the batches in flight'),
   });
   // Under --json stdout holds only the final document; a run that waits for hours says so on

@@ -32,6 +32,6 @@ export function defineSimulate(program: Command, state: RunState): void {
     );
   colorOption(simulate).action(async (options: Record<string, unknown>) => {
     const { runSimulate } = await import('./simulate.js');
-    state.exitCode = await runSimulate(options);
+    state.exitCode = await runSimulate(options, state.invocation.program);
   });
 }

@@ -20,7 +20,7 @@ export interface SimulateFlags {
 /** Default delay of the simulator's delivery reports when `--dlr` is on. */
 const DLR_DELAY_MS = 1000;
 
-export async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
+export async function runSimulate(flags: SimulateFlags, program: string): Promise<ExitCode> {
   const { startSimulator } = await import('../../simulator/index.js');
   const c = colorFor('stderr');
   let credentials: { username: string; password: string } | undefined;
@@ -50,7 +50,7 @@ export async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
     throw error;
   });
   process.stderr.write(
-    `${renderSimulatorBanner({ url: simulator.url, sample: samplePath(), credentials, faults, deliveryReports }, c)}\n`,
+    `${renderSimulatorBanner({ url: simulator.url, sample: samplePath(), credentials, faults, deliveryReports, program }, c)}\n`,
   );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

@@ -37,6 +37,8 @@ export interface ReceiverInfo {
   reportExists: boolean;
   /** --accept-unsigned: reports without a proof are taken. */
   acceptUnsigned?: boolean;
+  /** How the user runs sms-send (`sms-send`, `npx sms-send`): the printed commands say it so. */
+  program: string;
 }
 
 const UNSIGNED_NOTE =
@@ -48,7 +50,7 @@ export function renderReceiverStart(info: ReceiverInfo, c: ChalkInstance): strin
     `${c.green('receiving delivery reports')} on ${info.url} (any path; GET query, POST JSON or form)`,
     `  report  ${info.reportPath}${info.reportExists ? '' : c.yellow(' (does not exist yet: updated once it does)')}`,
     `  log     ${info.logPath}`,
-    `  send with: sms-send campaign.csv --report ${info.reportPath} --dlr-url '${info.template}'`,
+    `  send with: ${info.program} campaign.csv --report ${info.reportPath} --dlr-url '${info.template}'`,
     info.acceptUnsigned
       ? c.yellow(`  ${UNSIGNED_NOTE}`)
       : '  only reports carrying the proof sms-send put in their DeliveryReportUrl are taken',
@@ -223,6 +225,8 @@ export interface ReceiverSummary {
   reportPath: string;
   logPath: string;
   acceptUnsigned?: boolean;
+  /** How the user runs sms-send, for the command that folds the log in later. */
+  program: string;
 }
 
 /** What `sms-send dlr` prints when it stops (stdout). */
@@ -262,7 +266,7 @@ export function renderReceiverSummary(summary: ReceiverSummary, c: ChalkInstance
   } else {
     lines.push(
       c.yellow(`  report  ${summary.reportPath} not updated: ${fold.message}`),
-      `  fold the log in later: sms-send dlr apply --report ${summary.reportPath} --from ${summary.logPath}`,
+      `  fold the log in later: ${summary.program} dlr apply --report ${summary.reportPath} --from ${summary.logPath}`,
     );
   }
   lines.push(`  ${c.dim('log')}     ${summary.logPath}`);

@@ -4,8 +4,9 @@ import { ExitCode, NotAllAcceptedError } from '../../shared/errors.js';
 import { summaryDocument } from '../../campaign/documents.js';
 import { endingError } from '../../campaign/flow.js';
 import type { CampaignResult } from '../../campaign/types.js';
+import { commandFor, type Invocation } from '../invocation.js';
 import { colorFor } from './color.js';
-import { plural, shellWord } from './format.js';
+import { plural } from './format.js';
 import { renderQuietLine, renderSummary } from './summary.js';
 
 export interface EndOptions {
@@ -15,13 +16,16 @@ export interface EndOptions {
   quiet: boolean;
   /** Beside `summary` in the --json document (retry's `followUp`). */
   extra?: Record<string, unknown>;
+  /** How the user ran the program, for the command that finishes the campaign. */
+  invocation: Invocation;
 }
 
 /** Prints what the run ends with and returns its exit code, or throws the error that ends it. */
 export function endRun(result: CampaignResult, options: EndOptions): ExitCode {
   const { run, summary, exitCode, windowClosed } = result;
   const out = colorFor('stdout');
-  const resume = run.stopped || run.interrupted || windowClosed ? resumeCommand() : undefined;
+  const resume =
+    run.stopped || run.interrupted || windowClosed ? resumeCommand(options.invocation) : undefined;
   const document = summaryDocument(result, {
     campaign: options.campaign,
     simulated: options.simulated,
@@ -65,9 +69,8 @@ export function endRun(result: CampaignResult, options: EndOptions): ExitCode {
 }
 
 /** The command line that finishes this campaign: the same arguments, with --resume. */
-function resumeCommand(): string {
-  const args = process.argv.slice(2).filter((a) => a !== '--force' && a !== '--resume');
-  return ['sms-send', ...args.map(shellWord), '--resume'].join(' ');
+function resumeCommand(invocation: Invocation): string {
+  return commandFor(invocation, { drop: ['--force'], add: ['--resume'] });
 }
 
 /** "1 record is unknown: the gateway may have it." and its plural. */

@@ -2,6 +2,13 @@
 import { CommanderError } from 'commander';
 import { ExitCode, SmsSendError } from '../../shared/errors.js';
 import { errorJson } from '../../campaign/documents.js';
+import { commandFor, type Invocation } from '../invocation.js';
+
+/** `Finish it with:\n  sms-send campaign.csv --resume\n`, or nothing. */
+function nextText(error: SmsSendError, invocation: Invocation | undefined): string {
+  if (!error.next || !invocation) return '';
+  return `${error.next.say} with:\n  ${commandFor(invocation, error.next)}\n`;
+}
 
 export interface ErrorOutput {
   stream: 'stdout' | 'stderr';
@@ -10,8 +17,11 @@ export interface ErrorOutput {
   exitCode: ExitCode;
 }
 
-/** An error as the user sees it: a line on stderr, or under --json a document on stdout. */
-export function renderError(error: unknown, json: boolean): ErrorOutput {
+/**
+ * An error as the user sees it: a line on stderr, or under --json a document on stdout. A refusal
+ * with a next step ends with its command, written the way the user runs the program.
+ */
+export function renderError(error: unknown, json: boolean, invocation?: Invocation): ErrorOutput {
   // Help and version are successful exits; program.ts turns every other commander error into a
   // UsageError in sms-send's voice.
   if (error instanceof CommanderError) return { stream: 'stdout', text: '', exitCode: ExitCode.ok };
@@ -19,7 +29,11 @@ export function renderError(error: unknown, json: boolean): ErrorOutput {
     const document = error.document ?? { error: errorJson(error) };
     return json
       ? { stream: 'stdout', text: `${JSON.stringify(document)}\n`, exitCode: error.exitCode }
-      : { stream: 'stderr', text: `sms-send: ${error.message}\n`, exitCode: error.exitCode };
+      : {
+          stream: 'stderr',
+          text: `sms-send: ${error.message}\n${nextText(error, invocation)}`,
+          exitCode: error.exitCode,
+        };
   }
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   if (!json) {

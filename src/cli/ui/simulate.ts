@@ -11,6 +11,8 @@ export interface SimulatorBanner {
   credentials?: { username: string; password: string };
   faults: FaultOptions;
   deliveryReports?: DeliveryReportOptions;
+  /** How the user runs sms-send (`sms-send`, `npx sms-send`): the command is printed so. */
+  program: string;
 }
 
 export function renderSimulatorBanner(banner: SimulatorBanner, c: ChalkInstance): string {
@@ -20,7 +22,7 @@ export function renderSimulatorBanner(banner: SimulatorBanner, c: ChalkInstance)
   const command = [
     `SMS_SEND_USERNAME=${shellWord(username)}`,
     `SMS_SEND_PASSWORD=${shellWord(password)}`,
-    'sms-send',
+    banner.program,
     shellWord(banner.sample),
     '--endpoint',
     shellWord(banner.url),

@@ -68,9 +68,10 @@ export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: Chalk
       ),
     );
   }
-  lines.push(
-    `  ${c.dim('time')}      ${formatDuration(summary.durationMs)}, ${formatRate(summary.messagesPerSecond)}`,
-  );
+  // A rate of nothing (a resume that found every record settled, a run the gateway never
+  // answered) says nothing: the time alone.
+  const rate = summary.messagesPerSecond > 0 ? `, ${formatRate(summary.messagesPerSecond)}` : '';
+  lines.push(`  ${c.dim('time')}      ${formatDuration(summary.durationMs)}${rate}`);
   if (summary.reportPath) lines.push(`  ${c.dim('report')}    ${summary.reportPath}`);
   if (ctx.previousReport) {
     lines.push(

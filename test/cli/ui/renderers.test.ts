@@ -61,6 +61,9 @@ const plan: Plan = {
   suppressed: 2,
   suppressedByList: { 'optouts.csv': 2 },
   fileProblems: [],
+  warnings: [],
+  malformed: 0,
+  malformedRows: [],
   invalidRecords: [
     {
       row: 7,
@@ -114,6 +117,7 @@ const reportCounts: ReportCounts = {
   format: 'csv',
   total: 1005,
   byOutcome: { accepted: 1000, rejected: 3, invalid: 0, failed: 1, unknown: 1, skipped: 0 },
+  suppressed: 0,
   byStatusCode: {
     '0': { count: 1000, description: 'Accepted' },
     '101': { count: 3, description: 'Invalid DestinationAddress' },
@@ -580,7 +584,11 @@ describe('dlr and report counts', () => {
   });
 
   it('renders the receiver summary, updated and deferred', () => {
-    const paths = { reportPath: 'campaign.report.csv', logPath: 'dlr.ndjson' };
+    const paths = {
+      reportPath: 'campaign.report.csv',
+      logPath: 'dlr.ndjson',
+      program: 'npx sms-send',
+    };
     expect(
       both((c) => renderReceiverSummary({ counts: receiverCounts, fold: updated, ...paths }, c)),
     ).toMatchInlineSnapshot(`
@@ -626,7 +634,7 @@ describe('dlr and report counts', () => {
         unsigned         4  <2>refused (no proof): changed nothing<22>
         bad signature    2  <2>refused (a proof sms-send did not make): changed nothing<22>
       <33>  report  campaign.report.csv not updated: a run holds it<39>
-        fold the log in later: sms-send dlr apply --report campaign.report.csv --from dlr.ndjson
+        fold the log in later: npx sms-send dlr apply --report campaign.report.csv --from dlr.ndjson
         <2>log<22>     dlr.ndjson",
         "plain": "! 1,002 delivery reports received
         DELIVRD        990
@@ -636,7 +644,7 @@ describe('dlr and report counts', () => {
         unsigned         4  refused (no proof): changed nothing
         bad signature    2  refused (a proof sms-send did not make): changed nothing
         report  campaign.report.csv not updated: a run holds it
-        fold the log in later: sms-send dlr apply --report campaign.report.csv --from dlr.ndjson
+        fold the log in later: npx sms-send dlr apply --report campaign.report.csv --from dlr.ndjson
         log     dlr.ndjson",
       }
     `);
@@ -825,6 +833,7 @@ describe('simulator banner', () => {
             url: 'http://127.0.0.1:8099',
             sample: 'samples/campaign.csv',
             faults: {},
+            program: 'sms-send',
           },
           c,
         ),
@@ -853,12 +862,13 @@ describe('simulator banner', () => {
           credentials: { username: 'acme', password: "it's secret" },
           faults: { unavailable: 0.1, latencyMs: 1500, authStatus: 401 },
           deliveryReports: { delayMs: 2500, statusMix: { DELIVRD: 9, UNDELIV: 1 } },
+          program: 'npx sms-send',
         },
         plain,
       ),
     ).toMatchInlineSnapshot(`
       "simulator listening on http://127.0.0.1:8099
-        send to it:       SMS_SEND_USERNAME=acme SMS_SEND_PASSWORD='it'\\''s secret' sms-send '/opt/sms send/samples/campaign.csv' --endpoint http://127.0.0.1:8099 --report simulated.report.csv --force
+        send to it:       SMS_SEND_USERNAME=acme SMS_SEND_PASSWORD='it'\\''s secret' npx sms-send '/opt/sms send/samples/campaign.csv' --endpoint http://127.0.0.1:8099 --report simulated.report.csv --force
         credentials:      only the pair given with --credentials
         faults:           unavailable=0.1, latencyMs=1500, authStatus=401
         delivery reports: DELIVRD 90%, UNDELIV 10%, 2,500 ms after acceptance

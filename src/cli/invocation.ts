@@ -1,0 +1,76 @@
+// How the user ran sms-send, so that every command printed for them runs where they are: the bare
+// name when that name on PATH is this program, `npx sms-send` otherwise (a clone, a project's
+// node_modules), and `npx -p <package> sms-send` when npx fetched it for the run: there a bare
+// `npx sms-send` would fetch the registry's `sms-send`, another package. Decided once from the
+// process's facts; commands get the result as data.
+import { realpathSync } from 'node:fs';
+import { delimiter, join, sep } from 'node:path';
+import type { NextStep } from '../shared/errors.js';
+import { shellWord } from './ui/format.js';
+
+/** The program as the user runs it, and the arguments of this run (for "the same, with --resume"). */
+export interface Invocation {
+  /** `sms-send` or `npx sms-send`. */
+  program: string;
+  args: readonly string[];
+}
+
+/** What the decision looks at; `realpath` answers undefined for a path that does not exist. */
+export interface InvocationFacts {
+  /** The script node runs (process.argv[1]). */
+  script: string | undefined;
+  /** The PATH the user's shell searches. */
+  path: string | undefined;
+  /** npm's `npm_command`: `exec` when run through npx or `npm exec`. */
+  npmCommand: string | undefined;
+  /** This package's name on the registry. */
+  packageName: string;
+  realpath: (path: string) => string | undefined;
+}
+
+/** The bare name is right only when the shell finds it, and finds this very program. */
+export function programName(facts: InvocationFacts): string {
+  const script = facts.script === undefined ? undefined : facts.realpath(facts.script);
+  // npx installs what it fetches under npm's cache, in an `_npx` folder.
+  if (script?.split(/[\\/]/).includes('_npx')) return `npx -p ${facts.packageName} sms-send`;
+  if (facts.npmCommand === 'exec' || script === undefined) return 'npx sms-send';
+  for (const dir of (facts.path ?? '').split(delimiter)) {
+    // npm puts a project's node_modules/.bin on the PATH of what it runs; the user's shell
+    // does not have it.
+    if (dir === '' || isProjectBin(dir)) continue;
+    const found = facts.realpath(join(dir, 'sms-send'));
+    if (found === undefined) continue;
+    return found === script ? 'sms-send' : 'npx sms-send';
+  }
+  return 'npx sms-send';
+}
+
+function isProjectBin(dir: string): boolean {
+  return dir.replace(/[\\/]+$/, '').endsWith(`node_modules${sep}.bin`);
+}
+
+/** This process's invocation, for `argv` as node gives it (node, the script, the arguments). */
+export function currentInvocation(packageName: string, argv: readonly string[]): Invocation {
+  const program = programName({
+    packageName,
+    script: argv[1],
+    path: process.env.PATH,
+    npmCommand: process.env.npm_command,
+    realpath: (path) => {
+      try {
+        return realpathSync(path);
+      } catch {
+        return undefined;
+      }
+    },
+  });
+  return { program, args: argv.slice(2) };
+}
+
+/** The command line of a next step, as the user would type it: theirs changed, or another one. */
+export function commandFor(invocation: Invocation, next: Omit<NextStep, 'say'>): string {
+  if (next.args) return [invocation.program, ...next.args.map(shellWord)].join(' ');
+  const drop = new Set([...(next.drop ?? []), ...(next.add ?? [])]);
+  const args = invocation.args.filter((arg) => !drop.has(arg));
+  return [invocation.program, ...args.map(shellWord), ...(next.add ?? [])].join(' ');
+}

@@ -1,0 +1,254 @@
+// Everything the HTML page shows, added up in the one pass that counts the report for `report
+// --json`, so the page's totals are that document's (docs/report.md#the-html-page).
+import { callingCode, priceFor, roundMoney, type PricePerSegment } from '../../message/cost.js';
+import { isDelivered, isUndelivered } from '../delivery-status.js';
+import { summarizeReport, type ReportCounts } from '../read.js';
+import { deliveryTimes, type DeliveryTimes } from './delivery-times.js';
+import type { Timeline } from './timeline.js';
+
+/** Rows that need attention the page lists; the rest are counted. */
+export const ATTENTION_LIMIT = 1000;
+/** The costliest messages per recipient the page lists. */
+const COSTLIEST_LIMIT = 10;
+
+/** The campaign as its state remembers it (absent for a report no campaign in the state wrote). */
+export interface CampaignFacts {
+  id: string;
+  inputs: string[];
+  createdAt: string;
+  startedAt: string;
+  finishedAt?: string;
+  status: string;
+  /** "simulator" or the endpoint. */
+  target: string;
+  /** The Gateway field the messages carried. */
+  gateway?: string;
+  runs: number;
+  /** A follow-up campaign: the campaign whose records it re-sends. */
+  followUpOf?: string;
+}
+
+export interface AttentionRow {
+  row: number;
+  /** Masked as docs/report.md#the-html-page says. */
+  to: string;
+  outcome: string;
+  statusCode: string;
+  description: string;
+  deliveryStatus: string;
+}
+
+export interface CostlyRow {
+  row: number;
+  to: string;
+  segments: number;
+  encoding: string;
+  /** With a price per segment. */
+  cost?: number;
+}
+
+export interface CountryCount {
+  /** The calling code (`47`). */
+  code: string;
+  rejected: number;
+  failed: number;
+  unknown: number;
+}
+
+export interface PageData {
+  /** Exactly what `sms-send report --json` prints as `report`. */
+  counts: ReportCounts;
+  campaign?: CampaignFacts;
+  timeline?: Timeline;
+  funnel: {
+    sent: number;
+    accepted: number;
+    delivered: number;
+    undelivered: number;
+    expired: number;
+    pending: number;
+    awaiting: number;
+  };
+  deliveryTimes: DeliveryTimes;
+  byCountry: CountryCount[];
+  segments: {
+    byEncoding: Record<string, { messages: number; segments: number; acceptedSegments: number }>;
+    /** Estimated cost of the accepted rows' segments, with a price per segment. */
+    cost?: number;
+    currency?: string;
+  };
+  costliest: CostlyRow[];
+  attention: { rows: AttentionRow[]; total: number };
+}
+
+export interface PageOptions {
+  campaign?: CampaignFacts;
+  timeline?: Timeline;
+  pricePerSegment?: PricePerSegment;
+  currency?: string;
+}
+
+function cell(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  return '';
+}
+
+/**
+ * A recipient as the page shows it: calling code and last two digits, the rest as dots, so a page
+ * mailed around does not carry the list of numbers. Short or odd values are masked whole but for
+ * their last two characters.
+ */
+export function maskRecipient(to: string): string {
+  if (to.length <= 4) return '•'.repeat(to.length);
+  const head = /^\d+$/.test(to) ? callingCode(to) : '';
+  const tail = to.slice(-2);
+  return `${head}${'•'.repeat(Math.max(1, to.length - head.length - 2))}${tail}`;
+}
+
+/** Why a row needs attention, or undefined: not accepted, or accepted and not delivered. */
+function needsAttention(outcome: string, delivery: string): boolean {
+  if (outcome === 'accepted') return delivery !== '' && isUndelivered(delivery);
+  return (
+    outcome === 'rejected' || outcome === 'failed' || outcome === 'unknown' || outcome === 'invalid'
+  );
+}
+
+/** Reads the report once and returns the page's figures. */
+export async function collectPage(path: string, options: PageOptions = {}): Promise<PageData> {
+  const tally = new PageTally(options);
+  const counts = await summarizeReport(path, (values) => tally.add(values));
+  return tally.page(counts, options);
+}
+
+/** The page's figures beside the counts, row by row. */
+class PageTally {
+  readonly funnel: PageData['funnel'] = {
+    sent: 0,
+    accepted: 0,
+    delivered: 0,
+    undelivered: 0,
+    expired: 0,
+    pending: 0,
+    awaiting: 0,
+  };
+  readonly byCountry = new Map<string, CountryCount>();
+  readonly byEncoding: PageData['segments']['byEncoding'] = {};
+  readonly attention: AttentionRow[] = [];
+  attentionTotal = 0;
+  cost: number | undefined;
+  costliest: CostlyRow[] = [];
+  /** Pairs: row, deliveredAt (ms). */
+  readonly delivered: number[] = [];
+
+  constructor(private readonly options: PageOptions) {
+    this.cost = options.pricePerSegment === undefined ? undefined : 0;
+  }
+
+  add(values: Readonly<Record<string, unknown>>): void {
+    const outcome = cell(values['outcome']);
+    const delivery = cell(values['deliveryStatus']);
+    const to = cell(values['to']);
+    const row = Number(values['row']);
+    if (outcome === 'accepted') this.addDelivery(row, delivery, cell(values['deliveredAt']));
+    if (outcome === 'rejected' || outcome === 'failed' || outcome === 'unknown') {
+      const code = /^\d+$/.test(to) ? callingCode(to) : '?';
+      let entry = this.byCountry.get(code);
+      if (!entry) this.byCountry.set(code, (entry = { code, rejected: 0, failed: 0, unknown: 0 }));
+      entry[outcome]++;
+    }
+    this.addSegments(row, to, outcome, Number(values['segments']), cell(values['encoding']));
+    if (needsAttention(outcome, delivery)) {
+      this.attentionTotal++;
+      if (this.attention.length < ATTENTION_LIMIT) {
+        this.attention.push({
+          row,
+          to: maskRecipient(to),
+          outcome,
+          statusCode: cell(values['statusCode']),
+          description: cell(values['statusDescription']) || cell(values['error']),
+          deliveryStatus: delivery,
+        });
+      }
+    }
+  }
+
+  private addDelivery(row: number, delivery: string, deliveredAt: string): void {
+    const funnel = this.funnel;
+    funnel.accepted++;
+    if (delivery === '') funnel.awaiting++;
+    else if (isDelivered(delivery)) {
+      funnel.delivered++;
+      const at = Date.parse(deliveredAt);
+      if (Number.isFinite(row) && Number.isFinite(at)) this.delivered.push(row, at);
+    } else if (/^expire/i.test(delivery.trim())) funnel.expired++;
+    else if (isUndelivered(delivery)) funnel.undelivered++;
+    else funnel.pending++;
+  }
+
+  private addSegments(
+    row: number,
+    to: string,
+    outcome: string,
+    segments: number,
+    encoding: string,
+  ) {
+    if (encoding === '' || !Number.isFinite(segments)) return;
+    const e = (this.byEncoding[encoding] ??= { messages: 0, segments: 0, acceptedSegments: 0 });
+    e.messages++;
+    e.segments += segments;
+    if (outcome !== 'accepted') return;
+    e.acceptedSegments += segments;
+    const pricing = this.options.pricePerSegment;
+    const price =
+      pricing === undefined
+        ? undefined
+        : priceFor(pricing, /^\d+$/.test(to) ? callingCode(to) : '');
+    if (this.cost !== undefined && price !== undefined) this.cost += segments * price;
+    this.costliest = keepCostliest(this.costliest, {
+      row,
+      to,
+      segments,
+      encoding,
+      ...(price === undefined ? {} : { cost: roundMoney(segments * price) }),
+    });
+  }
+
+  page(counts: ReportCounts, options: PageOptions): PageData {
+    const total = (c: CountryCount) => c.rejected + c.failed + c.unknown;
+    return {
+      counts,
+      ...(options.campaign ? { campaign: options.campaign } : {}),
+      ...(options.timeline ? { timeline: options.timeline } : {}),
+      // The steps report --json has are taken from it; the rest are counted beside it.
+      funnel: {
+        ...this.funnel,
+        sent: counts.byOutcome.accepted + counts.byOutcome.rejected + counts.byOutcome.unknown,
+        accepted: counts.byOutcome.accepted,
+        delivered: counts.delivered,
+        awaiting: counts.awaitingDeliveryReport,
+      },
+      deliveryTimes: deliveryTimes(this.delivered, options.timeline),
+      byCountry: [...this.byCountry.values()].sort(
+        (a, b) => total(b) - total(a) || a.code.localeCompare(b.code),
+      ),
+      segments: {
+        byEncoding: this.byEncoding,
+        ...(this.cost === undefined ? {} : { cost: roundMoney(this.cost) }),
+        ...(options.currency === undefined ? {} : { currency: options.currency }),
+      },
+      costliest: this.costliest.map((r) => ({ ...r, to: maskRecipient(r.to) })),
+      attention: { rows: this.attention, total: this.attentionTotal },
+    };
+  }
+}
+
+/** The costliest rows so far, most segments first, then by row; a short list, kept sorted. */
+function keepCostliest(list: CostlyRow[], candidate: CostlyRow): CostlyRow[] {
+  const last = list.at(-1);
+  if (list.length >= COSTLIEST_LIMIT && last && last.segments >= candidate.segments) return list;
+  list.push(candidate);
+  list.sort((a, b) => b.segments - a.segments || a.row - b.row);
+  if (list.length > COSTLIEST_LIMIT) list.pop();
+  return list;
+}

@@ -1,0 +1,512 @@
+// The campaign's HTML page: one self-contained document (inline CSS, inline SVG, one small inline
+// script allowed by hash and nothing else), from the figures of collectPage (docs/report.md#the-html-page).
+import { createHash } from 'node:crypto';
+import { OUTCOMES } from '../../message/outcome.js';
+import { ATTENTION_LIMIT, type PageData } from './data.js';
+import { DELIVERY_BUCKETS_S } from './delivery-times.js';
+import type { Markup } from './escape.js';
+import { html } from './escape.js';
+import { duration, num, pct } from './numbers.js';
+import { PAGE_CSS } from './style.js';
+import { stackedBar, horizontalBars, histogram, type Bar } from './svg.js';
+import { sendingSection } from './sending.js';
+
+/**
+ * Formats every number and time for the reader's locale. Without it (a mail client that runs no
+ * script) the page still reads right: numbers in a neutral form, times in UTC.
+ */
+const SCRIPT = `(()=>{for(const e of document.querySelectorAll('[data-n]')){const f=Number(e.dataset.f||0);e.textContent=new Intl.NumberFormat(undefined,{minimumFractionDigits:f,maximumFractionDigits:f}).format(Number(e.dataset.n))}for(const e of document.querySelectorAll('time[datetime]')){const d=new Date(e.getAttribute('datetime'));if(!isNaN(d))e.textContent=d.toLocaleString()}})()`;
+
+/** The only script the page may run; the policy also forbids every request (fonts, images, fetch). */
+const POLICY = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${createHash('sha256').update(SCRIPT).digest('base64')}'; base-uri 'none'; form-action 'none'`;
+
+export interface PageContext {
+  /** When the page was made (ms). */
+  generatedAt: number;
+  /** How the program is run, for the follow-up commands: `sms-send`. */
+  program: string;
+}
+
+/** A time as `2026-11-25 17:40:12 UTC`, which the script rewrites in the reader's time zone. */
+export function time(at: number | string): Markup {
+  const date = new Date(at);
+  if (Number.isNaN(date.getTime())) return html`${String(at)}`;
+  const iso = date.toISOString();
+  return html`<time datetime="${iso}">${iso.slice(0, 19).replace('T', ' ')} UTC</time>`;
+}
+
+const OUTCOME_LABELS: Record<string, string> = {
+  accepted: 'accepted',
+  rejected: 'rejected',
+  invalid: 'invalid',
+  failed: 'failed',
+  unknown: 'unknown',
+  skipped: 'skipped',
+};
+
+export function renderPage(data: PageData, context: PageContext): string {
+  const title = data.campaign ? `Campaign ${data.campaign.id}` : `Report ${data.counts.path}`;
+  const body = [
+    header(data, title, context),
+    campaignSection(data),
+    outcomesSection(data),
+    deliverySection(data),
+    sendingSection(data.timeline, time),
+    problemsSection(data),
+    segmentsSection(data),
+    attentionSection(data, context),
+  ];
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${POLICY}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${html`${title}`.html}</title>
+<style>${PAGE_CSS}</style></head>
+<body><main>
+${body.map((m) => m.html).join('\n')}
+</main><script>${SCRIPT}</script></body></html>
+`;
+}
+
+function header(data: PageData, title: string, context: PageContext): Markup {
+  return html`<header>
+    <h1>${title}</h1>
+    <p class="muted">
+      sms-send report, made ${time(context.generatedAt)} from
+      <code>${data.counts.path}</code> (${data.counts.format}, ${num(data.counts.total)} rows)
+    </p>
+  </header>`;
+}
+
+function row(label: string, value: Markup | string | undefined): Markup | undefined {
+  return value === undefined
+    ? undefined
+    : html`<tr>
+        <th scope="row">${label}</th>
+        <td>${value}</td>
+      </tr>`;
+}
+
+function campaignSection(data: PageData): Markup {
+  const c = data.campaign;
+  if (!c) {
+    return html`<section id="campaign">
+      <h2>Campaign</h2>
+      <p>No campaign in the state directory wrote this report: its figures are the report's own.</p>
+    </section>`;
+  }
+  const runs = data.timeline?.runs ?? [];
+  const last = runs.at(-1);
+  const rows = [
+    row('ID', html`<code>${c.id}</code>`),
+    row('status', c.status),
+    row('inputs', html`${c.inputs.map((i) => html`<code>${i}</code> `)}`),
+    c.followUpOf === undefined
+      ? undefined
+      : row('follow-up of', html`<code>${c.followUpOf}</code>`),
+    row('started', time(c.startedAt)),
+    row('finished', c.finishedAt === undefined ? 'not yet' : time(c.finishedAt)),
+    row('sent to', c.target),
+    row('Gateway', c.gateway),
+    row('runs', html`${num(c.runs)}`),
+    last && row('batch size', html`${num(last.settings.batchSize)}`),
+    last && row('concurrency', html`${num(last.settings.concurrency)}`),
+    last &&
+      row(
+        'rate',
+        last.settings.rate === undefined
+          ? 'unlimited'
+          : html`${num(last.settings.rate)} messages per second`,
+      ),
+    last && row('send window', last.settings.window ?? 'none: at any time'),
+    last && row('command', html`<code>${last.command}</code>`),
+  ].filter((m): m is Markup => m !== undefined);
+  const note = last
+    ? undefined
+    : html`<p class="muted">
+        The settings and command of its runs were not recorded (sent by an earlier version, or
+        through the programmatic API).
+      </p>`;
+  return html`<section id="campaign">
+    <h2>Campaign</h2>
+    <table class="facts">
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>
+    ${note}
+  </section>`;
+}
+
+function outcomesSection(data: PageData): Markup {
+  const { counts } = data;
+  const bars: Bar[] = OUTCOMES.flatMap((o): Bar[] =>
+    o === 'skipped'
+      ? [
+          { key: 'suppressed', label: 'suppressed', count: counts.suppressed },
+          {
+            key: 'skipped',
+            label: 'skipped (not suppressed)',
+            count: counts.byOutcome.skipped - counts.suppressed,
+          },
+        ]
+      : [{ key: o, label: OUTCOME_LABELS[o]!, count: counts.byOutcome[o] }],
+  );
+  const rows = OUTCOMES.map((o) => {
+    const sub =
+      o === 'skipped' && counts.suppressed > 0
+        ? html`<tr class="sub">
+            <th scope="row"><span class="swatch c-suppressed"></span>of which suppressed</th>
+            <td class="n" data-count="suppressed">${num(counts.suppressed)}</td>
+            <td class="n">${pct(counts.suppressed, counts.total)}</td>
+          </tr>`
+        : undefined;
+    return html`<tr>
+        <th scope="row"><span class="swatch c-${o}"></span>${o}</th>
+        <td class="n" data-count="${o}">${num(counts.byOutcome[o])}</td>
+        <td class="n">${pct(counts.byOutcome[o], counts.total)}</td>
+      </tr>
+      ${sub}`;
+  });
+  const extra = [
+    counts.otherOutcome > 0
+      ? html`<tr>
+          <th scope="row">no known outcome</th>
+          <td class="n" data-count="otherOutcome">${num(counts.otherOutcome)}</td>
+          <td></td>
+        </tr>`
+      : undefined,
+    counts.unreadable > 0
+      ? html`<tr>
+          <th scope="row">unreadable lines</th>
+          <td class="n" data-count="unreadable">${num(counts.unreadable)}</td>
+          <td></td>
+        </tr>`
+      : undefined,
+  ].filter((m): m is Markup => m !== undefined);
+  return html`<section id="outcomes">
+    <h2>Outcomes</h2>
+    ${stackedBar('outcomes-chart', 'Outcomes by share of rows', bars)}
+    <table class="counts">
+      <thead>
+        <tr>
+          <th scope="col">outcome</th>
+          <th scope="col" class="n">rows</th>
+          <th scope="col" class="n">share</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}${extra}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row">total</th>
+          <td class="n" data-count="total">${num(counts.total)}</td>
+          <td class="n">100%</td>
+        </tr>
+      </tfoot>
+    </table>
+  </section>`;
+}
+
+function deliverySection(data: PageData): Markup {
+  const f = data.funnel;
+  const counted = f.delivered + f.undelivered + f.expired + f.pending;
+  if (counted === 0) {
+    return html`<section id="delivery">
+      <h2>Delivery</h2>
+      <p>
+        No delivery reports in this report yet (${num(f.accepted)} accepted). Receive them with
+        <code>sms-send dlr</code>, then make the page again.
+      </p>
+    </section>`;
+  }
+  const bars: Bar[] = [
+    { key: 'sent', label: 'sent', count: f.sent },
+    { key: 'accepted', label: 'accepted', count: f.accepted },
+    { key: 'delivered', label: 'delivered', count: f.delivered },
+    { key: 'undelivered', label: 'undelivered', count: f.undelivered },
+    { key: 'expired', label: 'expired', count: f.expired },
+    { key: 'pending', label: 'on the way', count: f.pending },
+    { key: 'awaiting', label: 'no report yet', count: f.awaiting },
+  ];
+  const rows = bars.map(
+    (b) =>
+      html`<tr>
+        <th scope="row">${b.label}</th>
+        <td class="n" data-funnel="${b.key}">${num(b.count)}</td>
+        <td class="n">
+          ${b.key === 'sent' ? '' : pct(b.count, b.key === 'accepted' ? f.sent : f.accepted)}
+        </td>
+      </tr>`,
+  );
+  return html`<section id="delivery">
+    <h2>Delivery</h2>
+    ${horizontalBars('funnel-chart', 'From sent to delivered', bars)}
+    <table class="counts">
+      <thead>
+        <tr>
+          <th scope="col">step</th>
+          <th scope="col" class="n">rows</th>
+          <th scope="col" class="n">share of the step before</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>
+    ${deliveryTimesBlock(data)}
+  </section>`;
+}
+
+function bucketLabel(i: number): string {
+  const s = i < DELIVERY_BUCKETS_S.length ? DELIVERY_BUCKETS_S[i]! : DELIVERY_BUCKETS_S.at(-1)!;
+  const word = s >= 3600 ? `${s / 3600} h` : s >= 60 ? `${s / 60} min` : `${s} s`;
+  return i < DELIVERY_BUCKETS_S.length ? `< ${word}` : `≥ ${word}`;
+}
+
+function deliveryTimesBlock(data: PageData): Markup {
+  const t = data.deliveryTimes;
+  if (t.measured === 0 || t.p50 === undefined || t.p90 === undefined || t.p99 === undefined) {
+    return html`<p class="muted">
+      Time to delivery: not known (the campaign's state holds no sending times for these rows).
+    </p>`;
+  }
+  const bars = t.histogram.map((count, i): Bar => ({
+    key: 'delivered',
+    label: bucketLabel(i),
+    count,
+  }));
+  return html`<h3>Time from sending to delivery</h3>
+    <p>
+      median ${duration(t.p50)}, 90th percentile ${duration(t.p90)}, 99th percentile
+      ${duration(t.p99)}, over ${num(t.measured)} delivered messages.
+    </p>
+    ${histogram('delivery-times-chart', 'Delivered messages by time to delivery', bars)}`;
+}
+
+function problemsSection(data: PageData): Markup {
+  const codes = Object.entries(data.counts.byStatusCode)
+    .filter(([code]) => code !== '0')
+    .sort((a, b) => b[1].count - a[1].count || Number(a[0]) - Number(b[0]));
+  const { failed, unknown, rejected } = data.counts.byOutcome;
+  if (codes.length === 0 && failed + unknown + rejected === 0) {
+    return html`<section id="problems">
+      <h2>Rejections and failures</h2>
+      <p>None.</p>
+    </section>`;
+  }
+  const codeRows = codes.map(
+    ([code, { count, description }]) =>
+      html`<tr>
+        <td class="n">${code}</td>
+        <td>${description}</td>
+        <td class="n" data-code="${code}">${num(count)}</td>
+      </tr>`,
+  );
+  const byCode = html`<h3>By StatusCode</h3>
+    <table class="counts">
+      <thead>
+        <tr>
+          <th scope="col" class="n">StatusCode</th>
+          <th scope="col">description</th>
+          <th scope="col" class="n">rows</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${codeRows}
+      </tbody>
+    </table>
+    <p class="muted">
+      Failed (${num(failed)}) and unknown (${num(unknown)}) rows have no StatusCode: no answer from
+      the gateway carried one.
+    </p>`;
+  const countryRows = data.byCountry.map(
+    (c) =>
+      html`<tr>
+        <td>+${c.code}</td>
+        <td class="n">${num(c.rejected)}</td>
+        <td class="n">${num(c.failed)}</td>
+        <td class="n">${num(c.unknown)}</td>
+      </tr>`,
+  );
+  const bars = data.byCountry.slice(0, 12).map((c): Bar => ({
+    key: 'rejected',
+    label: `+${c.code}`,
+    count: c.rejected + c.failed + c.unknown,
+  }));
+  const byCountry = html`<h3>By destination country (calling code)</h3>
+    ${horizontalBars('country-chart', 'Rejected, failed and unknown rows by calling code', bars)}
+    <table class="counts">
+      <thead>
+        <tr>
+          <th scope="col">calling code</th>
+          <th scope="col" class="n">rejected</th>
+          <th scope="col" class="n">failed</th>
+          <th scope="col" class="n">unknown</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${countryRows}
+      </tbody>
+    </table>`;
+  return html`<section id="problems">
+    <h2>Rejections and failures</h2>
+    ${byCode}${byCountry}
+  </section>`;
+}
+
+function segmentsSection(data: PageData): Markup {
+  const { segments } = data;
+  const entries = Object.entries(segments.byEncoding).sort((a, b) => a[0].localeCompare(b[0]));
+  if (entries.length === 0)
+    return html`<section id="segments">
+      <h2>Segments and cost</h2>
+      <p>The report has no segments column.</p>
+    </section>`;
+  const rows = entries.map(
+    ([encoding, e]) =>
+      html`<tr>
+        <td>${encoding}</td>
+        <td class="n">${num(e.messages)}</td>
+        <td class="n">${num(e.segments)}</td>
+        <td class="n">${num(e.acceptedSegments)}</td>
+      </tr>`,
+  );
+  const cost =
+    segments.cost === undefined
+      ? html`<p class="muted">
+          No price per segment is configured (<code>pricePerSegment</code>), so no cost is
+          estimated.
+        </p>`
+      : html`<p>
+          Estimated cost of the accepted messages:
+          <strong
+            >${num(segments.cost, 2)}${segments.currency === undefined ? '' : ` ${segments.currency}`}</strong
+          >
+        </p>`;
+  const costly = data.costliest.map(
+    (c) =>
+      html`<tr>
+        <td class="n">${num(c.row)}</td>
+        <td>${c.to}</td>
+        <td class="n">${num(c.segments)}</td>
+        <td>${c.encoding}</td>
+        ${c.cost === undefined ? undefined : html`<td class="n">${num(c.cost, 4)}</td>`}
+      </tr>`,
+  );
+  const costlyTable =
+    costly.length === 0
+      ? undefined
+      : html`<h3>Costliest messages per recipient</h3>
+          <p class="muted">
+            The report keeps no texts: look them up by row in the campaign's input.
+          </p>
+          <table class="rows">
+            <thead>
+              <tr>
+                <th scope="col" class="n">row</th>
+                <th scope="col">recipient</th>
+                <th scope="col" class="n">segments</th>
+                <th scope="col">encoding</th>
+                ${segments.cost === undefined ? undefined : html`<th scope="col" class="n">cost</th>`}
+              </tr>
+            </thead>
+            <tbody>
+              ${costly}
+            </tbody>
+          </table>`;
+  return html`<section id="segments">
+    <h2>Segments and cost</h2>
+    <table class="counts">
+      <thead>
+        <tr>
+          <th scope="col">encoding</th>
+          <th scope="col" class="n">messages</th>
+          <th scope="col" class="n">segments</th>
+          <th scope="col" class="n">segments accepted</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>
+    ${cost}${costlyTable}
+  </section>`;
+}
+
+function attentionSection(data: PageData, context: PageContext): Markup {
+  const { rows, total } = data.attention;
+  if (total === 0)
+    return html`<section id="attention">
+      <h2>Rows that need attention</h2>
+      <p>None.</p>
+    </section>`;
+  const body = rows.map(
+    (r) =>
+      html`<tr>
+        <td class="n">${num(r.row)}</td>
+        <td>${r.to}</td>
+        <td>${r.outcome}</td>
+        <td class="n">${r.statusCode}</td>
+        <td>${r.description}</td>
+        <td>${r.deliveryStatus}</td>
+      </tr>`,
+  );
+  const more =
+    total > rows.length
+      ? html`<p>The first ${num(ATTENTION_LIMIT)} of ${num(total)}; the report holds them all.</p>`
+      : html`<p>All ${num(total)}.</p>`;
+  return html`<section id="attention">
+    <h2>Rows that need attention</h2>
+    ${more}${followUps(data, context)}
+    <table class="rows">
+      <thead>
+        <tr>
+          <th scope="col" class="n">row</th>
+          <th scope="col">recipient</th>
+          <th scope="col">outcome</th>
+          <th scope="col" class="n">StatusCode</th>
+          <th scope="col">description</th>
+          <th scope="col">delivery</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${body}
+      </tbody>
+    </table>
+  </section>`;
+}
+
+function followUps(data: PageData, context: PageContext): Markup {
+  const c = data.campaign;
+  if (!c)
+    return html`<p class="muted">
+      Follow-ups need the campaign's state: run <code>${context.program} retry</code> on the machine
+      that sent it.
+    </p>`;
+  const { byOutcome } = data.counts;
+  const simulate = c.target === 'simulator' ? ' --simulate' : '';
+  const lines: Array<[string, string]> = [];
+  if (byOutcome.failed + byOutcome.rejected > 0)
+    lines.push([
+      `${context.program} retry ${c.id}${simulate}`,
+      'sends the failed and rejected records again, as a follow-up campaign',
+    ]);
+  if (byOutcome.unknown > 0)
+    lines.push([
+      `${context.program} retry ${c.id} --include unknown${simulate}`,
+      'also the unknown ones: the gateway may have sent those already',
+    ]);
+  if (data.funnel.undelivered + data.funnel.expired > 0)
+    lines.push([
+      `${context.program} retry ${c.id} --include undelivered${simulate}`,
+      'also the accepted ones that were not delivered',
+    ]);
+  if (lines.length === 0) return html``;
+  return html`<h3>Follow-up commands</h3>
+    <ul class="commands">
+      ${lines.map(([command, what]) => html`<li><code>${command}</code> ${what}</li>`)}
+    </ul>`;
+}

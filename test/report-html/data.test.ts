@@ -1,0 +1,255 @@
+// The page's figures: the counts are report --json's own, the rest added up in the same pass;
+// recipients masked, attention rows capped, delivery times from the timeline, texts escaped.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runReport } from '../../src/cli/commands/report.js';
+import { recordTimeline } from '../../src/campaign/timeline.js';
+import { maskUserInfo } from '../../src/campaign/page.js';
+import { summarizeReport } from '../../src/report/read.js';
+import { collectPage, maskRecipient } from '../../src/report/html/data.js';
+import { deliveryTimes, percentile } from '../../src/report/html/delivery-times.js';
+import { escapeHtml, html } from '../../src/report/html/escape.js';
+import { readTimeline } from '../../src/report/html/timeline.js';
+import { SendEmitter } from '../../src/send/events.js';
+import { writeFixture } from './fixture.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sms-send-page-data-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('collectPage', () => {
+  it('counts exactly what summarizeReport (report --json) counts, and the funnel from the same rows', async () => {
+    const fixture = await writeFixture(dir, process.env.SMS_SEND_STATE_DIR!, false);
+    const page = await collectPage(fixture.report);
+    expect(page.counts).toEqual(await summarizeReport(fixture.report));
+    expect(page.counts.suppressed).toBe(2);
+    expect(page.funnel).toEqual({
+      sent: 48,
+      accepted: 40,
+      delivered: 30,
+      undelivered: 4,
+      expired: 4,
+      pending: 0,
+      awaiting: 2,
+    });
+    expect(page.byCountry.map((c) => [c.code, c.rejected, c.failed, c.unknown])).toEqual([
+      ['46', 6, 0, 0],
+      ['45', 0, 3, 0],
+      ['47', 0, 0, 2],
+    ]);
+    expect(page.segments.byEncoding).toEqual({
+      'GSM-7': { messages: 45, segments: 45, acceptedSegments: 30 },
+      'UCS-2': { messages: 10, segments: 30, acceptedSegments: 30 },
+    });
+    expect(page.costliest[0]).toEqual({ row: 1, to: '47••••••00', segments: 3, encoding: 'UCS-2' });
+  });
+
+  it('prices the accepted segments by calling code when a price per segment is given', async () => {
+    const fixture = await writeFixture(dir, process.env.SMS_SEND_STATE_DIR!, false);
+    const page = await collectPage(fixture.report, {
+      pricePerSegment: { '47': 0.1, default: 1 },
+      currency: 'NOK',
+    });
+    expect(page.segments).toMatchObject({ cost: 6, currency: 'NOK' });
+    expect(page.costliest[0]?.cost).toBe(0.3);
+  });
+
+  it('lists the first 1,000 rows that need attention and counts the rest', async () => {
+    const file = join(dir, 'many.ndjson');
+    const lines: string[] = [];
+    for (let i = 1; i <= 1500; i++) {
+      lines.push(
+        JSON.stringify({
+          row: i,
+          to: '4741234567',
+          outcome: i % 2 ? 'failed' : 'accepted',
+          error: 'refused',
+          deliveryStatus: i % 2 ? undefined : 'UNDELIV',
+        }),
+      );
+    }
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const page = await collectPage(file);
+    expect(page.attention.total).toBe(1500);
+    expect(page.attention.rows).toHaveLength(1000);
+    expect(page.attention.rows[1]).toEqual({
+      row: 2,
+      to: '47••••••67',
+      outcome: 'accepted',
+      statusCode: '',
+      description: 'refused',
+      deliveryStatus: 'UNDELIV',
+    });
+  });
+});
+
+describe('small pieces', () => {
+  it.each([
+    ['4741234567', '47••••••67'],
+    ['12025550123', '1••••••••23'],
+    ['4915112345678', '49•••••••••78'],
+    ['123', '•••'],
+    ['not-a-number', '••••••••••er'],
+  ])('masks %s as %s', (to, masked) => {
+    expect(maskRecipient(to)).toBe(masked);
+  });
+
+  it.each([
+    [[], 50, undefined],
+    [[5], 99, 5],
+    [[1, 2, 3, 4], 50, 2],
+    [[1, 2, 3, 4], 90, 4],
+    [[...Array(100).keys()], 99, 98],
+  ])('percentile of %j at %s is %s (nearest rank)', (values, p, expected) => {
+    expect(percentile(values, p)).toBe(expected);
+  });
+
+  it('delivery times: deliveredAt less the time the row was answered, by range, newest run first', () => {
+    const times = deliveryTimes([1, 2_000, 2, 70_000, 9, 5_000], {
+      v: 1,
+      runs: [
+        {
+          startedAt: 0,
+          finishedAt: 1,
+          command: '',
+          target: '',
+          settings: { batchSize: 1, concurrency: 1 },
+          minutes: [],
+          pauses: [],
+          sent: [[1, 2, 1_000]],
+        },
+      ],
+    });
+    expect(times).toMatchObject({
+      measured: 2,
+      unmeasured: 1,
+      p50: 1_000,
+      p90: 69_000,
+      p99: 69_000,
+    });
+    expect(times.histogram).toEqual([0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0]);
+  });
+
+  it.each([
+    ['<b>&"\'', '&lt;b&gt;&amp;&quot;&#39;'],
+    ['a\uD800b', 'a\uFFFDb'],
+    ['\uDC00', '\uFFFD'],
+    ['😀', '😀'],
+    ['nul\u0000bell\u0007', 'nul\uFFFDbell\uFFFD'],
+    ['tab\tnew\nline', 'tab\tnew\nline'],
+  ])('escapes %j', (text, escaped) => {
+    expect(escapeHtml(text)).toBe(escaped);
+    expect(html`<td title="${text}">${text}</td>`.html).toBe(
+      `<td title="${escaped}">${escaped}</td>`,
+    );
+  });
+
+  it.each([
+    ['https://user:secret@gw.example/rest', 'https://***@gw.example/rest'],
+    ['http://127.0.0.1:8099', 'http://127.0.0.1:8099'],
+    ['simulator', 'simulator'],
+  ])('masks credentials in %s', (url, masked) => {
+    expect(maskUserInfo(url)).toBe(masked);
+  });
+});
+
+describe('recordTimeline', () => {
+  it('adds up answers and latency per minute, pauses and answered rows, and appends the run', async () => {
+    const events = new SendEmitter();
+    let now = Date.UTC(2026, 0, 1, 9, 0, 10);
+    const recorder = recordTimeline(
+      events,
+      { batchSize: 2, concurrency: 1 },
+      'sms-send c.csv',
+      () => now,
+    );
+    const record = (row: number, attempts = 1) =>
+      events.emit('record', { row, to: '', messageId: '', attempts, outcome: 'accepted' });
+    events.emit('batch', {
+      batch: 1,
+      size: 2,
+      attempts: 1,
+      latencyMs: 40,
+      status: '200',
+      verdict: 'results',
+    });
+    record(1);
+    record(2);
+    record(3, 0);
+    events.emit('retry', { batch: 2, attempt: 1, delayMs: 1000, reason: 'HTTP 503' });
+    now += 60_000;
+    events.emit('batch', {
+      batch: 2,
+      size: 2,
+      attempts: 2,
+      latencyMs: 60,
+      status: '200',
+      verdict: 'results',
+    });
+    record(5);
+    record(4);
+    const stateDir = await mkdtemp(join(dir, 'state-'));
+    await recorder.finish(stateDir, 'simulator');
+    await recorder.finish(stateDir, 'simulator');
+    const timeline = await readTimeline(stateDir);
+    expect(timeline?.runs).toHaveLength(2);
+    const run = timeline!.runs[0]!;
+    const minute = Date.UTC(2026, 0, 1, 9, 0);
+    expect(run.minutes).toEqual([
+      [minute, 2, 1, 40, 40],
+      [minute + 60_000, 2, 1, 60, 60],
+    ]);
+    expect(run.pauses).toEqual([['retry wait', minute + 10_000, minute + 11_000]]);
+    expect(run.sent).toEqual([
+      [1, 2, minute + 10_000],
+      [4, 4, minute + 70_000],
+      [5, 5, minute + 70_000],
+    ]);
+    expect(run.settings).toEqual({ batchSize: 2, concurrency: 1 });
+    expect(JSON.parse(await readFile(join(stateDir, 'timeline.json'), 'utf8'))).toMatchObject({
+      v: 1,
+    });
+  });
+
+  it('a run that sent nothing leaves no timeline (and so no state) behind', async () => {
+    const recorder = recordTimeline(
+      new SendEmitter(),
+      { batchSize: 2, concurrency: 1 },
+      'sms-send c.csv',
+    );
+    const stateDir = await mkdtemp(join(dir, 'state-'));
+    await recorder.finish(stateDir, 'simulator');
+    expect(await readTimeline(stateDir)).toBeUndefined();
+  });
+});
+
+describe('report CAMPAIGN', () => {
+  it("counts the campaign's newest report when given its ID (or a prefix), as for its path", async () => {
+    const fixture = await writeFixture(dir, process.env.SMS_SEND_STATE_DIR!, false);
+    const printed = async (what: string) => {
+      let out = '';
+      const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+        out += String(chunk);
+        return true;
+      });
+      try {
+        await runReport(what, { json: true });
+      } finally {
+        write.mockRestore();
+      }
+      return JSON.parse(out) as { report: { total: number } };
+    };
+    const byPath = await printed(fixture.report);
+    expect(byPath.report.total).toBe(fixture.rows);
+    expect((await printed(fixture.id.slice(0, 6))).report).toEqual(byPath.report);
+    await expect(printed('nosuchcampaign')).rejects.toThrow(/no campaign "nosuchcampaign"/);
+    // A report's name that is no file is a missing report, not a campaign to look for.
+    await expect(printed(join(dir, 'none.csv'))).rejects.toThrow(/none\.csv does not exist/);
+  });
+});
