@@ -30,7 +30,10 @@ class Parsed extends Error {
 }
 
 function program(): Command {
-  return buildProgram({ exitCode: ExitCode.ok }, '0.0.0-test')
+  return buildProgram(
+    { exitCode: ExitCode.ok, invocation: { program: 'sms-send', args: [] } },
+    '0.0.0-test',
+  )
     .hook('preAction', (_root, action) => {
       throw new Parsed(action.optsWithGlobals());
     })

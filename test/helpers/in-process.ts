@@ -34,6 +34,7 @@ async function inProcess(args: string[], options: CliOptions): Promise<CliResult
   };
   process.stdout.write = capture(out, 'stdout');
   process.stderr.write = capture(out, 'stderr');
+  const listeners = signalListeners();
   const env = cleanEnv(options.env);
   replaceEnv(env);
   if (options.cwd) process.chdir(options.cwd);
@@ -42,6 +43,12 @@ async function inProcess(args: string[], options: CliOptions): Promise<CliResult
     // A concurrent test's hooks set SMS_SEND_STATE_DIR for themselves: this run may have read theirs.
     if (process.env.SMS_SEND_STATE_DIR !== env.SMS_SEND_STATE_DIR) {
       throw new Error('process.env changed during an in-process run: is the test concurrent?');
+    }
+    // A listener left behind would outlive the run (and, past ten, make Node print a warning).
+    if (signalListeners() !== listeners) {
+      throw new Error(
+        `the run left signal listeners: ${listeners} before, ${signalListeners()} after`,
+      );
     }
     return { code, signal: null, ...out };
   } finally {
@@ -71,4 +78,8 @@ function replaceEnv(env: NodeJS.ProcessEnv): void {
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
   }
+}
+
+function signalListeners(): number {
+  return process.listenerCount('SIGINT') + process.listenerCount('SIGTERM');
 }
