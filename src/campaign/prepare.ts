@@ -5,7 +5,8 @@ import { loadSuppression } from '../message/suppress.js';
 import { compileTemplate } from '../message/template.js';
 import { Tally } from '../report/summary.js';
 import { UsageError } from '../shared/errors.js';
-import type { Plan } from '../validate/plan.js';
+import { planCampaign, type Plan } from '../validate/plan.js';
+import { AnsweredCampaign, answersFromManifest } from './answered.js';
 import { checkInputsUnchanged, rowsResent } from './follow-up.js';
 import { CampaignHold, reportPathFor } from './hold.js';
 import { hashInputs, identify } from './identify.js';
@@ -37,6 +38,22 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
   const hold = new CampaignHold();
   try {
     const inspected = await hold.take(request, { identity, reportPath, hashes });
+    if (hold.claim?.finished) {
+      const answer = await answersFromManifest(request, hold.claim, reportPath);
+      if (answer) {
+        // Its records, as many as the manifest says; nothing of the input is read again.
+        const plan = await planCampaign(
+          { fileProblems: [], fileWarnings: [], records: async function* () {} },
+          { batchSize: settings.batchSize },
+        );
+        await hold.closeSpool();
+        return new AnsweredCampaign(identity, reportPath, answer, hold, {
+          ...plan,
+          records: answer.records,
+        });
+      }
+      await hold.claim.loadJournal();
+    }
     const journal = hold.claim?.journal ?? inspected?.journal;
     // Rows a follow-up re-sent are the follow-up's now: a resume of the original leaves them.
     const resent =

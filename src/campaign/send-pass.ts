@@ -54,6 +54,7 @@ export async function sendPass(
     status: run.stopped || windowClosed ? 'stopped' : run.interrupted ? 'interrupted' : 'finished',
     counts: summary.byOutcome,
     records: summary.total,
+    summary: { byStatusCode: summary.byStatusCode, suppressed: summary.suppressed ?? 0 },
     reason:
       run.stopped?.reason ??
       (windowClosed ? `the send window closed: ${windowClosed.window}` : undefined),
@@ -117,7 +118,12 @@ function manifestOf(
     updatedAt: startedAt,
     status: 'running',
     records: plan.records,
-    counts: Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>,
+    // A resumed run starts from what the earlier runs settled: a list of campaigns, which reads
+    // manifests only, shows no less for a run killed before it could write its own summary.
+    counts:
+      request.resume && input.claim.previous
+        ? { ...input.claim.previous.counts }
+        : (Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>),
     shape,
     ...(settings.suppress.length > 0
       ? { suppress: settings.suppress.map((list) => resolvePath(list.path)) }

@@ -16,6 +16,8 @@ export async function recordedDeliveries(reports: readonly string[]): Promise<De
   for (const path of new Set(reports)) {
     if (!readable(path) || !(await exists(path))) continue;
     for await (const row of readReport(path)) {
+      // A CSV report without the column holds no delivery: a million rows need not be read.
+      if (row.kind === 'header' && !row.columns.includes(DLR_COLUMNS[0])) break;
       if (row.kind !== 'row') continue;
       const id = messageIdOfRow(row.values);
       const delivery = deliveryOfRow(row.values);

@@ -1,9 +1,10 @@
 // Before anything is sent, a campaign's state decides: start, resume, or refuse (finished, unfinished, running).
-import { mkdir, rm, rmdir } from 'node:fs/promises';
+import { rm, rmdir } from 'node:fs/promises';
 import { leadingTo, LockedError, UsageError } from '../shared/errors.js';
 import { groupDigits } from '../shared/count.js';
 import { exists, listIfExists } from '../shared/files.js';
 import { acquireLock } from './lock.js';
+import { makeFolders } from './durable.js';
 import type { CampaignIdentity } from './identity.js';
 import { ARCHIVED_JOURNAL, readJournal, type JournalState } from './journal.js';
 import { SettledResults } from './results.js';
@@ -34,15 +35,21 @@ export interface Claim {
   paths: CampaignPaths;
   /** The manifest of earlier runs, when one sent something. */
   previous?: Manifest;
-  /** The journal to continue from, with --resume. */
+  /** The journal to continue from, with --resume (of a finished campaign: once loadJournal read it). */
   journal?: JournalState;
+  /**
+   * --resume of a finished campaign: its journal is not read yet, since its manifest may answer
+   * (nothing left to send); loadJournal() reads it when it cannot.
+   */
+  finished: boolean;
+  loadJournal(): Promise<JournalState>;
   /** Marks the campaign running: from here on its state is kept, whatever happens. */
   start(
     manifest: Omit<Manifest, 'createdAt' | 'runs' | 'reports'> & { report: string },
   ): Promise<Manifest>;
   /** Records how the run ended. */
   finish(
-    update: Pick<Manifest, 'status' | 'counts' | 'records'> & { reason?: string },
+    update: Pick<Manifest, 'status' | 'counts' | 'records' | 'summary'> & { reason?: string },
   ): Promise<void>;
   /** Releases the lock; a run that never started leaves no folder behind to block the next. */
   release(): Promise<void>;
@@ -54,7 +61,8 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
   const paths = campaignPaths(options.stateDir, identity.id);
   // A folder left by a run killed before its first batch: resuming it is starting it.
   const existed = await exists(paths.dir);
-  await mkdir(paths.dir, { recursive: true, mode: 0o700 });
+  // Its name synced in campaigns/: a batch is sent only once the journal that records it is findable.
+  await makeFolders(paths.dir);
   const lock = await acquireLock(paths.lock, `sending campaign ${identity.id}`).catch(
     async (error: unknown) => {
       // Once the run that holds it has started sending, how it stands can be looked at meanwhile;
@@ -73,6 +81,11 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
   let current: Manifest | undefined;
   const claim: Claim = {
     paths,
+    finished: false,
+    async loadJournal() {
+      claim.journal ??= (await readJournal(paths.journal, previous?.records)) ?? emptyJournal();
+      return claim.journal;
+    },
     async start(fields) {
       const { report, ...rest } = fields;
       const now = rest.startedAt;
@@ -123,6 +136,7 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
     previous = decision.keepManifest ? decision.manifest : undefined;
     claim.previous = previous;
     claim.journal = decision.resumeFrom;
+    claim.finished = decision.finished === true;
     return claim;
   } catch (error) {
     await lock.release();
@@ -141,6 +155,8 @@ interface Decision {
   keepManifest: boolean;
   /** The journal --resume continues from. */
   resumeFrom?: JournalState;
+  /** --resume of a finished campaign, whose journal is read only when needed. */
+  finished?: boolean;
 }
 
 /**
@@ -154,9 +170,14 @@ async function decide(
 ): Promise<Decision> {
   const { identity } = options;
   const manifest = await readManifest(paths.manifest);
-  const journal = await readJournal(paths.journal);
+  // A finished campaign's manifest has its counts: its refusal, a --force and a --resume with
+  // nothing left need no journal (a million records are megabytes of it).
+  const finished = manifest?.status === 'finished';
+  const journal = finished ? undefined : await readJournal(paths.journal, manifest?.records);
   // What a --force run archived proves earlier sends, even while its own journal is still empty.
-  const sentBefore = journal?.sent === true || (await hasArchivedJournals(paths));
+  const sentBefore =
+    (manifest && finished ? reachedGateway(manifest) : journal?.sent === true) ||
+    (await hasArchivedJournals(paths));
   if (!manifest || !sentBefore) {
     // --resume of a campaign that never ran here is no resume: with other settings or another
     // --campaign name it would be a new campaign, sending everything again.
@@ -173,6 +194,7 @@ async function decide(
     );
   }
   if (options.force) return { manifest, fresh: true, keepManifest: true };
+  if (options.resume && finished) return { manifest, fresh: false, keepManifest: true, finished };
   if (options.resume) {
     return { manifest, fresh: false, keepManifest: true, resumeFrom: journal ?? emptyJournal() };
   }
@@ -189,7 +211,10 @@ export async function inspectCampaign(
   try {
     const paths = campaignPaths(options.stateDir, options.identity.id);
     const decision = await decide(paths, options, await exists(paths.dir));
-    return { journal: decision.resumeFrom };
+    if (!decision.finished) return { journal: decision.resumeFrom };
+    return {
+      journal: (await readJournal(paths.journal, decision.manifest?.records)) ?? emptyJournal(),
+    };
   } catch (error) {
     if (error instanceof UsageError) return { refusal: error };
     throw error;
@@ -230,6 +255,12 @@ async function nothingToResume(options: ClaimOptions): Promise<UsageError> {
 
 async function hasArchivedJournals(paths: CampaignPaths): Promise<boolean> {
   return (await listIfExists(paths.dir)).some((name) => ARCHIVED_JOURNAL.test(name));
+}
+
+/** Whether a finished run's counts hold a result the journal records (as its `sent` says). */
+function reachedGateway(manifest: Manifest): boolean {
+  const { accepted, rejected, failed, unknown } = manifest.counts;
+  return accepted + rejected + failed + unknown > 0;
 }
 
 function emptyJournal(): JournalState {

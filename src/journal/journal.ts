@@ -1,13 +1,27 @@
 // The append-only journal in the campaign's state folder: each batch is recorded before it is sent
 // and after its result, and made durable, so a run killed at any instant can be resumed without sending twice.
 import { open, rename } from 'node:fs/promises';
-import { lineChunks, openIfExists } from '../shared/files.js';
+import { dirname } from 'node:path';
+import { exists, lineChunks, openIfExists } from '../shared/files.js';
+import { syncFolder } from './durable.js';
 import { UsageError } from '../shared/errors.js';
 import { LineAppender } from './appender.js';
 import { SettledResults } from './results.js';
-import type { Outcome, RowResult } from '../message/outcome.js';
+import {
+  encodeResults,
+  rangesOf,
+  rowsOf,
+  type Ranges,
+  type ResultColumns,
+  type SettledResult,
+} from './columns.js';
+import type { Outcome } from '../message/outcome.js';
 
-export const JOURNAL_VERSION = 1;
+/**
+ * 2: a batch's rows as ranges and its results as columns (about 3 bytes a record); 1: a line per
+ * batch with a tuple per row (about 100 bytes a record), still read.
+ */
+export const JOURNAL_VERSION = 2;
 
 /** Journals a --force run set aside when it started sending again: `journal-<time>.ndjson`. */
 export const ARCHIVED_JOURNAL = /^journal-\d+\.ndjson$/;
@@ -24,6 +38,7 @@ export async function archiveJournal(path: string): Promise<void> {
   );
 }
 
+/** A result as journals of version 1 record it, one per row. */
 type ResultTuple = [
   row: number,
   outcome: Outcome,
@@ -37,10 +52,16 @@ type ResultTuple = [
 
 export type JournalLine =
   | { t: 'start'; v: number; campaign: string; run: number; at: string }
-  | { t: 'send'; b: string; rows: number[] }
+  /** A batch about to be sent: its rows as ranges. */
+  | { t: 'batch'; b: string; r: Ranges }
   /** The batch's last attempt surely did not reach the gateway: it is not in flight. */
   | { t: 'unsent'; b: string }
-  | { t: 'done'; b: string; r: ResultTuple[] };
+  /** A batch's results, as columns of runs. */
+  | ({ t: 'result'; b: string } & ResultColumns);
+
+/** Lines of journals of version 1, still read: the same events, a row at a time. */
+type VersionOneLine =
+  { t: 'send'; b: string; rows: number[] } | { t: 'done'; b: string; r: ResultTuple[] };
 
 /** Appends journal lines; each append resolves once its line is on disk (grouped per sync). */
 export class JournalWriter {
@@ -50,7 +71,11 @@ export class JournalWriter {
   ) {}
 
   static async open(path: string): Promise<JournalWriter> {
+    const created = !(await exists(path));
     const handle = await open(path, 'a+', 0o600);
+    // A new journal's name is synced in its folder before anything is recorded in it: the
+    // synced intent of the first batch would otherwise be in a file a crash could leave nameless.
+    if (created) await syncFolder(dirname(path));
     // A run killed mid-write leaves a torn last line; the next line must not be glued to it.
     const { size } = await handle.stat();
     if (size > 0) {
@@ -68,7 +93,7 @@ export class JournalWriter {
    * and not sent again, so a sync per result (half of all syncs) would buy detail, not safety.
    */
   append(line: JournalLine): Promise<void> {
-    return this.lines.append(`${JSON.stringify(line)}\n`, { sync: line.t !== 'done' });
+    return this.lines.append(`${JSON.stringify(line)}\n`, { sync: line.t !== 'result' });
   }
 
   close(): Promise<void> {
@@ -76,25 +101,13 @@ export class JournalWriter {
   }
 }
 
+/** The batch's rows, sorted: the send loop takes them in order, and ranges need them so. */
 export function sendLine(batch: string, rows: readonly number[]): JournalLine {
-  return { t: 'send', b: batch, rows: [...rows] };
+  return { t: 'batch', b: batch, r: rangesOf([...new Set(rows)].sort((p, q) => p - q)) };
 }
 
-export function doneLine(batch: string, rows: readonly RowResult[]): JournalLine {
-  return {
-    t: 'done',
-    b: batch,
-    r: rows.map((r) => [
-      r.row,
-      r.outcome,
-      r.attempts,
-      r.statusCode ?? null,
-      r.statusDescription ?? null,
-      r.transactionId ?? null,
-      r.extraInfo ?? null,
-      r.error ?? null,
-    ]),
-  };
+export function doneLine(batch: string, rows: readonly SettledResult[]): JournalLine {
+  return { t: 'result', b: batch, ...encodeResults(rows) };
 }
 
 /** What an earlier run left: the results it recorded, and the rows it sent without an answer. */
@@ -109,88 +122,130 @@ export interface JournalState {
 }
 
 /**
- * Reads a journal back, a chunk of lines at a time: a million-record journal is some 150 MB of
- * text, and only what it settles is kept (compactly, see SettledResults).
+ * Reads a journal back in one pass, a chunk of lines at a time, keeping only what it settles
+ * (compactly, see SettledResults) and the batches still waiting for a result. `rows`: the
+ * campaign's records, when known, so the per-row words are made once.
  */
-export async function readJournal(path: string): Promise<JournalState | undefined> {
+export async function readJournal(path: string, rows?: number): Promise<JournalState | undefined> {
   const handle = await openIfExists(path);
   if (handle === undefined) return undefined;
   try {
-    return await readLines(path, lineChunks(handle));
+    const reader = new JournalReader(path, rows);
+    for await (const lines of lineChunks(handle)) for (const raw of lines) reader.line(raw);
+    return reader.state();
   } finally {
     await handle.close();
   }
 }
 
-async function readLines(path: string, chunks: AsyncIterable<string[]>): Promise<JournalState> {
-  const state: JournalState = {
-    campaign: '',
-    runs: 0,
-    sent: false,
-    results: new SettledResults(),
-    inFlight: new Map(),
-  };
-  const rowsOf = new Map<string, number[]>();
-  for await (const raws of chunks) {
-    for (const raw of raws) {
-      if (raw === '') continue;
-      let line: JournalLine;
-      try {
-        line = JSON.parse(raw) as JournalLine;
-      } catch {
-        // Only the last line can be torn (killed mid-write); its batch then counts as in flight.
-        continue;
-      }
-      if (line.t === 'start') {
-        // A newer sms-send may record what this one cannot read back: resuming would guess.
-        if (line.v > JOURNAL_VERSION) {
-          throw new UsageError(
-            `${path} was written by a newer sms-send (journal version ${line.v}, this one reads ${JOURNAL_VERSION}); nothing was sent. Resume with that version.`,
-            'journal-version',
-          );
-        }
-        state.campaign = line.campaign;
-        state.runs = Math.max(state.runs, line.run);
-      } else if (line.t === 'send') {
-        rowsOf.set(line.b, line.rows);
-        for (const row of line.rows) state.inFlight.set(row, (state.inFlight.get(row) ?? 0) + 1);
-      } else if (line.t === 'unsent') {
-        for (const row of rowsOf.get(line.b) ?? []) {
-          const times = (state.inFlight.get(row) ?? 0) - 1;
-          if (times > 0) state.inFlight.set(row, times);
-          else state.inFlight.delete(row);
-        }
-      } else if (line.t === 'done') {
-        rowsOf.delete(line.b);
-        for (const [
-          row,
-          outcome,
-          attempts,
-          statusCode,
-          description,
-          transactionId,
-          extraInfo,
-          error,
-        ] of line.r) {
-          state.inFlight.delete(row);
-          // A field written as null or left off the tuple is absent either way: SettledResults
-          // keeps null for both and gives back only what is not null.
-          state.results.set({
-            row,
-            outcome,
-            attempts,
-            statusCode: statusCode ?? undefined,
-            statusDescription: description ?? undefined,
-            transactionId: transactionId ?? undefined,
-            extraInfo: extraInfo ?? undefined,
-            error: error ?? undefined,
-          });
+/** A batch sent and not yet answered: its rows, how often it was sent, when it last was. */
+interface Pending {
+  ranges: Ranges;
+  times: number;
+  /** The results' mark when it was last sent: a row settled since is no longer in flight. */
+  mark: number;
+}
+
+class JournalReader {
+  private campaign = '';
+  private runs = 0;
+  private readonly results: SettledResults;
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(
+    private readonly path: string,
+    rows: number | undefined,
+  ) {
+    this.results = new SettledResults(rows);
+  }
+
+  line(raw: string): void {
+    if (raw === '') return;
+    let line: JournalLine | VersionOneLine;
+    try {
+      line = JSON.parse(raw) as JournalLine | VersionOneLine;
+    } catch {
+      // Only the last line can be torn (killed mid-write); its batch then counts as in flight.
+      return;
+    }
+    switch (line.t) {
+      case 'start':
+        return this.start(line);
+      case 'batch':
+        return this.sent(line.b, line.r);
+      case 'send':
+        return this.sent(line.b, rangesOf([...new Set(line.rows)].sort((p, q) => p - q)));
+      case 'unsent':
+        return this.unsent(line.b);
+      case 'result':
+        this.answered(line.b, line.r);
+        return this.results.setBatch(raw, line);
+      case 'done':
+        this.answered(line.b, rangesOf(line.r.map(([row]) => row).sort((p, q) => p - q)));
+        for (const tuple of line.r) this.results.set(fromTuple(tuple));
+    }
+  }
+
+  private start(line: Extract<JournalLine, { t: 'start' }>): void {
+    // A newer sms-send may record what this one cannot read back: resuming would guess.
+    if (line.v > JOURNAL_VERSION) {
+      throw new UsageError(
+        `${this.path} was written by a newer sms-send (journal version ${line.v}, this one reads ${JOURNAL_VERSION} and earlier); nothing was sent. Resume with that version.`,
+        'journal-version',
+      );
+    }
+    this.campaign = line.campaign;
+    this.runs = Math.max(this.runs, line.run);
+  }
+
+  private sent(batch: string, ranges: Ranges): void {
+    const pending = this.pending.get(batch);
+    this.pending.set(batch, { ranges, times: (pending?.times ?? 0) + 1, mark: this.results.mark });
+  }
+
+  private unsent(batch: string): void {
+    const pending = this.pending.get(batch);
+    if (!pending) return;
+    if (pending.times > 1) pending.times--;
+    else this.pending.delete(batch);
+  }
+
+  /** A result for every row of a batch ends its wait; one for some rows leaves the others sent. */
+  private answered(batch: string, ranges: Ranges): void {
+    const pending = this.pending.get(batch);
+    if (pending && pending.ranges.join() === ranges.join()) this.pending.delete(batch);
+  }
+
+  state(): JournalState {
+    // Rows of batches still waiting, unless a result for the row came after the batch was sent.
+    const inFlight = new Map<number, number>();
+    for (const { ranges, times, mark } of this.pending.values()) {
+      for (const row of rowsOf(ranges)) {
+        if (!this.results.settledSince(row, mark)) {
+          inFlight.set(row, (inFlight.get(row) ?? 0) + times);
         }
       }
     }
+    return {
+      campaign: this.campaign,
+      runs: this.runs,
+      // Sent means something may have reached the gateway: a result, or a batch still in flight.
+      // Batches taken back as unsent (refused connections) and nothing else leave nothing to block.
+      sent: this.results.size > 0 || inFlight.size > 0,
+      results: this.results,
+      inFlight,
+    };
   }
-  // Sent means something may have reached the gateway: a result, or a batch still in flight.
-  // Batches taken back as unsent (refused connections) and nothing else leave nothing to block.
-  state.sent = state.results.size > 0 || state.inFlight.size > 0;
-  return state;
+}
+
+/** A field written as null or left off the tuple is absent either way. */
+function fromTuple(tuple: ResultTuple): SettledResult {
+  const [row, outcome, attempts, statusCode, description, transactionId, extraInfo, error] = tuple;
+  const result: SettledResult = { row, outcome, attempts };
+  if (typeof statusCode === 'number') result.statusCode = statusCode;
+  if (typeof description === 'string') result.statusDescription = description;
+  if (typeof transactionId === 'string') result.transactionId = transactionId;
+  if (extraInfo) result.extraInfo = extraInfo;
+  if (typeof error === 'string') result.error = error;
+  return result;
 }

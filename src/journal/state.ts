@@ -1,13 +1,14 @@
 // The state directory: one folder per campaign with its manifest, journal, lock and spool.
 import { constants } from 'node:fs';
-import { access, mkdir, open, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { access, open, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { UsageError } from '../shared/errors.js';
 import { listIfExists, readIfExists } from '../shared/files.js';
 import { OUTCOMES, type Outcome } from '../message/outcome.js';
 import type { CampaignShape } from './identity.js';
-import { readJournal } from './journal.js';
+import { ARCHIVED_JOURNAL, readJournal } from './journal.js';
 import { lockIsHeld } from './lock.js';
+import { makeFolders, syncFolder } from './durable.js';
 
 export type CampaignStatus = 'running' | 'interrupted' | 'stopped' | 'finished';
 
@@ -51,6 +52,19 @@ export interface Manifest {
    * them): its delivery reports must too. Absent in campaigns sent before proofs existed.
    */
   signedDlr?: true;
+  /**
+   * The rest of the summary of the run that last ended or stopped (the counts are above): what a
+   * --resume of a finished campaign answers with, without reading its journal or its inputs.
+   * Absent in manifests of earlier versions, and while a first run goes.
+   */
+  summary?: ManifestSummary;
+}
+
+export interface ManifestSummary {
+  /** StatusCode → count, with the first description seen for it. */
+  byStatusCode: Record<string, { count: number; description: string }>;
+  /** Skipped rows whose recipient is on a suppression list. */
+  suppressed: number;
 }
 
 /** What a follow-up campaign re-sends: records of campaign `of` with these outcomes. */
@@ -89,7 +103,7 @@ export function campaignPaths(stateDir: string, id: string): CampaignPaths {
 /** Creates the state directory if needed; one that cannot be written stops the run before anything is sent. */
 export async function ensureStateDir(stateDir: string): Promise<void> {
   try {
-    await mkdir(join(stateDir, 'campaigns'), { recursive: true, mode: 0o700 });
+    await makeFolders(join(stateDir, 'campaigns'));
     await access(join(stateDir, 'campaigns'), constants.W_OK | constants.X_OK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
@@ -130,14 +144,7 @@ export async function writeManifest(path: string, manifest: Manifest): Promise<v
     await handle.close();
   }
   await rename(aside, path);
-  const dir = await open(join(path, '..'), 'r');
-  try {
-    await dir.sync();
-  } catch {
-    // Some file systems cannot sync a folder; the rename itself is still atomic.
-  } finally {
-    await dir.close();
-  }
+  await syncFolder(dirname(path));
 }
 
 /** A running campaign whose lock has no live owner was killed: it is interrupted. */
@@ -154,13 +161,16 @@ export interface CampaignEntry {
   status: CampaignStatus;
   paths: CampaignPaths;
   /**
-   * Rows settled by outcome. The manifest's counts are written as a run starts and ends, so for
-   * a campaign still running, or killed mid-run, they come from its journal.
+   * Rows settled by outcome: the summary the manifest holds from when a run last ended or
+   * stopped. For a campaign running, or killed mid-run, campaignDetail counts its journal.
    */
   counts: Record<Outcome, number>;
 }
 
-/** Every campaign with a manifest, newest first. */
+/**
+ * Every campaign with a manifest, newest first, from the manifests alone: a list of hundreds of
+ * campaigns never reads a journal (a million-record one would be some megabytes).
+ */
 export async function listCampaigns(stateDir: string): Promise<CampaignEntry[]> {
   const names = await listIfExists(join(stateDir, 'campaigns'));
   const entries: CampaignEntry[] = [];
@@ -174,22 +184,41 @@ export async function listCampaigns(stateDir: string): Promise<CampaignEntry[]> 
     }
     if (!manifest) continue;
     const status = await effectiveStatus(manifest, paths);
-    entries.push({ manifest, status, paths, counts: await settledCounts(manifest, status, paths) });
+    entries.push({ manifest, status, paths, counts: manifest.counts });
   }
   return entries.sort((a, b) => (a.manifest.startedAt < b.manifest.startedAt ? 1 : -1));
 }
 
-async function settledCounts(
-  manifest: Manifest,
-  status: CampaignStatus,
-  paths: CampaignPaths,
-): Promise<Record<Outcome, number>> {
-  if (status !== 'running' && status !== 'interrupted') return manifest.counts;
-  const journal = await readJournal(paths.journal).catch(() => undefined);
-  if (!journal) return manifest.counts;
+/** One campaign in full, as `campaigns show` tells it. */
+export interface CampaignDetail extends CampaignEntry {
+  /** Whether the counts are the journal's (a campaign running or killed mid-run). */
+  countedFromJournal: boolean;
+  /** Journals --force runs set aside (`journal-<time>.ndjson`): how many, and their bytes. */
+  setAside: { journals: number; bytes: number };
+}
+
+/**
+ * The counts of a campaign still running, or killed mid-run, from its journal (its manifest was
+ * last written when a run started), and the journals --force runs set aside beside it.
+ */
+export async function campaignDetail(entry: CampaignEntry): Promise<CampaignDetail> {
+  const setAside = { journals: 0, bytes: 0 };
+  for (const name of await listIfExists(entry.paths.dir)) {
+    if (!ARCHIVED_JOURNAL.test(name)) continue;
+    const info = await stat(join(entry.paths.dir, name)).catch(() => undefined);
+    setAside.journals++;
+    setAside.bytes += info?.size ?? 0;
+  }
+  if (entry.status !== 'running' && entry.status !== 'interrupted') {
+    return { ...entry, countedFromJournal: false, setAside };
+  }
+  const journal = await readJournal(entry.paths.journal, entry.manifest.records).catch(
+    () => undefined,
+  );
+  if (!journal) return { ...entry, countedFromJournal: false, setAside };
   const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   for (const outcome of journal.results.outcomes()) counts[outcome]++;
-  return counts;
+  return { ...entry, counts, countedFromJournal: true, setAside };
 }
 
 /** Finds a campaign by its ID or an unambiguous prefix of it. */

@@ -2,6 +2,12 @@
 import type { RowResult } from '../message/outcome.js';
 import type { ReportWriter } from './writer.js';
 
+/**
+ * Rows held before they are written without waiting for a batch: a resume reports every record an
+ * earlier run settled before its first batch, a million of them after a long run.
+ */
+const FLUSH_ROWS = 1024;
+
 export class ReportSink {
   private buffer: RowResult[] = [];
   private chain: Promise<void> = Promise.resolve();
@@ -11,6 +17,7 @@ export class ReportSink {
 
   add(row: RowResult): void {
     this.buffer.push(row);
+    if (this.buffer.length >= FLUSH_ROWS) void this.flush();
   }
 
   /** Queues what has been added; writes never overlap, so rows keep their arrival order. */

@@ -23,8 +23,8 @@ vi.mock('../../src/journal/appender.js', async (importOriginal) => {
     override append(line: string, options?: { sync?: boolean }): Promise<void> {
       // The first line that fails is the send line after `afterSends`, or with `failDone`, the
       // answer of the batch before it; every line after it fails too, as on a full disk.
-      if (line.startsWith('{"t":"send"')) fullDisk.sends++;
-      const done = fullDisk.failDone && line.startsWith('{"t":"done"');
+      if (line.startsWith('{"t":"batch"')) fullDisk.sends++;
+      const done = fullDisk.failDone && line.startsWith('{"t":"result"');
       if (fullDisk.sends > fullDisk.afterSends || (done && fullDisk.sends >= fullDisk.afterSends)) {
         return Promise.reject(new Error('ENOSPC: no space left on device, write'));
       }

@@ -126,7 +126,7 @@ export function stateJournal(stateDir = process.env.SMS_SEND_STATE_DIR!): string
     : join(stateDir, 'no-single-campaign');
 }
 
-/** Counts the complete `send` and `done` lines of a journal being written (a torn tail is ignored). */
+/** Counts the complete `batch` and `result` lines of a journal being written (a torn tail is ignored). */
 export async function journalCounts(path: string): Promise<{ send: number; done: number }> {
   let text: string;
   try {
@@ -137,8 +137,8 @@ export async function journalCounts(path: string): Promise<{ send: number; done:
   let send = 0;
   let done = 0;
   for (const line of text.split('\n')) {
-    if (line.startsWith('{"t":"send"') && line.endsWith('}')) send++;
-    else if (line.startsWith('{"t":"done"') && line.endsWith('}')) done++;
+    if (line.startsWith('{"t":"batch"') && line.endsWith('}')) send++;
+    else if (line.startsWith('{"t":"result"') && line.endsWith('}')) done++;
   }
   return { send, done };
 }

@@ -192,11 +192,13 @@ describe('claimCampaign', () => {
   });
 
   it('a journal written by a newer sms-send is refused (exit 2), not guessed at', async () => {
-    await seed(manifest({ status: 'interrupted' }), JOURNAL_SENT.replace('"v":1', '"v":2'));
+    await seed(manifest({ status: 'interrupted' }), JOURNAL_SENT.replace('"v":1', '"v":3'));
     await expect(claim({ resume: true })).rejects.toMatchObject({
       exitCode: 2,
       code: 'journal-version',
-      message: expect.stringContaining('journal version 2, this one reads 1') as unknown,
+      message: expect.stringContaining(
+        'journal version 3, this one reads 2 and earlier',
+      ) as unknown,
     });
   });
 

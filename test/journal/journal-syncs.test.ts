@@ -49,8 +49,11 @@ const start = (v = 1) => ({ t: 'start', v, campaign: 'c', run: 1, at: 'then' }) 
 describe('JournalWriter syncs', () => {
   it('each line saying what is about to be sent or was not sent, and no result line', async () => {
     const writer = await JournalWriter.open(path);
-    expect(opened).toHaveLength(1);
+    // The journal, then its folder, synced once for the new name and closed.
+    expect(opened).toHaveLength(2);
     const handle = opened[0]!;
+    expect(opened[1]!.sync).toHaveBeenCalledTimes(1);
+    expect(opened[1]!.close).toHaveBeenCalledTimes(1);
     const syncsFor = async (line: Parameters<JournalWriter['append']>[0]) => {
       handle.datasync.mockClear();
       await writer.append(line);
@@ -82,7 +85,7 @@ describe('readJournal', () => {
   });
 
   it('closes the file also when it refuses the journal', async () => {
-    await writeFile(path, `${JSON.stringify(start(2))}\n`);
+    await writeFile(path, `${JSON.stringify(start(3))}\n`);
     await expect(readJournal(path)).rejects.toThrow(UsageError);
     expect(opened).toHaveLength(1);
     expect(opened[0]!.close).toHaveBeenCalledTimes(1);

@@ -64,14 +64,15 @@ describe('readJournal', () => {
     expect(state.sent).toBe(false);
   });
 
-  it('reads a journal of its own version, refuses a newer one and names both versions', async () => {
+  it('reads its own version and the one before, refuses a newer one and names both', async () => {
     expect((await read(start(1, 'c', 1))).runs).toBe(1);
-    await writeFile(path, `${JSON.stringify(start(1, 'c', 2))}\n`);
+    expect((await read(start(1, 'c', 1), start(2, 'c', 2))).runs).toBe(2);
+    await writeFile(path, `${JSON.stringify(start(1, 'c', 3))}\n`);
     const refusal = readJournal(path);
     await expect(refusal).rejects.toBeInstanceOf(UsageError);
     await expect(refusal).rejects.toMatchObject({
       message:
-        `${path} was written by a newer sms-send (journal version 2, this one reads 1); ` +
+        `${path} was written by a newer sms-send (journal version 3, this one reads 2 and earlier); ` +
         'nothing was sent. Resume with that version.',
       code: 'journal-version',
     });
@@ -181,7 +182,7 @@ describe('JournalWriter', () => {
     await writer.close();
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     expect(await readFile(path, 'utf8')).toBe(
-      '{"t":"send","b":"b1","rows":[1,2]}\n{"t":"unsent","b":"b1"}\n',
+      '{"t":"batch","b":"b1","r":[1,2]}\n{"t":"unsent","b":"b1"}\n',
     );
   });
 
@@ -191,7 +192,7 @@ describe('JournalWriter', () => {
     await writer.append(sendLine('b2', [2]));
     await writer.close();
     expect(await readFile(path, 'utf8')).toBe(
-      '{"t":"send","b":"b1","rows":[1]}\n{"t":"do\n{"t":"send","b":"b2","rows":[2]}\n',
+      '{"t":"send","b":"b1","rows":[1]}\n{"t":"do\n{"t":"batch","b":"b2","r":[2,2]}\n',
     );
     expect(inFlight((await readJournal(path))!)).toEqual({ 1: 1, 2: 1 });
   });
@@ -235,10 +236,10 @@ describe('journal lines', () => {
     const rows = [1, 2];
     const line = sendLine('b', rows);
     rows.push(3);
-    expect(line).toEqual({ t: 'send', b: 'b', rows: [1, 2] });
+    expect(line).toEqual({ t: 'batch', b: 'b', r: [1, 2] });
   });
 
-  it('doneLine writes each result as a tuple, null for what it lacks; not the number or id', () => {
+  it('doneLine writes the results as columns, leaving out what none has; not the number or id', () => {
     const full: RowResult = {
       row: 1,
       to: '47',
@@ -252,12 +253,39 @@ describe('journal lines', () => {
       error: 'e',
     };
     const bare: RowResult = { row: 2, to: '47', messageId: 'n', outcome: 'unknown', attempts: 1 };
-    expect(doneLine('b9', [full, bare])).toEqual({
-      t: 'done',
+    expect(doneLine('b9', [bare, full])).toEqual({
+      t: 'result',
       b: 'b9',
-      r: [
-        [1, 'rejected', 2, 5, 'No', 't', { a: 'b' }, 'e'],
-        [2, 'unknown', 1, null, null, null, null, null],
+      r: [1, 2],
+      o: [
+        [1, 'rejected'],
+        [1, 'unknown'],
+      ],
+      a: [
+        [1, 2],
+        [1, 1],
+      ],
+      c: [
+        [1, 5],
+        [1, null],
+      ],
+      d: [
+        [1, 'No'],
+        [1, null],
+      ],
+      i: [
+        [1, 't'],
+        [1, null],
+      ],
+      x: {
+        a: [
+          [1, 'b'],
+          [1, null],
+        ],
+      },
+      e: [
+        [1, 'e'],
+        [1, null],
       ],
     });
   });

@@ -78,12 +78,12 @@ describe('recordConfirmed', () => {
     expect(await recordConfirmed(stateDir, report, rows)).toBe('c1');
     const lines = (await readFile(paths.journal, 'utf8')).trimEnd().split('\n');
     expect(JSON.parse(lines.at(-1)!)).toEqual({
-      t: 'done',
+      t: 'result',
       b: 'dlr',
-      r: [
-        [4, 'accepted', 1, null, 'confirmed by delivery report', null, null, null],
-        [6, 'accepted', 1, null, 'confirmed by delivery report', null, null, null],
-      ],
+      r: [4, 4, 6, 6],
+      o: [[2, 'accepted']],
+      a: [[2, 1]],
+      d: [[2, 'confirmed by delivery report']],
     });
     const state = await readJournal(paths.journal);
     expect([1, 2, 3, 4, 5, 6].map((row) => state!.results.outcome(row))).toEqual([

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/shared/errors.js';
 import { acquireLock } from '../../src/journal/lock.js';
 import {
+  campaignDetail,
   campaignPaths,
   effectiveStatus,
   ensureStateDir,
@@ -139,14 +140,15 @@ describe('effectiveStatus', () => {
   });
 });
 
-describe('listCampaigns', () => {
-  const journal = [
-    '{"t":"start","v":1,"campaign":"h","run":1,"at":"x"}',
-    '{"t":"done","b":"b1","r":[[1,"accepted",1],[2,"accepted",1],[3,"rejected",1]]}',
-    '{"t":"send","b":"b2","rows":[4]}',
-    '',
-  ].join('\n');
+/** Rows 1–2 accepted, 3 rejected (version 1 lines), 4 sent without an answer. */
+const journal = [
+  '{"t":"start","v":1,"campaign":"h","run":1,"at":"x"}',
+  '{"t":"done","b":"b1","r":[[1,"accepted",1],[2,"accepted",1],[3,"rejected",1]]}',
+  '{"t":"send","b":"b2","rows":[4]}',
+  '',
+].join('\n');
 
+describe('listCampaigns', () => {
   it('lists none when there is no state, and every campaign with a manifest, newest first', async () => {
     expect(await listCampaigns(stateDir)).toEqual([]);
     await save(manifest('old', { startedAt: '2030-01-01T00:00:00.000Z' }));
@@ -179,16 +181,36 @@ describe('listCampaigns', () => {
     ]);
   });
 
+  it('lists from the manifests alone: a journal is never read, whatever it holds', async () => {
+    await save(manifest('i', { status: 'running' }), journal);
+    await save(
+      manifest('newer', { status: 'interrupted', startedAt: '2029-01-01T00:00:00.000Z' }),
+      '{"t":"start","v":9,"campaign":"h","run":1,"at":"x"}\n',
+    );
+    const entries = await listCampaigns(stateDir);
+    expect(entries.map((e) => [e.manifest.id, e.status, e.counts])).toEqual([
+      ['i', 'interrupted', COUNTS],
+      ['newer', 'interrupted', COUNTS],
+    ]);
+  });
+});
+
+describe('campaignDetail', () => {
   it('counts an interrupted or running campaign from its journal', async () => {
     const fromJournal = { accepted: 2, rejected: 1, invalid: 0, failed: 0, unknown: 0, skipped: 0 };
     await save(manifest('i', { status: 'running' }), journal);
     const [killed] = await listCampaigns(stateDir);
-    expect(killed!.status).toBe('interrupted');
-    expect(killed!.counts).toEqual(fromJournal);
+    expect(await campaignDetail(killed!)).toMatchObject({
+      status: 'interrupted',
+      counts: fromJournal,
+      countedFromJournal: true,
+    });
     const lock = await acquireLock(killed!.paths.lock);
     const [running] = await listCampaigns(stateDir);
-    expect(running!.status).toBe('running');
-    expect(running!.counts).toEqual(fromJournal);
+    expect(await campaignDetail(running!)).toMatchObject({
+      status: 'running',
+      counts: fromJournal,
+    });
     await lock.release();
   });
 
@@ -198,11 +220,25 @@ describe('listCampaigns', () => {
       manifest('newer', { status: 'interrupted', startedAt: '2029-01-01T00:00:00.000Z' }),
       '{"t":"start","v":9,"campaign":"h","run":1,"at":"x"}\n',
     );
-    const entries = await listCampaigns(stateDir);
-    expect(entries.map((e) => [e.manifest.id, e.counts])).toEqual([
-      ['none', COUNTS],
-      ['newer', COUNTS],
-    ]);
+    for (const entry of await listCampaigns(stateDir)) {
+      expect(await campaignDetail(entry)).toMatchObject({
+        counts: COUNTS,
+        countedFromJournal: false,
+      });
+    }
+  });
+
+  it('counts the journals --force runs set aside, and their bytes', async () => {
+    await save(manifest('forced'), journal);
+    const { dir } = campaignPaths(stateDir, 'forced');
+    await writeFile(join(dir, 'journal-1700000000000.ndjson'), 'x'.repeat(100));
+    await writeFile(join(dir, 'journal-1700000000001.ndjson'), 'x'.repeat(23));
+    await writeFile(join(dir, 'journal-notes.txt'), 'not a journal');
+    const [entry] = await listCampaigns(stateDir);
+    expect((await campaignDetail(entry!)).setAside).toEqual({ journals: 2, bytes: 123 });
+    await save(manifest('plain'), journal);
+    const plain = (await listCampaigns(stateDir)).find((e) => e.manifest.id === 'plain')!;
+    expect((await campaignDetail(plain)).setAside).toEqual({ journals: 0, bytes: 0 });
   });
 });
 
@@ -257,6 +293,14 @@ describe('pruneCampaigns', () => {
       'stopped',
       'updated-at',
     ]);
+  });
+
+  it('removes the journals --force runs set aside with their campaign', async () => {
+    await save(manifest('forced', { finishedAt: before }), journal);
+    const { dir } = campaignPaths(stateDir, 'forced');
+    await writeFile(join(dir, 'journal-1700000000000.ndjson'), journal);
+    expect(await pruneCampaigns(stateDir, CUTOFF)).toEqual(['forced']);
+    expect(await readdir(join(stateDir, 'campaigns'))).toEqual([]);
   });
 
   it('keeps a finished campaign whose lock a live run holds', async () => {

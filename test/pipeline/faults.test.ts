@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Answer } from '../../src/gateway/outcome.js';
 import { GatewayClient } from '../../src/gateway/client.js';
+import { rowsOf } from '../../src/journal/columns.js';
 import { readJournal } from '../../src/journal/journal.js';
 import { ReportSink } from '../../src/report/sink.js';
 import { openReport } from '../../src/report/writer.js';
@@ -476,9 +477,9 @@ describe('runCampaign: the journal makes faults resumable', () => {
     // As if killed while writing the last result: its line is cut in half.
     const journal = journalPath(reportPath);
     const lines = (await readFile(journal, 'utf8')).split('\n').filter((l) => l !== '');
-    const lastDone = lines.findLastIndex((l) => l.startsWith('{"t":"done"'));
-    const tornBatch = JSON.parse(lines[lastDone]!) as { r: [number][] };
-    const tornRows = new Set(tornBatch.r.map(([row]) => String(row)));
+    const lastDone = lines.findLastIndex((l) => l.startsWith('{"t":"result"'));
+    const tornBatch = JSON.parse(lines[lastDone]!) as { r: number[] };
+    const tornRows = new Set([...rowsOf(tornBatch.r)].map(String));
     const kept = lines.filter((_, i) => i !== lastDone);
     await writeFile(journal, `${kept.join('\n')}\n`);
     await appendFile(journal, lines[lastDone]!.slice(0, lines[lastDone]!.length >> 1));

@@ -1,7 +1,12 @@
 // `sms-send campaigns`: lists, shows and prunes the campaigns in the state directory.
 import { parseDuration } from '../../shared/duration.js';
 import { ExitCode, UsageError } from '../../shared/errors.js';
-import { findCampaign, listCampaigns, pruneCampaigns } from '../../journal/state.js';
+import {
+  campaignDetail,
+  findCampaign,
+  listCampaigns,
+  pruneCampaigns,
+} from '../../journal/state.js';
 import { campaignJson, renderCampaign, renderCampaignList } from '../ui/campaigns.js';
 import { colorFor } from '../ui/color.js';
 import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
@@ -24,10 +29,10 @@ export async function runCampaigns(flags: CampaignsFlags): Promise<ExitCode> {
 
 export async function runCampaignShow(id: string, flags: CampaignsFlags): Promise<ExitCode> {
   const { stateDir } = await settingsFor(flags);
-  const entry = await findCampaign(stateDir, id);
+  const entry = await campaignDetail(await findCampaign(stateDir, id));
   process.stdout.write(
     flags.json
-      ? `${JSON.stringify(campaignJson(entry))}\n`
+      ? `${JSON.stringify({ ...campaignJson(entry), setAside: entry.setAside })}\n`
       : `${renderCampaign(entry, colorFor('stdout'))}\n`,
   );
   return ExitCode.ok;

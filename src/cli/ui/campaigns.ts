@@ -1,8 +1,8 @@
 // Renders the campaigns of the state directory (list, one campaign) as strings, and their JSON shape.
 import type { ChalkInstance } from 'chalk';
 import { basename } from 'node:path';
-import type { CampaignEntry, CampaignStatus } from '../../journal/state.js';
-import { formatCount } from './format.js';
+import type { CampaignDetail, CampaignEntry, CampaignStatus } from '../../journal/state.js';
+import { formatBytes, formatCount } from './format.js';
 import { formatTable } from './table.js';
 
 /** The stable JSON shape of one campaign (`campaigns --json`, `campaigns show --json`). */
@@ -75,14 +75,15 @@ export function renderCampaignList(
   return lines.join('\n');
 }
 
-export function renderCampaign(entry: CampaignEntry, c: ChalkInstance): string {
+export function renderCampaign(entry: CampaignDetail, c: ChalkInstance): string {
   const m = entry.manifest;
+  const { journals, bytes } = entry.setAside;
   const lines = [
     `${c.bold('campaign')}  ${m.id}${m.named ? c.dim(' (named with --campaign)') : ''}`,
     `${c.bold('status')}    ${paintStatus(entry.status, c)}${m.reason ? ` (${m.reason})` : ''}`,
     `${c.bold('started')}   ${m.startedAt}${m.runs > 1 ? c.dim(` (run ${m.runs}; first ${m.createdAt})`) : ''}`,
     `${c.bold('finished')}  ${m.finishedAt ?? c.dim('-')}`,
-    `${c.bold('records')}   ${formatCount(m.records)}: ${formatCount(entry.counts.accepted)} accepted${others(entry.counts) ? `, ${others(entry.counts)}` : ''}`,
+    `${c.bold('records')}   ${formatCount(m.records)}: ${formatCount(entry.counts.accepted)} accepted${others(entry.counts) ? `, ${others(entry.counts)}` : ''}${entry.countedFromJournal ? c.dim(' (settled so far, from its journal)') : ''}`,
     `${c.bold('target')}    ${m.target}`,
     ...(m.followUp
       ? [
@@ -98,6 +99,12 @@ export function renderCampaign(entry: CampaignEntry, c: ChalkInstance): string {
     c.bold('reports'),
     ...m.reports.map((r) => `  ${r}`),
     `${c.bold('state')}     ${entry.paths.dir}`,
+    ...(journals > 0
+      ? [
+          `${c.bold('set aside')} ${journals === 1 ? 'a journal' : `${formatCount(journals)} journals`} of runs before a --force run ` +
+            c.dim(`(${formatBytes(bytes)}; removed with the campaign by campaigns prune)`),
+        ]
+      : []),
   ];
   return lines.join('\n');
 }

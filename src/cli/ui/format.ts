@@ -23,3 +23,16 @@ export { formatMoney, plural } from '../../shared/count.js';
 export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
+
+/** `512 bytes`, `1.2 MB`: a file's size for a person. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${formatCount(bytes)} bytes`;
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}

@@ -708,29 +708,36 @@ describe('campaigns', () => {
     );
   });
 
-  it('shows one campaign', () => {
-    expect(both((c) => renderCampaign(campaigns[1]!, c))).toMatchInlineSnapshot(`
+  it('shows one campaign: counts from its journal, and the journals --force runs set aside', () => {
+    const detail = {
+      ...campaigns[1]!,
+      countedFromJournal: true,
+      setAside: { journals: 2, bytes: 1_234_567 },
+    };
+    expect(both((c) => renderCampaign(detail, c))).toMatchInlineSnapshot(`
       {
         "colour": "<1>campaign<22>  tonight-2025-06-02<2> (named with --campaign)<22>
       <1>status<22>    <33>interrupted<39> (gateway unreachable)
       <1>started<22>   2025-06-02T21:00:00.000Z<2> (run 2; first 2025-06-02T20:00:00.000Z)<22>
       <1>finished<22>  <2>-<22>
-      <1>records<22>   5: 2 accepted, 3 unknown
+      <1>records<22>   5: 2 accepted, 3 unknown<2> (settled so far, from its journal)<22>
       <1>target<22>    simulator
       <1>inputs<22>
         /data/campaign.csv  <2>123,456 bytes, sha256 abababababababab<22>
       <1>reports<22>
-      <1>state<22>     /state/campaigns/tonight-2025-06-02",
+      <1>state<22>     /state/campaigns/tonight-2025-06-02
+      <1>set aside<22> 2 journals of runs before a --force run <2>(1.2 MB; removed with the campaign by campaigns prune)<22>",
         "plain": "campaign  tonight-2025-06-02 (named with --campaign)
       status    interrupted (gateway unreachable)
       started   2025-06-02T21:00:00.000Z (run 2; first 2025-06-02T20:00:00.000Z)
       finished  -
-      records   5: 2 accepted, 3 unknown
+      records   5: 2 accepted, 3 unknown (settled so far, from its journal)
       target    simulator
       inputs
         /data/campaign.csv  123,456 bytes, sha256 abababababababab
       reports
-      state     /state/campaigns/tonight-2025-06-02",
+      state     /state/campaigns/tonight-2025-06-02
+      set aside 2 journals of runs before a --force run (1.2 MB; removed with the campaign by campaigns prune)",
       }
     `);
   });

@@ -1,0 +1,159 @@
+// A run killed at every point of its journal, resumed in-process: the journal of a finished
+// campaign cut at each line's end and inside each line (a torn tail), with the manifest a killed
+// run leaves, then --resume against the simulator. Nothing settled or in flight is sent again,
+// and every record is reported once. And a finished campaign's resume answers from its manifest.
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { send, startSimulator, type Simulator } from '../../src/index.js';
+import { rowsOf } from '../../src/journal/columns.js';
+import { campaignPaths, readManifest, writeManifest } from '../../src/journal/state.js';
+import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
+
+const CREDENTIALS = { username: 'resume-user', password: 'resume-secret' };
+const RECORDS = 5;
+
+let sim: Simulator;
+let dir: { path: string; remove: () => Promise<void> };
+let input: string;
+/** The state folder and report of the campaign sent whole, once. */
+let original: { state: string; report: string; id: string; journal: string };
+
+function settings(stateDir: string) {
+  return { endpoint: sim.url, ...CREDENTIALS, stateDir, batchSize: 2, concurrency: 1 };
+}
+
+beforeAll(async () => {
+  sim = await startSimulator({ credentials: CREDENTIALS });
+  dir = await tempDir();
+  input = join(dir.path, 'kills.csv');
+  await writeCampaignCsv(input, RECORDS);
+  const state = join(dir.path, 'state');
+  const report = join(dir.path, 'whole.csv');
+  const whole = await send({ inputs: [input], settings: settings(state), report });
+  const id = whole.summary.campaign;
+  original = {
+    state,
+    report,
+    id,
+    journal: await readFile(campaignPaths(state, id).journal, 'utf8'),
+  };
+});
+
+afterAll(async () => {
+  await sim.stop();
+  await dir.remove();
+});
+
+/** The rows a journal's complete lines record as sent (a batch line) and as settled (a result). */
+function recorded(journal: string): { sent: Set<number>; settled: Set<number> } {
+  const sent = new Set<number>();
+  const settled = new Set<number>();
+  for (const line of journal.split('\n')) {
+    if (!line.endsWith('}')) continue;
+    const parsed = JSON.parse(line) as { t: string; r?: number[] };
+    if (parsed.t === 'batch') for (const row of rowsOf(parsed.r!)) sent.add(row);
+    if (parsed.t === 'result') for (const row of rowsOf(parsed.r!)) settled.add(row);
+  }
+  return { sent, settled };
+}
+
+/** Every point a kill can leave the journal at: after each line, and halfway through each. */
+function cuts(journal: string): number[] {
+  const points: number[] = [];
+  let at = 0;
+  for (const line of journal.split('\n').slice(0, -1)) {
+    points.push(at + (line.length >> 1), at + line.length + 1);
+    at += line.length + 1;
+  }
+  return points;
+}
+
+describe('--resume after a kill at any point of the journal', () => {
+  it('sends only what no complete line recorded, and reports every record once', async () => {
+    const points = cuts(original.journal);
+    expect(points.length).toBeGreaterThanOrEqual(2 * (1 + 2 * Math.ceil(RECORDS / 2)));
+    for (const [n, cut] of points.entries()) {
+      const state = join(dir.path, `cut-${n}`);
+      const paths = campaignPaths(state, original.id);
+      await mkdir(paths.dir, { recursive: true });
+      await cp(campaignPaths(original.state, original.id).manifest, paths.manifest);
+      const journal = original.journal.slice(0, cut);
+      await writeFile(paths.journal, journal);
+      // As a killed run leaves its manifest: running, with the counts of its start.
+      const manifest = (await readManifest(paths.manifest))!;
+      const { summary, finishedAt, ...rest } = manifest;
+      expect(summary && finishedAt).toBeTruthy();
+      const zero = { accepted: 0, rejected: 0, invalid: 0, failed: 0, unknown: 0, skipped: 0 };
+      await writeManifest(paths.manifest, { ...rest, status: 'running', counts: zero });
+      const report = join(dir.path, `cut-${n}.csv`);
+      await cp(original.report, report);
+
+      const before = sim.ledger.length;
+      const resumed = await send({
+        inputs: [input],
+        settings: settings(state),
+        report,
+        resume: true,
+      }).catch((error: unknown) => ({ error }));
+      const context = `cut ${n} at byte ${cut}: ${JSON.stringify(resumed).slice(0, 300)}`;
+      const { sent, settled } = recorded(journal);
+      const rows = parseCsv(await readFile(report, 'utf8'));
+      // Every record once, in the report.
+      expect(
+        rows.map((r) => Number(r.row)).sort((a, b) => a - b),
+        context,
+      ).toEqual(Array.from({ length: RECORDS }, (_v, i) => i + 1));
+      const byId = new Map(rows.map((r) => [r.messageId, Number(r.row)]));
+      const resent = sim.ledger.slice(before).map((entry) => byId.get(entry.messageId));
+      // What the journal recorded as sent is never sent again; the rest exactly once.
+      const expected = rows.map((r) => Number(r.row)).filter((row) => !sent.has(row));
+      expect(
+        resent.sort((a, b) => a! - b!),
+        context,
+      ).toEqual(expected);
+      for (const row of rows) {
+        const number = Number(row.row);
+        const outcome = settled.has(number) || !sent.has(number) ? 'accepted' : 'unknown';
+        expect({ row: number, outcome: row.outcome }, context).toEqual({ row: number, outcome });
+      }
+      await rm(state, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('--resume of a finished campaign', () => {
+  it('answers from its manifest: the journal is not read, nothing is sent, the report stays', async () => {
+    const state = join(dir.path, 'finished');
+    await cp(original.state, state, { recursive: true });
+    const report = join(dir.path, 'finished.csv');
+    await cp(original.report, report);
+    const paths = campaignPaths(state, original.id);
+    const manifest = (await readManifest(paths.manifest))!;
+    await writeManifest(paths.manifest, { ...manifest, reports: [report] });
+    // A journal this version would refuse to read: reading it would end the resume.
+    await writeFile(paths.journal, '{"t":"start","v":99,"campaign":"x","run":9,"at":"x"}\n');
+    const reportBefore = await readFile(report, 'utf8');
+    const before = sim.ledger.length;
+    const answer = await send({ inputs: [input], settings: settings(state), report, resume: true });
+    expect(sim.ledger.length).toBe(before);
+    expect(answer.summary).toMatchObject({
+      campaign: original.id,
+      total: RECORDS,
+      byOutcome: { accepted: RECORDS },
+      exitCode: 0,
+      resumed: { fromJournal: RECORDS, inFlight: 0 },
+    });
+    expect(await readFile(report, 'utf8')).toBe(reportBefore);
+    // Another report path needs the journal (the report is written afresh from it): refused here.
+    await expect(
+      send({
+        inputs: [input],
+        settings: settings(state),
+        report: join(dir.path, 'elsewhere.csv'),
+        resume: true,
+      }),
+    ).rejects.toMatchObject({ code: 'journal-version' });
+    expect(sim.ledger.length).toBe(before);
+  });
+});
