@@ -49,7 +49,10 @@ export async function loadConfigFile(
     if (explicitPath && (error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new UsageError(`config file ${explicitPath} does not exist`, 'config');
     }
-    const syntax = syntaxProblem(error) ?? (await moduleSyntaxProblem(error));
+    // A module's SyntaxError names its line on some Node lines only: then the parser is asked.
+    const named = syntaxProblem(error);
+    const syntax =
+      named && /:\d+: /.test(named) ? named : ((await moduleSyntaxProblem(error)) ?? named);
     if (syntax) throw new UsageError(`cannot read config ${syntax}`, 'config');
     const reason = error instanceof Error ? error.message : String(error);
     throw new UsageError(`cannot read config (${where}): ${reason}`, 'config');

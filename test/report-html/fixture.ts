@@ -4,6 +4,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { campaignPaths, writeManifest, type Manifest } from '../../src/journal/state.js';
 import { appendTimelineRun } from '../../src/report/html/timeline.js';
+import { DLR_COLUMNS } from '../../src/dlr/matching.js';
+import { REPORT_COLUMNS } from '../../src/report/row.js';
 
 /** Texts that break out of HTML if they are not escaped, and one that is not valid UTF-16. */
 export const HOSTILE = [
@@ -27,22 +29,8 @@ function csvCell(value: string | number | undefined): string {
   return value === undefined ? '' : `"${String(value).replace(/"/g, '""')}"`;
 }
 
-const COLUMNS = [
-  'row',
-  'to',
-  'messageId',
-  'outcome',
-  'statusCode',
-  'statusDescription',
-  'transactionId',
-  'extraInfo',
-  'attempts',
-  'error',
-  'segments',
-  'encoding',
-  'deliveryStatus',
-  'deliveredAt',
-] as const;
+/** A report's columns after delivery reports were applied. */
+const COLUMNS = [...REPORT_COLUMNS, ...DLR_COLUMNS] as const;
 
 type Row = Partial<Record<(typeof COLUMNS)[number], string | number>>;
 

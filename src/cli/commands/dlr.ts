@@ -142,6 +142,8 @@ export async function runDlr(flags: DlrFlags, program: string): Promise<ExitCode
     throw error;
   });
 
+  // Listening for the stop before the template is out: a script that reads it may stop at once.
+  const stopped = untilStopped();
   const err = colorFor('stderr');
   // The template alone on stdout, so a script can capture it; the rest is for the operator.
   // With --json, stdout holds the one summary document, and the template goes to stderr.
@@ -167,7 +169,7 @@ export async function runDlr(flags: DlrFlags, program: string): Promise<ExitCode
   receiver.on('fold', (fold) => {
     recording = recording.then(() => recordInState(reportPath, fold, flags));
   });
-  await untilStopped();
+  await stopped;
   const fold = await receiver.stop();
   await recording;
   progress.stop();

@@ -10,6 +10,7 @@ import { duration, num, pct } from './numbers.js';
 import { PAGE_CSS } from './style.js';
 import { stackedBar, horizontalBars, histogram, type Bar } from './svg.js';
 import { sendingSection } from './sending.js';
+import { countsTable } from './table.js';
 
 /**
  * Formats every number and time for the reader's locale. Without it (a mail client that runs no
@@ -188,25 +189,15 @@ function outcomesSection(data: PageData): Markup {
   return html`<section id="outcomes">
     <h2>Outcomes</h2>
     ${stackedBar('outcomes-chart', 'Outcomes by share of rows', bars)}
-    <table class="counts">
-      <thead>
-        <tr>
-          <th scope="col">outcome</th>
-          <th scope="col" class="n">rows</th>
-          <th scope="col" class="n">share</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}${extra}
-      </tbody>
-      <tfoot>
-        <tr>
-          <th scope="row">total</th>
-          <td class="n" data-count="total">${num(counts.total)}</td>
-          <td class="n">100%</td>
-        </tr>
-      </tfoot>
-    </table>
+    ${countsTable(
+      ['outcome', { n: 'rows' }, { n: 'share' }],
+      [...rows, ...extra],
+      html`<tr>
+        <th scope="row">total</th>
+        <td class="n" data-count="total">${num(counts.total)}</td>
+        <td class="n">100%</td>
+      </tr>`,
+    )}
   </section>`;
 }
 
@@ -244,18 +235,7 @@ function deliverySection(data: PageData): Markup {
   return html`<section id="delivery">
     <h2>Delivery</h2>
     ${horizontalBars('funnel-chart', 'From sent to delivered', bars)}
-    <table class="counts">
-      <thead>
-        <tr>
-          <th scope="col">step</th>
-          <th scope="col" class="n">rows</th>
-          <th scope="col" class="n">share of the step before</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>
+    ${countsTable(['step', { n: 'rows' }, { n: 'share of the step before' }], rows)}
     ${deliveryTimesBlock(data)}
   </section>`;
 }
@@ -306,18 +286,7 @@ function problemsSection(data: PageData): Markup {
       </tr>`,
   );
   const byCode = html`<h3>By StatusCode</h3>
-    <table class="counts">
-      <thead>
-        <tr>
-          <th scope="col" class="n">StatusCode</th>
-          <th scope="col">description</th>
-          <th scope="col" class="n">rows</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${codeRows}
-      </tbody>
-    </table>
+    ${countsTable([{ n: 'StatusCode' }, 'description', { n: 'rows' }], codeRows)}
     <p class="muted">
       Failed (${num(failed)}) and unknown (${num(unknown)}) rows have no StatusCode: no answer from
       the gateway carried one.
@@ -338,19 +307,7 @@ function problemsSection(data: PageData): Markup {
   }));
   const byCountry = html`<h3>By destination country (calling code)</h3>
     ${horizontalBars('country-chart', 'Rejected, failed and unknown rows by calling code', bars)}
-    <table class="counts">
-      <thead>
-        <tr>
-          <th scope="col">calling code</th>
-          <th scope="col" class="n">rejected</th>
-          <th scope="col" class="n">failed</th>
-          <th scope="col" class="n">unknown</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${countryRows}
-      </tbody>
-    </table>`;
+    ${countsTable(['calling code', { n: 'rejected' }, { n: 'failed' }, { n: 'unknown' }], countryRows)}`;
   return html`<section id="problems">
     <h2>Rejections and failures</h2>
     ${byCode}${byCountry}
@@ -419,19 +376,7 @@ function segmentsSection(data: PageData): Markup {
           </table>`;
   return html`<section id="segments">
     <h2>Segments and cost</h2>
-    <table class="counts">
-      <thead>
-        <tr>
-          <th scope="col">encoding</th>
-          <th scope="col" class="n">messages</th>
-          <th scope="col" class="n">segments</th>
-          <th scope="col" class="n">segments accepted</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>
+    ${countsTable(['encoding', { n: 'messages' }, { n: 'segments' }, { n: 'segments accepted' }], rows)}
     ${cost}${costlyTable}
   </section>`;
 }
