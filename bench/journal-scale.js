@@ -5,73 +5,16 @@
 // resumes it; then resumes the finished campaign. Each sms-send run is a child measured by
 // bench/probe.js (peak RSS); the simulator's probe says when the resumed run's first request came.
 import { spawn } from 'node:child_process';
-import { cp, mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bin, env, probe, startSimulator, writeCampaign } from './children.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(root, 'bin', 'sms-send.js');
-const probe = join(root, 'bench', 'probe.js');
 const out = join(root, 'bench', '.out', 'journal-scale');
 const records = Number(process.argv[2] ?? 1_000_000);
 const total = records + Math.max(1000, Math.ceil(records / 100));
-const env = {
-  ...process.env,
-  SMS_SEND_USERNAME: 'bench',
-  SMS_SEND_PASSWORD: 'bench-pw',
-  NO_COLOR: '1',
-};
-
-async function writeCampaign(file, count) {
-  const handle = await open(file, 'w');
-  await handle.write('to,text\n');
-  let chunk = '';
-  for (let i = 0; i < count; i++) {
-    // Norwegian mobiles: 474 and 479 numbers, a million of each.
-    chunk += `${(i % 2 === 0 ? 4741000000 : 4790000000) + (Math.floor(i / 2) % 1_000_000)},Hello number ${i}\n`;
-    if (chunk.length > 1 << 20) {
-      await handle.write(chunk);
-      chunk = '';
-    }
-  }
-  await handle.write(chunk);
-  await handle.close();
-}
-
-function startSimulator() {
-  const child = spawn(process.execPath, ['--import', probe, bin, 'simulate', '--port', '0'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...env, BENCH_FIRST_REQUEST: '1' },
-  });
-  let seen = '';
-  const waiters = new Set();
-  child.stderr.on('data', (data) => {
-    seen += data;
-    for (const waiter of [...waiters]) waiter();
-  });
-  const waitFor = (pattern, from) =>
-    new Promise((resolve) => {
-      const check = () => {
-        const match = pattern.exec(seen.slice(from));
-        if (!match) return;
-        waiters.delete(check);
-        resolve(match);
-      };
-      waiters.add(check);
-      check();
-    });
-  return waitFor(/listening on (http:\/\/\S+)/, 0).then((match) => ({
-    url: match[1],
-    async nextRequest() {
-      const from = seen.length;
-      child.kill('SIGUSR2');
-      await waitFor(/bench-armed/, from);
-      return waitFor(/bench-first-request (\d+)/, from).then((m) => Number(m[1]));
-    },
-    stop: () => child.kill('SIGINT'),
-  }));
-}
 
 /** Runs sms-send with the probe: wall time, peak RSS, and the epoch ms it started at. */
 async function run(label, args, stateDir) {
