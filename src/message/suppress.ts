@@ -134,6 +134,8 @@ async function readCsv(
         `neither a number nor a CSV header with a phone column (${PHONE_COLUMNS}); ` +
         `columns are: ${(input.columns ?? []).join(', ')}`,
     });
+    // Its records are not read, so the file is closed here rather than left to the collector.
+    await input.close?.();
     return;
   }
   for await (const batch of input.records) {

@@ -1,4 +1,5 @@
 // Suppression lists, by table: each line form, both file forms, and every way a list is refused.
+import { readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,6 +87,14 @@ async function refusal(files: Record<string, string>, country?: string) {
 
 describe('loadSuppression', () => {
   const NUMBERS = ['4741234567', '4741234568', '4741234569', '46701234567'];
+
+  it('closes a CSV list it refuses at its header, not leaving the file to the garbage collector', async () => {
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (let i = 0; i < 5; i++)
+      await refusal({ 'optouts.csv': 'name,email\nKari,k@example.com\n' });
+    expect(open()).toBe(before);
+  });
 
   const accepted: [title: string, files: Record<string, string>, country: string | undefined][] = [
     [
