@@ -19,6 +19,22 @@ export const env = {
   NO_COLOR: '1',
 };
 
+/** The argv of a quiet, unprompted send of `input` to `url`, reporting to `report`. */
+export function sendArgv(input, url, concurrency, report) {
+  return [
+    bin,
+    input,
+    '--endpoint',
+    url,
+    '--yes',
+    '--quiet',
+    '--concurrency',
+    String(concurrency),
+    '--report',
+    report,
+  ];
+}
+
 /** `sms-send simulate` in its own process, with the probe reporting its first request on demand. */
 export function startSimulator() {
   const child = spawn(

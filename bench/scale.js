@@ -8,7 +8,15 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { bin, measure, otherNodes, out, startSimulator, writeCampaign } from './children.js';
+import {
+  bin,
+  measure,
+  otherNodes,
+  out,
+  sendArgv,
+  startSimulator,
+  writeCampaign,
+} from './children.js';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -48,18 +56,7 @@ async function runSize(node, records, url) {
     await writeCampaign(input, records);
   }
   const tag = `${node.version}-${records}`;
-  const sendArgs = (report) => [
-    bin,
-    input,
-    '--endpoint',
-    url,
-    '--yes',
-    '--quiet',
-    '--concurrency',
-    '4',
-    '--report',
-    report,
-  ];
+  const sendArgs = (report) => sendArgv(input, url, 4, report);
   const row = async (what, run, stateDir) => ({
     node: node.version,
     records,

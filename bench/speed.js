@@ -8,7 +8,15 @@ import { mkdir, rm } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bin, measure, otherNodes, out, startSimulator, writeCampaign } from './children.js';
+import {
+  bin,
+  measure,
+  otherNodes,
+  out,
+  sendArgv,
+  startSimulator,
+  writeCampaign,
+} from './children.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bareLoop = join(root, 'bench', 'bare-loop.js');
@@ -26,22 +34,7 @@ const CONCURRENCIES = [4, 8];
 const say = (line) => (json ? process.stderr : process.stdout).write(`${line}\n`);
 
 const send = (input, url, concurrency, label, node) =>
-  measure(
-    label,
-    [
-      bin,
-      input,
-      '--endpoint',
-      url,
-      '--yes',
-      '--quiet',
-      '--concurrency',
-      String(concurrency),
-      '--report',
-      join(out, `${label}.report.csv`),
-    ],
-    { node },
-  );
+  measure(label, sendArgv(input, url, concurrency, join(out, `${label}.report.csv`)), { node });
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
