@@ -32,28 +32,84 @@ export function settledRows(
   };
 }
 
+/** What a resume decides each record by: the journal and what may override it. */
+export interface Earlier {
+  journal: JournalState;
+  retryUnknown: boolean;
+  counts: ResumeCounts;
+  resent?: ReadonlyMap<number, string>;
+  delivered?: (messageId: string) => boolean;
+}
+
 /**
  * accepted/rejected/unknown results are final; a `failed` one was surely not processed and is
  * sent again. A batch sent without a recorded answer is `unknown`, resent only with --retry-unknown.
  */
 export async function* applyJournal(
   chunks: AsyncIterable<readonly Entry[]>,
-  journal: JournalState,
-  retryUnknown: boolean,
-  counts: ResumeCounts,
-  resent?: ReadonlyMap<number, string>,
-  delivered?: (messageId: string) => boolean,
+  earlier: Earlier,
+): AsyncGenerator<Entry[]> {
+  for await (const chunk of chunks) yield chunk.map((entry) => earlierOf(entry, earlier) ?? entry);
+}
+
+/**
+ * The records this run decides, without those an earlier run settled: the send pass reaches the
+ * first record left to send at the speed of reading the spool (see docs/architecture.md#resume).
+ */
+export async function* withoutEarlier(
+  chunks: AsyncIterable<readonly Entry[]>,
+  earlier: Earlier,
 ): AsyncGenerator<Entry[]> {
   for await (const chunk of chunks) {
-    yield chunk.map(
-      (entry) =>
-        confirmed(entry, journal, counts, delivered) ??
-        settled(entry, journal, retryUnknown, counts) ??
-        resentBy(entry, resent, counts) ??
-        sentBefore(entry, journal, counts) ??
-        entry,
-    );
+    const left = chunk.filter((entry) => !isEarlier(entry, earlier));
+    if (left.length > 0) yield left;
   }
+}
+
+/** The records an earlier run settled, each with the result it is reported with. */
+export async function* earlierOnly(
+  chunks: AsyncIterable<readonly Entry[]>,
+  earlier: Earlier,
+): AsyncGenerator<Entry[]> {
+  for await (const chunk of chunks) {
+    const settled: Entry[] = [];
+    for (const entry of chunk) {
+      if (!isEarlier(entry, earlier)) continue;
+      const result = earlierOf(entry, earlier);
+      // The two streams must split the records exactly, or one would be lost or sent twice.
+      if (!result) throw new Error(`row ${entry.row}: the resume's two readings of it disagree`);
+      settled.push(result);
+    }
+    if (settled.length > 0) yield settled;
+  }
+}
+
+/** The record as an earlier run left it, or undefined when this run decides it. */
+function earlierOf(entry: Entry, earlier: Earlier): Entry | undefined {
+  const { journal, retryUnknown, counts, resent, delivered } = earlier;
+  return (
+    confirmed(entry, journal, counts, delivered) ??
+    settled(entry, journal, retryUnknown, counts) ??
+    resentBy(entry, resent, counts) ??
+    sentBefore(entry, journal, counts)
+  );
+}
+
+/** Whether earlierOf() gives the record a result, decided without reading any result's text. */
+export function isEarlier(entry: Entry, earlier: Earlier): boolean {
+  const { journal, retryUnknown, resent, delivered } = earlier;
+  const outcome = journal.results.outcome(entry.row);
+  const inFlight = journal.inFlight.has(entry.row);
+  if (entry.kind === 'final') return (outcome !== undefined && outcome !== 'failed') || inFlight;
+  if (
+    delivered?.(entry.messageId) &&
+    (outcome === 'unknown' || (outcome === undefined && inFlight))
+  ) {
+    return true;
+  }
+  if (outcome !== undefined && settles(outcome, retryUnknown)) return true;
+  if (inFlight && !retryUnknown) return true;
+  return resent?.has(entry.row) === true;
 }
 
 /**

@@ -14,15 +14,27 @@ import { systemClock, type Clock } from '../shared/clock.js';
 import { openReport } from '../report/writer.js';
 import type { SendEmitter } from '../send/events.js';
 import { RateLimiter } from '../send/rate.js';
-import { applyJournal, type ResumeCounts } from './resume.js';
+import {
+  applyJournal,
+  earlierOnly,
+  withoutEarlier,
+  type Earlier,
+  type ResumeCounts,
+} from './resume.js';
 import { send } from '../send/send.js';
-import type { Poster, SendOutcome } from '../send/types.js';
+import { toRow } from '../send/state.js';
+import type { Poster, SendOptions, SendOutcome } from '../send/types.js';
 import { leadingTo, StateUnwritableError } from '../shared/errors.js';
 import type { Entry } from '../validate/entries.js';
 
 export interface RunOptions {
   /** In chunks of any size (see send()). */
   entries: AsyncIterable<readonly Entry[]>;
+  /**
+   * The same entries read again from the start: given, a resume reports what earlier runs settled
+   * from this second reading, after its first request, instead of before it.
+   */
+  reread?: () => AsyncIterable<readonly Entry[]>;
   reportPath: string;
   /** The campaign's journal, in its state folder. */
   journalPath: string;
@@ -94,44 +106,24 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
     throw error;
   });
 
-  const clock = options.clock ?? systemClock;
   const resumed: ResumeCounts | undefined = previous ? { fromJournal: 0, inFlight: 0 } : undefined;
-  const entries =
-    previous && resumed
-      ? applyJournal(
-          options.entries,
-          previous,
-          options.retryUnknown,
-          resumed,
-          options.resent,
-          options.delivered,
-        )
-      : options.entries;
+  const streams = entryStreams(options, resumed);
+  let firstSent = noop;
+  const started = new Promise<void>((resolve) => (firstSent = resolve));
   let outcome: SendOutcome | undefined;
   try {
-    outcome = await send(
-      entries,
-      {
-        poster: options.poster,
-        batchSize: options.batchSize,
-        concurrency: options.concurrency,
-        retries: options.retries,
-        outageGraceMs: options.outageGraceMs,
-        retryUnknown: options.retryUnknown,
-        limiter: new RateLimiter(options.rate),
-        stopSignal: options.stopSignal,
-        abortSignal: options.abortSignal,
-        windowOpen: options.windowOpen,
-        now: () => clock.now(),
-        sleep: (ms) => clock.sleepUntil(clock.now() + ms),
-        hooks: {
-          beforeSend: (batch, rows) => journal.append(sendLine(`${run}:${batch}`, rows)),
-          notSent: (batch) => journal.append({ t: 'unsent', b: `${run}:${batch}` }),
-          afterResult: (batch, rows) => journal.append(doneLine(`${run}:${batch}`, rows)),
-        },
-      },
-      events,
-    );
+    const sending = send(streams.entries, loopOptions(options, journal, run, firstSent), events);
+    // The settled records wait for the first request (or the run's end), then go to the report.
+    const { settled } = streams;
+    const reporting = settled
+      ? Promise.race([started, sending.then(noop, noop)]).then(() =>
+          reportEarlier(settled(), events),
+        )
+      : undefined;
+    const [sent, reported] = await Promise.allSettled([sending, reporting]);
+    if (sent.status === 'rejected') throw sent.reason;
+    if (reported.status === 'rejected') throw reported.reason;
+    outcome = sent.value;
     return { ...outcome, resumed };
   } finally {
     events.off('record', onRecord);
@@ -141,6 +133,77 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
       if (!outcome?.stopped?.stateUnwritable) throw error;
     });
     await sink.close();
+  }
+}
+
+function noop(): void {}
+
+/**
+ * What the send loop reads: the entries, or on a resume those no earlier run settled; and then
+ * the settled ones, read again, to report (when the entries can be read again).
+ */
+function entryStreams(
+  options: RunOptions,
+  counts: ResumeCounts | undefined,
+): { entries: AsyncIterable<readonly Entry[]>; settled?: () => AsyncIterable<readonly Entry[]> } {
+  const { previous, reread } = options;
+  if (!previous || !counts) return { entries: options.entries };
+  const earlier: Earlier = {
+    journal: previous,
+    retryUnknown: options.retryUnknown,
+    counts,
+    resent: options.resent,
+    delivered: options.delivered,
+  };
+  if (!reread) return { entries: applyJournal(options.entries, earlier) };
+  return {
+    entries: withoutEarlier(options.entries, earlier),
+    settled: () => earlierOnly(reread(), earlier),
+  };
+}
+
+/** The send loop's options: the run's settings, and the journal's lines around each request. */
+function loopOptions(
+  options: RunOptions,
+  journal: JournalWriter,
+  run: number,
+  onFirstSend: () => void,
+): SendOptions {
+  const clock = options.clock ?? systemClock;
+  return {
+    poster: options.poster,
+    batchSize: options.batchSize,
+    concurrency: options.concurrency,
+    retries: options.retries,
+    outageGraceMs: options.outageGraceMs,
+    retryUnknown: options.retryUnknown,
+    limiter: new RateLimiter(options.rate),
+    stopSignal: options.stopSignal,
+    abortSignal: options.abortSignal,
+    windowOpen: options.windowOpen,
+    now: () => clock.now(),
+    sleep: (ms) => clock.sleepUntil(clock.now() + ms),
+    hooks: {
+      beforeSend: async (batch, rows) => {
+        await journal.append(sendLine(`${run}:${batch}`, rows));
+        onFirstSend();
+      },
+      notSent: (batch) => journal.append({ t: 'unsent', b: `${run}:${batch}` }),
+      afterResult: (batch, rows) => journal.append(doneLine(`${run}:${batch}`, rows)),
+    },
+  };
+}
+
+/** Reports each record an earlier run settled, as the send loop reports its decided ones. */
+async function reportEarlier(
+  chunks: AsyncIterable<readonly Entry[]>,
+  events: SendEmitter,
+): Promise<void> {
+  for await (const chunk of chunks) {
+    for (const entry of chunk) {
+      if (entry.kind !== 'final') continue;
+      events.emit('record', toRow(entry, entry.result, entry.attempts ?? 0), true);
+    }
   }
 }
 

@@ -2,10 +2,11 @@
 // campaign cut at each line's end and inside each line (a torn tail), with the manifest a killed
 // run leaves, then --resume against the simulator. Nothing settled or in flight is sent again,
 // and every record is reported once. And a finished campaign's resume answers from its manifest.
+import { readFileSync } from 'node:fs';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { send, startSimulator, type Simulator } from '../../src/index.js';
+import { SendEmitter, send, startSimulator, type Simulator } from '../../src/index.js';
 import { rowsOf } from '../../src/journal/columns.js';
 import { campaignPaths, readManifest, writeManifest } from '../../src/journal/state.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
@@ -119,6 +120,49 @@ describe('--resume after a kill at any point of the journal', () => {
       }
       await rm(state, { recursive: true, force: true });
     }
+  });
+});
+
+describe('--resume of a campaign killed with records settled', () => {
+  it('sends its first batch before it reports what earlier runs settled', async () => {
+    // Cut after the first result line: rows 1 and 2 settled, the rest never sent.
+    const lines = original.journal.split('\n');
+    const firstResult = lines.findIndex((line) => line.startsWith('{"t":"result"'));
+    const state = join(dir.path, 'order');
+    const paths = campaignPaths(state, original.id);
+    await mkdir(paths.dir, { recursive: true });
+    await writeFile(paths.journal, `${lines.slice(0, firstResult + 1).join('\n')}\n`);
+    const manifest = (await readManifest(campaignPaths(original.state, original.id).manifest))!;
+    const { summary, finishedAt, ...rest } = manifest;
+    expect(summary && finishedAt).toBeTruthy();
+    await writeManifest(paths.manifest, { ...rest, status: 'running' });
+    // What this run's journal held when each earlier record was reported: a batch line of run 2
+    // means its first batch was recorded, the moment before it is posted.
+    const events = new SendEmitter();
+    const seen: { row: number; batchOfThisRun: boolean }[] = [];
+    events.on('record', (row, earlier) => {
+      if (!earlier) return;
+      const journal = readFileSync(paths.journal, 'utf8');
+      seen.push({ row: row.row, batchOfThisRun: journal.includes('{"t":"batch","b":"2:') });
+    });
+    const report = join(dir.path, 'order.csv');
+    const resumed = await send({
+      inputs: [input],
+      settings: settings(state),
+      report,
+      resume: true,
+      events,
+    });
+    expect(seen).toEqual([
+      { row: 1, batchOfThisRun: true },
+      { row: 2, batchOfThisRun: true },
+    ]);
+    expect(resumed.summary).toMatchObject({
+      byOutcome: { accepted: RECORDS },
+      resumed: { fromJournal: 2, inFlight: 0 },
+    });
+    const rows = parseCsv(await readFile(report, 'utf8'));
+    expect(rows.map((r) => Number(r.row)).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
   });
 });
 

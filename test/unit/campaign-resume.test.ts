@@ -3,7 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalState } from '../../src/journal/journal.js';
 import { SettledResults, type SettledResult } from '../../src/journal/results.js';
-import { applyJournal, settledRows, type ResumeCounts } from '../../src/campaign/resume.js';
+import {
+  applyJournal,
+  earlierOnly,
+  settledRows,
+  withoutEarlier,
+  type Earlier,
+  type ResumeCounts,
+} from '../../src/campaign/resume.js';
 import type { Entry } from '../../src/validate/entries.js';
 
 const RESULTS: SettledResult[] = [
@@ -62,29 +69,43 @@ const earlier = (row: number, attempts: number | undefined, result: object, colu
 
 const IN_FLIGHT = 'sent by an interrupted run that got no answer; --retry-unknown sends it again';
 
+/**
+ * What a resume makes of the entries, read as one stream (applyJournal); checked against the
+ * two streams a resume of a spool reads instead, which must split the records the same way.
+ */
 async function resume(
   entries: Entry[],
   retryUnknown: boolean,
   resent?: ReadonlyMap<number, string>,
   delivered?: (messageId: string) => boolean,
 ): Promise<{ out: Entry[]; counts: ResumeCounts }> {
-  const counts: ResumeCounts = { fromJournal: 0, inFlight: 0 };
+  const given = (counts: ResumeCounts): Earlier => ({
+    journal: journal(),
+    retryUnknown,
+    counts,
+    resent,
+    delivered,
+  });
   async function* chunks() {
     yield entries.slice(0, 3);
     await Promise.resolve();
     yield entries.slice(3);
   }
-  const out: Entry[] = [];
-  for await (const chunk of applyJournal(
-    chunks(),
-    journal(),
-    retryUnknown,
-    counts,
-    resent,
-    delivered,
-  )) {
-    out.push(...chunk);
-  }
+  const collect = async (stream: AsyncIterable<Entry[]>) => {
+    const out: Entry[] = [];
+    for await (const chunk of stream) out.push(...chunk);
+    return out;
+  };
+  const counts: ResumeCounts = { fromJournal: 0, inFlight: 0 };
+  const out = await collect(applyJournal(chunks(), given(counts)));
+  const splitCounts: ResumeCounts = { fromJournal: 0, inFlight: 0 };
+  const split = given(splitCounts);
+  const isEarlier = (entry: Entry) => entry.kind === 'final' && entry.earlier === true;
+  expect(await collect(withoutEarlier(chunks(), split))).toStrictEqual(
+    out.filter((entry) => !isEarlier(entry)),
+  );
+  expect(await collect(earlierOnly(chunks(), split))).toStrictEqual(out.filter(isEarlier));
+  expect(splitCounts).toEqual(counts);
   return { out, counts };
 }
 
