@@ -59,11 +59,14 @@ export async function validateCampaign(
       key: request.dryRun ? ephemeralKey() : await loadDlrSecret(settings.stateDir),
       campaign: identity.id,
     },
-    // A follow-up picks its rows out of built records, which parts validated by worker threads
-    // (spooled as they come) are not: it is read on this thread.
-    parallel: followUp
-      ? undefined
-      : { ...request.workers, spool: spooling, digests: countRepeats, tally: tallied },
+    // Only a dry run, whose validation is the whole job, takes worker threads: a send's would
+    // keep their memory (which the allocator keeps after they end) through the whole send, for
+    // time its sending dwarfs (docs/input.md#large-inputs). A follow-up picks its rows out of
+    // built records, which parts validated by workers (spooled as they come) are not.
+    parallel:
+      followUp || !request.dryRun
+        ? undefined
+        : { ...request.workers, spool: spooling, digests: countRepeats, tally: tallied },
   });
   const plan = await planCampaign(
     followUp ? selectRows(reader, followUp.rows, identity.stem) : reader,
