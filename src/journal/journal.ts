@@ -131,7 +131,15 @@ export async function readJournal(path: string, rows?: number): Promise<JournalS
   if (handle === undefined) return undefined;
   try {
     const reader = new JournalReader(path, rows);
-    for await (const lines of lineChunks(handle)) for (const raw of lines) reader.line(raw);
+    // Each line's place in the file, so the results' text can be read back rather than held.
+    let at = 0;
+    for await (const lines of lineChunks(handle)) {
+      for (const raw of lines) {
+        const bytes = Buffer.byteLength(raw);
+        reader.line(raw, { start: at, bytes });
+        at += bytes + 1;
+      }
+    }
     return reader.state();
   } finally {
     await handle.close();
@@ -156,10 +164,10 @@ class JournalReader {
     private readonly path: string,
     rows: number | undefined,
   ) {
-    this.results = new SettledResults(rows);
+    this.results = new SettledResults(rows, path);
   }
 
-  line(raw: string): void {
+  line(raw: string, at?: { start: number; bytes: number }): void {
     if (raw === '') return;
     let line: JournalLine | VersionOneLine;
     try {
@@ -179,7 +187,7 @@ class JournalReader {
         return this.unsent(line.b);
       case 'result':
         this.answered(line.b, line.r);
-        return this.results.setBatch(raw, line);
+        return this.results.setBatch(raw, line, at);
       case 'done':
         this.answered(line.b, rangesOf(line.r.map(([row]) => row).sort((p, q) => p - q)));
         for (const tuple of line.r) this.results.set(fromTuple(tuple));

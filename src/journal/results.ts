@@ -1,4 +1,5 @@
 // The results a journal settled, held compactly: a resume of ten million records keeps them all.
+import { closeSync, openSync, readSync } from 'node:fs';
 import { OUTCOMES, type Outcome } from '../message/outcome.js';
 import {
   indexIn,
@@ -16,28 +17,46 @@ const MAX_GROUPS = 2 ** 29;
 
 /**
  * Rows are dense (1…N), so each row has one 32-bit word: its outcome's code (0: none) and the
- * group its detail is in. A group is a journal line's text, kept as UTF-8 bytes in one growing
- * buffer: a batch's result line (one for a hundred rows, a few bytes a row), or the tuple of one
- * row from a journal of version 1. About 4 bytes a row plus the lines' bytes (see
- * docs/architecture.md#what-a-resume-holds), read back only for a row the report needs.
+ * group its detail is in. A group is a journal line: a batch's result line (one for a hundred
+ * rows), read back from the journal file when a row of it is needed, or the tuple of one row from
+ * a journal of version 1, kept as UTF-8 bytes. About 4 bytes a row (see
+ * docs/architecture.md#what-a-resume-holds).
  */
 export class SettledResults {
   private words: Uint32Array;
-  private text = Buffer.alloc(64 * 1024);
+  private text = Buffer.alloc(0);
   private used = 0;
-  /** Where each group's text ends in `text` (the next begins there). */
+  /**
+   * Where each group's text starts and ends: in `text`, or for a group read from the journal
+   * file (`file` given), in the file, whose complete lines never change once written.
+   */
+  private starts = new Float64Array(1024);
   private ends = new Float64Array(1024);
+  /** 1 for a group whose text stays in the journal file. */
+  private inFile = new Uint8Array(1024);
   private groups = 0;
   private count = 0;
   private cached: { group: number; value: ResultColumns | unknown[] } | undefined;
 
-  /** `rows`: the number of rows expected (the campaign's records), so the words need not grow. */
-  constructor(rows = 1024) {
+  /**
+   * `rows`: the number of rows expected (the campaign's records), so the words need not grow.
+   * `file`: the journal the batches' lines are read from, so their text is read back from it
+   * rather than held (see docs/architecture.md#what-a-resume-holds).
+   */
+  constructor(
+    rows = 1024,
+    private readonly file?: string,
+  ) {
     this.words = new Uint32Array(rows + 1);
   }
 
   get size(): number {
     return this.count;
+  }
+
+  /** Bytes of result text held in memory: none for the lines a journal file keeps. */
+  get heldBytes(): number {
+    return this.text.length;
   }
 
   /** A mark of how far the journal has been read: see settledSince. */
@@ -66,9 +85,13 @@ export class SettledResults {
     this.setWord(result.row, result.outcome, group);
   }
 
-  /** A batch's results: the line's text is kept, its rows point at it. */
-  setBatch(line: string, columns: ResultColumns): void {
-    const group = this.addGroup(line);
+  /**
+   * A batch's results: its rows point at the line, whose text is kept, or when the line's place in
+   * the journal file is given (`at`: its first byte, `bytes` long), read back from there.
+   */
+  setBatch(line: string, columns: ResultColumns, at?: { start: number; bytes: number }): void {
+    const group =
+      at && this.file ? this.addFileGroup(at.start, at.start + at.bytes) : this.addGroup(line);
     let index = 0;
     for (const row of rowsOf(columns.r)) this.setWord(row, outcomeAt(columns, index++), group);
   }
@@ -116,30 +139,66 @@ export class SettledResults {
   }
 
   private addGroup(line: string): number {
-    if (this.groups >= MAX_GROUPS) throw new Error('too many journal lines to hold');
     const bytes = Buffer.byteLength(line);
     if (this.used + bytes > this.text.length) {
-      const grown = Buffer.alloc(Math.max(this.used + bytes, this.text.length * 2));
+      const grown = Buffer.alloc(Math.max(this.used + bytes, this.text.length * 2, 64 * 1024));
       this.text.copy(grown, 0, 0, this.used);
       this.text = grown;
     }
+    const start = this.used;
     this.used += this.text.write(line, this.used);
+    return this.nextGroup(start, this.used, 0);
+  }
+
+  private addFileGroup(start: number, end: number): number {
+    return this.nextGroup(start, end, 1);
+  }
+
+  private nextGroup(start: number, end: number, inFile: number): number {
+    if (this.groups >= MAX_GROUPS) throw new Error('too many journal lines to hold');
     if (this.groups >= this.ends.length) {
-      const grown = new Float64Array(this.ends.length * 2);
-      grown.set(this.ends);
-      this.ends = grown;
+      const size = this.ends.length * 2;
+      this.starts = grownTo(this.starts, new Float64Array(size));
+      this.ends = grownTo(this.ends, new Float64Array(size));
+      this.inFile = grownTo(this.inFile, new Uint8Array(size));
     }
-    this.ends[this.groups] = this.used;
+    this.starts[this.groups] = start;
+    this.ends[this.groups] = end;
+    this.inFile[this.groups] = inFile;
     return this.groups++;
+  }
+
+  /** A group's text: from `text`, or read from the journal file (opened for this read only). */
+  private textOf(group: number): string {
+    const start = this.starts[group]!;
+    const end = this.ends[group]!;
+    if (this.inFile[group] === 0) return this.text.toString('utf8', start, end);
+    const bytes = Buffer.allocUnsafe(end - start);
+    const fd = openSync(this.file!, 'r');
+    try {
+      let done = 0;
+      while (done < bytes.length) {
+        const read = readSync(fd, bytes, done, bytes.length - done, start + done);
+        if (read === 0) throw new Error(`${this.file} is shorter than when it was read`);
+        done += read;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    return bytes.toString('utf8');
   }
 
   /** A group's line parsed; the last one is kept, since a report asks for rows in order. */
   private group(group: number): ResultColumns | unknown[] {
     if (this.cached?.group === group) return this.cached.value;
-    const start = group === 0 ? 0 : this.ends[group - 1]!;
-    const value = JSON.parse(this.text.toString('utf8', start, this.ends[group])) as
-      ResultColumns | unknown[];
+    const value = JSON.parse(this.textOf(group)) as ResultColumns | unknown[];
     this.cached = { group, value };
     return value;
   }
+}
+
+/** `into` (larger) with `from`'s values at its start. */
+function grownTo<T extends Float64Array | Uint8Array>(from: T, into: T): T {
+  into.set(from);
+  return into;
 }

@@ -1,6 +1,6 @@
 // The journal's lines: batches as row ranges, results as columns of runs, every outcome read back
 // as written, and a journal of the version before read as it was meant.
-import { copyFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -144,6 +144,39 @@ describe('the journal format', () => {
     expect(size / 10_000).toBeLessThan(5);
     const state = (await readJournal(path))!;
     expect(state.results.get(4321)).toEqual(acceptedBatch(4321, 1)[0]);
+  });
+
+  it('holds no result text: each row is read back from its line in the file, UTF-8 and all', async () => {
+    const texts = ['Ugyldig nummer – æøå', 'ok 📵 ✓', 'plain'];
+    const batch = (first: number, text: string): SettledResult[] =>
+      [0, 1].map((k) => ({
+        row: first + k,
+        outcome: 'rejected',
+        attempts: 1,
+        statusCode: 105,
+        statusDescription: `${text} ${first + k}`,
+        transactionId: `tx-${first + k}`,
+      }));
+    const writer = await JournalWriter.open(path);
+    await writer.append({ t: 'start', v: 2, campaign: 'c', run: 1, at: 'now' });
+    for (const [i, text] of texts.entries()) {
+      await writer.append(sendLine(`1:${i + 1}`, [2 * i + 1, 2 * i + 2]));
+      await writer.append(doneLine(`1:${i + 1}`, batch(2 * i + 1, text)));
+    }
+    await writer.close();
+    // A torn tail, as a kill leaves it.
+    await writeFile(path, `${await readFile(path, 'utf8')}{"t":"result","b":"1:4","r":[7,`);
+    const state = (await readJournal(path))!;
+    expect(state.results.heldBytes).toBe(0);
+    // What a resumed run appends afterwards moves no line already read.
+    const resumed = await JournalWriter.open(path);
+    await resumed.append({ t: 'start', v: 2, campaign: 'c', run: 2, at: 'later' });
+    await resumed.close();
+    for (const [i, text] of [...texts.entries()].reverse()) {
+      for (const result of batch(2 * i + 1, text)) {
+        expect(state.results.get(result.row)).toEqual(result);
+      }
+    }
   });
 
   it('reads a journal of version 1 as it was meant, torn tail included', async () => {

@@ -113,7 +113,9 @@ describe('the text columns', () => {
       inFlight: new Map([[3, 1]]),
     };
     const counts = { fromJournal: 0, inFlight: 0 };
-    const resumed = await collect(applyJournal(streamOf(ENTRIES), { journal, retryUnknown: false, counts }));
+    const resumed = await collect(
+      applyJournal(streamOf(ENTRIES), { journal, retryUnknown: false, counts }),
+    );
     expect(resumed[1]).toMatchObject({
       kind: 'final',
       segments: 3,
