@@ -10,6 +10,7 @@ import { UsageError } from '../shared/errors.js';
 import { exists } from '../shared/files.js';
 import { SpoolWriter } from '../validate/spool.js';
 import { holdOriginal } from './follow-up.js';
+import { unstamp } from './kept-spool.js';
 import type { CampaignRequest } from './types.js';
 
 /** The report path, refused (exit 2) when its format is unknown or its folder does not exist. */
@@ -80,8 +81,14 @@ export class CampaignHold {
         stateDir: settings.stateDir,
       });
     }
-    this.spool = await SpoolWriter.create(this.claim.paths.spool);
     return undefined;
+  }
+
+  /** The spool this run's validation pass writes: no longer complete, so no longer stamped. */
+  async openSpool(): Promise<void> {
+    if (!this.claim) return;
+    await unstamp(this.claim.paths);
+    this.spool = await SpoolWriter.create(this.claim.paths.spool);
   }
 
   /** The validation pass wrote every record: the spool is complete. */

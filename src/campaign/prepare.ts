@@ -1,5 +1,7 @@
 // The main job without a terminal: campaign identity and state, the validation pass, then the send pass.
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { loadDlrSecret } from '../journal/dlr-secret.js';
 import type { CampaignIdentity, CampaignShape } from '../journal/identity.js';
 import { loadSuppression } from '../message/suppress.js';
 import { compileTemplate } from '../message/template.js';
@@ -19,7 +21,8 @@ import type {
   Refusal,
   SendPassOptions,
 } from './types.js';
-import { refusalOf, validateCampaign } from './validation.js';
+import { normalizes, refusalOf, validateCampaign, type ValidationTarget } from './validation.js';
+import { keptPlan, keyOf, leftToSend, stampSpool } from './kept-spool.js';
 
 /**
  * Everything before the first message: identity, the campaign's state (exit 4 while another run
@@ -62,16 +65,19 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
             program: request.program,
           })
         : undefined;
-    const { plan, toSend } = await validateCampaign(request, {
-      identity,
-      suppression,
-      template,
-      spool: hold.spool,
-      // A dry run that resumes nothing spools nothing: it skips building each entry.
-      spooling: hold.spool !== undefined || journal !== undefined,
-      settled: journal ? settledRows(journal, request.retryUnknown, resent) : () => false,
-    });
-    await hold.closeSpool();
+    const settled = journal ? settledRows(journal, request.retryUnknown, resent) : () => false;
+    const key = await spoolKeyOf(request, identity);
+    const { plan, toSend } =
+      (await reuseSpool(request, hold, key, settled)) ??
+      (await validateAndKeep(request, hold, key, {
+        identity,
+        suppression,
+        template,
+        spool: undefined,
+        // A dry run that resumes nothing spools nothing: it skips building each entry.
+        spooling: !request.dryRun || journal !== undefined,
+        settled,
+      }));
     return new Prepared(request, hold, {
       identity,
       shape,
@@ -87,6 +93,75 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
     await hold.close();
     throw error;
   }
+}
+
+/**
+ * What the validation pass builds messages from, as the key of the spool it writes: the
+ * campaign, its inputs and every setting and list a message depends on.
+ */
+async function spoolKeyOf(request: CampaignRequest, identity: CampaignIdentity): Promise<string> {
+  const { settings } = request;
+  if (request.dryRun || request.followUp) return '';
+  const lists = await hashInputs(settings.suppress);
+  const dlrKey = createHash('sha256')
+    .update((await loadDlrSecret(settings.stateDir)).export())
+    .digest('hex');
+  return keyOf({
+    id: identity.id,
+    contentHash: identity.contentHash,
+    files: request.files.map((f) => f.label),
+    inputFormat: request.inputFormat,
+    delimiter: request.delimiter,
+    mapping: request.mapping,
+    template: request.template,
+    limit: request.limit,
+    dedupe: request.dedupe,
+    defaults: settings.defaults,
+    country: settings.country,
+    gsmNormalize: normalizes(request),
+    maxSegments: settings.maxSegments,
+    strict: settings.strict,
+    batchSize: settings.batchSize,
+    pricePerSegment: settings.pricePerSegment,
+    currency: settings.currency,
+    maxCost: settings.maxCost,
+    lists,
+    dlrKey,
+  });
+}
+
+/**
+ * A resume of a campaign whose last run left its complete spool, stamped with the same key,
+ * sends from it: no record is validated again (docs/campaign-state.md#the-kept-spool).
+ */
+async function reuseSpool(
+  request: CampaignRequest,
+  hold: CampaignHold,
+  key: string,
+  settled: (row: number) => boolean,
+): Promise<{ plan: Plan; toSend: number } | undefined> {
+  const paths = hold.claim?.paths;
+  if (!paths || key === '' || !request.resume) return undefined;
+  const plan = await keptPlan(paths, key);
+  return plan && { plan, toSend: await leftToSend(paths.spool, settled) };
+}
+
+/** The validation pass, writing the spool; a send's complete spool is stamped for a later run. */
+async function validateAndKeep(
+  request: CampaignRequest,
+  hold: CampaignHold,
+  key: string,
+  target: ValidationTarget,
+): Promise<{ plan: Plan; toSend: number }> {
+  await hold.openSpool();
+  const { plan, toSend, timed } = await validateCampaign(request, { ...target, spool: hold.spool });
+  await hold.closeSpool();
+  const paths = hold.claim?.paths;
+  // Messages whose validity counts from now are built afresh by each run.
+  if (paths && key !== '' && !timed && !refusalOf(plan, request)) {
+    await stampSpool(paths, key, plan);
+  }
+  return { plan, toSend };
 }
 
 /** A validated campaign: its plan, and the send pass it allows once. */

@@ -28,10 +28,12 @@ export interface ValidationTarget {
 export async function validateCampaign(
   request: CampaignRequest,
   target: ValidationTarget,
-): Promise<{ plan: Plan; toSend: number }> {
+): Promise<{ plan: Plan; toSend: number; timed: boolean }> {
   const { settings, followUp } = request;
   const { identity, spool: writer, spooling, settled } = target;
   let toSend = 0;
+  // Whether a message carries a validity counted from now: a later run must build it afresh.
+  let timed = false;
   const countRepeats = request.dryRun && !request.dedupe;
   const tallied = {
     gsmNormalize: normalizes(request),
@@ -78,6 +80,8 @@ export async function validateCampaign(
       onRecord: spooling
         ? (record) => {
             const entry = entryOf(record);
+            if (record.built.ok && record.built.message.ValidationPeriod !== undefined)
+              timed = true;
             if (entry.kind === 'message' && !settled(entry.row)) toSend++;
             writer?.add(entry);
             return undefined;
@@ -85,6 +89,7 @@ export async function validateCampaign(
         : undefined,
       onSpool: spooling
         ? (lines, messageRows) => {
+            timed = true;
             for (const row of messageRows) if (!settled(row)) toSend++;
             writer?.addBytes(lines);
             return undefined;
@@ -95,7 +100,7 @@ export async function validateCampaign(
       spillDir: join(settings.stateDir, 'tmp'),
     },
   );
-  return { plan, toSend };
+  return { plan, toSend, timed };
 }
 
 /** Why the plan refuses the run, if it does. */

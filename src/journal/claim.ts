@@ -55,6 +55,17 @@ export interface Claim {
   release(): Promise<void>;
 }
 
+/**
+ * An unfinished campaign (`status` other than finished) keeps its complete, stamped spool for its
+ * next run; anything else goes (docs/campaign-state.md#the-kept-spool).
+ */
+async function releaseSpool(paths: CampaignPaths, status: CampaignStatus | undefined) {
+  const kept = status !== undefined && status !== 'finished' && (await exists(paths.spoolStamp));
+  if (kept) return;
+  await rm(paths.spoolStamp, { force: true });
+  await rm(paths.spool, { force: true });
+}
+
 export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
   const { identity } = options;
   await ensureStateDir(options.stateDir);
@@ -117,7 +128,7 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
         await rm(paths.journal, { force: true });
         await rm(paths.manifest, { force: true });
       }
-      await rm(paths.spool, { force: true });
+      await releaseSpool(paths, started || previous ? (current ?? previous)?.status : undefined);
       await lock.release();
       if (!started && !previous) await rmdir(paths.dir).catch(() => undefined);
     },

@@ -87,6 +87,8 @@ export interface CampaignPaths {
   journal: string;
   lock: string;
   spool: string;
+  /** Beside a complete spool kept for the campaign's next run (campaign/kept-spool.ts). */
+  spoolStamp: string;
 }
 
 export function campaignPaths(stateDir: string, id: string): CampaignPaths {
@@ -97,6 +99,7 @@ export function campaignPaths(stateDir: string, id: string): CampaignPaths {
     journal: join(dir, 'journal.ndjson'),
     lock: join(dir, 'lock'),
     spool: join(dir, 'spool'),
+    spoolStamp: join(dir, 'spool.json'),
   };
 }
 

@@ -65,6 +65,7 @@ describe('campaignPaths', () => {
       journal: join('/s', 'campaigns', 'c1', 'journal.ndjson'),
       lock: join('/s', 'campaigns', 'c1', 'lock'),
       spool: join('/s', 'campaigns', 'c1', 'spool'),
+      spoolStamp: join('/s', 'campaigns', 'c1', 'spool.json'),
     });
   });
 });

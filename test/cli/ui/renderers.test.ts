@@ -184,6 +184,7 @@ const campaigns: CampaignEntry[] = [
       journal: '',
       lock: '',
       spool: '',
+      spoolStamp: '',
     },
   },
   {
@@ -208,6 +209,7 @@ const campaigns: CampaignEntry[] = [
       journal: '',
       lock: '',
       spool: '',
+      spoolStamp: '',
     },
   },
 ];

@@ -1,0 +1,101 @@
+// The spool an unfinished campaign keeps for its next run: a resume that would build exactly the
+// same messages reads it instead of validating every record again (docs/campaign-state.md#the-kept-spool).
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import type { CampaignPaths } from '../journal/state.js';
+import { lineChunks } from '../shared/files.js';
+import type { Plan } from '../validate/plan.js';
+
+/** What the stamp beside a complete spool holds; a stamp of another version is not read. */
+interface SpoolStamp {
+  v: 1;
+  /** What the messages were built from (see keyOf): another key, another spool. */
+  key: string;
+  /** The spool's size when it was complete. */
+  bytes: number;
+  plan: Plan;
+}
+
+const version = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
+
+/**
+ * The key of everything the validation pass builds messages from, with this sms-send's version
+ * (its number rules, its message format). Two runs with the same key spool the same lines.
+ */
+export function keyOf(parts: object): string {
+  return createHash('sha256')
+    .update(JSON.stringify({ version, ...parts }))
+    .digest('hex');
+}
+
+/** The plan of the complete spool kept under this key, or undefined when there is none. */
+export async function keptPlan(paths: CampaignPaths, key: string): Promise<Plan | undefined> {
+  let stamp: SpoolStamp;
+  try {
+    stamp = JSON.parse(await readFile(paths.spoolStamp, 'utf8')) as SpoolStamp;
+  } catch {
+    return undefined;
+  }
+  if (stamp.v !== 1 || stamp.key !== key) return undefined;
+  const size = await stat(paths.spool).then(
+    (s) => s.size,
+    () => -1,
+  );
+  return size === stamp.bytes ? stamp.plan : undefined;
+}
+
+/**
+ * Marks the spool complete, for a later run: its bytes are synced first, then the stamp is
+ * written whole (a new file, then a rename), so a stamp never names a spool the disk lacks.
+ */
+export async function stampSpool(paths: CampaignPaths, key: string, plan: Plan): Promise<void> {
+  const handle = await open(paths.spool, 'r+');
+  let bytes: number;
+  try {
+    await handle.sync();
+    bytes = (await handle.stat()).size;
+  } finally {
+    await handle.close();
+  }
+  const stamp: SpoolStamp = { v: 1, key, bytes, plan };
+  const aside = `${paths.spoolStamp}.${process.pid}`;
+  const out = await open(aside, 'w', 0o600);
+  try {
+    await out.writeFile(JSON.stringify(stamp));
+    await out.sync();
+  } finally {
+    await out.close();
+  }
+  await rename(aside, paths.spoolStamp);
+}
+
+/** The spool is about to be written again, or is done with: it is no longer complete. */
+export async function unstamp(paths: CampaignPaths): Promise<void> {
+  await rm(paths.spoolStamp, { force: true });
+}
+
+/** The messages in the spool that `settled` leaves to send, read from each line's row alone. */
+export async function leftToSend(
+  spool: string,
+  settled: (row: number) => boolean,
+): Promise<number> {
+  const handle = await open(spool, 'r');
+  let left = 0;
+  try {
+    for await (const lines of lineChunks(handle)) {
+      for (const line of lines) {
+        if (!line.startsWith('M\t')) continue;
+        const row = Number(line.slice(2, line.indexOf('\t', 2)));
+        if (!settled(row)) left++;
+      }
+    }
+  } finally {
+    await handle.close();
+  }
+  return left;
+}
