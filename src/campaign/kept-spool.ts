@@ -3,8 +3,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { open, readFile, rename, rm, stat } from 'node:fs/promises';
-import type { CampaignPaths } from '../journal/state.js';
-import { lineChunks } from '../shared/files.js';
+import { createRequire } from 'node:module';
+import { syncFolder } from '../journal/durable.js';
+import { stampAside, type CampaignPaths } from '../journal/state.js';
+import { exists, lineChunks } from '../shared/files.js';
 import type { Plan } from '../validate/plan.js';
 
 /** What the stamp beside a complete spool holds; a stamp of another version is not read. */
@@ -17,19 +19,25 @@ interface SpoolStamp {
   plan: Plan;
 }
 
-const version = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  }
-).version;
+/** sms-send's version (its message format) and the number rules' (a reinstall may update them). */
+const versions = {
+  smsSend: (
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    }
+  ).version,
+  numberRules: (
+    createRequire(import.meta.url)('libphonenumber-js/package.json') as { version: string }
+  ).version,
+};
 
 /**
- * The key of everything the validation pass builds messages from, with this sms-send's version
- * (its number rules, its message format). Two runs with the same key spool the same lines.
+ * The key of everything the validation pass builds messages from, with the versions of the code
+ * that builds them. Two runs with the same key spool the same lines.
  */
 export function keyOf(parts: object): string {
   return createHash('sha256')
-    .update(JSON.stringify({ version, ...parts }))
+    .update(JSON.stringify({ versions, ...parts }))
     .digest('hex');
 }
 
@@ -63,7 +71,8 @@ export async function stampSpool(paths: CampaignPaths, key: string, plan: Plan):
     await handle.close();
   }
   const stamp: SpoolStamp = { v: 1, key, bytes, plan };
-  const aside = `${paths.spoolStamp}.${process.pid}`;
+  // One writer at a time (the campaign's lock), so one name for the stamp being written.
+  const aside = stampAside(paths);
   const out = await open(aside, 'w', 0o600);
   try {
     await out.writeFile(JSON.stringify(stamp));
@@ -74,9 +83,15 @@ export async function stampSpool(paths: CampaignPaths, key: string, plan: Plan):
   await rename(aside, paths.spoolStamp);
 }
 
-/** The spool is about to be written again, or is done with: it is no longer complete. */
+/**
+ * The spool is about to be written again, or is done with: it is no longer complete. The
+ * removal is synced in the folder, so a crash cannot bring the stamp back over a new spool.
+ */
 export async function unstamp(paths: CampaignPaths): Promise<void> {
+  await rm(stampAside(paths), { force: true });
+  if (!(await exists(paths.spoolStamp))) return;
   await rm(paths.spoolStamp, { force: true });
+  await syncFolder(paths.dir);
 }
 
 /** The messages in the spool that `settled` leaves to send, read from each line's row alone. */

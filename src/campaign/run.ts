@@ -112,13 +112,22 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
   const started = new Promise<void>((resolve) => (firstSent = resolve));
   let outcome: SendOutcome | undefined;
   try {
-    const sending = send(streams.entries, loopOptions(options, journal, run, firstSent), events);
+    // A report that cannot be completed stops the run taking batches, as a stop would.
+    const halt = new AbortController();
+    const stopSignal = options.stopSignal
+      ? AbortSignal.any([options.stopSignal, halt.signal])
+      : halt.signal;
+    const loop = loopOptions({ ...options, stopSignal }, journal, run, firstSent);
+    const sending = send(streams.entries, loop, events);
     // The settled records wait for the first request (or the run's end), then go to the report.
     const { settled } = streams;
     const reporting = settled
-      ? Promise.race([started, sending.then(noop, noop)]).then(() =>
-          reportEarlier(settled(), events),
-        )
+      ? Promise.race([started, sending.then(noop, noop)])
+          .then(() => reportEarlier(settled(), events))
+          .catch((error: unknown) => {
+            halt.abort();
+            throw error;
+          })
       : undefined;
     const [sent, reported] = await Promise.allSettled([sending, reporting]);
     if (sent.status === 'rejected') throw sent.reason;

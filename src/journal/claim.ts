@@ -16,6 +16,7 @@ import {
   writeManifest,
   type CampaignPaths,
   type CampaignStatus,
+  stampAside,
   type Manifest,
 } from './state.js';
 
@@ -61,6 +62,7 @@ export interface Claim {
  */
 async function releaseSpool(paths: CampaignPaths, status: CampaignStatus | undefined) {
   const kept = status !== undefined && status !== 'finished' && (await exists(paths.spoolStamp));
+  await rm(stampAside(paths), { force: true });
   if (kept) return;
   await rm(paths.spoolStamp, { force: true });
   await rm(paths.spool, { force: true });

@@ -2,7 +2,7 @@
 // and after its result, and made durable, so a run killed at any instant can be resumed without sending twice.
 import { open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { exists, lineChunks, openIfExists } from '../shared/files.js';
+import { exists, linesAt, openIfExists } from '../shared/files.js';
 import { syncFolder } from './durable.js';
 import { UsageError } from '../shared/errors.js';
 import { LineAppender } from './appender.js';
@@ -132,14 +132,8 @@ export async function readJournal(path: string, rows?: number): Promise<JournalS
   try {
     const reader = new JournalReader(path, rows);
     // Each line's place in the file, so the results' text can be read back rather than held.
-    let at = 0;
-    for await (const lines of lineChunks(handle)) {
-      for (const raw of lines) {
-        const bytes = Buffer.byteLength(raw);
-        reader.line(raw, { start: at, bytes });
-        at += bytes + 1;
-      }
-    }
+    for await (const lines of linesAt(handle))
+      for (const line of lines) reader.line(line.text, line);
     return reader.state();
   } finally {
     await handle.close();

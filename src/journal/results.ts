@@ -191,7 +191,20 @@ export class SettledResults {
   /** A group's line parsed; the last one is kept, since a report asks for rows in order. */
   private group(group: number): ResultColumns | unknown[] {
     if (this.cached?.group === group) return this.cached.value;
-    const value = JSON.parse(this.textOf(group)) as ResultColumns | unknown[];
+    const text = this.textOf(group);
+    let value: ResultColumns | unknown[] | undefined;
+    try {
+      value = JSON.parse(text) as ResultColumns | unknown[];
+    } catch {
+      value = undefined;
+    }
+    // A line read back from the file must be the result line that was read there.
+    if (
+      value === undefined ||
+      (this.inFile[group] === 1 && (value as { t?: unknown }).t !== 'result')
+    ) {
+      throw new Error(`${this.file}: no result line at byte ${this.starts[group]} any more`);
+    }
     this.cached = { group, value };
     return value;
   }

@@ -91,6 +91,11 @@ export interface CampaignPaths {
   spoolStamp: string;
 }
 
+/** Where a spool's stamp is written before it is renamed into place (one writer: the lock's). */
+export function stampAside(paths: CampaignPaths): string {
+  return `${paths.spoolStamp}.new`;
+}
+
 export function campaignPaths(stateDir: string, id: string): CampaignPaths {
   const dir = join(stateDir, 'campaigns', id);
   return {

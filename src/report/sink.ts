@@ -4,7 +4,7 @@ import type { ReportWriter } from './writer.js';
 
 /**
  * Rows held before they are written without waiting for a batch: a resume reports every record an
- * earlier run settled before its first batch, a million of them after a long run.
+ * earlier run settled in one stream beside its batches, a million of them after a long run.
  */
 const FLUSH_ROWS = 1024;
 

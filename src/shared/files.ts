@@ -61,6 +61,50 @@ export async function* lineChunks(handle: FileHandle): AsyncGenerator<string[]> 
   if (partial !== '') yield [partial];
 }
 
+/** A line of a file, with where it starts in the file and its length in bytes (without its newline). */
+export interface LineAt {
+  text: string;
+  start: number;
+  bytes: number;
+}
+
+/**
+ * A file's lines as lineChunks() reads them, each with its place in the file. Lines are cut on
+ * the bytes before they are decoded, so a line torn in the middle of a character still counts
+ * the bytes it has, and every later line's place stays exact.
+ */
+export async function* linesAt(handle: FileHandle): AsyncGenerator<LineAt[]> {
+  const buffer = Buffer.allocUnsafe(TEXT_PIECE_BYTES);
+  let carry = Buffer.alloc(0);
+  /** Where `carry` starts in the file. */
+  let offset = 0;
+  for (let chunk = 1; ; chunk++) {
+    if (chunk % 16 === 0) await new Promise((resolve) => setImmediate(resolve));
+    const read = readSync(handle.fd, buffer, 0, buffer.length, null);
+    if (read === 0) break;
+    const data =
+      carry.length > 0
+        ? Buffer.concat([carry, buffer.subarray(0, read)])
+        : buffer.subarray(0, read);
+    const lines: LineAt[] = [];
+    let from = 0;
+    for (let end = data.indexOf(10); end !== -1; end = data.indexOf(10, from)) {
+      lines.push({
+        text: data.toString('utf8', from, end),
+        start: offset + from,
+        bytes: end - from,
+      });
+      from = end + 1;
+    }
+    // Copied: the read buffer is read into again.
+    carry = Buffer.from(data.subarray(from));
+    offset += from;
+    yield lines;
+  }
+  if (carry.length > 0)
+    yield [{ text: carry.toString('utf8'), start: offset, bytes: carry.length }];
+}
+
 /**
  * Writes all of `text` at the file's position, synchronously: an append to the page cache takes
  * microseconds, and a send makes thousands of them (report, journal, spool), each of which cost

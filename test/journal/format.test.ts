@@ -1,6 +1,6 @@
 // The journal's lines: batches as row ranges, results as columns of runs, every outcome read back
 // as written, and a journal of the version before read as it was meant.
-import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -177,6 +177,38 @@ describe('the journal format', () => {
         expect(state.results.get(result.row)).toEqual(result);
       }
     }
+  });
+
+  it('reads each result back from its place after a line torn in the middle of a character', async () => {
+    const rejected = (row: number, text: string): SettledResult => ({
+      row,
+      outcome: 'rejected',
+      attempts: 1,
+      statusCode: 105,
+      statusDescription: `${text} ${row}`,
+    });
+    const first = await JournalWriter.open(path);
+    await first.append({ t: 'start', v: 2, campaign: 'c', run: 1, at: 'now' });
+    await first.append(sendLine('1:1', [1, 2]));
+    await first.append(doneLine('1:1', [rejected(1, 'Ugyldig – ø'), rejected(2, 'Ugyldig – ø')]));
+    await first.append(sendLine('1:2', [3, 4]));
+    await first.close();
+    // Killed while writing a result line, in the middle of a two-byte character.
+    const torn = Buffer.from('{"t":"result","b":"1:2","r":[3,4],"d":["Ugyldig ø');
+    await appendFile(path, torn.subarray(0, torn.length - 1));
+    // The next run appends after it, and is read again by the run after that.
+    const second = await JournalWriter.open(path);
+    await second.append({ t: 'start', v: 2, campaign: 'c', run: 2, at: 'later' });
+    await second.append(sendLine('2:1', [3, 4]));
+    await second.append(doneLine('2:1', [rejected(3, 'Ugyldig – å'), rejected(4, 'Ugyldig – å')]));
+    await second.close();
+    const state = (await readJournal(path))!;
+    expect([1, 2, 3, 4].map((row) => state.results.get(row))).toEqual([
+      rejected(1, 'Ugyldig – ø'),
+      rejected(2, 'Ugyldig – ø'),
+      rejected(3, 'Ugyldig – å'),
+      rejected(4, 'Ugyldig – å'),
+    ]);
   });
 
   it('reads a journal of version 1 as it was meant, torn tail included', async () => {

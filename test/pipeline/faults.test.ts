@@ -2,6 +2,7 @@
 // reported exactly once, the gateway's ledger never holds a message twice, retried faults recover
 // and ambiguous ones end `unknown`. The report must agree with the simulator's own record of each
 // request, so these tests prove the outcomes true, not just present.
+import type { Entry } from '../../src/validate/entries.js';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -401,6 +402,33 @@ describe('runCampaign: the journal makes faults resumable', () => {
       await opts.poster.close();
     }
   }
+
+  it('a resume whose settled records cannot be reported stops taking batches and fails', async () => {
+    const sim = await simulator({}, 7);
+    const reportPath = join(dir.path, 'unreportable.csv');
+    const stop = new AbortController();
+    let answered = 0;
+    const events = new SendEmitter();
+    events.on('batch', () => ++answered === 4 && stop.abort());
+    const first = { ...(await options(sim, reportPath)), stopSignal: stop.signal };
+    await runCampaign(first, events);
+    await first.poster.close();
+    const before = sim.ledger.length;
+    const left = RECORDS - before;
+    const broken = new Error('the spool could not be read again');
+    async function* reread(): AsyncGenerator<Entry[]> {
+      await Promise.resolve();
+      yield* [];
+      throw broken;
+    }
+    const resume = { ...(await options(sim, reportPath, { resume: true })), reread };
+    await expect(runCampaign(resume, new SendEmitter())).rejects.toBe(broken);
+    await resume.poster.close();
+    // The batches in flight when it failed finish (three at a time); no other is taken.
+    expect(sim.ledger.length - before).toBeGreaterThan(0);
+    expect(sim.ledger.length - before).toBeLessThanOrEqual(4 * BATCH);
+    expect(left).toBeGreaterThan(10 * BATCH);
+  });
 
   it('resume sends again only what surely failed; unknown stays unknown; --retry-unknown resends it', async () => {
     const sim = await simulator(
