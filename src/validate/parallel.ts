@@ -98,8 +98,10 @@ export class ParallelReader {
     // worker would need copied) keep the file on this thread.
     const { limit, dedupe, suppress } = this.options;
     if (!parallel || limit !== undefined || dedupe || suppress) return 0;
-    // One core: a worker would only take turns with this thread.
-    return parallel.workers ?? (availableParallelism() >= 2 ? 2 : 0);
+    // Each worker needs a core of its own beside this thread's: on 2 cores, a dry run of
+    // 10,000,000 records took longer with two workers than without, and 74 MB more (218 against
+    // 144 MB, Node 22; see docs/input.md#large-inputs).
+    return parallel.workers ?? (availableParallelism() >= 4 ? 2 : 0);
   }
 
   /** The split of a file, or undefined when the main thread should read it. */
