@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { loadDlrSecret } from '../journal/dlr-secret.js';
 import type { CampaignIdentity, CampaignShape } from '../journal/identity.js';
-import { loadSuppression } from '../message/suppress.js';
+import { loadSuppression, type Suppression } from '../message/suppress.js';
 import { compileTemplate } from '../message/template.js';
 import { Tally } from '../report/summary.js';
 import { UsageError } from '../shared/errors.js';
@@ -66,7 +66,7 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
           })
         : undefined;
     const settled = journal ? settledRows(journal, request.retryUnknown, resent) : () => false;
-    const key = await spoolKeyOf(request, identity);
+    const key = await spoolKeyOf(request, identity, suppression);
     const { plan, toSend } =
       (await reuseSpool(request, hold, key, settled)) ??
       (await validateAndKeep(request, hold, key, {
@@ -99,10 +99,18 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
  * What the validation pass builds messages from, as the key of the spool it writes: the
  * campaign, its inputs and every setting and list a message depends on.
  */
-async function spoolKeyOf(request: CampaignRequest, identity: CampaignIdentity): Promise<string> {
+async function spoolKeyOf(
+  request: CampaignRequest,
+  identity: CampaignIdentity,
+  suppression: Suppression | undefined,
+): Promise<string> {
   const { settings } = request;
   if (request.dryRun || request.followUp) return '';
-  const lists = await hashInputs(settings.suppress);
+  // The lists as validation uses them (names and numbers, already read): no file is read twice.
+  const lists = suppression?.lists.map((list) => ({
+    name: list.name,
+    numbers: createHash('sha256').update(list.numbers).digest('hex'),
+  }));
   const dlrKey = createHash('sha256')
     .update((await loadDlrSecret(settings.stateDir)).export())
     .digest('hex');

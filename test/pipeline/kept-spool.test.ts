@@ -15,7 +15,7 @@ import {
 import { campaignPaths } from '../../src/journal/state.js';
 import { SpoolWriter } from '../../src/validate/spool.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 
 const CREDENTIALS = { username: 'kept-user', password: 'kept-secret' };
 const RECORDS = 40;
@@ -102,6 +102,16 @@ describe('the spool an unfinished campaign keeps', () => {
   ])('a resume with another %s validates again', async (name, changed) => {
     const { state, sentFirst } = await interrupted(`changed-${name}`);
     const resumed = await run(state, changed, { resume: true });
+    expect(resumed.validated).toBeGreaterThan(0);
+    expect(sentFirst + resumed.sent).toBe(RECORDS);
+  });
+
+  it('a resume after its suppression list changed validates again', async () => {
+    const list = join(dir.path, 'optouts.txt');
+    await writeFile(list, '4740000001\n');
+    const { state, sentFirst } = await interrupted('list', { suppress: [list] });
+    await writeFile(list, '4740000002\n');
+    const resumed = await run(state, { suppress: [list] }, { resume: true });
     expect(resumed.validated).toBeGreaterThan(0);
     expect(sentFirst + resumed.sent).toBe(RECORDS);
   });
