@@ -1,5 +1,6 @@
 // A batch in the journal: its rows as ranges, its results as columns of runs (docs/architecture.md#the-journal-format).
 import type { Outcome, RowResult } from '../message/outcome.js';
+import { decimal } from '../shared/digits.js';
 
 /** A value of one field of one result; null is "absent". */
 export type Scalar = string | number | null;
@@ -64,8 +65,9 @@ export function indexIn(ranges: Ranges, row: number): number {
 /** Counting digits at the end of a text: at most 15, so every count stays an exact number. */
 const COUNTER = /\d{1,15}$/;
 
+/** decimal(), not String(): a counter's texts are one per record (see shared/digits.ts). */
 function counted(prefix: string, first: number, width: number, k: number): string {
-  return prefix + String(first + k).padStart(width, '0');
+  return prefix + decimal(first + k).padStart(width, '0');
 }
 
 export function encodeColumn(values: readonly Scalar[]): Run[] {

@@ -1,5 +1,5 @@
 // The report sink writes rows as they come, in order, without waiting for a batch once it holds
-// a thousand: a resume reports every earlier record before its first batch.
+// a few hundred: a resume reports every earlier record before its first batch.
 import { describe, expect, it } from 'vitest';
 import type { RowResult } from '../../src/message/outcome.js';
 import { ReportSink } from '../../src/report/sink.js';
@@ -10,7 +10,7 @@ function row(n: number): RowResult {
 }
 
 describe('ReportSink', () => {
-  it('writes what it holds once it holds 1,024 rows, and the rest when flushed, in order', async () => {
+  it('writes what it holds once it holds 256 rows, and the rest when flushed, in order', async () => {
     const written: number[][] = [];
     const writer: ReportWriter = {
       path: 'r.csv',
@@ -22,13 +22,13 @@ describe('ReportSink', () => {
       close: () => Promise.resolve(),
     };
     const sink = new ReportSink(writer);
-    for (let n = 1; n <= 1023; n++) sink.add(row(n));
+    for (let n = 1; n <= 255; n++) sink.add(row(n));
     await Promise.resolve();
     expect(written).toEqual([]);
-    for (let n = 1024; n <= 2500; n++) sink.add(row(n));
+    for (let n = 256; n <= 700; n++) sink.add(row(n));
     await new Promise((resolve) => setImmediate(resolve));
-    expect(written.map((rows) => rows.length)).toEqual([1024, 1024]);
+    expect(written.map((rows) => rows.length)).toEqual([256, 256]);
     await sink.close();
-    expect(written.flat()).toEqual(Array.from({ length: 2500 }, (_v, i) => i + 1));
+    expect(written.flat()).toEqual(Array.from({ length: 700 }, (_v, i) => i + 1));
   });
 });
