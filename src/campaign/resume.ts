@@ -84,6 +84,19 @@ export async function* earlierOnly(
   }
 }
 
+/**
+ * Rows whose message an earlier run may have settled, known from the row alone: isEarlier() is
+ * false for every other message, so the spool's reader passes over them undecoded.
+ */
+export function maybeEarlier(earlier: Earlier): (row: number) => boolean {
+  const { journal, retryUnknown, resent, delivered } = earlier;
+  const surely = settledRows(journal, retryUnknown, resent);
+  return (row) =>
+    surely(row) ||
+    (delivered !== undefined &&
+      (journal.results.outcome(row) !== undefined || journal.inFlight.has(row)));
+}
+
 /** The record as an earlier run left it, or undefined when this run decides it. */
 function earlierOf(entry: Entry, earlier: Earlier): Entry | undefined {
   const { journal, retryUnknown, counts, resent, delivered } = earlier;

@@ -17,6 +17,8 @@ import { RateLimiter } from '../send/rate.js';
 import {
   applyJournal,
   earlierOnly,
+  maybeEarlier,
+  settledRows,
   withoutEarlier,
   type Earlier,
   type ResumeCounts,
@@ -31,10 +33,11 @@ export interface RunOptions {
   /** In chunks of any size (see send()). */
   entries: AsyncIterable<readonly Entry[]>;
   /**
-   * The same entries read again from the start: given, a resume reports what earlier runs settled
-   * from this second reading, after its first request, instead of before it.
+   * The same entries read again from the start, passing over messages whose rows `keep` turns
+   * down: given, a resume reads what it sends from one reading and, after its first request, what
+   * earlier runs settled from another (see docs/architecture.md#resume).
    */
-  reread?: () => AsyncIterable<readonly Entry[]>;
+  reread?: (keep?: (row: number) => boolean) => AsyncIterable<readonly Entry[]>;
   reportPath: string;
   /** The campaign's journal, in its state folder. */
   journalPath: string;
@@ -154,9 +157,14 @@ function entryStreams(
     delivered: options.delivered,
   };
   if (!reread) return { entries: applyJournal(options.entries, earlier) };
+  // Each reading passes over the rows it surely has no use for: isEarlier() decides the rest.
+  const settled = settledRows(previous, options.retryUnknown, options.resent);
   return {
-    entries: withoutEarlier(options.entries, earlier),
-    settled: () => earlierOnly(reread(), earlier),
+    entries: withoutEarlier(
+      reread((row) => !settled(row)),
+      earlier,
+    ),
+    settled: () => earlierOnly(reread(maybeEarlier(earlier)), earlier),
   };
 }
 

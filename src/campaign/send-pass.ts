@@ -167,7 +167,7 @@ async function sendCounted(
     run = await runCampaign(
       {
         entries: readSpool(claim.paths.spool),
-        reread: () => readSpool(claim.paths.spool),
+        reread: (keep) => readSpool(claim.paths.spool, keep),
         reportPath,
         journalPath: claim.paths.journal,
         contentHash: identity.contentHash,

@@ -106,6 +106,39 @@ export async function* linesAt(handle: FileHandle): AsyncGenerator<LineAt[]> {
 }
 
 /**
+ * A file's complete lines as bytes, a block of whole lines per read (the last line may lack its
+ * newline), for a reader that decodes only the lines it needs (see docs/architecture.md#resume).
+ * Each block is a view of one buffer that the next read reuses: take what is kept from it first.
+ */
+export async function* lineBlocks(handle: FileHandle): AsyncGenerator<Buffer> {
+  let buffer: Buffer = Buffer.allocUnsafe(TEXT_PIECE_BYTES);
+  /** Bytes at the buffer's start of a line the last read did not finish. */
+  let held = 0;
+  for (let read = 1; ; read++) {
+    if (read % 16 === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (held === buffer.length) buffer = grownBuffer(buffer);
+    const got = readSync(handle.fd, buffer, held, buffer.length - held, null);
+    if (got === 0) break;
+    const filled = held + got;
+    const last = buffer.lastIndexOf(10, filled - 1);
+    if (last === -1) {
+      held = filled;
+      continue;
+    }
+    yield buffer.subarray(0, last + 1);
+    held = buffer.copy(buffer, 0, last + 1, filled);
+  }
+  if (held > 0) yield buffer.subarray(0, held);
+}
+
+/** A buffer twice the size with `from`'s bytes at its start: a line longer than a block. */
+function grownBuffer(from: Buffer): Buffer {
+  const into = Buffer.allocUnsafe(from.length * 2);
+  from.copy(into);
+  return into;
+}
+
+/**
  * Writes all of `text` at the file's position, synchronously: an append to the page cache takes
  * microseconds, and a send makes thousands of them (report, journal, spool), each of which cost
  * several times that in CPU as a round trip through the thread pool. Syncs to the disk, which do

@@ -4,7 +4,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../shared/errors.js';
 import type { Encoding } from '../message/encoding.js';
 import { decimal } from '../shared/digits.js';
-import { lineChunks, TEXT_PIECE_BYTES, writeAll, writeBytes } from '../shared/files.js';
+import { lineBlocks, lineChunks, TEXT_PIECE_BYTES, writeAll, writeBytes } from '../shared/files.js';
 import type { Entry } from './entries.js';
 
 /**
@@ -82,14 +82,57 @@ export function spoolLine(entry: Entry): string {
   return `F\t${JSON.stringify(entry)}\n`;
 }
 
-/** Streams the spool back for send(), a chunk of entries per read. */
-export async function* readSpool(path: string): AsyncGenerator<Entry[]> {
+/**
+ * Streams the spool back for send(), a chunk of entries per read. With `keep`, a message whose
+ * row it turns down is passed over from its row's bytes, never decoded: a resume reads past
+ * millions of settled records at the speed of the disk (see docs/architecture.md#resume).
+ */
+export async function* readSpool(
+  path: string,
+  keep?: (row: number) => boolean,
+): AsyncGenerator<Entry[]> {
   const handle = await open(path, 'r');
   try {
-    for await (const lines of lineChunks(handle)) yield lines.map(parseLine);
+    if (!keep) {
+      for await (const lines of lineChunks(handle)) yield lines.map(parseLine);
+      return;
+    }
+    for await (const block of lineBlocks(handle)) {
+      const entries: Entry[] = [];
+      eachLine(block, (start, end) => {
+        if (block[start] !== MESSAGE || keep(rowAt(block, start))) {
+          entries.push(parseLine(block.toString('utf8', start, end)));
+        }
+      });
+      if (entries.length > 0) yield entries;
+    }
   } finally {
     await handle.close();
   }
+}
+
+/** `M`, the first byte of a message's line (`F` begins a final entry's). */
+const MESSAGE = 0x4d;
+const NEWLINE = 0x0a;
+const TAB = 0x09;
+
+/** Calls `line` with where each non-empty line of the block starts and ends (before its newline). */
+function eachLine(block: Buffer, line: (start: number, end: number) => void): void {
+  for (let start = 0; start < block.length;) {
+    let end = block.indexOf(NEWLINE, start);
+    if (end === -1) end = block.length;
+    if (end > start) line(start, end);
+    start = end + 1;
+  }
+}
+
+/** The row of the message line starting at `start`: the digits after `M\t`. */
+function rowAt(block: Buffer, start: number): number {
+  let row = 0;
+  for (let at = start + 2; at < block.length && block[at] !== TAB; at++) {
+    row = row * 10 + block[at]! - 0x30;
+  }
+  return row;
 }
 
 function parseLine(line: string): Entry {

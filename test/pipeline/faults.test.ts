@@ -414,11 +414,14 @@ describe('runCampaign: the journal makes faults resumable', () => {
     await runCampaign(first, events);
     await first.poster.close();
     const broken = new Error('the spool could not be read again');
-    async function* reread(): AsyncGenerator<Entry[]> {
+    async function* unreadable(): AsyncGenerator<Entry[]> {
       await Promise.resolve();
       yield* [];
       throw broken;
     }
+    // The first reading is what the resume sends; the second, of what earlier runs settled, fails.
+    let readings = 0;
+    const reread = () => (++readings === 1 ? streamOf(messageEntries(RECORDS, 'j')) : unreadable());
     const failing = { ...(await options(sim, reportPath, { resume: true })), reread };
     await expect(runCampaign(failing, new SendEmitter())).rejects.toBe(broken);
     await failing.poster.close();

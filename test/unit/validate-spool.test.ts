@@ -1,11 +1,11 @@
 // The spool round trip at campaign scale: every entry back as written, in pieces a V8 string of
 // regular size can hold (a larger one waits for a full collection, and held 40 MB at 1M records).
-import { open } from 'node:fs/promises';
+import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entry } from '../../src/validate/entries.js';
 import { readSpool, SpoolWriter } from '../../src/validate/spool.js';
-import { lineChunks, TEXT_PIECE_BYTES } from '../../src/shared/files.js';
+import { lineBlocks, lineChunks, TEXT_PIECE_BYTES } from '../../src/shared/files.js';
 import { tempDir } from '../helpers/files.js';
 import { messageEntries } from '../helpers/reliability.js';
 
@@ -25,6 +25,24 @@ const ENTRIES: Entry[] = messageEntries(6000, 'sp').map((entry, i) =>
     ? { ...entry, json: JSON.stringify({ UserData: `${TEXTS[i % TEXTS.length]} ${i}` }) }
     : entry,
 );
+
+/** Every seventh record final (invalid), and one message longer than a block of the reader. */
+const MIXED: Entry[] = ENTRIES.map((entry, i): Entry => {
+  if (i === 2500 && entry.kind === 'message') {
+    return { ...entry, json: JSON.stringify({ UserData: 'ø'.repeat(70_000) }) };
+  }
+  if (i % 7 !== 3) return entry;
+  const { row, to, messageId } = entry;
+  return { kind: 'final', row, to, messageId, result: { outcome: 'invalid', error: `bad ${row}` } };
+});
+
+async function spoolOf(name: string, entries: readonly Entry[]): Promise<string> {
+  const path = join(dir.path, name);
+  const writer = await SpoolWriter.create(path);
+  for (const entry of entries) writer.add(entry);
+  await writer.close();
+  return path;
+}
 
 describe('the spool', () => {
   it('gives back every entry as written, in order', async () => {
@@ -53,5 +71,54 @@ describe('the spool', () => {
     // At most two bytes a character, whatever the text.
     expect(Math.max(...sizes) * 2).toBeLessThan(LARGE_OBJECT_BYTES);
     expect(TEXT_PIECE_BYTES * 2).toBeLessThanOrEqual(LARGE_OBJECT_BYTES);
+  });
+
+  it('passes over the messages whose rows keep() turns down, and gives back the rest as written', async () => {
+    const path = await spoolOf('kept.spool', MIXED);
+    const keep = (row: number) => row % 3 === 0 || row === 2501;
+    const back: Entry[] = [];
+    for await (const chunk of readSpool(path, keep)) back.push(...chunk);
+    const expected = MIXED.filter((e) => e.kind === 'final' || keep(e.row));
+    expect(back).toEqual(expected);
+    expect(back.some((e) => e.row === 2501 && e.kind === 'message')).toBe(true);
+    // Final entries are always given back: keep() judges messages alone.
+    expect(back.filter((e) => e.kind === 'final')).toHaveLength(
+      MIXED.filter((e) => e.kind === 'final').length,
+    );
+  });
+});
+
+describe('lineBlocks', () => {
+  async function blocksOf(text: string): Promise<string[]> {
+    const path = join(dir.path, `blocks-${text.length}.txt`);
+    await writeFile(path, text);
+    const handle = await open(path, 'r');
+    const blocks: string[] = [];
+    try {
+      for await (const block of lineBlocks(handle)) blocks.push(block.toString('utf8'));
+    } finally {
+      await handle.close();
+    }
+    return blocks;
+  }
+
+  it.each([
+    ['an empty file', ''],
+    ['one line without its newline', 'only'],
+    ['short lines', 'a\nbb\nccc\n'],
+    ['a last line without its newline', 'a\nbb\nccc'],
+    [
+      'a line three blocks long between short ones',
+      `a\n${'é'.repeat(TEXT_PIECE_BYTES * 1.5)}\nb\n`,
+    ],
+    [
+      'lines across many blocks',
+      Array.from({ length: 40_000 }, (_, i) => `line ${i} ✓`).join('\n'),
+    ],
+  ])('gives back %s whole, each block ending at a line', async (_what, text) => {
+    const blocks = await blocksOf(text);
+    expect(blocks.join('')).toBe(text);
+    for (const block of blocks.slice(0, -1)) expect(block.endsWith('\n')).toBe(true);
+    if (text === '') expect(blocks).toEqual([]);
   });
 });
