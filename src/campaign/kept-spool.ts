@@ -6,17 +6,29 @@ import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { syncFolder } from '../journal/durable.js';
 import { stampAside, type CampaignPaths } from '../journal/state.js';
-import { exists, lineChunks } from '../shared/files.js';
+import { exists } from '../shared/files.js';
+import { RowBits } from '../shared/row-bits.js';
 import type { Plan } from '../validate/plan.js';
 
 /** What the stamp beside a complete spool holds; a stamp of another version is not read. */
 interface SpoolStamp {
-  v: 1;
+  v: 2;
   /** What the messages were built from (see keyOf): another key, another spool. */
   key: string;
   /** The spool's size when it was complete. */
   bytes: number;
   plan: Plan;
+  /**
+   * The rows of its messages (RowBits, in base64): a resume counts those left to send without
+   * reading the spool, which at 10,000,000 records is 2 GB (docs/campaign-state.md#the-kept-spool).
+   */
+  messages: string;
+}
+
+/** A complete spool kept for this run: its plan, and the rows it holds messages for. */
+export interface KeptSpool {
+  plan: Plan;
+  messages: RowBits;
 }
 
 /** sms-send's version (its message format) and the number rules' (a reinstall may update them). */
@@ -41,27 +53,32 @@ export function keyOf(parts: object): string {
     .digest('hex');
 }
 
-/** The plan of the complete spool kept under this key, or undefined when there is none. */
-export async function keptPlan(paths: CampaignPaths, key: string): Promise<Plan | undefined> {
+/** The complete spool kept under this key, or undefined when there is none. */
+export async function keptSpool(paths: CampaignPaths, key: string): Promise<KeptSpool | undefined> {
   let stamp: SpoolStamp;
   try {
     stamp = JSON.parse(await readFile(paths.spoolStamp, 'utf8')) as SpoolStamp;
   } catch {
     return undefined;
   }
-  if (stamp.v !== 1 || stamp.key !== key) return undefined;
+  if (stamp.v !== 2 || stamp.key !== key) return undefined;
   const size = await stat(paths.spool).then(
     (s) => s.size,
     () => -1,
   );
-  return size === stamp.bytes ? stamp.plan : undefined;
+  if (size !== stamp.bytes) return undefined;
+  return { plan: stamp.plan, messages: RowBits.fromBase64(stamp.messages) };
 }
 
 /**
  * Marks the spool complete, for a later run: its bytes are synced first, then the stamp is
  * written whole (a new file, then a rename), so a stamp never names a spool the disk lacks.
  */
-export async function stampSpool(paths: CampaignPaths, key: string, plan: Plan): Promise<void> {
+export async function stampSpool(
+  paths: CampaignPaths,
+  key: string,
+  { plan, messages }: KeptSpool,
+): Promise<void> {
   const handle = await open(paths.spool, 'r+');
   let bytes: number;
   try {
@@ -70,7 +87,7 @@ export async function stampSpool(paths: CampaignPaths, key: string, plan: Plan):
   } finally {
     await handle.close();
   }
-  const stamp: SpoolStamp = { v: 1, key, bytes, plan };
+  const stamp: SpoolStamp = { v: 2, key, bytes, plan, messages: messages.toBase64() };
   // One writer at a time (the campaign's lock), so one name for the stamp being written.
   const aside = stampAside(paths);
   const out = await open(aside, 'w', 0o600);
@@ -92,25 +109,4 @@ export async function unstamp(paths: CampaignPaths): Promise<void> {
   if (!(await exists(paths.spoolStamp))) return;
   await rm(paths.spoolStamp, { force: true });
   await syncFolder(paths.dir);
-}
-
-/** The messages in the spool that `settled` leaves to send, read from each line's row alone. */
-export async function leftToSend(
-  spool: string,
-  settled: (row: number) => boolean,
-): Promise<number> {
-  const handle = await open(spool, 'r');
-  let left = 0;
-  try {
-    for await (const lines of lineChunks(handle)) {
-      for (const line of lines) {
-        if (!line.startsWith('M\t')) continue;
-        const row = Number(line.slice(2, line.indexOf('\t', 2)));
-        if (!settled(row)) left++;
-      }
-    }
-  } finally {
-    await handle.close();
-  }
-  return left;
 }

@@ -22,7 +22,7 @@ import type {
   SendPassOptions,
 } from './types.js';
 import { normalizes, refusalOf, validateCampaign, type ValidationTarget } from './validation.js';
-import { keptPlan, keyOf, leftToSend, stampSpool } from './kept-spool.js';
+import { keptSpool, keyOf, stampSpool } from './kept-spool.js';
 
 /**
  * Everything before the first message: identity, the campaign's state (exit 4 while another run
@@ -150,8 +150,8 @@ async function reuseSpool(
 ): Promise<{ plan: Plan; toSend: number } | undefined> {
   const paths = hold.claim?.paths;
   if (!paths || key === '' || !request.resume) return undefined;
-  const plan = await keptPlan(paths, key);
-  return plan && { plan, toSend: await leftToSend(paths.spool, settled) };
+  const kept = await keptSpool(paths, key);
+  return kept && { plan: kept.plan, toSend: kept.messages.count((row) => !settled(row)) };
 }
 
 /** The validation pass, writing the spool; a send's complete spool is stamped for a later run. */
@@ -162,12 +162,15 @@ async function validateAndKeep(
   target: ValidationTarget,
 ): Promise<{ plan: Plan; toSend: number }> {
   await hold.openSpool();
-  const { plan, toSend, timed } = await validateCampaign(request, { ...target, spool: hold.spool });
+  const { plan, toSend, timed, messages } = await validateCampaign(request, {
+    ...target,
+    spool: hold.spool,
+  });
   await hold.closeSpool();
   const paths = hold.claim?.paths;
   // Messages whose validity counts from now are built afresh by each run.
   if (paths && key !== '' && !timed && !refusalOf(plan, request)) {
-    await stampSpool(paths, key, plan);
+    await stampSpool(paths, key, { plan, messages });
   }
   return { plan, toSend };
 }

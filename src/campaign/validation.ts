@@ -10,6 +10,7 @@ import { entryOf } from '../validate/entries.js';
 import { planCampaign, type Plan } from '../validate/plan.js';
 import { readCampaign } from '../validate/reader.js';
 import type { SpoolWriter } from '../validate/spool.js';
+import { RowBits } from '../shared/row-bits.js';
 import { selectRows } from './follow-up.js';
 import type { CampaignRequest, Refusal } from './types.js';
 
@@ -28,10 +29,12 @@ export interface ValidationTarget {
 export async function validateCampaign(
   request: CampaignRequest,
   target: ValidationTarget,
-): Promise<{ plan: Plan; toSend: number; timed: boolean }> {
+): Promise<{ plan: Plan; toSend: number; timed: boolean; messages: RowBits }> {
   const { settings, followUp } = request;
   const { identity, spool: writer, spooling, settled } = target;
   let toSend = 0;
+  /** The rows of the messages spooled, kept with the spool for a later run. */
+  const messages = RowBits.empty();
   // Whether a message carries a validity counted from now: a later run must build it afresh.
   let timed = false;
   const countRepeats = request.dryRun && !request.dedupe;
@@ -82,7 +85,10 @@ export async function validateCampaign(
             const entry = entryOf(record);
             if (record.built.ok && record.built.message.ValidationPeriod !== undefined)
               timed = true;
-            if (entry.kind === 'message' && !settled(entry.row)) toSend++;
+            if (entry.kind === 'message') {
+              messages.add(entry.row);
+              if (!settled(entry.row)) toSend++;
+            }
             writer?.add(entry);
             return undefined;
           }
@@ -100,7 +106,7 @@ export async function validateCampaign(
       spillDir: join(settings.stateDir, 'tmp'),
     },
   );
-  return { plan, toSend, timed };
+  return { plan, toSend, timed, messages };
 }
 
 /** Why the plan refuses the run, if it does. */

@@ -4,7 +4,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leftToSend } from '../../src/campaign/kept-spool.js';
 import {
   InterruptedError,
   SendEmitter,
@@ -13,8 +12,8 @@ import {
   type Simulator,
 } from '../../src/index.js';
 import { campaignPaths } from '../../src/journal/state.js';
-import { SpoolWriter } from '../../src/validate/spool.js';
-import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
+import { RowBits } from '../../src/shared/row-bits.js';
+import { mobile, parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { readFile, writeFile } from 'node:fs/promises';
 
 const CREDENTIALS = { username: 'kept-user', password: 'kept-secret' };
@@ -134,33 +133,17 @@ describe('the spool an unfinished campaign keeps', () => {
   });
 });
 
-describe('leftToSend', () => {
-  it('counts the messages the settled rows leave, from each line of the spool', async () => {
-    const path = join(dir.path, 'spool-count');
-    const writer = await SpoolWriter.create(path);
-    for (let row = 1; row <= 12; row++) {
-      if (row % 4 === 0) {
-        writer.add({
-          kind: 'final',
-          row,
-          to: '',
-          messageId: `m${row}`,
-          result: { outcome: 'invalid', error: 'x' },
-        });
-      } else {
-        writer.add({
-          kind: 'message',
-          row,
-          to: '4741000000',
-          messageId: `m${row}`,
-          json: `{"r":${row}}`,
-        });
-      }
-    }
-    await writer.close();
-    // Rows 4, 8 and 12 are not messages; 1, 2, 4 and 9 are settled.
-    const settled = new Set([1, 2, 4, 9]);
-    expect(await leftToSend(path, (row) => settled.has(row))).toBe(6);
-    expect(await leftToSend(path, () => false)).toBe(9);
+describe('the stamp', () => {
+  it('names the rows of the spooled messages, without the records not sent', async () => {
+    const list = join(dir.path, 'optouts-rows.txt');
+    // The fifth record's number (rows count from 1).
+    await writeFile(list, `${mobile(4)}\n`);
+    const { paths } = await interrupted('rows', { suppress: [list] });
+    const stamp = JSON.parse(await readFile(paths.spoolStamp, 'utf8')) as { messages: string };
+    const messages = RowBits.fromBase64(stamp.messages);
+    const rows = Array.from({ length: RECORDS + 2 }, (_v, row) => row).filter((row) =>
+      messages.has(row),
+    );
+    expect(rows).toEqual(Array.from({ length: RECORDS }, (_v, i) => i + 1).filter((r) => r !== 5));
   });
 });
