@@ -96,7 +96,7 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
     paths,
     finished: false,
     async loadJournal() {
-      claim.journal ??= (await readJournal(paths.journal, previous?.records)) ?? emptyJournal();
+      claim.journal ??= (await readJournal(paths.journal)) ?? emptyJournal();
       return claim.journal;
     },
     async start(fields) {
@@ -186,7 +186,7 @@ async function decide(
   // A finished campaign's manifest has its counts: its refusal, a --force and a --resume with
   // nothing left need no journal (a million records are megabytes of it).
   const finished = manifest?.status === 'finished';
-  const journal = finished ? undefined : await readJournal(paths.journal, manifest?.records);
+  const journal = finished ? undefined : await readJournal(paths.journal);
   // What a --force run archived proves earlier sends, even while its own journal is still empty.
   const sentBefore =
     (manifest && finished ? reachedGateway(manifest) : journal?.sent === true) ||
@@ -226,7 +226,7 @@ export async function inspectCampaign(
     const decision = await decide(paths, options, await exists(paths.dir));
     if (!decision.finished) return { journal: decision.resumeFrom };
     return {
-      journal: (await readJournal(paths.journal, decision.manifest?.records)) ?? emptyJournal(),
+      journal: (await readJournal(paths.journal)) ?? emptyJournal(),
     };
   } catch (error) {
     if (error instanceof UsageError) return { refusal: error };

@@ -123,14 +123,13 @@ export interface JournalState {
 
 /**
  * Reads a journal back in one pass, a chunk of lines at a time, keeping only what it settles
- * (compactly, see SettledResults) and the batches still waiting for a result. `rows`: the
- * campaign's records, when known, so the per-row words are made once.
+ * (compactly, see SettledResults) and the batches still waiting for a result.
  */
-export async function readJournal(path: string, rows?: number): Promise<JournalState | undefined> {
+export async function readJournal(path: string): Promise<JournalState | undefined> {
   const handle = await openIfExists(path);
   if (handle === undefined) return undefined;
   try {
-    const reader = new JournalReader(path, rows);
+    const reader = new JournalReader(path);
     // Each line's place in the file, so the results' text can be read back rather than held.
     for await (const lines of linesAt(handle))
       for (const line of lines) reader.line(line.text, line);
@@ -154,11 +153,8 @@ class JournalReader {
   private readonly results: SettledResults;
   private readonly pending = new Map<string, Pending>();
 
-  constructor(
-    private readonly path: string,
-    rows: number | undefined,
-  ) {
-    this.results = new SettledResults(rows, path);
+  constructor(private readonly path: string) {
+    this.results = new SettledResults(path);
   }
 
   line(raw: string, at?: { start: number; bytes: number }): void {

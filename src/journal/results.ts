@@ -9,6 +9,7 @@ import {
   type ResultColumns,
   type SettledResult,
 } from './columns.js';
+import { RowWords } from './row-words.js';
 
 export type { SettledResult } from './columns.js';
 
@@ -16,14 +17,13 @@ export type { SettledResult } from './columns.js';
 const MAX_GROUPS = 2 ** 29;
 
 /**
- * Rows are dense (1…N), so each row has one 32-bit word: its outcome's code (0: none) and the
- * group its detail is in. A group is a journal line: a batch's result line (one for a hundred
- * rows), read back from the journal file when a row of it is needed, or the tuple of one row from
- * a journal of version 1, kept as UTF-8 bytes. About 4 bytes a row (see
- * docs/architecture.md#what-a-resume-holds).
+ * Each settled row has a word (RowWords): its outcome's code (0: none) and the group its detail
+ * is in. A group is a journal line: a batch's result line (one for a hundred rows), read back from
+ * the journal file when a row of it is needed, or the tuple of one row from a journal of version
+ * 1, kept as UTF-8 bytes. About 2 bytes a settled row (see docs/architecture.md#what-a-resume-holds).
  */
 export class SettledResults {
-  private words: Uint32Array;
+  private readonly words = new RowWords();
   private text = Buffer.alloc(0);
   private used = 0;
   /**
@@ -39,16 +39,10 @@ export class SettledResults {
   private cached: { group: number; value: ResultColumns | unknown[] } | undefined;
 
   /**
-   * `rows`: the number of rows expected (the campaign's records), so the words need not grow.
    * `file`: the journal the batches' lines are read from, so their text is read back from it
    * rather than held (see docs/architecture.md#what-a-resume-holds).
    */
-  constructor(
-    rows = 1024,
-    private readonly file?: string,
-  ) {
-    this.words = new Uint32Array(rows + 1);
-  }
+  constructor(private readonly file?: string) {}
 
   get size(): number {
     return this.count;
@@ -66,7 +60,7 @@ export class SettledResults {
 
   /** Whether the row's result was read after `mark` was taken. */
   settledSince(row: number, mark: number): boolean {
-    const word = this.words[row] ?? 0;
+    const word = this.words.get(row);
     return (word & 7) !== 0 && word >>> 3 >= mark;
   }
 
@@ -97,12 +91,12 @@ export class SettledResults {
   }
 
   outcome(row: number): Outcome | undefined {
-    const code = (this.words[row] ?? 0) & 7;
+    const code = this.words.get(row) & 7;
     return code === 0 ? undefined : OUTCOMES[code - 1];
   }
 
   get(row: number): SettledResult | undefined {
-    const word = this.words[row] ?? 0;
+    const word = this.words.get(row);
     if ((word & 7) === 0) return undefined;
     const value = this.group(word >>> 3);
     if (!Array.isArray(value)) return resultAt(value, row, indexIn(value.r, row));
@@ -125,17 +119,12 @@ export class SettledResults {
 
   /** Every settled row's outcome, in row order. */
   *outcomes(): Generator<Outcome> {
-    for (const word of this.words) if ((word & 7) !== 0) yield OUTCOMES[(word & 7) - 1]!;
+    for (const word of this.words.words()) yield OUTCOMES[(word & 7) - 1]!;
   }
 
   private setWord(row: number, outcome: Outcome, group: number): void {
-    if (row >= this.words.length) {
-      const grown = new Uint32Array(Math.max(row + 1, this.words.length * 2));
-      grown.set(this.words);
-      this.words = grown;
-    }
-    if ((this.words[row]! & 7) === 0) this.count++;
-    this.words[row] = group * 8 + OUTCOMES.indexOf(outcome) + 1;
+    if ((this.words.get(row) & 7) === 0) this.count++;
+    this.words.set(row, group, OUTCOMES.indexOf(outcome) + 1);
   }
 
   private addGroup(line: string): number {

@@ -220,9 +220,7 @@ export async function campaignDetail(entry: CampaignEntry): Promise<CampaignDeta
   if (entry.status !== 'running' && entry.status !== 'interrupted') {
     return { ...entry, countedFromJournal: false, setAside };
   }
-  const journal = await readJournal(entry.paths.journal, entry.manifest.records).catch(
-    () => undefined,
-  );
+  const journal = await readJournal(entry.paths.journal).catch(() => undefined);
   if (!journal) return { ...entry, countedFromJournal: false, setAside };
   const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   for (const outcome of journal.results.outcomes()) counts[outcome]++;
