@@ -90,7 +90,7 @@ try {
   // The journal's own pass, in this process: what a resume reads before anything else.
   const { readJournal } = await import('../dist/journal/journal.js');
   const readStart = performance.now();
-  await readJournal(join(folder(interrupted), 'journal.ndjson'), total);
+  await readJournal(join(folder(interrupted), 'journal.ndjson'));
   const readMs = performance.now() - readStart;
 
   const rows = [

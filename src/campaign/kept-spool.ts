@@ -61,7 +61,7 @@ export async function keptSpool(paths: CampaignPaths, key: string): Promise<Kept
   } catch {
     return undefined;
   }
-  if (stamp.v !== 2 || stamp.key !== key) return undefined;
+  if (stamp.v !== 2 || stamp.key !== key || typeof stamp.messages !== 'string') return undefined;
   const size = await stat(paths.spool).then(
     (s) => s.size,
     () => -1,

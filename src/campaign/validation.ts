@@ -96,7 +96,10 @@ export async function validateCampaign(
       onSpool: spooling
         ? (lines, messageRows) => {
             timed = true;
-            for (const row of messageRows) if (!settled(row)) toSend++;
+            for (const row of messageRows) {
+              messages.add(row);
+              if (!settled(row)) toSend++;
+            }
             writer?.addBytes(lines);
             return undefined;
           }

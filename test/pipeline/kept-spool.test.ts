@@ -131,6 +131,21 @@ describe('the spool an unfinished campaign keeps', () => {
     expect(resumed.validated).toBeGreaterThan(0);
     expect(sentFirst + resumed.sent).toBe(RECORDS);
   });
+
+  it.each([
+    ['of version 1 (no message rows)', (stamp: Extra) => ({ ...stamp, v: 1, messages: undefined })],
+    [
+      'of version 2 without its message rows',
+      (stamp: Extra) => ({ ...stamp, messages: undefined }),
+    ],
+  ])('a stamp %s is not trusted: the resume validates again', async (_what, change) => {
+    const { state, paths, sentFirst } = await interrupted(`stamp-${runs}`);
+    const stamp = JSON.parse(await readFile(paths.spoolStamp, 'utf8')) as Extra;
+    await writeFile(paths.spoolStamp, JSON.stringify(change(stamp)));
+    const resumed = await run(state, {}, { resume: true });
+    expect(resumed.validated).toBeGreaterThan(0);
+    expect(sentFirst + resumed.sent).toBe(RECORDS);
+  });
 });
 
 describe('the stamp', () => {
