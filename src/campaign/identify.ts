@@ -6,21 +6,27 @@ import {
   canonicalJson,
   contentHash,
   expandCampaignName,
-  hashFile,
   type CampaignIdentity,
   type CampaignShape,
 } from '../journal/identity.js';
+import type { InputDigests } from '../journal/input-digests.js';
 import { campaignPaths, readManifest } from '../journal/state.js';
 import { UsageError } from '../shared/errors.js';
 import { identitySettings, type InputSettings } from './implied.js';
 import type { CampaignRequest } from './types.js';
 
-/** The inputs' digests and sizes, in order; a missing or unreadable input is exit 2. */
-export async function hashInputs(files: InputFile[]): Promise<{ sha256: string; bytes: number }[]> {
+/**
+ * The inputs' digests and sizes, in order, each remembered from an earlier run when its file is
+ * the one hashed then (see InputDigests); a missing or unreadable input is exit 2.
+ */
+export async function hashInputs(
+  files: InputFile[],
+  digests: InputDigests,
+): Promise<{ sha256: string; bytes: number }[]> {
   const hashes = [];
   for (const file of files) {
     try {
-      hashes.push(await hashFile(file.path));
+      hashes.push(await digests.digest(file.path));
     } catch (error) {
       const e = error as NodeJS.ErrnoException;
       const reason =

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { loadDlrSecret } from '../journal/dlr-secret.js';
+import { InputDigests } from '../journal/input-digests.js';
 import type { CampaignIdentity, CampaignShape } from '../journal/identity.js';
 import { loadSuppression, type Suppression } from '../message/suppress.js';
 import { compileTemplate } from '../message/template.js';
@@ -32,7 +33,10 @@ import { keptSpool, keyOf, stampSpool } from './kept-spool.js';
 export async function prepareCampaign(request: CampaignRequest): Promise<PreparedCampaign> {
   const { settings, files, followUp } = request;
   const template = request.template === undefined ? undefined : compileTemplate(request.template);
-  const hashes = await hashInputs(files);
+  // A send remembers its inputs' digests, so its resume need not read them again.
+  const digests = await InputDigests.open(settings.stateDir);
+  const hashes = await hashInputs(files, digests);
+  if (!request.dryRun) await digests.save();
   // Every list is read (and refused, exit 2) before the campaign's state is looked at.
   const suppression = await loadSuppression(settings.suppress, settings.country);
   if (followUp) checkInputsUnchanged(files, hashes, followUp);
