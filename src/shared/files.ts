@@ -69,40 +69,25 @@ export interface LineAt {
 }
 
 /**
- * A file's lines as lineChunks() reads them, each with its place in the file. Lines are cut on
+ * A file's non-empty lines as lineBlocks() reads them, each with its place in the file. Lines are cut on
  * the bytes before they are decoded, so a line torn in the middle of a character still counts
  * the bytes it has, and every later line's place stays exact.
  */
 export async function* linesAt(handle: FileHandle): AsyncGenerator<LineAt[]> {
-  const buffer = Buffer.allocUnsafe(TEXT_PIECE_BYTES);
-  let carry = Buffer.alloc(0);
-  /** Where `carry` starts in the file. */
+  /** Where the block starts in the file. */
   let offset = 0;
-  for (let chunk = 1; ; chunk++) {
-    if (chunk % 16 === 0) await new Promise((resolve) => setImmediate(resolve));
-    const read = readSync(handle.fd, buffer, 0, buffer.length, null);
-    if (read === 0) break;
-    const data =
-      carry.length > 0
-        ? Buffer.concat([carry, buffer.subarray(0, read)])
-        : buffer.subarray(0, read);
+  for await (const block of lineBlocks(handle)) {
     const lines: LineAt[] = [];
-    let from = 0;
-    for (let end = data.indexOf(10); end !== -1; end = data.indexOf(10, from)) {
+    eachLine(block, (start, end) => {
       lines.push({
-        text: data.toString('utf8', from, end),
-        start: offset + from,
-        bytes: end - from,
+        text: block.toString('utf8', start, end),
+        start: offset + start,
+        bytes: end - start,
       });
-      from = end + 1;
-    }
-    // Copied: the read buffer is read into again.
-    carry = Buffer.from(data.subarray(from));
-    offset += from;
+    });
+    offset += block.length;
     yield lines;
   }
-  if (carry.length > 0)
-    yield [{ text: carry.toString('utf8'), start: offset, bytes: carry.length }];
 }
 
 /**
@@ -129,6 +114,16 @@ export async function* lineBlocks(handle: FileHandle): AsyncGenerator<Buffer> {
     held = buffer.copy(buffer, 0, last + 1, filled);
   }
   if (held > 0) yield buffer.subarray(0, held);
+}
+
+/** Calls `line` with where each non-empty line of the block starts and ends (before its newline). */
+export function eachLine(block: Buffer, line: (start: number, end: number) => void): void {
+  for (let start = 0; start < block.length;) {
+    let end = block.indexOf(10, start);
+    if (end === -1) end = block.length;
+    if (end > start) line(start, end);
+    start = end + 1;
+  }
 }
 
 /** A buffer twice the size with `from`'s bytes at its start: a line longer than a block. */

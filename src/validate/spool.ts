@@ -4,7 +4,14 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../shared/errors.js';
 import type { Encoding } from '../message/encoding.js';
 import { decimal } from '../shared/digits.js';
-import { lineBlocks, lineChunks, TEXT_PIECE_BYTES, writeAll, writeBytes } from '../shared/files.js';
+import {
+  eachLine,
+  lineBlocks,
+  lineChunks,
+  TEXT_PIECE_BYTES,
+  writeAll,
+  writeBytes,
+} from '../shared/files.js';
 import type { Entry } from './entries.js';
 
 /**
@@ -113,18 +120,7 @@ export async function* readSpool(
 
 /** `M`, the first byte of a message's line (`F` begins a final entry's). */
 const MESSAGE = 0x4d;
-const NEWLINE = 0x0a;
 const TAB = 0x09;
-
-/** Calls `line` with where each non-empty line of the block starts and ends (before its newline). */
-function eachLine(block: Buffer, line: (start: number, end: number) => void): void {
-  for (let start = 0; start < block.length;) {
-    let end = block.indexOf(NEWLINE, start);
-    if (end === -1) end = block.length;
-    if (end > start) line(start, end);
-    start = end + 1;
-  }
-}
 
 /** The row of the message line starting at `start`: the digits after `M\t`. */
 function rowAt(block: Buffer, start: number): number {
