@@ -10,6 +10,7 @@ import { ExitCode } from '../shared/errors.js';
 import { isFile } from '../shared/files.js';
 import type { Plan } from '../validate/plan.js';
 import type { CampaignHold } from './hold.js';
+import { noResumeCounts } from './resume.js';
 import type { CampaignRequest, CampaignResult, PreparedCampaign } from './types.js';
 
 /**
@@ -75,7 +76,10 @@ export class AnsweredCampaign implements PreparedCampaign {
         interrupted: false,
         notSent: 0,
         // Every record the gateway answered, or may have (no record failed): the journal's.
-        resumed: { fromJournal: counts.accepted + counts.rejected + counts.unknown, inFlight: 0 },
+        resumed: {
+          ...noResumeCounts(),
+          fromJournal: counts.accepted + counts.rejected + counts.unknown,
+        },
       },
       summary,
       exitCode: summary.exitCode,

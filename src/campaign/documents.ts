@@ -7,6 +7,7 @@ import type { Problem, SmsSendError } from '../shared/errors.js';
 import { windowState, type SendWindow, type WindowState } from '../shared/window.js';
 import type { Plan } from '../validate/plan.js';
 import type { ResumeCounts } from './resume.js';
+import type { StateLeft } from './state-left.js';
 import type { CampaignResult, PreparedCampaign } from './types.js';
 
 /** The `error` member of an error document. */
@@ -89,6 +90,11 @@ export interface SummaryJson {
   resumeCommand?: string;
   /** The send window closed before every record was sent (exit 5). */
   windowClosed?: { window: string; sent: number; left: number; opensAt: string };
+  /**
+   * Campaign state could not be written (exit 6): the campaign as the resume will find it
+   * (docs/campaign-state.md#when-the-disk-fails).
+   */
+  stateLeft?: StateLeft;
   exitCode: number;
 }
 
@@ -206,6 +212,7 @@ export function summaryDocument<Extra extends object = object>(
     ),
     ...context.extra,
   } as SummaryDocument & Extra;
+  if (run.left) document.summary.stateLeft = run.left;
   if (windowClosed) {
     document.summary.windowClosed = {
       window: windowClosed.window,

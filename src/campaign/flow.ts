@@ -3,7 +3,7 @@
 // caller listens to the events and words the way to finish.
 import type { Settings } from '../config/settings.js';
 import type { SendEmitter } from '../send/events.js';
-import { plural } from '../shared/count.js';
+import { groupDigits, plural } from '../shared/count.js';
 import {
   GatewayUnusableError,
   InterruptedError,
@@ -72,11 +72,9 @@ export function endingError(
 ): SmsSendError | undefined {
   const { run, windowClosed } = result;
   if (run.stopped?.stateUnwritable) {
-    const settled = result.summary.total - run.notSent;
     return new StateUnwritableError(
       finish(
-        `${run.stopped.reason}: ${plural(settled, 'record')} settled and kept, ` +
-          `${plural(run.notSent, 'record')} not sent`,
+        `${run.stopped.reason}: ${stateLeftText(result)}`,
         'Once there is room, finish the campaign with',
       ),
       document,
@@ -105,6 +103,61 @@ export function endingError(
     );
   }
   return undefined;
+}
+
+/**
+ * How a campaign stands after its state could not be written, as the resume will find it:
+ * `3,000 records settled and kept (400 of them only in the report, …), 200 sent without a
+ * recorded answer (unknown, not sent again), 6,800 not sent`.
+ */
+function stateLeftText(result: CampaignResult): string {
+  const { run } = result;
+  const left = run.left;
+  if (!left) {
+    const settled = result.summary.total - run.notSent;
+    return `${plural(settled, 'record')} settled and kept, ${plural(run.notSent, 'record')} not sent`;
+  }
+  const parts = [
+    `${plural(left.settled, 'record')} settled and kept` +
+      (left.inReport > 0
+        ? ` (${groupDigits(left.inReport)} of them only in the report, where --resume takes them from)`
+        : ''),
+  ];
+  if (left.sentNoAnswer > 0) {
+    parts.push(
+      `${groupDigits(left.sentNoAnswer)} sent without a recorded answer (unknown, not sent again)`,
+    );
+  }
+  if (left.unposted > 0) {
+    parts.push(
+      `${groupDigits(left.unposted)} recorded but perhaps never sent (unknown, not sent again)`,
+    );
+  }
+  parts.push(`${groupDigits(left.toSend)} not sent`);
+  const lost = countRows(left.lost);
+  const lostText =
+    lost > 0
+      ? `; ${plural(lost, 'answer')} the gateway gave could not be kept anywhere (rows ` +
+        `${rangesText(left.lost)}): --resume reports them unknown`
+      : '';
+  return parts.join(', ') + lostText;
+}
+
+function countRows(ranges: readonly number[]): number {
+  let count = 0;
+  for (let k = 0; k + 1 < ranges.length; k += 2) count += ranges[k + 1]! - ranges[k]! + 1;
+  return count;
+}
+
+/** `1-100, 301, 305-310`, the first ten ranges and a count of the rest. */
+function rangesText(ranges: readonly number[]): string {
+  const parts: string[] = [];
+  for (let k = 0; k + 1 < ranges.length; k += 2) {
+    parts.push(ranges[k] === ranges[k + 1] ? `${ranges[k]}` : `${ranges[k]}-${ranges[k + 1]}`);
+  }
+  return parts.length > 10
+    ? `${parts.slice(0, 10).join(', ')} and ${parts.length - 10} more ranges`
+    : parts.join(', ');
 }
 
 /** `the send window closed (09:00-21:00 Europe/Oslo): 120 sent, 880 left; it opens Tue 09:00 …` */

@@ -97,11 +97,16 @@ export class CampaignHold {
     this.spool = undefined;
   }
 
+  /**
+   * Releases what was taken, each step on its own: a disk that refuses a removal (read-only
+   * since) leaves a lock of a dead run, which the next run takes over.
+   */
   async close(): Promise<void> {
-    await this.spool?.close().catch(() => undefined);
-    await this.reportLock?.release();
-    await this.claim?.release();
-    await this.originalLock?.release();
+    const release = (step: Promise<void> | undefined) => step?.catch(() => undefined);
+    await release(this.spool?.close());
+    await release(this.reportLock?.release());
+    await release(this.claim?.release());
+    await release(this.originalLock?.release());
   }
 }
 

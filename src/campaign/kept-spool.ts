@@ -2,11 +2,11 @@
 // same messages reads it instead of validating every record again (docs/campaign-state.md#the-kept-spool).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { syncFolder } from '../journal/durable.js';
-import { stampAside, type CampaignPaths } from '../journal/state.js';
-import { exists } from '../shared/files.js';
+import type { CampaignPaths } from '../journal/state.js';
+import { DiskFile, syncFolder } from '../shared/disk.js';
+import { exists, replaceFile } from '../shared/files.js';
 import { RowBits } from '../shared/row-bits.js';
 import type { Plan } from '../validate/plan.js';
 
@@ -72,32 +72,29 @@ export async function keptSpool(paths: CampaignPaths, key: string): Promise<Kept
 
 /**
  * Marks the spool complete, for a later run: its bytes are synced first, then the stamp is
- * written whole (a new file, then a rename), so a stamp never names a spool the disk lacks.
+ * written whole, so a stamp never names a spool the disk lacks. A stamp that cannot be written
+ * is no loss: the next run validates again.
  */
 export async function stampSpool(
   paths: CampaignPaths,
   key: string,
   { plan, messages }: KeptSpool,
 ): Promise<void> {
-  const handle = await open(paths.spool, 'r+');
-  let bytes: number;
   try {
-    await handle.sync();
-    bytes = (await handle.stat()).size;
-  } finally {
-    await handle.close();
+    const spool = await DiskFile.open(paths.spool, 'r+');
+    let bytes: number;
+    try {
+      await spool.sync();
+      bytes = spool.size();
+    } finally {
+      await spool.close();
+    }
+    const stamp: SpoolStamp = { v: 2, key, bytes, plan, messages: messages.toBase64() };
+    // Lost in a crash, it costs the next run a validation pass: not worth a sync.
+    await replaceFile(paths.spoolStamp, JSON.stringify(stamp), { durable: false });
+  } catch {
+    // Only the next run's speed depends on it.
   }
-  const stamp: SpoolStamp = { v: 2, key, bytes, plan, messages: messages.toBase64() };
-  // One writer at a time (the campaign's lock), so one name for the stamp being written.
-  const aside = stampAside(paths);
-  const out = await open(aside, 'w', 0o600);
-  try {
-    await out.writeFile(JSON.stringify(stamp));
-    await out.sync();
-  } finally {
-    await out.close();
-  }
-  await rename(aside, paths.spoolStamp);
 }
 
 /**
@@ -105,7 +102,6 @@ export async function stampSpool(
  * removal is synced in the folder, so a crash cannot bring the stamp back over a new spool.
  */
 export async function unstamp(paths: CampaignPaths): Promise<void> {
-  await rm(stampAside(paths), { force: true });
   if (!(await exists(paths.spoolStamp))) return;
   await rm(paths.spoolStamp, { force: true });
   await syncFolder(paths.dir);

@@ -4,11 +4,15 @@ import { readFile } from 'node:fs/promises';
 import { loadDlrSecret } from '../journal/dlr-secret.js';
 import { InputDigests } from '../journal/input-digests.js';
 import type { CampaignIdentity, CampaignShape } from '../journal/identity.js';
+import type { JournalState } from '../journal/journal.js';
+import type { CampaignPaths, Manifest } from '../journal/state.js';
 import { loadSuppression, type Suppression } from '../message/suppress.js';
 import { compileTemplate } from '../message/template.js';
 import { Tally } from '../report/summary.js';
-import { UsageError } from '../shared/errors.js';
+import { unsentStateError, UsageError } from '../shared/errors.js';
+import { exists } from '../shared/files.js';
 import { planCampaign, type Plan } from '../validate/plan.js';
+import { readSpool } from '../validate/spool.js';
 import { AnsweredCampaign, answersFromManifest } from './answered.js';
 import { checkInputsUnchanged, rowsResent } from './follow-up.js';
 import { CampaignHold, reportPathFor } from './hold.js';
@@ -23,6 +27,7 @@ import type {
   SendPassOptions,
 } from './types.js';
 import { normalizes, refusalOf, validateCampaign, type ValidationTarget } from './validation.js';
+import { takeAnswersFromReport } from './kept-answers.js';
 import { keptSpool, keyOf, stampSpool } from './kept-spool.js';
 
 /**
@@ -71,7 +76,7 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
         : undefined;
     const settled = journal ? settledRows(journal, request.retryUnknown, resent) : () => false;
     const key = await spoolKeyOf(request, identity, suppression);
-    const { plan, toSend } =
+    const { plan, toSend: counted } =
       (await reuseSpool(request, hold, key, settled)) ??
       (await validateAndKeep(request, hold, key, {
         identity,
@@ -82,6 +87,10 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
         spooling: !request.dryRun || journal !== undefined,
         settled,
       }));
+    // Answers an earlier run could not journal are taken from its report before anything is
+    // sent; with --retry-unknown they were counted as left to send, which they no longer are.
+    const taken = await takeKeptAnswers(hold.claim ?? inspected, journal);
+    const toSend = counted - (request.retryUnknown ? taken : 0);
     return new Prepared(request, hold, {
       identity,
       shape,
@@ -95,8 +104,24 @@ export async function prepareCampaign(request: CampaignRequest): Promise<Prepare
     });
   } catch (error) {
     await hold.close();
-    throw error;
+    // Nothing is sent while a campaign is prepared: a disk that refuses here refuses the run.
+    throw unsentStateError(error) ?? error;
   }
+}
+
+/**
+ * A resume takes back the answers its earlier run received but could not journal, from the
+ * report that run wrote (docs/campaign-state.md#when-the-disk-fails), checked against the spool's
+ * MessageIds: this run's, or for a dry run the one the stopped run kept.
+ */
+async function takeKeptAnswers(
+  state: { paths?: CampaignPaths; previous?: Manifest } | undefined,
+  journal: JournalState | undefined,
+): Promise<number> {
+  const spool = state?.paths?.spool;
+  if (!journal || spool === undefined || !(await exists(spool))) return 0;
+  const report = state?.previous?.reports.at(-1);
+  return takeAnswersFromReport(journal, report, (keep) => readSpool(spool, keep));
 }
 
 /**

@@ -5,10 +5,34 @@ import type { MessageResult } from '../message/outcome.js';
 import type { Entry, TextColumns } from '../validate/entries.js';
 
 export interface ResumeCounts {
-  /** Records whose result came from the journal. */
+  /** Records whose result came from the journal (those taken from a report included). */
   fromJournal: number;
-  /** Records the earlier run sent without an answer, reported unknown again (or resent). */
+  /** Of those, the answers an earlier run could not journal and kept in its report. */
+  fromReport: number;
+  /** Records an earlier run sent without an answer: unknown, not sent again. */
   inFlight: number;
+  /** Records an earlier run recorded as about to be sent, perhaps never sent: unknown too. */
+  unposted: number;
+}
+
+/** Counts of a resume before it has decided anything. */
+export function noResumeCounts(): ResumeCounts {
+  return { fromJournal: 0, fromReport: 0, inFlight: 0, unposted: 0 };
+}
+
+/** What a record left in flight is reported as: sent with no answer, or perhaps never sent. */
+export const SENT_NO_ANSWER = 'sent by an interrupted run that got no answer';
+export const PERHAPS_UNSENT =
+  'recorded as about to be sent by a run that ended before its request was written whole: perhaps never sent';
+
+/** Counts a record in flight by its kind, and says what it is. */
+function inFlightError(journal: JournalState, row: number, counts: ResumeCounts): string {
+  if (journal.unposted.has(row)) {
+    counts.unposted++;
+    return PERHAPS_UNSENT;
+  }
+  counts.inFlight++;
+  return SENT_NO_ANSWER;
 }
 
 /** Whether an earlier result is final for this run: anything but `failed` (and `unknown` with --retry-unknown). */
@@ -49,7 +73,8 @@ export async function* applyJournal(
   chunks: AsyncIterable<readonly Entry[]>,
   earlier: Earlier,
 ): AsyncGenerator<Entry[]> {
-  for await (const chunk of chunks) yield chunk.map((entry) => earlierOf(entry, earlier) ?? entry);
+  for await (const chunk of chunks)
+    yield chunk.map((entry) => earlierResult(entry, earlier) ?? entry);
 }
 
 /**
@@ -75,7 +100,7 @@ export async function* earlierOnly(
     const settled: Entry[] = [];
     for (const entry of chunk) {
       if (!isEarlier(entry, earlier)) continue;
-      const result = earlierOf(entry, earlier);
+      const result = earlierResult(entry, earlier);
       // The two streams must split the records exactly, or one would be lost or sent twice.
       if (!result) throw new Error(`row ${entry.row}: the resume's two readings of it disagree`);
       settled.push(result);
@@ -98,7 +123,7 @@ export function maybeEarlier(earlier: Earlier): (row: number) => boolean {
 }
 
 /** The record as an earlier run left it, or undefined when this run decides it. */
-function earlierOf(entry: Entry, earlier: Earlier): Entry | undefined {
+export function earlierResult(entry: Entry, earlier: Earlier): Entry | undefined {
   const { journal, retryUnknown, counts, resent, delivered } = earlier;
   return (
     confirmed(entry, journal, counts, delivered) ??
@@ -108,7 +133,7 @@ function earlierOf(entry: Entry, earlier: Earlier): Entry | undefined {
   );
 }
 
-/** Whether earlierOf() gives the record a result, decided without reading any result's text. */
+/** Whether earlierResult() gives the record a result, decided without reading any result's text. */
 export function isEarlier(entry: Entry, earlier: Earlier): boolean {
   const { journal, retryUnknown, resent, delivered } = earlier;
   const outcome = journal.results.outcome(entry.row);
@@ -180,14 +205,15 @@ function settled(
     outcome && settles(outcome, retryUnknown) ? journal.results.get(entry.row) : undefined;
   if (previous) {
     counts.fromJournal++;
+    if (journal.adopted?.has(entry.row)) counts.fromReport++;
     return earlierEntry(entry, previous.attempts, previous);
   }
   const sentTimes = journal.inFlight.get(entry.row);
   if (sentTimes !== undefined && !retryUnknown) {
-    counts.inFlight++;
+    const error = inFlightError(journal, entry.row, counts);
     return earlierEntry(entry, sentTimes, {
       outcome: 'unknown',
-      error: 'sent by an interrupted run that got no answer; --retry-unknown sends it again',
+      error: `${error}; --retry-unknown sends it again`,
     });
   }
   return undefined;
@@ -230,11 +256,10 @@ function sentBefore(entry: Entry, journal: JournalState, counts: ResumeCounts): 
   // In flight with no result, or after a failed one (sent again by a run killed before the answer).
   const sentTimes = journal.inFlight.get(entry.row);
   if (sentTimes !== undefined) {
-    counts.inFlight++;
     return {
       ...entry,
       attempts: sentTimes,
-      result: { outcome: 'unknown', error: 'sent by an interrupted run that got no answer' },
+      result: { outcome: 'unknown', error: inFlightError(journal, entry.row, counts) },
       earlier: true,
     };
   }

@@ -1,10 +1,12 @@
 // The send pass of a campaign: report, journal and resume around send(). Knows files, not terminals.
+import { resultAt, rowsOf, type SettledResult } from '../journal/columns.js';
 import {
   archiveJournal,
   doneLine,
   JOURNAL_VERSION,
   JournalWriter,
   sendLine,
+  type JournalLine,
   type JournalState,
 } from '../journal/journal.js';
 import { ReportSink } from '../report/sink.js';
@@ -18,15 +20,18 @@ import {
   applyJournal,
   earlierOnly,
   maybeEarlier,
+  noResumeCounts,
   settledRows,
   withoutEarlier,
   type Earlier,
   type ResumeCounts,
 } from './resume.js';
+import { backoffDelay } from '../send/backoff.js';
 import { send } from '../send/send.js';
-import { toRow } from '../send/state.js';
+import { StateWriteError, toRow } from '../send/state.js';
 import type { Poster, SendOptions, SendOutcome } from '../send/types.js';
-import { leadingTo, StateUnwritableError } from '../shared/errors.js';
+import { describeSystemError, leadingTo, StateUnwritableError } from '../shared/errors.js';
+import { stateLeft, type StateLeft } from './state-left.js';
 import type { Entry } from '../validate/entries.js';
 
 export interface RunOptions {
@@ -76,65 +81,174 @@ export interface RunOptions {
 
 export interface RunResult extends SendOutcome {
   resumed?: ResumeCounts;
+  /**
+   * Set when campaign state could not be written: how the campaign stands for the --resume that
+   * finishes it, counted from the files it will read (see docs/campaign-state.md#when-the-disk-fails).
+   */
+  left?: StateLeft;
 }
 
 export async function runCampaign(options: RunOptions, events: SendEmitter): Promise<RunResult> {
   const { previous } = options;
   // A journal that is not continued belongs to a run that sent nothing, or to --force, whose
   // earlier journal is set aside (not deleted) only now that this run starts sending.
-  if (!previous) await archiveJournal(options.journalPath);
+  if (!previous) {
+    await archiveJournal(options.journalPath).catch((error: unknown) => {
+      throw notStarted(error);
+    });
+  }
+  const run = (previous?.runs ?? 0) + 1;
+  // The journal before the report: answers taken from the earlier report are journaled before
+  // this run's report, which may be the same file, replaces it.
+  const journal = await startJournal(options, run);
+  const sink = await openSink(options).catch(async (error: unknown) => {
+    await journal.close().catch(noop);
+    throw error;
+  });
+  const unwire = wireReport(options, sink, events);
+  const resumed = previous ? noResumeCounts() : undefined;
+  const streams = entryStreams(options, resumed);
+  let outcome: SendOutcome | undefined;
+  try {
+    outcome = await sendAndReport(streams, loopOptions(options, journal, sink, run), events);
+  } finally {
+    unwire();
+    await endState(journal, sink, outcome, options, events);
+  }
+  const left = outcome.stopped?.stateUnwritable
+    ? await stateLeft(options, unrecordedAnswers(journal))
+    : undefined;
+  return { ...outcome, resumed, left };
+}
 
-  // The journal holds every result of earlier runs, so the report can be written afresh.
-  const link = options.originalMessageId;
+/**
+ * The send loop, and on a resume the records earlier runs settled, reported once the loop is done:
+ * reported beside it, they multiplied what survived V8's young collections (see
+ * docs/architecture.md#resume).
+ */
+async function sendAndReport(
+  streams: ReturnType<typeof entryStreams>,
+  loop: SendOptions,
+  events: SendEmitter,
+): Promise<SendOutcome> {
+  const sending = send(streams.entries, loop, events);
+  const { settled } = streams;
+  const reporting = settled
+    ? sending.then(noop, noop).then(() => reportEarlier(settled(), events))
+    : undefined;
+  const [sent, reported] = await Promise.allSettled([sending, reporting]);
+  if (sent.status === 'rejected') throw sent.reason;
+  if (reported.status === 'rejected') throw reported.reason;
+  return sent.value;
+}
+
+/** Opens the report; its rows are written as results arrive. */
+async function openSink(options: RunOptions): Promise<ReportSink> {
   const writer = await openReport(options.reportPath, {
     force: options.overwriteReport,
     columns: reportColumns({
       normalized: options.normalizedColumn === true,
-      followUp: link !== undefined,
+      followUp: options.originalMessageId !== undefined,
     }),
   });
-  const sink = new ReportSink(writer);
+  return new ReportSink(writer);
+}
+
+/** Each record's row goes to the report, written after each batch; returns the unwiring. */
+function wireReport(options: RunOptions, sink: ReportSink, events: SendEmitter): () => void {
+  const link = options.originalMessageId;
   const onRecord = link
     ? (row: RowResult) => sink.add({ ...row, originalMessageId: link(row.row) })
     : sink.add.bind(sink);
-  events.on('record', onRecord);
   const flush = () => void sink.flush();
+  events.on('record', onRecord);
   events.on('batch', flush);
-
-  const run = (previous?.runs ?? 0) + 1;
-  const journal = await startJournal(options, run).catch(async (error: unknown) => {
+  return () => {
     events.off('record', onRecord);
     events.off('batch', flush);
-    await sink.close();
-    throw error;
-  });
+  };
+}
 
-  const resumed: ResumeCounts | undefined = previous ? { fromJournal: 0, inFlight: 0 } : undefined;
-  const streams = entryStreams(options, resumed);
-  let outcome: SendOutcome | undefined;
-  try {
-    const sending = send(streams.entries, loopOptions(options, journal, run), events);
-    // The settled records are reported once the send loop is done: reported beside it, they
-    // multiplied what survived V8's young collections (peak RSS 213 against 150 MB at 1,000,000
-    // records, 384 against 251 MB on Node 24; see docs/architecture.md#resume).
-    const { settled } = streams;
-    const reporting = settled
-      ? sending.then(noop, noop).then(() => reportEarlier(settled(), events))
-      : undefined;
-    const [sent, reported] = await Promise.allSettled([sending, reporting]);
-    if (sent.status === 'rejected') throw sent.reason;
-    if (reported.status === 'rejected') throw reported.reason;
-    outcome = sent.value;
-    return { ...outcome, resumed };
-  } finally {
-    events.off('record', onRecord);
-    events.off('batch', flush);
-    // After a write failed, closing can fail the same way; what was written stays written.
-    await journal.close().catch((error: unknown) => {
-      if (!outcome?.stopped?.stateUnwritable) throw error;
-    });
-    await sink.close();
+/**
+ * The end of a run's writing: answers the journal could not record are tried again, then the
+ * report and the journal are closed. A run whose state could not be kept ends stopped (exit 6),
+ * its sending done or not: --resume then finds what the journal and the report hold.
+ */
+async function endState(
+  journal: JournalWriter,
+  sink: ReportSink,
+  outcome: SendOutcome | undefined,
+  options: RunOptions,
+  events: SendEmitter,
+): Promise<void> {
+  // The results written since the last synced intent reach the disk here; a sync that fails
+  // holds them like any failed write.
+  const kept = (await journal.settle()) || (await keepAnswers(journal, options, events));
+  if (outcome && !kept) stopFor(outcome, stateReason(journal.failure!));
+  const reportFailure = await sink.close().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  if (outcome && reportFailure !== undefined) {
+    stopFor(outcome, reportReason(options.reportPath, reportFailure));
   }
+  // After a write failed, closing can fail the same way; what was written stays written.
+  await journal.close().catch((error: unknown) => {
+    if (!outcome?.stopped?.stateUnwritable) throw error;
+  });
+}
+
+/** Marks a run that did not stop for another reason as stopped by unwritable state. */
+function stopFor(outcome: SendOutcome, reason: string): void {
+  outcome.stopped ??= { reason, authRefused: false, stateUnwritable: true };
+}
+
+function stateReason(error: unknown): string {
+  return `campaign state could not be written: ${describeSystemError(error)}`;
+}
+
+function reportReason(path: string, error: unknown): string {
+  return `the report ${path} could not be written: ${describeSystemError(error)}`;
+}
+
+/**
+ * Answers the journal could not record are written again on the outage grace's schedule, while
+ * the terminal says so: a disk that gets room back in time loses nothing, and the resume need
+ * not take them from the report. True once they are all on the disk.
+ */
+async function keepAnswers(
+  journal: JournalWriter,
+  options: RunOptions,
+  events: SendEmitter,
+): Promise<boolean> {
+  const clock = options.clock ?? systemClock;
+  const graceMs = options.outageGraceMs ?? 0;
+  const started = clock.now();
+  for (let attempt = 1; ; attempt++) {
+    if (await journal.rewrite()) {
+      if (attempt > 1) events.emit('stateKept', { afterMs: clock.now() - started });
+      return true;
+    }
+    const leftMs = graceMs - (clock.now() - started);
+    if (leftMs <= 0 || options.stopSignal?.aborted) return false;
+    if (attempt === 1) {
+      const answers = unrecordedAnswers(journal).length;
+      events.emit('stateHeld', { answers, reason: stateReason(journal.failure), graceMs });
+    }
+    const waitMs = Math.min(leftMs, 250 + backoffDelay(attempt));
+    await clock.sleepUntil(clock.now() + waitMs, options.stopSignal);
+  }
+}
+
+/** The results the journal holds but could not write: each row with its result. */
+function unrecordedAnswers(journal: JournalWriter): SettledResult[] {
+  const results: SettledResult[] = [];
+  for (const line of journal.unrecorded()) {
+    if (line.t !== 'result') continue;
+    const rows = [...rowsOf(line.r)];
+    rows.forEach((row, index) => results.push(resultAt(line, row, index)));
+  }
+  return results;
 }
 
 function noop(): void {}
@@ -168,9 +282,34 @@ function entryStreams(
   };
 }
 
-/** The send loop's options: the run's settings, and the journal's lines around each request. */
-function loopOptions(options: RunOptions, journal: JournalWriter, run: number): SendOptions {
+/**
+ * The send loop's options: the run's settings, and the journal's lines around each request. A
+ * report that cannot be written stops new batches too: --resume writes it whole from the journal.
+ */
+function loopOptions(
+  options: RunOptions,
+  journal: JournalWriter,
+  sink: ReportSink,
+  run: number,
+): SendOptions {
   const clock = options.clock ?? systemClock;
+  // A result is journaled whatever else failed (held, if the journal cannot take it); it is the
+  // next intent a failed report refuses, so no batch goes out that could not be reported.
+  const refuseOnFailure = () => {
+    if (journal.failure) throw new StateWriteError(stateReason(journal.failure));
+    if (sink.failure) throw new StateWriteError(reportReason(options.reportPath, sink.failure));
+  };
+  // An intent, once recorded, is sent whatever fails meanwhile: the journal says it may have left.
+  const intent = async (line: JournalLine) => {
+    refuseOnFailure();
+    await journal.append(line).catch((error: unknown) => {
+      throw new StateWriteError(stateReason(error));
+    });
+  };
+  const recorded = async (line: JournalLine) => {
+    await journal.append(line).catch(noop);
+    refuseOnFailure();
+  };
   return {
     poster: options.poster,
     batchSize: options.batchSize,
@@ -185,9 +324,10 @@ function loopOptions(options: RunOptions, journal: JournalWriter, run: number): 
     now: () => clock.now(),
     sleep: (ms) => clock.sleepUntil(clock.now() + ms),
     hooks: {
-      beforeSend: (batch, rows) => journal.append(sendLine(`${run}:${batch}`, rows)),
-      notSent: (batch) => journal.append({ t: 'unsent', b: `${run}:${batch}` }),
-      afterResult: (batch, rows) => journal.append(doneLine(`${run}:${batch}`, rows)),
+      beforeSend: (batch, rows) => intent(sendLine(`${run}:${batch}`, rows)),
+      posted: (batch) => void journal.append({ t: 'posted', b: `${run}:${batch}` }),
+      notSent: (batch) => intent({ t: 'unsent', b: `${run}:${batch}` }),
+      afterResult: (batch, rows) => recorded(doneLine(`${run}:${batch}`, rows)),
     },
   };
 }
@@ -206,29 +346,38 @@ async function reportEarlier(
 }
 
 /**
- * Opens the journal and records this run's start. State that cannot be written (a full disk)
- * stops the run here, before anything is sent.
+ * Opens the journal and records this run's start, with the answers this run took from the earlier
+ * report (synced with the start). State that cannot be written (a full disk) stops the run here,
+ * before anything is sent.
  */
 async function startJournal(options: RunOptions, run: number): Promise<JournalWriter> {
-  const journal = await JournalWriter.open(options.journalPath);
+  const journal = await JournalWriter.open(options.journalPath).catch((error: unknown) => {
+    throw notStarted(error);
+  });
   try {
-    await journal.append({
+    const start = journal.append({
       t: 'start',
       v: JOURNAL_VERSION,
       campaign: options.contentHash,
       run,
       at: new Date().toISOString(),
     });
+    const adopted = options.previous?.adopted;
+    if (adopted) void journal.append(doneLine('report', [...adopted.values()]));
+    await start;
+    if (journal.failure) throw journal.failure;
     return journal;
   } catch (error) {
     await journal.close().catch(() => undefined);
-    const stop = new StateUnwritableError(
-      `campaign state could not be written: ${(error as Error).message}. Nothing was sent.`,
-    );
-    throw leadingTo(stop, {
-      say: 'Once there is room, send it',
-      add: ['--resume'],
-      drop: ['--force'],
-    });
+    throw notStarted(error);
   }
+}
+
+function notStarted(error: unknown): StateUnwritableError {
+  const stop = new StateUnwritableError(`${stateReason(error)}. Nothing was sent.`);
+  return leadingTo(stop, {
+    say: 'Once there is room, send it',
+    add: ['--resume'],
+    drop: ['--force'],
+  });
 }

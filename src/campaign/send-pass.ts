@@ -9,7 +9,13 @@ import { OUTCOMES, type Outcome } from '../message/outcome.js';
 import type { RunSummary, Tally } from '../report/summary.js';
 import { awaitWindow, windowGate } from '../send/schedule.js';
 import { systemClock, type Clock } from '../shared/clock.js';
-import { ExitCode, InterruptedError, leadingTo } from '../shared/errors.js';
+import {
+  describeSystemError,
+  ExitCode,
+  InterruptedError,
+  leadingTo,
+  unsentStateError,
+} from '../shared/errors.js';
 import { describeWindow, windowState, type SendWindow } from '../shared/window.js';
 import type { Plan } from '../validate/plan.js';
 import { readSpool } from '../validate/spool.js';
@@ -45,7 +51,10 @@ export async function sendPass(
   // confirmation prompt (which waits for a person), not the wait for the send window.
   tally.startedAt = Date.now();
   const report = resolvePath(reportPath);
-  await claim.start(manifestOf(request, input, options.target, report));
+  // Nothing has gone yet: a manifest that cannot be written refuses the run.
+  await claim.start(manifestOf(request, input, options.target, report)).catch((error: unknown) => {
+    throw unsentStateError(error) ?? error;
+  });
   const { run, sent } = await sendCounted(request, input, options, clock);
   const windowClosed =
     run.windowClosed && window ? closedWindow(window, clock, sent, run.notSent) : undefined;
@@ -59,9 +68,16 @@ export async function sendPass(
       run.stopped?.reason ??
       (windowClosed ? `the send window closed: ${windowClosed.window}` : undefined),
   });
-  // The state that could not be written may refuse the manifest too: it then still says
-  // `running`, which the next run reads as interrupted, and --resume finishes it all the same.
-  await (run.stopped?.stateUnwritable ? finished.catch(() => undefined) : finished);
+  // A manifest that cannot be written still says `running`, which the next run reads as
+  // interrupted: --resume finishes it all the same, from the journal, sending nothing twice.
+  await finished.catch((error: unknown) => {
+    if (!unsentStateError(error)) throw error;
+    run.stopped ??= {
+      reason: `campaign state could not be written: ${describeSystemError(error)}`,
+      authRefused: false,
+      stateUnwritable: true,
+    };
+  });
   const previous = claim.previous?.reports.at(-1);
   return {
     run,

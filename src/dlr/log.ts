@@ -1,6 +1,6 @@
 // The NDJSON log of every delivery report received, malformed ones included, and reading it back.
-import { open } from 'node:fs/promises';
-import { UsageError } from '../shared/errors.js';
+import { DiskFile } from '../shared/disk.js';
+import { describeSystemError, UsageError } from '../shared/errors.js';
 import { LineAppender } from '../journal/appender.js';
 import { jsonLines } from '../report/format.js';
 import { openForReading } from '../shared/files.js';
@@ -46,9 +46,9 @@ export class DlrLog {
   /** Opens for appending: an earlier session's lines are kept. */
   static async open(path: string): Promise<DlrLog> {
     try {
-      return new DlrLog(path, new LineAppender(await open(path, 'a'), false));
+      return new DlrLog(path, new LineAppender(await DiskFile.open(path, 'a', 0o666), false));
     } catch (error) {
-      throw new UsageError(`cannot write the log ${path}: ${(error as Error).message}`);
+      throw new UsageError(`cannot write the log ${path}: ${describeSystemError(error)}`);
     }
   }
 

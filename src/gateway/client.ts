@@ -31,6 +31,8 @@ const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
  */
 interface Tracker {
   bodySent: boolean;
+  /** Told when the body has been written whole. */
+  posted?: () => void;
 }
 const trackerOfOptions = new WeakMap<object, Tracker>();
 const trackerOfRequest = new WeakMap<object, Tracker>();
@@ -42,7 +44,9 @@ subscribe('undici:request:create', (message) => {
 });
 subscribe('undici:request:bodySent', (message) => {
   const tracker = trackerOfRequest.get((message as { request: object }).request);
-  if (tracker) tracker.bodySent = true;
+  if (!tracker) return;
+  tracker.bodySent = true;
+  tracker.posted?.();
 });
 
 /**
@@ -115,14 +119,19 @@ export class GatewayClient {
     messages: readonly string[],
     messageIds: readonly string[],
     signal?: AbortSignal,
+    posted?: () => void,
   ): Promise<Answer> {
-    return answerOf(await this.exchange(messages, signal), messageIds, Date.now(), this.redactText);
+    const exchange = await this.exchange(messages, { bodySent: false, posted }, signal);
+    return answerOf(exchange, messageIds, Date.now(), this.redactText);
   }
 
   /** The raw exchange behind post(); kept to this module, where the masking is. */
-  private async exchange(messages: readonly string[], signal?: AbortSignal): Promise<Exchange> {
+  private async exchange(
+    messages: readonly string[],
+    tracker: Tracker,
+    signal?: AbortSignal,
+  ): Promise<Exchange> {
     const body = `${this.head}${messages.join(',')}]}`;
-    const tracker: Tracker = { bodySent: false };
     // One deadline on the whole request (queue, connect, headers, body), so --timeout 3s means 3
     // seconds, not 3 seconds for each phase. A controller of its own, whose listener on the run's
     // signal is removed when the request ends (AbortSignal.any would keep one per request).

@@ -1,13 +1,12 @@
 // Before anything is sent, a campaign's state decides: start, resume, or refuse (finished, unfinished, running).
 import { rm, rmdir } from 'node:fs/promises';
 import { leadingTo, LockedError, UsageError } from '../shared/errors.js';
-import { groupDigits } from '../shared/count.js';
+import { groupDigits, plural } from '../shared/count.js';
 import { exists, listIfExists } from '../shared/files.js';
 import { acquireLock } from './lock.js';
-import { makeFolders } from './durable.js';
+import { makeFolders } from '../shared/disk.js';
 import type { CampaignIdentity } from './identity.js';
-import { ARCHIVED_JOURNAL, readJournal, type JournalState } from './journal.js';
-import { SettledResults } from './results.js';
+import { ARCHIVED_JOURNAL, emptyJournalState, readJournal, type JournalState } from './journal.js';
 import {
   campaignPaths,
   ensureStateDir,
@@ -16,7 +15,6 @@ import {
   writeManifest,
   type CampaignPaths,
   type CampaignStatus,
-  stampAside,
   type Manifest,
 } from './state.js';
 
@@ -62,7 +60,6 @@ export interface Claim {
  */
 async function releaseSpool(paths: CampaignPaths, status: CampaignStatus | undefined) {
   const kept = status !== undefined && status !== 'finished' && (await exists(paths.spoolStamp));
-  await rm(stampAside(paths), { force: true });
   if (kept) return;
   await rm(paths.spoolStamp, { force: true });
   await rm(paths.spool, { force: true });
@@ -96,7 +93,7 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
     paths,
     finished: false,
     async loadJournal() {
-      claim.journal ??= (await readJournal(paths.journal)) ?? emptyJournal();
+      claim.journal ??= (await readJournal(paths.journal)) ?? emptyJournalState();
       return claim.journal;
     },
     async start(fields) {
@@ -209,7 +206,12 @@ async function decide(
   if (options.force) return { manifest, fresh: true, keepManifest: true };
   if (options.resume && finished) return { manifest, fresh: false, keepManifest: true, finished };
   if (options.resume) {
-    return { manifest, fresh: false, keepManifest: true, resumeFrom: journal ?? emptyJournal() };
+    return {
+      manifest,
+      fresh: false,
+      keepManifest: true,
+      resumeFrom: journal ?? emptyJournalState(),
+    };
   }
   throw refusal(manifest, status, journal);
 }
@@ -218,16 +220,20 @@ async function decide(
  * The campaign's state as a dry run sees it: what a real run would be refused with, and the
  * journal a --resume would continue, without taking the lock or changing anything.
  */
-export async function inspectCampaign(
-  options: ClaimOptions,
-): Promise<{ refusal?: UsageError; journal?: JournalState }> {
+export async function inspectCampaign(options: ClaimOptions): Promise<{
+  refusal?: UsageError;
+  journal?: JournalState;
+  /** The campaign's folder and manifest, when a --resume would continue it. */
+  paths?: CampaignPaths;
+  previous?: Manifest;
+}> {
   try {
     const paths = campaignPaths(options.stateDir, options.identity.id);
     const decision = await decide(paths, options, await exists(paths.dir));
-    if (!decision.finished) return { journal: decision.resumeFrom };
-    return {
-      journal: (await readJournal(paths.journal)) ?? emptyJournal(),
-    };
+    const previous = decision.keepManifest ? decision.manifest : undefined;
+    const kept = previous ? { paths, previous } : {};
+    if (!decision.finished) return { journal: decision.resumeFrom, ...kept };
+    return { journal: (await readJournal(paths.journal)) ?? emptyJournalState(), ...kept };
   } catch (error) {
     if (error instanceof UsageError) return { refusal: error };
     throw error;
@@ -276,10 +282,6 @@ function reachedGateway(manifest: Manifest): boolean {
   return accepted + rejected + failed + unknown > 0;
 }
 
-function emptyJournal(): JournalState {
-  return { campaign: '', runs: 0, sent: false, results: new SettledResults(), inFlight: new Map() };
-}
-
 function refusal(
   manifest: Manifest,
   status: CampaignStatus,
@@ -291,7 +293,7 @@ function refusal(
     const error = new UsageError(
       `campaign ${manifest.id} was already sent on ${day(manifest)}: ` +
         `${countsText(manifest.counts)}; report ${report ?? '(none)'}. Nothing was sent. ` +
-        '--force sends it all again' +
+        `--force sends it all again${twice(manifest.counts.accepted)}` +
         (failed > 0
           ? `; --resume sends only its ${groupDigits(failed)} failed records again.`
           : '.'),
@@ -310,23 +312,31 @@ function refusal(
     );
   }
   // The journal knows what an interrupted run settled; its manifest was last written at the start.
-  const settled = journalCounts(journal ?? emptyJournal());
+  const settled = journalCounts(journal ?? emptyJournalState());
   const why = status === 'stopped' && manifest.reason ? ` (${manifest.reason})` : '';
   const error = new UsageError(
     `campaign ${manifest.id} was ${status}${why} on ${day(manifest)}: ` +
       `${countsText(settled)} of ${groupDigits(manifest.records)} records; report ${report ?? '(none)'}. ` +
       'Nothing was sent. Finish it with --resume (nothing settled is sent again), ' +
-      'or --force to send it all again.',
+      `or --force to send it all again${twice(settled.accepted ?? 0)}.`,
     'unfinished',
   );
   return leadingTo(error, { say: 'Finish it', add: ['--resume'], drop: ['--force'] });
 }
 
-/** Outcomes the journal recorded, and the rows sent without an answer as "in flight". */
+/** `, and its 3,000 accepted messages would go twice`: what --force costs, said where it is offered. */
+function twice(accepted: number): string {
+  return accepted > 0 ? `, and its ${plural(accepted, 'accepted message')} would go twice` : '';
+}
+
+/** Outcomes the journal recorded, and the rows in flight by what is known of them. */
 function journalCounts(journal: JournalState): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const outcome of journal.results.outcomes()) counts[outcome] = (counts[outcome] ?? 0) + 1;
-  if (journal.inFlight.size > 0) counts['sent without an answer'] = journal.inFlight.size;
+  const unposted = journal.unposted.size;
+  const sent = journal.inFlight.size - unposted;
+  if (sent > 0) counts['sent without an answer'] = sent;
+  if (unposted > 0) counts['recorded but perhaps never sent'] = unposted;
   return counts;
 }
 

@@ -1,9 +1,10 @@
 // The secret that signs DeliveryReportUrls: `<state dir>/dlr-secret`, made on first use, readable by its owner only.
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
-import { link, open, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UsageError } from '../shared/errors.js';
-import { listIfExists } from '../shared/files.js';
+import { linkFile, syncFolder } from '../shared/disk.js';
+import { describeSystemError, UsageError } from '../shared/errors.js';
+import { listIfExists, writeNewFile } from '../shared/files.js';
 import { ensureStateDir } from './state.js';
 
 export const SECRET_FILE = 'dlr-secret';
@@ -38,32 +39,41 @@ export function ephemeralKey(): KeyObject {
 
 /**
  * The state directory's secret, made when there is none: 32 random bytes written to a file of
- * its own (mode 0600) and hard-linked into place, so a reader never sees half a secret and two
- * runs making one at the same moment end with the same.
+ * its own (mode 0600), synced, and hard-linked into place, so a reader never sees half a secret
+ * and two runs making one at the same moment end with the same. Its name is synced in the state
+ * directory before it signs anything: a secret lost in a power cut would be made anew, and every
+ * delivery report signed with the old one refused.
  */
 export async function loadDlrSecret(stateDir: string): Promise<KeyObject> {
   const path = secretPath(stateDir);
   const existing = await readSecret(path);
   if (existing) return existing;
   await ensureStateDir(stateDir);
-  const aside = join(stateDir, `.${SECRET_FILE}.${process.pid}-${randomBytes(4).toString('hex')}`);
-  const handle = await open(aside, 'wx', 0o600);
   try {
-    await handle.writeFile(randomBytes(SECRET_BYTES));
-    await handle.sync();
-  } finally {
-    await handle.close();
+    await makeSecret(stateDir, path);
+  } catch (error) {
+    throw new UsageError(
+      `cannot make the delivery-report secret ${path}: ${describeSystemError(error)}; nothing was ` +
+        'sent. Make room in the state directory (or make it writable) and run again.',
+      'state-unwritable',
+    );
   }
+  const made = await readSecret(path);
+  if (!made) throw new Error(`${path} vanished as it was made`);
+  return made;
+}
+
+async function makeSecret(stateDir: string, path: string): Promise<void> {
+  const aside = join(stateDir, `.${SECRET_FILE}.${process.pid}-${randomBytes(4).toString('hex')}`);
+  await writeNewFile(aside, randomBytes(SECRET_BYTES), { durable: true });
   try {
-    await link(aside, path);
+    await linkFile(aside, path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   } finally {
     await rm(aside, { force: true });
   }
-  const made = await readSecret(path);
-  if (!made) throw new Error(`${path} vanished as it was made`);
-  return made;
+  await syncFolder(stateDir);
 }
 
 /**

@@ -1,10 +1,11 @@
 // The inputs' digests, remembered in the state directory by each file's identity and times, so a
 // resume of a large campaign does not read its whole input again (docs/campaign-state.md#state-directory).
 import type { BigIntStats } from 'node:fs';
-import { readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { makeFolders } from '../shared/disk.js';
+import { replaceFile } from '../shared/files.js';
 import { hashFile } from './identity.js';
-import { makeFolders } from './durable.js';
 
 /** A file changed this soon before it was hashed may change again within the same clock tick. */
 const SETTLED_MS = 2000;
@@ -73,17 +74,14 @@ export class InputDigests {
     return digest;
   }
 
-  /** Writes what was learnt (a new file, then a rename); a state directory that refuses is no loss. */
+  /** Writes what was learnt, whole; a state directory that refuses is no loss, nor is a crash. */
   async save(): Promise<void> {
     if (!this.changed || this.path === undefined) return;
     const kept = [...this.files].sort((a, b) => b[1].hashedAt - a[1].hashedAt).slice(0, MAX_FILES);
-    const aside = `${this.path}.${process.pid}.tmp`;
     try {
       await makeFolders(join(this.path, '..'));
-      await writeFile(aside, JSON.stringify({ v: 1, files: Object.fromEntries(kept) }), {
-        mode: 0o600,
-      });
-      await rename(aside, this.path);
+      const text = JSON.stringify({ v: 1, files: Object.fromEntries(kept) });
+      await replaceFile(this.path, text, { durable: false });
     } catch {
       // Only a later run's speed depends on it.
     }

@@ -1,9 +1,8 @@
 // The append-only journal in the campaign's state folder: each batch is recorded before it is sent
 // and after its result, and made durable, so a run killed at any instant can be resumed without sending twice.
-import { open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { DiskFile, renameFile, syncFolder } from '../shared/disk.js';
 import { exists, linesAt, openIfExists } from '../shared/files.js';
-import { syncFolder } from './durable.js';
 import { UsageError } from '../shared/errors.js';
 import { LineAppender } from './appender.js';
 import { SettledResults } from './results.js';
@@ -31,11 +30,8 @@ export const ARCHIVED_JOURNAL = /^journal-\d+\.ndjson$/;
  * campaign's folder as proof of what was sent, so the campaign never looks unsent meanwhile.
  */
 export async function archiveJournal(path: string): Promise<void> {
-  await rename(path, path.replace(/journal\.ndjson$/, `journal-${Date.now()}.ndjson`)).catch(
-    (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-    },
-  );
+  if (!(await exists(path))) return;
+  await renameFile(path, path.replace(/journal\.ndjson$/, `journal-${Date.now()}.ndjson`));
 }
 
 /** A result as journals of version 1 record it, one per row. */
@@ -54,6 +50,8 @@ export type JournalLine =
   | { t: 'start'; v: number; campaign: string; run: number; at: string }
   /** A batch about to be sent: its rows as ranges. */
   | { t: 'batch'; b: string; r: Ranges }
+  /** The batch's request was written whole: it left for the gateway. */
+  | { t: 'posted'; b: string }
   /** The batch's last attempt surely did not reach the gateway: it is not in flight. */
   | { t: 'unsent'; b: string }
   /** A batch's results, as columns of runs. */
@@ -63,7 +61,11 @@ export type JournalLine =
 type VersionOneLine =
   { t: 'send'; b: string; rows: number[] } | { t: 'done'; b: string; r: ResultTuple[] };
 
-/** Appends journal lines; each append resolves once its line is on disk (grouped per sync). */
+/**
+ * Appends journal lines; each append resolves once its line is on disk (grouped per sync). Once a
+ * write or sync fails, intents are refused (their batches are never sent) and results are held
+ * for rewrite(): an answer the gateway gave is never dropped while the process lives.
+ */
 export class JournalWriter {
   private constructor(
     readonly path: string,
@@ -72,28 +74,52 @@ export class JournalWriter {
 
   static async open(path: string): Promise<JournalWriter> {
     const created = !(await exists(path));
-    const handle = await open(path, 'a+', 0o600);
-    // A new journal's name is synced in its folder before anything is recorded in it: the
-    // synced intent of the first batch would otherwise be in a file a crash could leave nameless.
-    if (created) await syncFolder(dirname(path));
-    // A run killed mid-write leaves a torn last line; the next line must not be glued to it.
-    const { size } = await handle.stat();
-    if (size > 0) {
+    const file = await DiskFile.open(path, 'a+');
+    try {
+      // A new journal's name is synced in its folder before anything is recorded in it: the
+      // synced intent of the first batch would otherwise be in a file a crash could leave nameless.
+      if (created) await syncFolder(dirname(path));
+      // A run killed mid-write leaves a torn last line; the next line must not be glued to it.
+      const size = file.size();
       const last = Buffer.alloc(1);
-      await handle.read(last, 0, 1, size - 1);
-      if (last[0] !== 10) await handle.write('\n');
+      if (size > 0 && file.read(last, size - 1) === 1 && last[0] !== 10) file.write('\n');
+    } catch (error) {
+      await file.close();
+      throw error;
     }
-    return new JournalWriter(path, new LineAppender(handle, true));
+    return new JournalWriter(path, new LineAppender(file, true));
   }
 
   /**
    * What is about to be sent is synced before it is sent: after a machine crash, the journal must
    * still know the batch may have reached the gateway. A result line is only written: lost in a
    * machine crash (never in a killed process), its batch reads as in flight, `unknown` on resume
-   * and not sent again, so a sync per result (half of all syncs) would buy detail, not safety.
+   * and not sent again, so a sync per result (half of all syncs) would buy detail, not safety. The
+   * same holds for `posted`, whose loss leaves the batch "recorded, perhaps never sent".
    */
   append(line: JournalLine): Promise<void> {
-    return this.lines.append(`${JSON.stringify(line)}\n`, { sync: line.t !== 'result' });
+    const detail = line.t === 'result' || line.t === 'posted';
+    return this.lines.append(`${JSON.stringify(line)}\n`, { sync: !detail, keep: detail });
+  }
+
+  /** The first write or sync that failed; from then on no intent is recorded. */
+  get failure(): Error | undefined {
+    return this.lines.failed;
+  }
+
+  /** Results (and posted lines) held since a failure, not yet on the disk. */
+  unrecorded(): JournalLine[] {
+    return this.lines.heldLines.map((text) => JSON.parse(text) as JournalLine);
+  }
+
+  /** Writes what is held again, on a fresh descriptor; true once it is all durable. */
+  rewrite(): Promise<boolean> {
+    return this.lines.rewrite();
+  }
+
+  /** Syncs every line written; false when that (or an earlier write) failed: see `failure`. */
+  settle(): Promise<boolean> {
+    return this.lines.settle();
   }
 
   close(): Promise<void> {
@@ -118,7 +144,46 @@ export interface JournalState {
   /** Whether anything may have reached the gateway: a result, or a batch sent without an answer. */
   sent: boolean;
   results: SettledResults;
+  /** Rows of batches recorded as sent with no result since: how many times each was sent. */
   inFlight: Map<number, number>;
+  /**
+   * Rows in flight whose request no journal line records as written whole: "recorded, perhaps
+   * never sent" (the run ended between the intent and the request), where the others are "sent,
+   * no answer" (see docs/campaign-state.md#two-kinds-of-unknown).
+   */
+  unposted: Set<number>;
+  /**
+   * Results taken from elsewhere since the journal was read (answers a report kept when the
+   * journal could not): settled here as if journaled, and journaled by the next run that sends.
+   */
+  adopted?: Map<number, SettledResult>;
+}
+
+/** The state of a campaign no run has journaled. */
+export function emptyJournalState(): JournalState {
+  return {
+    campaign: '',
+    runs: 0,
+    sent: false,
+    results: new SettledResults(),
+    inFlight: new Map(),
+    unposted: new Set(),
+  };
+}
+
+/** Takes results recorded outside the journal as settled, no longer in flight (see `adopted`). */
+export function adoptResults(state: JournalState, results: readonly SettledResult[]): void {
+  if (results.length === 0) return;
+  const sorted = [...results].sort((p, q) => p.row - q.row);
+  const line = doneLine('report', sorted);
+  if (line.t !== 'result') return;
+  state.results.setBatch(JSON.stringify(line), line);
+  for (const { row } of sorted) {
+    state.inFlight.delete(row);
+    state.unposted.delete(row);
+  }
+  state.adopted ??= new Map();
+  for (const result of sorted) state.adopted.set(result.row, result);
 }
 
 /**
@@ -145,6 +210,8 @@ interface Pending {
   times: number;
   /** The results' mark when it was last sent: a row settled since is no longer in flight. */
   mark: number;
+  /** A `posted` line says one of its requests was written whole. */
+  posted: boolean;
 }
 
 class JournalReader {
@@ -173,6 +240,8 @@ class JournalReader {
         return this.sent(line.b, line.r);
       case 'send':
         return this.sent(line.b, rangesOf([...new Set(line.rows)].sort((p, q) => p - q)));
+      case 'posted':
+        return this.posted(line.b);
       case 'unsent':
         return this.unsent(line.b);
       case 'result':
@@ -198,7 +267,17 @@ class JournalReader {
 
   private sent(batch: string, ranges: Ranges): void {
     const pending = this.pending.get(batch);
-    this.pending.set(batch, { ranges, times: (pending?.times ?? 0) + 1, mark: this.results.mark });
+    this.pending.set(batch, {
+      ranges,
+      times: (pending?.times ?? 0) + 1,
+      mark: this.results.mark,
+      posted: pending?.posted ?? false,
+    });
+  }
+
+  private posted(batch: string): void {
+    const pending = this.pending.get(batch);
+    if (pending) pending.posted = true;
   }
 
   private unsent(batch: string): void {
@@ -217,13 +296,16 @@ class JournalReader {
   state(): JournalState {
     // Rows of batches still waiting, unless a result for the row came after the batch was sent.
     const inFlight = new Map<number, number>();
-    for (const { ranges, times, mark } of this.pending.values()) {
-      for (const row of rowsOf(ranges)) {
-        if (!this.results.settledSince(row, mark)) {
-          inFlight.set(row, (inFlight.get(row) ?? 0) + times);
-        }
+    const posted = new Set<number>();
+    for (const pending of this.pending.values()) {
+      for (const row of rowsOf(pending.ranges)) {
+        if (this.results.settledSince(row, pending.mark)) continue;
+        inFlight.set(row, (inFlight.get(row) ?? 0) + pending.times);
+        if (pending.posted) posted.add(row);
       }
     }
+    const unposted = new Set<number>();
+    for (const row of inFlight.keys()) if (!posted.has(row)) unposted.add(row);
     return {
       campaign: this.campaign,
       runs: this.runs,
@@ -232,6 +314,7 @@ class JournalReader {
       sent: this.results.size > 0 || inFlight.size > 0,
       results: this.results,
       inFlight,
+      unposted,
     };
   }
 }

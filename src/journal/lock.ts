@@ -2,9 +2,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename } from 'node:path';
-import { link, rm, writeFile } from 'node:fs/promises';
-import { LockedError } from '../shared/errors.js';
-import { readIfExists } from '../shared/files.js';
+import { rm } from 'node:fs/promises';
+import { linkFile } from '../shared/disk.js';
+import { describeSystemError, LockedError, UsageError } from '../shared/errors.js';
+import { readIfExists, writeNewFile } from '../shared/files.js';
 
 interface LockInfo {
   pid: number;
@@ -68,11 +69,15 @@ export async function acquireLock(
   // The aside file has a name of its own: one left by a killed run with this pid is a link to
   // that run's lock, and writing through it would put this run's name in that lock.
   const aside = asidePath(path, system);
-  await writeFile(aside, text, { mode: 0o644, flag: 'wx' });
+  try {
+    await writeNewFile(aside, text, { durable: false, mode: 0o644 });
+  } catch (error) {
+    throw unwritableLock(path, error);
+  }
   try {
     for (let attempt = 0; attempt < 50; attempt++) {
       try {
-        await link(aside, path);
+        await linkFile(aside, path);
         held.add(text);
         return {
           release: async () => {
@@ -81,7 +86,7 @@ export async function acquireLock(
           },
         };
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw unwritableLock(path, error);
       }
       const seen = await readIfExists(path);
       // Released between our link and this read: link again, never "take over" nothing (another
@@ -101,6 +106,17 @@ export async function acquireLock(
   } finally {
     await rm(aside, { force: true });
   }
+}
+
+/** A lock that cannot be written (a full or read-only disk) stops the run before anything is sent. */
+function unwritableLock(path: string, error: unknown): UsageError {
+  const refusal = new UsageError(
+    `cannot take the lock ${path}: ${describeSystemError(error)}; nothing was sent. Make room ` +
+      'there (or make it writable) and run again.',
+    'state-unwritable',
+  );
+  refusal.cause = error;
+  return refusal;
 }
 
 /**
@@ -158,9 +174,9 @@ async function takeoverAbandoned(mutex: string, system: System): Promise<boolean
 /** Creates `path` holding `text`, whole from its first moment; false when it exists. */
 async function linkNew(path: string, text: string, system: System): Promise<boolean> {
   const aside = asidePath(path, system);
-  await writeFile(aside, text, { mode: 0o644, flag: 'wx' });
+  await writeNewFile(aside, text, { durable: false, mode: 0o644 });
   try {
-    await link(aside, path);
+    await linkFile(aside, path);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

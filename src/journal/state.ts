@@ -1,14 +1,14 @@
 // The state directory: one folder per campaign with its manifest, journal, lock and spool.
 import { constants } from 'node:fs';
-import { access, open, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { UsageError } from '../shared/errors.js';
-import { listIfExists, readIfExists } from '../shared/files.js';
+import { access, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeFolders } from '../shared/disk.js';
+import { describeSystemError, UsageError } from '../shared/errors.js';
+import { listIfExists, readIfExists, replaceFile } from '../shared/files.js';
 import { OUTCOMES, type Outcome } from '../message/outcome.js';
 import type { CampaignShape } from './identity.js';
 import { ARCHIVED_JOURNAL, readJournal } from './journal.js';
 import { lockIsHeld } from './lock.js';
-import { makeFolders, syncFolder } from './durable.js';
 
 export type CampaignStatus = 'running' | 'interrupted' | 'stopped' | 'finished';
 
@@ -91,11 +91,6 @@ export interface CampaignPaths {
   spoolStamp: string;
 }
 
-/** Where a spool's stamp is written before it is renamed into place (one writer: the lock's). */
-export function stampAside(paths: CampaignPaths): string {
-  return `${paths.spoolStamp}.new`;
-}
-
 export function campaignPaths(stateDir: string, id: string): CampaignPaths {
   const dir = join(stateDir, 'campaigns', id);
   return {
@@ -114,9 +109,8 @@ export async function ensureStateDir(stateDir: string): Promise<void> {
     await makeFolders(join(stateDir, 'campaigns'));
     await access(join(stateDir, 'campaigns'), constants.W_OK | constants.X_OK);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new UsageError(
-      `the state directory ${stateDir} cannot be written (${code}); nothing was sent. ` +
+      `the state directory ${stateDir} cannot be written: ${describeSystemError(error)}; nothing was sent. ` +
         'Point --state-dir, SMS_SEND_STATE_DIR or "stateDir" in the config at a writable folder.',
       'state-dir',
     );
@@ -141,18 +135,9 @@ export async function readManifest(path: string): Promise<Manifest | undefined> 
   return manifest;
 }
 
-/** Write, fsync, rename, fsync the folder: a crash leaves the old manifest or the new one, never half. */
+/** Written whole and durable: a crash leaves the old manifest or the new one, never half. */
 export async function writeManifest(path: string, manifest: Manifest): Promise<void> {
-  const aside = `${path}.${process.pid}.tmp`;
-  const handle = await open(aside, 'w', 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(manifest, null, 2)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(aside, path);
-  await syncFolder(dirname(path));
+  await replaceFile(path, `${JSON.stringify(manifest, null, 2)}\n`, { durable: true });
 }
 
 /** A running campaign whose lock has no live owner was killed: it is interrupted. */

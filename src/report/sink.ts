@@ -14,7 +14,7 @@ const FLUSH_ROWS = 256;
 export class ReportSink {
   private buffer: RowResult[] = [];
   private chain: Promise<void> = Promise.resolve();
-  private failure: Error | undefined;
+  private failed: Error | undefined;
 
   constructor(private readonly writer: ReportWriter) {}
 
@@ -23,22 +23,31 @@ export class ReportSink {
     if (this.buffer.length >= FLUSH_ROWS) void this.flush();
   }
 
+  /** The first write that failed: nothing is written after it (the journal keeps the results). */
+  get failure(): Error | undefined {
+    return this.failed;
+  }
+
   /** Queues what has been added; writes never overlap, so rows keep their arrival order. */
   flush(): Promise<void> {
     if (this.buffer.length === 0) return this.chain;
     const rows = this.buffer;
     this.buffer = [];
     this.chain = this.chain
-      .then(() => this.writer.write(rows))
+      .then(() => (this.failed ? undefined : this.writer.write(rows)))
       .catch((error: unknown) => {
-        this.failure ??= error instanceof Error ? error : new Error(String(error));
+        this.failed ??= error instanceof Error ? error : new Error(String(error));
       });
     return this.chain;
   }
 
+  /** Writes what is left and closes; throws the first failure, of a write or of the close. */
   async close(): Promise<void> {
     await this.flush();
+    if (this.failed) {
+      await this.writer.close().catch(() => undefined);
+      throw this.failed;
+    }
     await this.writer.close();
-    if (this.failure) throw this.failure;
   }
 }

@@ -1,7 +1,8 @@
 // Rewrites a report with extra columns, atomically: a new file beside it, made durable, then renamed over it.
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
+import { DiskFile, renameFile, syncFolder } from '../shared/disk.js';
 import { basename, dirname, join } from 'node:path';
 import { FORMATS, readableFormat, unescapeFormula, type Layout, type ReadRow } from './format.js';
 import { openReportForReading, readRows } from './read.js';
@@ -63,7 +64,7 @@ export async function updateReport(
   let counts: Counts;
   try {
     before = await source.stat();
-    const target = await open(temp, 'wx', 0o600);
+    const target = await DiskFile.open(temp, 'wx');
     try {
       await target.chmod(before.mode & 0o7777);
       const rows = readRows(source, path);
@@ -72,7 +73,7 @@ export async function updateReport(
           ? await rewriteCsv(rows, target, columns, updater)
           : await rewriteJson(FORMATS[format].layout, rows, target, columns, updater);
       if (counts.changed > 0) await target.sync();
-      after = await target.stat();
+      after = target.stat();
     } finally {
       await target.close();
     }
@@ -87,27 +88,13 @@ export async function updateReport(
     return { ...counts, written: false, identity: fileIdentity(before) };
   }
   try {
-    await rename(temp, path);
+    await renameFile(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
   }
-  await syncDirectory(dirname(path));
+  await syncFolder(dirname(path));
   return { ...counts, written: true, identity: fileIdentity(after) };
-}
-
-/** Makes the rename itself durable; not every platform can sync a directory, so best effort. */
-async function syncDirectory(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // The rename has happened either way; only its durability across a power cut is at stake.
-  }
 }
 
 interface Counts {
@@ -122,7 +109,7 @@ interface Counts {
  */
 async function rewriteCsv(
   entries: AsyncIterable<ReadRow>,
-  target: FileHandle,
+  target: DiskFile,
   columns: readonly string[],
   updater: RowUpdater,
 ): Promise<Counts> {
@@ -172,7 +159,7 @@ async function rewriteCsv(
 async function rewriteJson(
   layout: Layout<string>,
   entries: AsyncIterable<ReadRow>,
-  target: FileHandle,
+  target: DiskFile,
   columns: readonly string[],
   updater: RowUpdater,
 ): Promise<Counts> {

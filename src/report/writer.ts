@@ -1,10 +1,10 @@
 // Report writers: rows are appended in their format's layout as results arrive, never held in memory.
 import { createReadStream } from 'node:fs';
-import { open, rm, type FileHandle } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { leadingTo, UsageError } from '../shared/errors.js';
+import { DiskFile } from '../shared/disk.js';
+import { describeSystemError, leadingTo, UsageError } from '../shared/errors.js';
 import { FORMATS, reportFormat, type Layout, type ReportFormat } from './format.js';
-import { writeAll } from '../shared/files.js';
 import { junitCase, junitHead, JUNIT_TAIL } from './junit.js';
 import type { RowResult } from '../message/outcome.js';
 import { REPORT_COLUMNS, toCsvCells, toJsonRow, type ReportColumn } from './row.js';
@@ -18,39 +18,58 @@ export interface ReportWriter {
 
 /**
  * Writes encoded rows to an open file in a layout: the head at once, each batch in one write,
- * the tail on end(). Sending runs and report rewrites both write through it.
+ * the tail on end(). Sending runs and report rewrites both write through it. A write that fails
+ * (a full disk) is cut back off, so no row is ever glued to a torn one.
  */
 export class LayoutWriter<Unit> {
   private empty = true;
+  private size: number;
 
   private constructor(
-    private readonly handle: FileHandle,
+    private readonly file: DiskFile,
     private readonly layout: Layout<Unit>,
-  ) {}
+  ) {
+    this.size = file.size();
+  }
 
   static start<Unit>(
-    handle: FileHandle,
+    file: DiskFile,
     layout: Layout<Unit>,
     columns: readonly string[],
   ): Promise<LayoutWriter<Unit>> {
+    const writer = new LayoutWriter(file, layout);
     const head = layout.head(columns);
-    if (head) writeAll(handle, head);
-    return Promise.resolve(new LayoutWriter(handle, layout));
+    if (head) writer.put(head);
+    return Promise.resolve(writer);
   }
 
   write(rows: Unit[]): Promise<void> {
     if (rows.length > 0) {
       const text = this.layout.body(rows, this.empty);
       this.empty = false;
-      writeAll(this.handle, text);
+      this.put(text);
     }
     return Promise.resolve();
   }
 
   end(): Promise<void> {
     const tail = this.layout.tail(this.empty);
-    if (tail) writeAll(this.handle, tail);
+    if (tail) this.put(tail);
     return Promise.resolve();
+  }
+
+  private put(text: string): void {
+    try {
+      this.file.write(text);
+      this.size += Buffer.byteLength(text);
+    } catch (error) {
+      try {
+        this.file.truncate(this.size);
+      } catch {
+        // The torn part stays; a reader skips a row it cannot read.
+      }
+      throw error;
+    }
   }
 }
 
@@ -90,13 +109,36 @@ export async function openReport(
 ): Promise<ReportWriter> {
   const format = reportFormat(path);
   const columns = options.columns ?? REPORT_COLUMNS;
-  let handle: FileHandle;
+  let handle: DiskFile;
   try {
-    handle = await open(path, options.force ? 'w' : 'wx');
+    handle = await DiskFile.open(path, options.force ? 'w' : 'wx', 0o666);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw reportExistsError(path);
-    throw new UsageError(`cannot write report ${path}: ${(error as Error).message}`);
+    throw unwritableReport(path, error);
   }
+  try {
+    return await writerOf(path, format, handle, columns);
+  } catch (error) {
+    // A report this run made and could not start is no report: the next run must not find it.
+    await handle.close();
+    if (!options.force) await rm(path, { force: true });
+    throw unwritableReport(path, error);
+  }
+}
+
+function unwritableReport(path: string, error: unknown): UsageError {
+  return new UsageError(
+    `cannot write report ${path}: ${describeSystemError(error)}; nothing was sent`,
+    'state-unwritable',
+  );
+}
+
+function writerOf(
+  path: string,
+  format: ReportFormat,
+  handle: DiskFile,
+  columns: readonly ReportColumn[],
+): Promise<ReportWriter> {
   switch (format) {
     case 'csv':
       return rowWriter(path, format, handle, FORMATS.csv.layout, columns, (row) =>
@@ -115,7 +157,7 @@ export async function openReport(
 async function rowWriter<Unit>(
   path: string,
   format: ReportFormat,
-  handle: FileHandle,
+  handle: DiskFile,
   layout: Layout<Unit>,
   columns: readonly ReportColumn[],
   encode: (row: RowResult) => Unit,
@@ -126,9 +168,12 @@ async function rowWriter<Unit>(
     format,
     write: (rows) => file.write(rows.map(encode)),
     async close() {
-      await file.end();
-      await handle.sync();
-      await handle.close();
+      try {
+        await file.end();
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
     },
   };
 }
@@ -137,32 +182,36 @@ async function rowWriter<Unit>(
  * JUnit wants the counts on the opening tag, so test cases stream into a side file and the
  * report is assembled at the end: memory stays flat, and the journal covers a crash meanwhile.
  */
-async function junitWriter(path: string, handle: FileHandle): Promise<ReportWriter> {
+async function junitWriter(path: string, handle: DiskFile): Promise<ReportWriter> {
   const casesPath = `${path}.cases`;
-  const cases = await open(casesPath, 'w');
+  const cases = await DiskFile.open(casesPath, 'w');
   const suite = basename(path, extname(path));
   const counts = { tests: 0, failures: 0, skipped: 0 };
   const started = new Date().toISOString().slice(0, 19);
   return {
     path,
     format: 'junit',
-    async write(rows) {
-      if (rows.length === 0) return;
+    write(rows) {
+      if (rows.length === 0) return Promise.resolve();
       for (const row of rows) {
         counts.tests++;
         if (row.outcome === 'skipped') counts.skipped++;
         else if (row.outcome !== 'accepted') counts.failures++;
       }
-      await cases.write(rows.map((row) => junitCase(row, `sms-send.${suite}`)).join(''));
+      cases.write(rows.map((row) => junitCase(row, `sms-send.${suite}`)).join(''));
+      return Promise.resolve();
     },
     async close() {
-      await cases.close();
-      await handle.write(junitHead(suite, counts, started));
-      for await (const chunk of createReadStream(casesPath)) await handle.write(chunk as Buffer);
-      await handle.write(JUNIT_TAIL);
-      await handle.sync();
-      await handle.close();
-      await rm(casesPath, { force: true });
+      try {
+        await cases.close();
+        handle.write(junitHead(suite, counts, started));
+        for await (const chunk of createReadStream(casesPath)) handle.writeBytes(chunk as Buffer);
+        handle.write(JUNIT_TAIL);
+        await handle.sync();
+      } finally {
+        await handle.close();
+        await rm(casesPath, { force: true });
+      }
     },
   };
 }

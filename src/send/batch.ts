@@ -90,7 +90,9 @@ class BatchTries {
     this.recorded = true;
     this.attempts++;
     this.tries++;
-    const answer = await options.poster.post(this.json, this.messageIds, options.abortSignal);
+    const answer = await options.poster.post(this.json, this.messageIds, options.abortSignal, () =>
+      hooks?.posted?.(this.number),
+    );
     run.attempted = true;
     run.noteReached(answer);
     let verdict = answer.verdict;

@@ -39,6 +39,13 @@ export interface SendEvents {
   outage: [{ reason: string; graceMs: number }];
   /** A probe was answered: sending goes on. */
   recovered: [{ afterMs: number }];
+  /**
+   * Campaign state could not be written (a full disk): no new batches, and the answers the journal
+   * could not record are written again for up to `graceMs` before the run stops.
+   */
+  stateHeld: [{ answers: number; reason: string; graceMs: number }];
+  /** The answers held are on the disk after all. */
+  stateKept: [{ afterMs: number }];
   /** The run waits for its send window to open; nothing is sent meanwhile. */
   waiting: [{ opensAt: number; now: number; timeZone: string }];
   /** The send window closed: no new batch is taken, those in flight finish. */

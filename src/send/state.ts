@@ -10,6 +10,9 @@ import type { MessageEntry, SendOptions, SendOutcome } from './types.js';
 
 export const WINDOW_CLOSED = 'not sent: the send window closed; --resume sends it';
 
+/** A hook's failure to record state, its message the whole reason the run stops with. */
+export class StateWriteError extends Error {}
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class SendState {
@@ -85,8 +88,11 @@ export class SendState {
       await write();
       return true;
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      this.stop(`campaign state could not be written: ${why}`, false, true);
+      const why =
+        error instanceof StateWriteError
+          ? error.message
+          : `campaign state could not be written: ${error instanceof Error ? error.message : String(error)}`;
+      this.stop(why, false, true);
       return false;
     }
   }

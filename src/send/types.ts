@@ -13,16 +13,20 @@ export type MessageEntry = Extract<Entry, { kind: 'message' }>;
  * already free of secrets. Tests may pass another implementation.
  */
 export interface Poster {
+  /** `posted` is called once the request has been written whole: it has left for the gateway. */
   post(
     messages: readonly string[],
     messageIds: readonly string[],
     signal?: AbortSignal,
+    posted?: () => void,
   ): Promise<Answer>;
 }
 
 /** Awaited around each request, so a journal can make intent and result durable in order. */
 export interface SendHooks {
   beforeSend?(batch: number, rows: readonly number[]): Promise<void>;
+  /** The request was written whole (not awaited: it is detail, not a condition of sending). */
+  posted?(batch: number): void;
   /** The attempt surely did not reach the gateway: the batch is not in flight until sent again. */
   notSent?(batch: number, rows: readonly number[]): Promise<void>;
   afterResult?(batch: number, rows: readonly RowResult[]): Promise<void>;

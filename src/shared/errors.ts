@@ -153,3 +153,39 @@ export class InterruptedError extends SmsSendError {
     super(message, ExitCode.interrupted, 'interrupted', document);
   }
 }
+
+/**
+ * A system error in words, with its code: `no space left on device (ENOSPC)`, `read-only file
+ * system (EROFS)`. Node's own message leads with the code and ends with the call and the path.
+ */
+export function describeSystemError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as NodeJS.ErrnoException).code;
+  if (typeof code !== 'string' || !/^E[A-Z0-9]+$/.test(code)) return error.message;
+  const words = error.message
+    .replace(new RegExp(`^${code}: `), '')
+    .replace(/, \w+( '.*')?$/, '')
+    .trim();
+  return words === '' || words === code ? code : `${words} (${code})`;
+}
+
+/** Errors of a disk that cannot take a write: full, over quota, read-only, failing, too large. */
+const DISK_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EFBIG', 'EACCES', 'EPERM']);
+
+/**
+ * A failure to write campaign state before anything was sent, as the refusal it is (exit 2):
+ * undefined when `error` is not a disk's.
+ */
+export function unsentStateError(error: unknown): UsageError | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (error instanceof SmsSendError || typeof code !== 'string' || !DISK_ERRORS.has(code)) {
+    return undefined;
+  }
+  const refusal = new UsageError(
+    `campaign state could not be written: ${describeSystemError(error)}; nothing was sent. ` +
+      'Make room in the state directory (or make it writable) and run again.',
+    'state-unwritable',
+  );
+  refusal.cause = error;
+  return refusal;
+}

@@ -1,7 +1,11 @@
-// Small file-system questions and moves: does it exist, its text or entries, its lines, a whole write.
-import { readSync, writeSync } from 'node:fs';
-import { open, readdir, readFile, stat, type FileHandle } from 'node:fs/promises';
+// Small file-system questions and moves: does it exist, its text or entries, its lines; a file
+// written whole (the one writer of "write aside, sync, rename, sync the folder").
+import { readSync } from 'node:fs';
+import { open, readdir, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { DiskFile, renameFile, syncFolder } from './disk.js';
 import { UsageError } from './errors.js';
 
 export async function exists(path: string): Promise<boolean> {
@@ -133,28 +137,6 @@ function grownBuffer(from: Buffer): Buffer {
   return into;
 }
 
-/**
- * Writes all of `text` at the file's position, synchronously: an append to the page cache takes
- * microseconds, and a send makes thousands of them (report, journal, spool), each of which cost
- * several times that in CPU as a round trip through the thread pool. Syncs to the disk, which do
- * wait on it, stay asynchronous.
- */
-export function writeAll(handle: FileHandle, text: string): void {
-  const written = writeSync(handle.fd, text);
-  if (written === Buffer.byteLength(text)) return;
-  const bytes = Buffer.from(text, 'utf8');
-  for (let done = written; done < bytes.length;) {
-    done += writeSync(handle.fd, bytes, done, bytes.length - done);
-  }
-}
-
-/** Writes all of `bytes` at the file's position, synchronously, as writeAll does text. */
-export function writeBytes(handle: FileHandle, bytes: Uint8Array): void {
-  for (let done = 0; done < bytes.length;) {
-    done += writeSync(handle.fd, bytes, done, bytes.length - done);
-  }
-}
-
 /** A folder's entries, or none when it does not exist (any other failure is thrown). */
 export async function listIfExists(path: string): Promise<string[]> {
   try {
@@ -185,4 +167,66 @@ export async function openForReading(
       code === 'ENOENT' ? missingCode : 'usage',
     );
   }
+}
+
+/** Whether a write of a file reaches the disk before it counts as done. */
+export interface Durability {
+  /**
+   * Synced before it is named, and its name synced in its folder: for files a campaign depends on
+   * after a power loss. Without, a reader still never sees half of it, but a crash may lose it.
+   */
+  durable: boolean;
+  mode?: number;
+}
+
+/** A name beside `path` for writing it aside: hidden, and unique to this process and call. */
+function asideOf(path: string): string {
+  return join(
+    dirname(path),
+    `.${basename(path)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`,
+  );
+}
+
+/**
+ * Replaces `path` with `data` whole: written to a file of its own beside it, synced, renamed over
+ * it, and its folder synced, so a crash leaves the old content or the new, never half (see
+ * docs/campaign-state.md#when-the-disk-fails). A write that fails removes what it wrote aside.
+ */
+export async function replaceFile(
+  path: string,
+  data: string | Uint8Array,
+  options: Durability,
+): Promise<void> {
+  const aside = asideOf(path);
+  try {
+    await writeNewFile(aside, data, options);
+    await renameFile(aside, path);
+  } catch (error) {
+    await rm(aside, { force: true });
+    throw error;
+  }
+  if (options.durable) await syncFolder(dirname(path));
+}
+
+/**
+ * Creates `path`, which must not exist, holding `data`; synced before it is closed when durable.
+ * A write that fails removes the file.
+ */
+export async function writeNewFile(
+  path: string,
+  data: string | Uint8Array,
+  options: Durability,
+): Promise<void> {
+  const file = await DiskFile.open(path, 'wx', options.mode ?? 0o600);
+  try {
+    if (typeof data === 'string') file.write(data);
+    else file.writeBytes(data);
+    if (options.durable) await file.sync();
+  } catch (error) {
+    // 'wx' made the file this call's own: half of it is no use to anyone.
+    await file.close();
+    await rm(path, { force: true });
+    throw error;
+  }
+  await file.close();
 }

@@ -1,18 +1,24 @@
 // The validation pass writes each record ready to send; the send pass streams it back. The input is
 // read and every record built once, and the file keeps memory flat however large the campaign is.
-import { open, type FileHandle } from 'node:fs/promises';
-import { UsageError } from '../shared/errors.js';
+import { open } from 'node:fs/promises';
+import { DiskFile } from '../shared/disk.js';
+import { describeSystemError, UsageError } from '../shared/errors.js';
 import type { Encoding } from '../message/encoding.js';
 import { decimal } from '../shared/digits.js';
-import {
-  eachLine,
-  lineBlocks,
-  lineChunks,
-  TEXT_PIECE_BYTES,
-  writeAll,
-  writeBytes,
-} from '../shared/files.js';
+import { eachLine, lineBlocks, lineChunks, TEXT_PIECE_BYTES } from '../shared/files.js';
 import type { Entry } from './entries.js';
+
+/**
+ * The spool is written while the input is checked, before anything is sent: a full disk here is
+ * the operator's to fix, not a bug (exit 2, nothing sent).
+ */
+function unwritable(path: string, error: unknown): UsageError {
+  return new UsageError(
+    `cannot write the campaign's spool ${path}: ${describeSystemError(error)}. Nothing ` +
+      'was sent; make room in the state directory (SMS_SEND_STATE_DIR) and run again.',
+    'state-unwritable',
+  );
+}
 
 /**
  * Writes one line per record: `M\trow\tto\tmessageId\tsegments\tencoding\tnormalized\t<message JSON>`
@@ -24,11 +30,15 @@ export class SpoolWriter {
 
   private constructor(
     readonly path: string,
-    private readonly handle: FileHandle,
+    private readonly file: DiskFile,
   ) {}
 
   static async create(path: string): Promise<SpoolWriter> {
-    return new SpoolWriter(path, await open(path, 'w', 0o600));
+    try {
+      return new SpoolWriter(path, await DiskFile.open(path, 'w'));
+    } catch (error) {
+      throw unwritable(path, error);
+    }
   }
 
   add(entry: Entry): void {
@@ -45,7 +55,7 @@ export class SpoolWriter {
   /** Whole lines already encoded (a worker thread's part of the campaign), after those added. */
   addBytes(lines: Uint8Array): void {
     this.flush();
-    this.write(() => writeBytes(this.handle, lines));
+    this.write(() => this.file.writeBytes(lines));
   }
 
   private flush(): void {
@@ -53,20 +63,14 @@ export class SpoolWriter {
     const text = this.buffer.join('');
     this.buffer = [];
     this.size = 0;
-    this.write(() => writeAll(this.handle, text));
+    this.write(() => this.file.write(text));
   }
 
   private write(out: () => void): void {
     try {
       out();
     } catch (error) {
-      // The spool is written while the input is checked, before anything is sent: a full disk
-      // here is the operator's to fix, not a bug.
-      throw new UsageError(
-        `cannot write the campaign's spool ${this.path}: ${(error as Error).message}. Nothing ` +
-          'was sent; make room in the state directory (SMS_SEND_STATE_DIR) and run again.',
-        'state-unwritable',
-      );
+      throw unwritable(this.path, error);
     }
   }
 
@@ -75,7 +79,7 @@ export class SpoolWriter {
       this.flush();
     } finally {
       // Closed also when the last write fails, or the handle would wait for the garbage collector.
-      await this.handle.close();
+      await this.file.close();
     }
   }
 }

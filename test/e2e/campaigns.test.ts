@@ -141,7 +141,7 @@ describe('a sent campaign is refused whatever its report is called', () => {
     // --resume of a finished campaign settles everything from its journal: a complete report, no sends.
     const resumed = await cli([...base, '--report', 'fresh-name.csv', '--resume']);
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stdout).toContain('12 records settled by the earlier run were not sent again');
+    expect(resumed.stdout).toContain('12 records settled by earlier runs were not sent again');
     expect(resumed.stdout).toContain(
       `(complete: every record of the campaign; the earlier run wrote ${join(dir.path, 'campaign.report.csv')})`,
     );
@@ -333,7 +333,9 @@ describe('sms-send campaigns', () => {
       env: { ...ENV, SMS_SEND_STATE_DIR: stateDir },
     });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`state directory ${stateDir} cannot be written (ENOTDIR)`);
+    expect(result.stderr).toContain(
+      `state directory ${stateDir} cannot be written: not a directory (ENOTDIR)`,
+    );
     expect(sim!.ledger).toHaveLength(0);
   });
 });

@@ -66,7 +66,7 @@ describe('refusals, word for word', () => {
       code: 'already-sent',
       message:
         `campaign ${ID} was already sent on 2026-11-22: 3,000 accepted; report (none). ` +
-        'Nothing was sent. --force sends it all again.',
+        'Nothing was sent. --force sends it all again, and its 3,000 accepted messages would go twice.',
     });
   });
 
@@ -80,7 +80,7 @@ describe('refusals, word for word', () => {
       message:
         `campaign ${ID} was interrupted on 2026-11-21: 1 accepted, 1 rejected of 4,000 records; ` +
         'report /r/first.csv. Nothing was sent. Finish it with --resume (nothing settled is sent ' +
-        'again), or --force to send it all again.',
+        'again), or --force to send it all again, and its 1 accepted message would go twice.',
     });
   });
 
@@ -93,7 +93,7 @@ describe('refusals, word for word', () => {
       code: 'unfinished',
       message: expect.stringMatching(
         new RegExp(
-          `^campaign ${ID} was stopped on 2026-11-21: 3 sent without an answer of 4,000 records; ` +
+          `^campaign ${ID} was stopped on 2026-11-21: 3 recorded but perhaps never sent of 4,000 records; ` +
             'report \\(none\\)\\. ',
         ),
       ) as unknown,

@@ -104,8 +104,9 @@ describe('claimCampaign', () => {
       code: 'already-sent',
       message:
         `campaign ${identity.id} was already sent on 2026-11-22: 3 accepted, 1 failed; ` +
-        'report /srv/reports/2026-11-22-tonight.csv. Nothing was sent. --force sends it all again; ' +
-        '--resume sends only its 1 failed records again.',
+        'report /srv/reports/2026-11-22-tonight.csv. Nothing was sent. --force sends it all ' +
+        'again, and its 3 accepted messages would go twice; --resume sends only its 1 failed ' +
+        'records again.',
     });
     // The refusal released the lock: the next claim is refused the same way, not locked out.
     await expect(claim()).rejects.toMatchObject({ code: 'already-sent' });
@@ -117,7 +118,7 @@ describe('claimCampaign', () => {
       exitCode: 2,
       code: 'unfinished',
       message: expect.stringMatching(
-        /was interrupted on 2026-11-22: 1 accepted, 1 failed, 2 sent without an answer of 4 records;.*--resume/,
+        /was interrupted on 2026-11-22: 1 accepted, 1 failed, 2 recorded but perhaps never sent of 4 records;.*--resume/,
       ) as unknown,
     });
   });

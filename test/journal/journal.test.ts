@@ -2,6 +2,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { injectDiskFault } from '../../src/shared/disk.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/shared/errors.js';
 import {
@@ -83,6 +84,20 @@ describe('readJournal', () => {
     expect(inFlight(state)).toEqual({ 1: 1, 2: 2, 3: 1 });
     expect(state.sent).toBe(true);
     expect(state.results.size).toBe(0);
+  });
+
+  it('tells a batch whose request left (posted) from one only recorded as about to be sent', async () => {
+    const batch = (b: string, r: number[]) => ({ t: 'batch', b, r });
+    const state = await read(
+      start(1, 'c', 2),
+      batch('1:1', [1, 2]),
+      { t: 'posted', b: '1:1' },
+      batch('1:2', [3, 4]),
+      // A posted line of a batch already answered, or never sent, changes nothing.
+      { t: 'posted', b: '1:9' },
+    );
+    expect(inFlight(state)).toEqual({ 1: 1, 2: 1, 3: 1, 4: 1 });
+    expect([...state.unposted].sort()).toEqual([3, 4]);
   });
 
   it('an unsent batch takes back one send of each of its rows', async () => {
@@ -315,12 +330,21 @@ describe('archiveJournal', () => {
     expect(names[0]).toMatch(ARCHIVED_JOURNAL);
   });
 
-  it('does nothing when there is no journal, and passes on any other failure', async () => {
+  it('does nothing when there is no journal, and passes on a rename the disk refuses', async () => {
     await expect(archiveJournal(path)).resolves.toBeUndefined();
     await writeFile(join(dir, 'file'), '');
-    await expect(archiveJournal(join(dir, 'file', 'journal.ndjson'))).rejects.toMatchObject({
-      code: 'ENOTDIR',
+    await expect(archiveJournal(join(dir, 'file', 'journal.ndjson'))).resolves.toBeUndefined();
+    await writeFile(path, 'x\n');
+    const refused = Object.assign(new Error('EROFS: read-only file system, rename'), {
+      code: 'EROFS',
     });
+    injectDiskFault((op) => (op === 'rename' ? { error: refused } : undefined));
+    try {
+      await expect(archiveJournal(path)).rejects.toBe(refused);
+    } finally {
+      injectDiskFault(undefined);
+    }
+    expect(await readFile(path, 'utf8')).toBe('x\n');
   });
 
   it('ARCHIVED_JOURNAL names only archived journals', () => {

@@ -344,7 +344,15 @@ describe('acquireLock', () => {
     hooks.link = () => {
       throw failure;
     };
-    await expect(acquireLock(path, undefined, options)).rejects.toBe(failure);
+    // Exit 2, naming the lock and the cause in words: nothing was sent.
+    await expect(acquireLock(path, undefined, options)).rejects.toMatchObject({
+      exitCode: 2,
+      code: 'state-unwritable',
+      message: expect.stringContaining(
+        `cannot take the lock ${path}: cross-device link (EXDEV)`,
+      ) as unknown,
+      cause: failure,
+    });
     expect(await readdir(dir)).toEqual([]);
   });
 
@@ -374,7 +382,9 @@ describe('the files of a lock, whoever else touches them', () => {
     const othersText = lockText(LIVE, HOST, 'other run');
     await writeFile(other, othersText);
     await link(other, `${path}.${SELF}-c0ffee00`);
-    await expect(acquireLock(path, undefined, options)).rejects.toMatchObject({ code: 'EEXIST' });
+    await expect(acquireLock(path, undefined, options)).rejects.toMatchObject({
+      cause: { code: 'EEXIST' },
+    });
     expect(await readFile(other, 'utf8')).toBe(othersText);
   });
 

@@ -85,7 +85,7 @@ describe('ensureStateDir', () => {
     await expect(refusal).rejects.toBeInstanceOf(UsageError);
     await expect(refusal).rejects.toMatchObject({
       message:
-        `the state directory ${blocked} cannot be written (ENOTDIR); nothing was sent. ` +
+        `the state directory ${blocked} cannot be written: not a directory (ENOTDIR); nothing was sent. ` +
         'Point --state-dir, SMS_SEND_STATE_DIR or "stateDir" in the config at a writable folder.',
       code: 'state-dir',
     });

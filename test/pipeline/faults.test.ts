@@ -458,7 +458,9 @@ describe('runCampaign: the journal makes faults resumable', () => {
     expect(promiseBreaches(second.rows, RECORDS, sim.ledger)).toEqual([]);
     expect(second.result.resumed).toEqual({
       fromJournal: accepted1.length + unknown1.length,
+      fromReport: 0,
       inFlight: 0,
+      unposted: 0,
     });
     for (const row of second.rows) {
       const earlier = before.get(row.row)!;

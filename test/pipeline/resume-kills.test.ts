@@ -71,57 +71,84 @@ function cuts(journal: string): number[] {
 }
 
 describe('--resume after a kill at any point of the journal', () => {
-  it('sends only what no complete line recorded, and reports every record once', async () => {
-    const points = cuts(original.journal);
-    expect(points.length).toBeGreaterThanOrEqual(2 * (1 + 2 * Math.ceil(RECORDS / 2)));
-    for (const [n, cut] of points.entries()) {
-      const state = join(dir.path, `cut-${n}`);
-      const paths = campaignPaths(state, original.id);
-      await mkdir(paths.dir, { recursive: true });
-      await cp(campaignPaths(original.state, original.id).manifest, paths.manifest);
-      const journal = original.journal.slice(0, cut);
-      await writeFile(paths.journal, journal);
-      // As a killed run leaves its manifest: running, with the counts of its start.
-      const manifest = (await readManifest(paths.manifest))!;
-      const { summary, finishedAt, ...rest } = manifest;
-      expect(summary && finishedAt).toBeTruthy();
-      const zero = { accepted: 0, rejected: 0, invalid: 0, failed: 0, unknown: 0, skipped: 0 };
-      await writeManifest(paths.manifest, { ...rest, status: 'running', counts: zero });
-      const report = join(dir.path, `cut-${n}.csv`);
-      await cp(original.report, report);
-
-      const before = sim.ledger.length;
-      const resumed = await send({
-        inputs: [input],
-        settings: settings(state),
-        report,
-        resume: true,
-      }).catch((error: unknown) => ({ error }));
-      const context = `cut ${n} at byte ${cut}: ${JSON.stringify(resumed).slice(0, 300)}`;
-      const { sent, settled } = recorded(journal);
-      const rows = parseCsv(await readFile(report, 'utf8'));
-      // Every record once, in the report.
-      expect(
-        rows.map((r) => Number(r.row)).sort((a, b) => a - b),
-        context,
-      ).toEqual(Array.from({ length: RECORDS }, (_v, i) => i + 1));
-      const byId = new Map(rows.map((r) => [r.messageId, Number(r.row)]));
-      const resent = sim.ledger.slice(before).map((entry) => byId.get(entry.messageId));
-      // What the journal recorded as sent is never sent again; the rest exactly once.
-      const expected = rows.map((r) => Number(r.row)).filter((row) => !sent.has(row));
-      expect(
-        resent.sort((a, b) => a! - b!),
-        context,
-      ).toEqual(expected);
-      for (const row of rows) {
-        const number = Number(row.row);
-        const outcome = settled.has(number) || !sent.has(number) ? 'accepted' : 'unknown';
-        expect({ row: number, outcome: row.outcome }, context).toEqual({ row: number, outcome });
+  it.each([
+    ['a report that lost the answers', false],
+    ['the report that holds every answer', true],
+  ])(
+    'with %s: sends only what no complete line recorded, and reports every record once',
+    async (_name, reportKept) => {
+      const points = cuts(original.journal);
+      expect(points.length).toBeGreaterThanOrEqual(2 * (1 + 2 * Math.ceil(RECORDS / 2)));
+      for (const [n, cut] of points.entries()) {
+        await resumeAfterCut(`${String(reportKept)}-${n}`, cut, reportKept);
       }
-      await rm(state, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 });
+
+/**
+ * The journal cut at byte `cut` and resumed. A sent record the journal has no answer for is
+ * `unknown`, unless the report its run wrote holds the gateway's answer: then it is that answer,
+ * with its TransactionId (docs/campaign-state.md#when-the-disk-fails).
+ */
+async function resumeAfterCut(name: string, cut: number, reportKept: boolean): Promise<void> {
+  const state = join(dir.path, `cut-${name}`);
+  const paths = campaignPaths(state, original.id);
+  await mkdir(paths.dir, { recursive: true });
+  await cp(campaignPaths(original.state, original.id).manifest, paths.manifest);
+  const journal = original.journal.slice(0, cut);
+  await writeFile(paths.journal, journal);
+  const report = join(dir.path, `cut-${name}.csv`);
+  const whole = readFileSync(original.report, 'utf8');
+  await writeFile(report, reportKept ? whole : `${whole.split('\n')[0]}\n`);
+  // As a killed run leaves its manifest: running, with the counts of its start and its report.
+  const manifest = (await readManifest(paths.manifest))!;
+  const { summary, finishedAt, ...rest } = manifest;
+  expect(summary && finishedAt).toBeTruthy();
+  const zero = { accepted: 0, rejected: 0, invalid: 0, failed: 0, unknown: 0, skipped: 0 };
+  await writeManifest(paths.manifest, {
+    ...rest,
+    reports: [report],
+    status: 'running',
+    counts: zero,
+  });
+
+  const before = sim.ledger.length;
+  const resumed = await send({
+    inputs: [input],
+    settings: settings(state),
+    report,
+    resume: true,
+  }).catch((error: unknown) => ({ error }));
+  const context = `cut ${name} at byte ${cut}: ${JSON.stringify(resumed).slice(0, 300)}`;
+  const { sent, settled } = recorded(journal);
+  const rows = parseCsv(await readFile(report, 'utf8'));
+  // Every record once, in the report.
+  expect(
+    rows.map((r) => Number(r.row)).sort((a, b) => a - b),
+    context,
+  ).toEqual(Array.from({ length: RECORDS }, (_v, i) => i + 1));
+  const byId = new Map(rows.map((r) => [r.messageId, Number(r.row)]));
+  const resent = sim.ledger.slice(before).map((entry) => byId.get(entry.messageId));
+  // What the journal recorded as sent is never sent again; the rest exactly once.
+  const expected = rows.map((r) => Number(r.row)).filter((row) => !sent.has(row));
+  expect(
+    resent.sort((a, b) => a! - b!),
+    context,
+  ).toEqual(expected);
+  const originals = new Map(parseCsv(whole).map((r) => [r.row, r.transactionId]));
+  for (const row of rows) {
+    const number = Number(row.row);
+    const answered = settled.has(number) || !sent.has(number) || reportKept;
+    const outcome = answered ? 'accepted' : 'unknown';
+    expect({ row: number, outcome: row.outcome }, context).toEqual({ row: number, outcome });
+    // An answer taken from the report keeps the gateway's TransactionId.
+    if (sent.has(number) && !settled.has(number) && reportKept) {
+      expect(row.transactionId, context).toBe(originals.get(row.row));
+    }
+  }
+  await rm(state, { recursive: true, force: true });
+}
 
 describe('--resume of a campaign killed with records settled', () => {
   it('sends its first batch before it reports what earlier runs settled', async () => {
@@ -159,7 +186,7 @@ describe('--resume of a campaign killed with records settled', () => {
     ]);
     expect(resumed.summary).toMatchObject({
       byOutcome: { accepted: RECORDS },
-      resumed: { fromJournal: 2, inFlight: 0 },
+      resumed: { fromJournal: 2, fromReport: 0, inFlight: 0, unposted: 0 },
     });
     const rows = parseCsv(await readFile(report, 'utf8'));
     expect(rows.map((r) => Number(r.row)).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
@@ -186,7 +213,7 @@ describe('--resume of a finished campaign', () => {
       total: RECORDS,
       byOutcome: { accepted: RECORDS },
       exitCode: 0,
-      resumed: { fromJournal: RECORDS, inFlight: 0 },
+      resumed: { fromJournal: RECORDS, fromReport: 0, inFlight: 0, unposted: 0 },
     });
     expect(await readFile(report, 'utf8')).toBe(reportBefore);
     // Another report path needs the journal (the report is written afresh from it): refused here.

@@ -37,6 +37,7 @@ function journal(): JournalState {
       [5, 2],
       [8, 1],
     ]),
+    unposted: new Set(),
   };
 }
 
@@ -99,9 +100,9 @@ async function resume(
     for await (const chunk of stream) out.push(...chunk);
     return out;
   };
-  const counts: ResumeCounts = { fromJournal: 0, inFlight: 0 };
+  const counts: ResumeCounts = { fromJournal: 0, fromReport: 0, inFlight: 0, unposted: 0 };
   const out = await collect(applyJournal(chunks(), given(counts)));
-  const splitCounts: ResumeCounts = { fromJournal: 0, inFlight: 0 };
+  const splitCounts: ResumeCounts = { fromJournal: 0, fromReport: 0, inFlight: 0, unposted: 0 };
   const split = given(splitCounts);
   const isEarlier = (entry: Entry) => entry.kind === 'final' && entry.earlier === true;
   const settled = settledRows(split.journal, retryUnknown, resent);
@@ -196,7 +197,7 @@ describe('applyJournal', () => {
       earlier(7, 0, RESULTS[4]!),
       earlier(8, 1, { outcome: 'unknown', error: IN_FLIGHT }),
     ]);
-    expect(counts).toEqual({ fromJournal: 4, inFlight: 2 });
+    expect(counts).toEqual({ fromJournal: 4, fromReport: 0, inFlight: 2, unposted: 0 });
   });
 
   it('--retry-unknown sends the unknown and in-flight rows again', async () => {
@@ -205,7 +206,7 @@ describe('applyJournal', () => {
       true,
     );
     expect(out).toStrictEqual([message(3), message(5)]);
-    expect(counts).toEqual({ fromJournal: 0, inFlight: 0 });
+    expect(counts).toEqual({ fromJournal: 0, fromReport: 0, inFlight: 0, unposted: 0 });
   });
 
   it('a row a follow-up re-sent is skipped, naming the follow-up; one settled here keeps its result', async () => {
@@ -226,7 +227,7 @@ describe('applyJournal', () => {
         error: 're-sent by follow-up campaign f-9; its report has the result',
       });
     expect(out).toStrictEqual([earlier(1, 1, RESULTS[0]!), skipped(3), skipped(4), skipped(6)]);
-    expect(counts).toEqual({ fromJournal: 4, inFlight: 0 });
+    expect(counts).toEqual({ fromJournal: 4, fromReport: 0, inFlight: 0, unposted: 0 });
   });
 
   it('a delivery report confirms an unknown or in-flight row as accepted, even with --retry-unknown', async () => {
@@ -247,7 +248,12 @@ describe('applyJournal', () => {
         message(6),
         retryUnknown ? message(8) : earlier(8, 1, { outcome: 'unknown', error: IN_FLIGHT }),
       ]);
-      expect(counts).toEqual({ fromJournal: 3, inFlight: retryUnknown ? 0 : 1 });
+      expect(counts).toEqual({
+        fromJournal: 3,
+        fromReport: 0,
+        inFlight: retryUnknown ? 0 : 1,
+        unposted: 0,
+      });
     }
   });
 
@@ -273,7 +279,7 @@ describe('applyJournal', () => {
         earlier: true,
       },
     ]);
-    expect(counts).toEqual({ fromJournal: 2, inFlight: 2 });
+    expect(counts).toEqual({ fromJournal: 2, fromReport: 0, inFlight: 2, unposted: 0 });
   });
 
   it('the text columns travel with a record reported from the journal, and only those it has', async () => {

@@ -111,8 +111,9 @@ describe('the text columns', () => {
       sent: true,
       results,
       inFlight: new Map([[3, 1]]),
+      unposted: new Set(),
     };
-    const counts = { fromJournal: 0, inFlight: 0 };
+    const counts = { fromJournal: 0, fromReport: 0, inFlight: 0, unposted: 0 };
     const resumed = await collect(
       applyJournal(streamOf(ENTRIES), { journal, retryUnknown: false, counts }),
     );
@@ -129,6 +130,6 @@ describe('the text columns', () => {
       normalized: 4,
       result: { outcome: 'unknown' },
     });
-    expect(counts).toEqual({ fromJournal: 1, inFlight: 1 });
+    expect(counts).toEqual({ fromJournal: 1, fromReport: 0, inFlight: 1, unposted: 0 });
   });
 });

@@ -1,6 +1,11 @@
 // `sms-send send`: wiring only. Flags in, prepareCampaign() and its send pass, events to the UI, result to a renderer.
 import type { Settings } from '../../config/settings.js';
-import { ExitCode, InterruptedError, UsageError } from '../../shared/errors.js';
+import {
+  describeSystemError,
+  ExitCode,
+  InterruptedError,
+  UsageError,
+} from '../../shared/errors.js';
 import { spoolStream } from '../../input/stdin.js';
 import { planDocument } from '../../campaign/documents.js';
 import { refusedPlan, sendToTarget } from '../../campaign/flow.js';
@@ -163,7 +168,7 @@ async function keepRunRecord(
   const dir = campaignPaths(settings.stateDir, prepared.identity.id).dir;
   const warn = (what: string, error: unknown) =>
     process.stderr.write(
-      colorFor('stderr').yellow(`warning: ${what}: ${(error as Error).message}\n`),
+      colorFor('stderr').yellow(`warning: ${what}: ${describeSystemError(error)}\n`),
     );
   await timeline
     .finish(dir, flags.simulate ? 'simulator' : maskUserInfo(settings.endpoint ?? ''))

@@ -3,9 +3,11 @@
 import { ExitCode, NotAllAcceptedError } from '../../shared/errors.js';
 import { summaryDocument } from '../../campaign/documents.js';
 import { endingError } from '../../campaign/flow.js';
+import type { ResumeCounts } from '../../campaign/resume.js';
 import type { CampaignResult } from '../../campaign/types.js';
 import { commandFor, type Invocation } from '../invocation.js';
 import { colorFor } from './color.js';
+import { groupDigits } from '../../shared/count.js';
 import { plural } from './format.js';
 import { renderQuietLine, renderSummary } from './summary.js';
 
@@ -59,10 +61,7 @@ export function endRun(result: CampaignResult, options: EndOptions): ExitCode {
   if (quiet && exitCode !== ExitCode.ok) throw new NotAllAcceptedError(renderQuietLine(summary));
   if (!options.json && !options.quiet && summary.byOutcome.unknown > 0) {
     process.stderr.write(
-      colorFor('stderr').yellow(
-        `${unknownWarning(summary.byOutcome.unknown)} ` +
-          'They are not resent automatically (--retry-unknown does, at the risk of sending twice).\n',
-      ),
+      colorFor('stderr').yellow(`${unknownWarning(summary.byOutcome.unknown, run.resumed)}\n`),
     );
   }
   return exitCode;
@@ -73,9 +72,24 @@ function resumeCommand(invocation: Invocation): string {
   return commandFor(invocation, { drop: ['--force'], add: ['--resume'] });
 }
 
-/** "1 record is unknown: the gateway may have it." and its plural. */
-function unknownWarning(n: number): string {
-  return n === 1
-    ? '1 record is unknown: the gateway may have it.'
-    : `${plural(n, 'record')} are unknown: the gateway may have them.`;
+/**
+ * What the unknown records are and what settles them. The one way to send them again says how
+ * many could then go twice: none of them is known not to have been accepted.
+ */
+export function unknownWarning(n: number, resumed?: ResumeCounts): string {
+  const them = n === 1 ? 'it' : 'them';
+  const head =
+    n === 1
+      ? '1 record is unknown: the gateway may have it, so it is not sent again'
+      : `${plural(n, 'record')} are unknown: the gateway may have them, so they are not sent again`;
+  const unposted = resumed?.unposted ?? 0;
+  const kinds =
+    unposted > 0
+      ? ` (${groupDigits(unposted)} of them recorded by an earlier run but perhaps never sent)`
+      : '';
+  return (
+    `${head}${kinds}. A delivery report settles each: \`dlr\` receives them when the campaign ` +
+    `has a --dlr-url. --retry-unknown sends ${them} again, and any of these ${groupDigits(n)} ` +
+    'the gateway did accept would then go twice.'
+  );
 }

@@ -113,6 +113,16 @@ export function showProgress(
   events.on('recovered', ({ afterMs }) =>
     live.say(`the gateway answers again after ${formatDuration(afterMs)}; sending on`),
   );
+  // Why a run whose disk filled does not end at once: it is keeping the answers it holds.
+  events.on('stateHeld', ({ answers, reason, graceMs }) =>
+    live.say(
+      `${reason}; no new batches. Holding ${plural(answers, 'answer')} the journal could not ` +
+        `record, trying again for up to ${formatDuration(graceMs)}`,
+    ),
+  );
+  events.on('stateKept', ({ afterMs }) =>
+    live.say(`the answers held are recorded after ${formatDuration(afterMs)}`),
+  );
   if (options.verbose) {
     events.on('batch', (b) =>
       live.say(

@@ -79,14 +79,7 @@ export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: Chalk
     );
   }
   if (ctx.campaign) lines.push(`  ${c.dim('campaign')}  ${ctx.campaign}`);
-  if (ctx.resumed) {
-    lines.push(
-      `  ${c.dim('resumed')}   ${plural(ctx.resumed.fromJournal, 'record')} settled by the earlier run ${ctx.resumed.fromJournal === 1 ? 'was' : 'were'} not sent again` +
-        (ctx.resumed.inFlight > 0
-          ? `; ${formatCount(ctx.resumed.inFlight)} it sent without an answer ${ctx.resumed.inFlight === 1 ? 'is' : 'are'} unknown`
-          : ''),
-    );
-  }
+  if (ctx.resumed) lines.push(`  ${c.dim('resumed')}   ${resumedText(ctx.resumed)}`);
   if (ctx.stoppedReason) lines.push(c.red(`  stopped early: ${ctx.stoppedReason}`));
   if (ctx.simulated) {
     lines.push(
@@ -94,6 +87,31 @@ export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: Chalk
     );
   }
   return lines.join('\n');
+}
+
+/** What a resume found settled, and what it found it could not know. */
+export function resumedText(resumed: ResumeCounts): string {
+  const { fromJournal, fromReport, inFlight, unposted } = resumed;
+  const parts: string[] = [];
+  if (fromJournal > 0) {
+    parts.push(
+      `${plural(fromJournal, 'record')} settled by earlier runs ${fromJournal === 1 ? 'was' : 'were'} not sent again` +
+        (fromReport > 0
+          ? ` (${formatCount(fromReport)} of them taken from the report, where a run that could not write its journal kept them)`
+          : ''),
+    );
+  }
+  if (inFlight > 0) {
+    parts.push(
+      `${formatCount(inFlight)} sent without an answer ${inFlight === 1 ? 'is' : 'are'} unknown`,
+    );
+  }
+  if (unposted > 0) {
+    parts.push(
+      `${formatCount(unposted)} recorded but perhaps never sent ${unposted === 1 ? 'is' : 'are'} unknown`,
+    );
+  }
+  return parts.length > 0 ? parts.join('; ') : 'no record was settled by an earlier run';
 }
 
 /**

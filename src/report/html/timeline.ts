@@ -1,8 +1,7 @@
 // How the sending went over time, kept in the campaign's state folder for the HTML page: the report
 // rows hold outcomes, not times (docs/report.md#the-html-page says what is recorded and why).
-import { open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readIfExists } from '../../shared/files.js';
+import { readIfExists, replaceFile } from '../../shared/files.js';
 
 /** What shaped one run's sending, as the page shows it. */
 export interface RunSettings {
@@ -73,12 +72,6 @@ export async function appendTimelineRun(campaignDir: string, run: TimelineRun): 
   const path = join(campaignDir, TIMELINE_FILE);
   const timeline = (await readTimeline(campaignDir)) ?? { v: 1, runs: [] };
   timeline.runs.push(run);
-  const aside = `${path}.${process.pid}.tmp`;
-  const handle = await open(aside, 'w', 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(timeline)}\n`);
-  } finally {
-    await handle.close();
-  }
-  await rename(aside, path);
+  // Only the page's time charts depend on it: not worth a sync of its own.
+  await replaceFile(path, `${JSON.stringify(timeline)}\n`, { durable: false });
 }

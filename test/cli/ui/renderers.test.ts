@@ -272,7 +272,7 @@ describe('renderSummary', () => {
           clean,
           {
             simulated: false,
-            resumed: { fromJournal: 2, inFlight: 1 },
+            resumed: { fromJournal: 2, fromReport: 0, inFlight: 1, unposted: 0 },
             previousReport: 'old.report.csv',
             stoppedReason: 'the gateway stopped answering',
           },
@@ -288,7 +288,7 @@ describe('renderSummary', () => {
         <2>time<22>      1 min 5 s, 189 msg/s
         <2>report<22>    campaign.report.csv
                   (complete: every record of the campaign; the earlier run wrote old.report.csv)
-        <2>resumed<22>   2 records settled by the earlier run were not sent again; 1 it sent without an answer is unknown
+        <2>resumed<22>   2 records settled by earlier runs were not sent again; 1 sent without an answer is unknown
       <31>  stopped early: the gateway stopped answering<39>",
         "plain": "! 3 of 3 messages accepted
         accepted  3
@@ -297,7 +297,7 @@ describe('renderSummary', () => {
         time      1 min 5 s, 189 msg/s
         report    campaign.report.csv
                   (complete: every record of the campaign; the earlier run wrote old.report.csv)
-        resumed   2 records settled by the earlier run were not sent again; 1 it sent without an answer is unknown
+        resumed   2 records settled by earlier runs were not sent again; 1 sent without an answer is unknown
         stopped early: the gateway stopped answering",
       }
     `);
@@ -317,8 +317,12 @@ describe('renderSummary wording', () => {
       renderSummary(s, { simulated: false }, plain).split('\n')[0];
     expect(headline(one)).toBe('✔ 1 of 1 message accepted');
     expect(
-      renderSummary(one, { simulated: false, resumed: { fromJournal: 1, inFlight: 0 } }, plain),
-    ).toContain('resumed   1 record settled by the earlier run was not sent again');
+      renderSummary(
+        one,
+        { simulated: false, resumed: { fromJournal: 1, fromReport: 0, inFlight: 0, unposted: 0 } },
+        plain,
+      ),
+    ).toContain('resumed   1 record settled by earlier runs was not sent again');
     expect(headline(summary)).toBe('! 12,000 of 12,345 messages accepted');
   });
 });

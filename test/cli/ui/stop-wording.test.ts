@@ -55,7 +55,7 @@ describe('the summary of a resume that found everything settled', () => {
     };
     const text = renderSummary(
       finished,
-      { simulated: false, resumed: { fromJournal: 3, inFlight: 0 } },
+      { simulated: false, resumed: { fromJournal: 3, fromReport: 0, inFlight: 0, unposted: 0 } },
       plain,
     );
     expect(text).toContain('  time      40 ms\n');

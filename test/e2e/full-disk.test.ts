@@ -1,0 +1,120 @@
+// A real full disk under the state directory mid-send: a small tmpfs this test mounts (root only),
+// filled as a runaway log would fill it. The run stops with exit 6 and says what it kept; once the
+// disk has room, the printed resume finishes the campaign with no answer lost and nothing twice
+// (docs/campaign-state.md#when-the-disk-fails).
+import { execFileSync } from 'node:child_process';
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findDuplicates, startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { collect, runCli, startCli } from '../helpers/cli.js';
+import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
+
+const RECORDS = 3000;
+let dir: { path: string; remove: () => Promise<void> };
+let disk: string;
+/** Why a full disk cannot be made here, when it cannot. */
+let cannot: string | undefined;
+let sim: Simulator;
+
+beforeAll(async () => {
+  dir = await tempDir();
+  disk = join(dir.path, 'disk');
+  await mkdir(disk);
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', disk], { stdio: 'pipe' });
+  } catch (error) {
+    cannot = `cannot mount a tmpfs (${String((error as Error).message).split('\n')[0]}); run as root for this test`;
+  }
+  // Answers take a moment, so the disk fills while batches are in flight.
+  sim = await startSimulator({
+    credentials: { username: 'disk', password: 'full' },
+    faults: { latencyMs: 40 },
+  });
+});
+
+afterAll(async () => {
+  await sim.stop();
+  if (!cannot) execFileSync('umount', [disk]);
+  await dir.remove();
+});
+
+/** Writes zeros into `path` until the disk refuses, as `dd if=/dev/zero` would. */
+async function fill(path: string): Promise<void> {
+  const file = await open(path, 'w');
+  const block = Buffer.alloc(64 * 1024);
+  try {
+    for (;;) await file.write(block);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  } finally {
+    await file.close();
+  }
+}
+
+/** `N records settled and kept (M of them only in the report …), U sent without …, L not sent` */
+function countsOf(stop: string) {
+  const number = (pattern: RegExp) => Number(pattern.exec(stop)?.[1]?.replace(/,/g, '') ?? 0);
+  return {
+    settled: number(/([\d,]+) records? settled and kept/),
+    inReport: number(/\(([\d,]+) of them only in the report/),
+    sentNoAnswer: number(/([\d,]+) sent without a recorded answer/),
+    unposted: number(/([\d,]+) recorded but perhaps never sent/),
+    toSend: number(/([\d,]+) not sent/),
+  };
+}
+
+describe('a state directory on a disk that fills up mid-send', () => {
+  it('stops with exit 6 and true counts; the printed resume loses no answer and sends nothing twice', async (context) => {
+    if (cannot) {
+      // Said, not silently passed: the reporter shows the skip and this reason.
+      process.stderr.write(`full-disk e2e test skipped: ${cannot}\n`);
+      context.skip(cannot);
+    }
+    const input = join(dir.path, 'f.csv');
+    await writeCampaignCsv(input, RECORDS);
+    const report = join(dir.path, 'f.report.csv');
+    const env = { SMS_SEND_USERNAME: 'disk', SMS_SEND_PASSWORD: 'full' };
+    const args = [input, '--endpoint', sim.url, '--state-dir', join(disk, 'state')];
+    const sending = startCli([...args, '--yes', '--batch-size', '50', '--outage-grace', '1s'], {
+      env,
+    });
+    const done = collect(sending);
+    while (sim.ledger.length < 600) await new Promise((resolve) => setTimeout(resolve, 5));
+    await fill(join(disk, 'filler'));
+    const stopped = await done;
+    expect(stopped.code, stopped.stderr).toBe(6);
+    expect(stopped.stderr).toContain(
+      'campaign state could not be written: no space left on device (ENOSPC)',
+    );
+    const accepted = new Map(sim.ledger.map((entry) => [entry.messageId, entry.transactionId]));
+    const told = countsOf(stopped.stderr);
+    const line = /with:\n {2}(?:npx )?sms-send (.+)\n/.exec(stopped.stderr);
+    expect(line, stopped.stderr).not.toBeNull();
+
+    await rm(join(disk, 'filler'));
+    const resumed = await runCli(line![1]!.split(' '), { env: { ...env } });
+    expect([0, 1], resumed.stderr).toContain(resumed.code);
+    expect(findDuplicates(sim.ledger)).toEqual([]);
+    const rows = parseCsv(await readFile(report, 'utf8'));
+    expect(rows.map((r) => Number(r.row)).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: RECORDS }, (_v, i) => i + 1),
+    );
+    // Every answer the gateway gave before the stop is in the report, as given.
+    for (const row of rows) {
+      const transactionId = accepted.get(row.messageId!);
+      if (transactionId === undefined) continue;
+      expect({ row: row.row, outcome: row.outcome, transactionId: row.transactionId }).toEqual({
+        row: row.row,
+        outcome: 'accepted',
+        transactionId,
+      });
+    }
+    // The stop said what the resume found.
+    const summary = resumed.stdout;
+    expect(summary).toContain(
+      `${told.settled.toLocaleString('en-US')} records settled by earlier runs`,
+    );
+    expect(sim.ledger.length - accepted.size).toBe(told.toSend);
+  });
+});
