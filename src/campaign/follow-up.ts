@@ -50,6 +50,11 @@ export interface RetryPlan {
   selection: RetrySelection;
   /** Undefined when there is nothing to re-send. */
   followUp?: FollowUp;
+  /**
+   * The same retry ran before and did not finish: this one finishes it (as --resume does), never
+   * sending what it settled.
+   */
+  resume?: boolean;
 }
 
 export interface RetryRequest {
@@ -92,6 +97,58 @@ export function retryReason(
  */
 export async function planFollowUp(request: RetryRequest): Promise<RetryPlan> {
   const { original, report } = await findOriginal(request);
+  const shape = await retryable(original, request);
+  const { manifest } = original;
+
+  const target: CampaignShape['target'] = request.simulate ? 'simulator' : 'gateway';
+  const resumed = request.resume
+    ? await resumeFollowUp(request.stateDir, original, report, target)
+    : undefined;
+  if (resumed) return resumed;
+  const { rows, chosenIn } = await chooseRows(report, request.include);
+  const include = INCLUDES.filter((what) => request.include.includes(what));
+  const identity = followUpIdentity(manifest.id, manifest.contentHash, target, include, rows);
+  // The same retry ran before: finished, its rows are re-sent (and left out below); unfinished,
+  // this run finishes it. Never a refusal that would offer --force.
+  const own = (await listCampaigns(request.stateDir)).find((e) => e.manifest.id === identity.id);
+  const unfinished = own !== undefined && own.status !== 'finished';
+  // Rows an earlier follow-up of this campaign (this same retry, or another selection: delivery
+  // reports arrived since, or other --include) has re-sent are not re-sent again: retry that
+  // follow-up instead.
+  const earlier = await earlierFollowUps(
+    request,
+    manifest.id,
+    unfinished ? identity.id : undefined,
+    target,
+  );
+  let alreadyRetried = 0;
+  for (const row of earlier.rows) {
+    if (rows.delete(row)) alreadyRetried++;
+  }
+  const selection: RetrySelection = {
+    ...chosenIn,
+    alreadyRetried,
+    earlierFollowUps: earlier.ids,
+  };
+  if (rows.size === 0) return { original, report, selection };
+  return {
+    original,
+    report,
+    selection,
+    resume: unfinished,
+    followUp: {
+      identity,
+      of: { of: manifest.id, include },
+      shape,
+      inputs: manifest.inputs,
+      suppress: manifest.suppress ?? [],
+      rows,
+    },
+  };
+}
+
+/** The original's shape, once it is known that its records can be re-sent faithfully. */
+async function retryable(original: CampaignEntry, request: RetryRequest): Promise<CampaignShape> {
   const { manifest, status } = original;
   if (status === 'running') {
     throw new LockedError(
@@ -138,41 +195,7 @@ export async function planFollowUp(request: RetryRequest): Promise<RetryPlan> {
     if ((await hashFile(input.path)).sha256 !== input.sha256)
       throw inputChanged(input.path, manifest.id);
   }
-
-  const target: CampaignShape['target'] = request.simulate ? 'simulator' : 'gateway';
-  const resumed = request.resume
-    ? await resumeFollowUp(request.stateDir, original, report, target)
-    : undefined;
-  if (resumed) return resumed;
-  const { rows, chosenIn } = await chooseRows(report, request.include);
-  const include = INCLUDES.filter((what) => request.include.includes(what));
-  const identity = followUpIdentity(manifest.id, manifest.contentHash, target, include, rows);
-  // Rows an earlier follow-up of this campaign (another selection: delivery reports arrived since,
-  // or other --include) has re-sent are not re-sent again: retry that follow-up instead.
-  const earlier = await earlierFollowUps(request, manifest.id, identity.id, target);
-  let alreadyRetried = 0;
-  for (const row of earlier.rows) {
-    if (rows.delete(row)) alreadyRetried++;
-  }
-  const selection: RetrySelection = {
-    ...chosenIn,
-    alreadyRetried,
-    earlierFollowUps: earlier.ids,
-  };
-  if (rows.size === 0) return { original, report, selection };
-  return {
-    original,
-    report,
-    selection,
-    followUp: {
-      identity,
-      of: { of: manifest.id, include },
-      shape,
-      inputs: manifest.inputs,
-      suppress: manifest.suppress ?? [],
-      rows,
-    },
-  };
+  return shape;
 }
 
 async function findOriginal(
@@ -319,7 +342,7 @@ function followUpIdentity(
 async function earlierFollowUps(
   request: RetryRequest,
   of: string,
-  self: string,
+  self: string | undefined,
   target: CampaignShape['target'],
 ): Promise<{ ids: string[]; rows: Set<number> }> {
   const { stateDir, program } = request;

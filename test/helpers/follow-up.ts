@@ -81,7 +81,7 @@ export async function runCommand(
       result.retry = plan;
       if (!plan.followUp) return result;
       inputs = plan.followUp.inputs.map((i) => i.path);
-      request = retryRequest(plan.followUp, plan.report, settings, flags);
+      request = retryRequest({ ...plan, followUp: plan.followUp }, settings, flags);
     } else {
       const { inputs: files, flags } = await parseSendArgs(full);
       inputs = files;

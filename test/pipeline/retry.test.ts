@@ -174,11 +174,14 @@ describe('sms-send retry', () => {
       );
     }
 
-    // The same retry again is the same campaign, already sent: refused, nothing sent.
+    // The same retry again, as a nightly cron line runs it: what the first re-sent is not sent
+    // again and nothing is left (exit 0), never a refusal whose way out (--force) sends twice.
     const twice = await run(['retry', original.campaign!, ...STEADY], sim);
-    expect(twice.code).toBe(2);
-    expect(twice.error).toMatch(/already sent/);
+    expect(twice.code).toBe(0);
+    expect(twice.error).toBeUndefined();
     expect(twice.messages).toEqual([]);
+    expect(twice.retry?.selection.alreadyRetried).toBe(rows.filter(again).length);
+    expect(twice.retry?.selection.earlierFollowUps).toEqual([retry.campaign]);
 
     // Undelivered on request: those only, not what the first follow-up re-sent already.
     const more = await run(
@@ -475,6 +478,31 @@ describe('sms-send retry', () => {
       ...Array.from({ length: 3 }, () => ['accepted', 'confirmed by delivery report', 'DELIVRD']),
       ...Array.from({ length: 3 }, () => ['accepted', 'Accepted', '']),
     ]);
+  });
+
+  it('the same retry run again finishes what the first left, sending nothing twice', async () => {
+    const input = join(dir.path, 'campaign.csv');
+    await writeCampaignCsv(input, 12);
+    const report = join(dir.path, 'campaign.report.csv');
+    const sim = await simulator({ faults: { rejectMessage: 0.4 } });
+    const original = await run(['campaign.csv', ...STEADY, '--report', report], sim);
+    const rejected = original.rows.filter((r) => r.outcome === 'rejected');
+    expect(rejected.length).toBeGreaterThan(0);
+    // The first retry is cut short: its gateway is gone (exit 3, the follow-up stopped).
+    const gone = await simulator();
+    await gone.stop();
+    const cut = await run(['retry', original.campaign!, ...STEADY], gone);
+    expect(cut.code).toBe(3);
+    // Tonight's cron line runs the same retry, no --resume: it finishes the first.
+    const healthy = await simulator();
+    const again = await run(['retry', original.campaign!, ...STEADY], healthy);
+    expect(again.error).toBeUndefined();
+    expect(again.campaign).toBe(cut.campaign);
+    expect(ledgerRecipients(again.messages)).toEqual(rejected.map((r) => r.to).sort());
+    // And once more: nothing left.
+    const third = await run(['retry', original.campaign!, ...STEADY], healthy);
+    expect(third.code).toBe(0);
+    expect(third.messages).toEqual([]);
   });
 
   it('an interrupted follow-up resumes with the rows it chose, whatever the report says since', async () => {

@@ -8,6 +8,7 @@ import {
   INCLUDES,
   planFollowUp,
   type Include,
+  type RetryPlan,
 } from '../../campaign/follow-up.js';
 import { gatewayTarget } from '../../campaign/gateway.js';
 import { SendEmitter } from '../../send/events.js';
@@ -78,7 +79,7 @@ export async function runRetry(
   });
   events.on('validated', validation.read);
   const prepared = await prepareCampaign({
-    ...retryRequest(plan.followUp, plan.report, settings, flags, (records) =>
+    ...retryRequest({ ...plan, followUp: plan.followUp }, settings, flags, (records) =>
       events.emit('validated', records),
     ),
     program: invocation.program,
@@ -99,20 +100,22 @@ export async function runRetry(
   }
 }
 
-/** The follow-up campaign as the command line asks for it. */
+/**
+ * The follow-up campaign as the command line asks for it. The same retry left unfinished is
+ * finished, as --resume would: nothing it settled goes again.
+ */
 export function retryRequest(
-  followUp: FollowUp,
-  originalReport: string,
+  plan: RetryPlan & { followUp: FollowUp },
   settings: Settings,
   flags: RetryFlags,
   onValidated?: (records: number) => void,
 ): CampaignRequest {
-  return followUpCampaign(followUp, originalReport, {
+  return followUpCampaign(plan.followUp, plan.report, {
     settings,
     simulate: flags.simulate === true,
     report: flags.report,
     force: flags.force === true,
-    resume: flags.resume === true,
+    resume: flags.resume === true || plan.resume === true,
     dryRun: flags.dryRun === true,
     noWait: flags.wait === false,
     now: new Date(),
