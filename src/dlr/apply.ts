@@ -1,6 +1,6 @@
 // Folds delivery reports into a report's deliveryStatus and deliveredAt columns, under the report's lock.
 import { stat } from 'node:fs/promises';
-import { LockedError } from '../shared/errors.js';
+import { describeSystemError, LockedError } from '../shared/errors.js';
 import { acquireLock, lockPath, type Lock } from '../journal/lock.js';
 import type { RowResult } from '../message/outcome.js';
 import { updateReport } from '../report/update.js';
@@ -33,7 +33,10 @@ export interface FoldDone {
   unmatched: number;
   /** Rows this fold turned from `unknown` into `accepted`: a delivery report proves the gateway took them. */
   confirmed: number;
-  /** Those rows as they now read, for the campaign's state (recordConfirmed). */
+  /**
+   * Those rows as they now read, and those an earlier fold confirmed, for the campaign's state
+   * (recordConfirmed records only what its journal still leaves open).
+   */
   confirmedRows: RowResult[];
   unmatchedSample: string[];
   /** fileIdentity() of the report as this fold left it. */
@@ -74,7 +77,7 @@ export async function foldIntoReport(reportPath: string, book: DeliveryBook): Pr
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       return { kind: 'deferred', reason: 'missing', message: `${reportPath} does not exist yet` };
     }
-    return { kind: 'deferred', reason: 'error', message: (error as Error).message };
+    return { kind: 'deferred', reason: 'error', message: describeSystemError(error) };
   }
   let lock: Lock;
   try {
@@ -83,11 +86,12 @@ export async function foldIntoReport(reportPath: string, book: DeliveryBook): Pr
     if (error instanceof LockedError) {
       return { kind: 'deferred', reason: 'locked', message: error.message };
     }
-    return { kind: 'deferred', reason: 'error', message: (error as Error).message };
+    return { kind: 'deferred', reason: 'error', message: describeSystemError(error) };
   }
   try {
     const matched = new Set<string>();
     const confirmedRows: RowResult[] = [];
+    let confirmed = 0;
     const result = await updateReport(reportPath, FOLD_COLUMNS, (row) => {
       const id = messageIdOfRow(row);
       const delivery = id === undefined ? undefined : book.get(id);
@@ -97,7 +101,13 @@ export async function foldIntoReport(reportPath: string, book: DeliveryBook): Pr
         row['outcome'] === 'unknown'
           ? { outcome: 'accepted', statusDescription: CONFIRMED_BY_DLR }
           : undefined;
-      if (confirm) confirmedRows.push(confirmedRow(row, id));
+      if (confirm) confirmed++;
+      // A row an earlier fold confirmed goes to the campaign's state again: that fold may have
+      // updated the report and then failed before it could record it there (recordConfirmed
+      // settles only what the journal still leaves open).
+      if (confirm || row['statusDescription'] === CONFIRMED_BY_DLR) {
+        confirmedRows.push(confirmedRow(row, id));
+      }
       const recorded = deliveryOfRow(row);
       if (recorded && !supersedes(delivery, recorded)) return confirm;
       return { deliveryStatus: delivery.status, deliveredAt: delivery.at, ...confirm };
@@ -117,12 +127,12 @@ export async function foldIntoReport(reportPath: string, book: DeliveryBook): Pr
       matched: matched.size,
       unmatched,
       unmatchedSample: sample,
-      confirmed: confirmedRows.length,
+      confirmed,
       confirmedRows,
       identity: result.identity,
     };
   } catch (error) {
-    return { kind: 'deferred', reason: 'error', message: (error as Error).message };
+    return { kind: 'deferred', reason: 'error', message: describeSystemError(error) };
   } finally {
     await lock.release();
   }
