@@ -1,7 +1,8 @@
-// `dlr apply` whose Nth write or sync fails, for every N and each errno a disk gives: it changes
-// nothing half-way and says so; run again once there is room, it folds every delivery report in,
-// and the rows they confirm are accepted in the report and in the campaign's journal alike
-// (docs/campaign-state.md#when-the-disk-fails).
+// `dlr apply` whose Nth write or sync fails, for every N, on a disk that stays full and on one that
+// fails once: it changes nothing half-way and says so; run again once there is room, it folds every
+// delivery report in, and the rows they confirm are accepted in the report and in the campaign's
+// journal alike (docs/campaign-state.md#when-the-disk-fails). How each errno is worded is the
+// send's matrix's business (test/pipeline/disk-faults.test.ts): here only staying or passing matters.
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,16 +10,13 @@ import { send, startSimulator, type Simulator } from '../../src/index.js';
 import { readJournal } from '../../src/journal/journal.js';
 import { campaignPaths } from '../../src/journal/state.js';
 import { injectDiskFault, type DiskOp } from '../../src/shared/disk.js';
-import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
+import { memoryDir, parseCsv, writeCampaignCsv } from '../helpers/files.js';
 import { proofMaker } from '../helpers/dlr-proof.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { PROOF_PARAM } from '../../src/shared/dlr-proof.js';
 
 const ERRNOS: [code: string, sticky: boolean][] = [
   ['ENOSPC', true],
-  ['EDQUOT', true],
-  ['EROFS', true],
-  ['EFBIG', true],
   ['EIO', false],
 ];
 
@@ -33,7 +31,7 @@ let unknown: string[];
 let operations: number;
 
 beforeAll(async () => {
-  dir = await tempDir();
+  dir = await memoryDir();
   // Some batches are processed and then answered 500: their records are unknown.
   sim = await startSimulator({ faults: { errorAfterProcessing: 0.5 }, seed: 3 });
   const input = join(dir.path, 'c.csv');

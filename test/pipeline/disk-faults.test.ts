@@ -3,7 +3,7 @@
 // the campaign is finished as the error says. No answer the gateway gave is lost, nothing is sent
 // twice, every record is reported once, and a stop counts what the resume then finds
 // (docs/campaign-state.md#when-the-disk-fails).
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send, startSimulator, type Simulator, type SummaryDocument } from '../../src/index.js';
@@ -12,7 +12,7 @@ import { campaignIdentity } from '../../src/journal/identity.js';
 import { findDuplicates, type LedgerEntry } from '../../src/simulator/index.js';
 import { injectDiskFault, type DiskFault, type DiskOp } from '../../src/shared/disk.js';
 import { SmsSendError } from '../../src/shared/errors.js';
-import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
+import { memoryDir, parseCsv, writeCampaignCsv } from '../helpers/files.js';
 
 const CREDENTIALS = { username: 'disk-user', password: 'disk-secret' };
 const RECORDS = 200;
@@ -41,9 +41,11 @@ let cases = 0;
 
 beforeAll(async () => {
   sim = await startSimulator({ credentials: CREDENTIALS });
-  dir = await tempDir();
+  dir = await memoryDir();
   input = join(dir.path, 'campaign.csv');
   await writeCampaignCsv(input, RECORDS);
+  // A config file named, so no run searches the folders above for one.
+  await writeFile(join(dir.path, 'config.json'), '{}');
   operations = [];
   injectDiskFault((op, path, data) => {
     if (path.includes('-baseline')) operations.push(`${op} ${path.slice(dir.path.length)}`);
@@ -63,6 +65,8 @@ afterAll(async () => {
 function options(name: string, more: { resume?: boolean; force?: boolean } = {}) {
   return {
     inputs: [input],
+    config: join(dir.path, 'config.json'),
+    env: {},
     settings: {
       endpoint: sim.url,
       ...CREDENTIALS,
