@@ -74,8 +74,14 @@ describe('a state directory on a disk that fills up mid-send', () => {
     const input = join(dir.path, 'f.csv');
     await writeCampaignCsv(input, RECORDS);
     const report = join(dir.path, 'f.report.csv');
-    const env = { SMS_SEND_USERNAME: 'disk', SMS_SEND_PASSWORD: 'full' };
-    const args = [input, '--endpoint', sim.url, '--state-dir', join(disk, 'state')];
+    // The state directory on the small disk, as --state-dir names it to the resume too.
+    const stateDir = join(disk, 'state');
+    const env = {
+      SMS_SEND_USERNAME: 'disk',
+      SMS_SEND_PASSWORD: 'full',
+      SMS_SEND_STATE_DIR: stateDir,
+    };
+    const args = [input, '--endpoint', sim.url, '--state-dir', stateDir];
     const sending = startCli([...args, '--yes', '--batch-size', '50', '--outage-grace', '1s'], {
       env,
     });
