@@ -55,6 +55,8 @@ export async function checkTarget(
   const gateway = await openGateway(target, choice, {
     connections: 1,
     timeoutMs: settings.timeoutMs,
+    proxies: settings.proxies,
+    caFile: settings.caFile,
   });
   try {
     return await checkGateway(gateway.client, gateway.label, test);
@@ -152,6 +154,8 @@ async function canaryCheck(
     const gateway = await openGateway(target, choice, {
       connections: 1,
       timeoutMs: settings.timeoutMs,
+      proxies: settings.proxies,
+      caFile: settings.caFile,
       deliveryReports: {
         delayMs: SIMULATED_DLR_DELAY_MS,
         ...(request.dlrMix === undefined ? {} : { statusMix: request.dlrMix }),

@@ -37,6 +37,8 @@ export async function sendToTarget(
   const gateway = await openGateway(target, options.choice, {
     connections: settings.concurrency,
     timeoutMs: settings.timeoutMs,
+    proxies: settings.proxies,
+    caFile: settings.caFile,
   });
   try {
     const result = await prepared.send({

@@ -2,7 +2,9 @@
 // simulator), checked before anything is read, and the client opened to it and closed after.
 import type { Settings } from '../config/settings.js';
 import type { GatewayClient } from '../gateway/client.js';
-import { UsageError } from '../shared/errors.js';
+import { readFile } from 'node:fs/promises';
+import { proxyFor, type Proxies } from '../gateway/proxy.js';
+import { describeSystemError, UsageError } from '../shared/errors.js';
 import type { DeliveryReportOptions, Simulator } from '../simulator/index.js';
 
 /** How the caller asks for a target: the built-in simulator, or the endpoint (plain http refused unless allowed). */
@@ -81,6 +83,37 @@ export function gatewayTarget(settings: Settings, flags: TargetChoice): Target {
   };
 }
 
+/**
+ * The certificates of a caFile, and those of NODE_EXTRA_CA_CERTS: handing the TLS layer a CA list
+ * replaces the store Node built from that variable, so it is read here too.
+ */
+async function trustedCas(caFile: string): Promise<string[]> {
+  const files = [caFile, process.env.NODE_EXTRA_CA_CERTS].filter(
+    (file): file is string => file !== undefined && file !== '',
+  );
+  const certificates: string[] = [];
+  for (const file of files) {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      throw new UsageError(
+        `cannot read the CA file ${file}: ${describeSystemError(error)}`,
+        'ca-file',
+      );
+    }
+    const found = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+    if (found.length === 0) {
+      throw new UsageError(
+        `${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`,
+        'ca-file',
+      );
+    }
+    certificates.push(...found);
+  }
+  return certificates;
+}
+
 /** Whether a URL names this machine (localhost, 127.x.x.x, [::1]). */
 export function isLoopbackUrl(endpoint: string | URL): boolean {
   let url: URL;
@@ -111,6 +144,10 @@ export async function openGateway(
   options: {
     connections: number;
     timeoutMs: number;
+    /** The proxies of the settings: the endpoint's is used, unless NO_PROXY names its host. */
+    proxies?: Proxies;
+    /** A PEM file of CA certificates to trust besides Node's. */
+    caFile?: string;
     /** What the simulator behind --simulate does with DeliveryReportUrls (default: nothing). */
     deliveryReports?: DeliveryReportOptions;
   },
@@ -137,6 +174,9 @@ export async function openGateway(
     password: target.password,
     connections: options.connections,
     timeoutMs: options.timeoutMs,
+    // The built-in simulator is on this machine: never through a proxy.
+    proxy: simulator || !options.proxies ? undefined : proxyFor(endpoint!, options.proxies),
+    ca: options.caFile === undefined ? undefined : await trustedCas(options.caFile),
   });
   return {
     client,

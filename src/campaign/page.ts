@@ -1,5 +1,6 @@
 // The HTML page of a campaign or report: finds the report and the campaign's state (manifest,
 // timeline), reads the report once, and renders the page (docs/report.md#the-html-page).
+import { maskUserInfo } from '../shared/url.js';
 import { resolve as resolvePath } from 'node:path';
 import type { PricePerSegment } from '../message/cost.js';
 import { findCampaign, listCampaigns, type CampaignEntry } from '../journal/state.js';
@@ -64,11 +65,6 @@ export function campaignFacts(entry: CampaignEntry): CampaignFacts {
     runs: m.runs,
     ...(m.followUp ? { followUpOf: m.followUp.of } : {}),
   };
-}
-
-/** `https://user:secret@host/` → `https://***@host/`. */
-export function maskUserInfo(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1***@');
 }
 
 /** Reads the report and renders its page: the HTML, and the figures it shows. */

@@ -52,6 +52,13 @@ export function environment(groups?: readonly SettingGroup[]): HelpSection {
     items.push([spec.env, spec.help]);
   }
   items.push([PROFILE_ENV, 'profile from the config file (as --profile)']);
+  if (!groups || groups.includes('gateway')) {
+    // Read as curl and npm read them, when no proxy setting is given.
+    items.push(['HTTPS_PROXY', 'proxy for an https gateway (https_proxy too; else HTTP_PROXY)']);
+    items.push(['HTTP_PROXY', 'proxy for an http gateway (http_proxy too)']);
+    items.push(['NO_PROXY', 'hosts reached directly, not through a proxy (no_proxy too)']);
+    items.push(['NODE_EXTRA_CA_CERTS', 'PEM file of CA certificates Node trusts besides its own']);
+  }
   items.push(['NO_COLOR', 'no colours in output (as --no-color)']);
   return { title: 'Environment:', items };
 }

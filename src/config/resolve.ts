@@ -6,6 +6,7 @@ import { UsageError } from '../shared/errors.js';
 import { checkPremium } from '../message/rules.js';
 import { parseDuration } from '../shared/duration.js';
 import { envLayer, envName, PROFILE_ENV } from './env.js';
+import { proxiesOf } from '../gateway/proxy.js';
 import { loadConfigFile } from './load.js';
 import { mergeLayers, type Layer } from './merge.js';
 import { checkConfigFile, checkLayer, checkSecret, type ConfigProblem } from './schema.js';
@@ -158,6 +159,16 @@ function normalise(
     endpoint: values.endpoint?.replace(/\/+$/, ''),
     username: values.username,
     password,
+    proxies: proxiesOf(
+      values.proxy === undefined
+        ? undefined
+        : { url: values.proxy, from: describeSource('proxy', merged.sources.proxy) },
+      input.env,
+    ),
+    caFile:
+      values.caFile === undefined
+        ? undefined
+        : resolvePath(baseFor(merged.sources.caFile, input.cwd), expandHome(values.caFile)),
     defaults: {
       gateway: Number(values.gateway),
       originatorAddress: values.originatorAddress,

@@ -1,6 +1,7 @@
 // The resolved settings every command runs with, normalised from the merged layers.
 import type { MessageDefaults } from '../message/build.js';
 import type { PricePerSegment } from '../message/cost.js';
+import type { Proxies } from '../gateway/proxy.js';
 import type { SendWindow } from '../shared/window.js';
 import type { FileSettings, SettingKey } from './table.js';
 
@@ -15,6 +16,10 @@ export interface Settings {
    * for everything but talking to a real gateway, which it refuses.
    */
   passwordProblem?: string;
+  /** The proxies the gateway is reached through: the `proxy` setting, or the environment's. */
+  proxies: Proxies;
+  /** A PEM file of CA certificates trusted besides the system's (resolved against its source). */
+  caFile?: string;
   defaults: MessageDefaults;
   country?: string;
   /**

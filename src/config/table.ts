@@ -16,6 +16,7 @@ import { checkValidityFormat } from '../message/validity.js';
 import { canonicalTimeZone, parseDateTime, parseDays, parseHours } from '../shared/window.js';
 import { isPlainObject } from '../shared/plain-object.js';
 import { parseDuration } from '../shared/duration.js';
+import { maskUserInfo } from '../shared/url.js';
 import type { PricePerSegment } from '../message/cost.js';
 
 /** Where a setting shows in help and in `sms-send config`. */
@@ -47,6 +48,8 @@ export interface Spec<S extends v.GenericSchema> {
   sendOnly?: boolean;
   /** The values shell completion offers for the flag (the schema still decides what is valid). */
   choices?: () => readonly string[];
+  /** How `sms-send config` shows a text value: a password inside it masked (a proxy's URL). */
+  shown?: (text: string) => string;
 }
 
 /** One setting's declaration, whatever its schema. */
@@ -142,6 +145,25 @@ export const SETTINGS = {
     help: 'gateway base URL, e.g. https://smsgw.intele.no/pushsms/rest',
     group: 'gateway',
     schema: v.pipe(v.string(), v.url('must be an absolute URL such as https://host/path')),
+  }),
+  proxy: spec({
+    flag: '--proxy <url>',
+    env: 'SMS_SEND_PROXY',
+    help: 'HTTP proxy to reach the gateway through, e.g. http://user:pass@proxy:3128 (default: HTTPS_PROXY or HTTP_PROXY, with NO_PROXY)',
+    group: 'gateway',
+    schema: v.pipe(
+      v.string(),
+      v.url('must be a URL such as http://proxy.example:3128'),
+      v.check((url) => /^https?:\/\//i.test(url), 'must be an http:// or https:// proxy URL'),
+    ),
+    shown: maskUserInfo,
+  }),
+  caFile: spec({
+    flag: '--ca-file <path>',
+    env: 'SMS_SEND_CA_FILE',
+    help: "PEM file of CA certificates to trust besides the system's (a private gateway's, a TLS-inspecting proxy's)",
+    group: 'gateway',
+    schema: v.pipe(v.string(), v.minLength(1, 'must be a file path')),
   }),
   username: spec({
     env: 'SMS_SEND_USERNAME',

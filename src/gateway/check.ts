@@ -9,6 +9,8 @@ export interface CheckResult {
   processResultDescription?: string;
   roundTripMs: number;
   tls?: string;
+  /** The proxy the check went through (its password masked), or `none`. */
+  proxy: string;
   /** Why the check failed, when it did. */
   reason?: string;
   /** The test message's result, with --to. */
@@ -40,6 +42,7 @@ export async function checkGateway(
     endpoint,
     roundTripMs: Math.round(answer.latencyMs),
     tls: endpoint.startsWith('https:') ? client.tlsProtocol : 'none (plain http)',
+    proxy: client.proxy ?? 'none',
   };
   if (answer.httpStatus === undefined) {
     const reason = verdict.kind === 'results' ? answer.status : verdict.reason;

@@ -1,11 +1,14 @@
 // The only module that speaks HTTP: one undici Pool per run, one POST per batch, raw outcome back.
 import { subscribe } from 'node:diagnostics_channel';
 import type { Readable } from 'node:stream';
-import { Client, Pool, errors as undiciErrors, type Dispatcher } from 'undici';
+import { errors as undiciErrors, type Dispatcher } from 'undici';
+import { openDispatcher, proxyRefusal, tracked, type Tracker } from './dispatcher.js';
 import type { Exchange } from './exchange.js';
+import type { Proxy } from './proxy.js';
 import { answerOf, type Answer } from './outcome.js';
 import { redactor, type Redact } from './redact.js';
 import { OPERATION_PATH, type RestSmsRequest } from './types.js';
+import { maskUserInfo } from '../shared/url.js';
 
 export interface ClientOptions {
   endpoint: string;
@@ -13,6 +16,10 @@ export interface ClientOptions {
   password: string;
   connections: number;
   timeoutMs: number;
+  /** The proxy requests go through (gateway/proxy.ts decides which, if any). */
+  proxy?: Proxy;
+  /** CA certificates (PEM) trusted besides Node's own. */
+  ca?: readonly string[];
 }
 
 // undici through its package entry, which also loads fetch, WebSocket, caches and mocks (about 60
@@ -23,47 +30,6 @@ export interface ClientOptions {
 
 /** Cap on a response body we are willing to hold: far above any real RestSmsResponse. */
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
-
-/**
- * Whether a request's body was fully written, learnt without touching the request: each post()
- * gets a tracker, keyed on its dispatch options until a Client turns them into undici's request
- * object, then keyed on that object, which undici's diagnostics messages carry.
- */
-interface Tracker {
-  bodySent: boolean;
-  /** Told when the body has been written whole. */
-  posted?: () => void;
-}
-const trackerOfOptions = new WeakMap<object, Tracker>();
-const trackerOfRequest = new WeakMap<object, Tracker>();
-/** The tracker of the dispatch a Client is running; undici creates its request synchronously in it. */
-let dispatching: Tracker | undefined;
-
-subscribe('undici:request:create', (message) => {
-  if (dispatching) trackerOfRequest.set((message as { request: object }).request, dispatching);
-});
-subscribe('undici:request:bodySent', (message) => {
-  const tracker = trackerOfRequest.get((message as { request: object }).request);
-  if (!tracker) return;
-  tracker.bodySent = true;
-  tracker.posted?.();
-});
-
-/**
- * The Pool's clients, each with an interceptor that marks its dispatches. At the Pool's level a
- * request may wait in a queue; a Client creates undici's request object the moment it is called.
- */
-function trackingClient(origin: URL, options: object): Dispatcher {
-  return new Client(origin, options).compose((dispatch) => (opts, handler) => {
-    const outer = dispatching;
-    dispatching = trackerOfOptions.get(opts);
-    try {
-      return dispatch(opts, handler);
-    } finally {
-      dispatching = outer;
-    }
-  });
-}
 
 /** The TLS protocol of the latest connection to each host:port, for `sms-send check`. */
 const tlsByHost = new Map<string, string>();
@@ -78,8 +44,11 @@ subscribe('undici:client:connected', (message) => {
 });
 
 export class GatewayClient {
-  private readonly pool: Pool;
+  private readonly pool: Dispatcher;
+  /** The proxy requests go through, its password masked: said by `check` and by errors. */
+  readonly proxy: string | undefined;
   private readonly path: string;
+  private readonly origin: string;
   private readonly redactText: Redact;
   /** `{"Username":…,"Password":…,"Messages":[` — serialised once, not per batch. */
   private readonly head: string;
@@ -92,15 +61,9 @@ export class GatewayClient {
     this.hostKey = tlsKey(url.hostname, url.port || (url.protocol === 'https:' ? '443' : '80'));
     this.timeoutMs = options.timeoutMs;
     this.path = `${url.pathname.replace(/\/+$/, '')}${OPERATION_PATH}${url.search}`;
-    this.pool = new Pool(url.origin, {
-      connections: options.connections,
-      connectTimeout: options.timeoutMs,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      keepAliveTimeout: 10_000,
-      pipelining: 1,
-      factory: trackingClient,
-    });
+    this.origin = url.origin;
+    this.pool = openDispatcher({ ...options, endpoint: url });
+    this.proxy = options.proxy && `${maskUserInfo(options.proxy.url)} (${options.proxy.from})`;
     this.redactText = redactor(options.username, options.password);
     // Typed, so the wire names are checked; the Messages array is appended per batch.
     const credentials: Omit<RestSmsRequest, 'Messages'> = {
@@ -145,6 +108,8 @@ export class GatewayClient {
     if (signal?.aborted) controller.abort();
     else signal?.addEventListener('abort', onAbort, { once: true });
     const request: Dispatcher.RequestOptions = {
+      // An Agent (a proxy's) dispatches by origin; a Pool has its own.
+      origin: this.origin,
       method: 'POST',
       path: this.path,
       // Only what the service interface names; HTTP adds host, content-length and connection.
@@ -152,7 +117,7 @@ export class GatewayClient {
       body,
       signal: controller.signal,
     };
-    trackerOfOptions.set(request, tracker);
+    tracked(request, tracker);
     const started = performance.now();
     try {
       const response = await this.pool.request(request);
@@ -176,6 +141,8 @@ export class GatewayClient {
         latencyMs: performance.now() - started,
         requestSent: tracker.bodySent,
         timeoutMs: this.timeoutMs,
+        ...(this.proxy === undefined ? {} : { proxy: this.proxy }),
+        host: this.hostKey,
       };
     } finally {
       clearTimeout(timer);
@@ -257,6 +224,8 @@ export function tlsKey(hostname: string, port: string | number): string {
 }
 
 function describeError(error: unknown): { code: string; message: string } {
+  const refusal = proxyRefusal(error as { code?: unknown; message?: unknown });
+  if (refusal) return { code: refusal, message: (error as Error).message };
   if (error instanceof undiciErrors.UndiciError) {
     return { code: error.code, message: error.message };
   }

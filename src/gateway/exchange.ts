@@ -18,4 +18,8 @@ export type Exchange =
       requestSent: boolean;
       /** The client's timeout, so the words can say "within 30s". */
       timeoutMs?: number;
+      /** The proxy the request went through (its password masked): a refusal names it. */
+      proxy?: string;
+      /** The gateway's host:port, for the words of a certificate it was refused for. */
+      host?: string;
     };

@@ -25,7 +25,13 @@ export interface GatewayResult {
 export type Verdict =
   | { kind: 'results'; results: GatewayResult[] }
   | { kind: 'retry'; reason: string; retryAfterMs?: number }
-  | { kind: 'failed'; reason: string; authRefused: boolean }
+  | {
+      kind: 'failed';
+      reason: string;
+      authRefused: boolean;
+      /** No request can get through until someone changes something (a certificate, a proxy's mind): the run stops. */
+      stop?: boolean;
+    }
   | { kind: 'unknown'; reason: string };
 
 /** Network errors raised before a connection existed, so nothing reached the gateway. */
@@ -36,12 +42,25 @@ const NOT_CONNECTED = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+]);
+
+/** A certificate the TLS handshake refused: nothing was sent, and sending again changes nothing. */
+const CERTIFICATE = new Set([
   'CERT_HAS_EXPIRED',
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'SELF_SIGNED_CERT_IN_CHAIN',
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
   'ERR_TLS_CERT_ALTNAME_INVALID',
-  'ERR_SSL_WRONG_VERSION_NUMBER',
+]);
+
+/** Certificates a CA the user names would make trusted (a private gateway's, a proxy that re-signs). */
+const UNTRUSTED = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
 ]);
 
 /** A dropped connection: harmless before the request was fully written, ambiguous after. */
@@ -68,29 +87,7 @@ export function classify(
   now: number = Date.now(),
   redact: (text: string) => string = (text) => text,
 ): Verdict {
-  if (exchange.kind === 'error') {
-    const { code, requestSent } = exchange;
-    const words = plainWords(code, exchange.message, exchange.timeoutMs);
-    if (ABORTED.has(code)) {
-      return requestSent
-        ? { kind: 'unknown', reason: 'aborted while waiting for the answer' }
-        : { kind: 'failed', reason: 'aborted before sending', authRefused: false };
-    }
-    if (NOT_CONNECTED.has(code) || (code === 'TIMEOUT' && !requestSent)) {
-      // The deadline passed before the request was written: it never left, like a connect timeout.
-      const reason =
-        code === 'TIMEOUT'
-          ? plainWords('UND_ERR_CONNECT_TIMEOUT', exchange.message, exchange.timeoutMs)
-          : words;
-      return { kind: 'retry', reason };
-    }
-    if (CONNECTION_LOST.has(code) && !requestSent) {
-      return { kind: 'retry', reason: `${words} before the request was sent` };
-    }
-    if (isTimeout(code)) return { kind: 'unknown', reason: words };
-    const when = requestSent ? 'after the request was sent' : 'during the request';
-    return { kind: 'unknown', reason: `${words} ${when}` };
-  }
+  if (exchange.kind === 'error') return errorVerdict(exchange);
   const { status } = exchange;
   if (status === 401 || status === 403) {
     return { kind: 'failed', reason: `credentials refused (HTTP ${status})`, authRefused: true };
@@ -142,6 +139,84 @@ export function classify(
     return { kind: 'unknown', reason: 'response Messages is not an array' };
   }
   return { kind: 'results', results: matchResults(response.Messages ?? [], messageIds) };
+}
+
+/** What an exchange that ended without an answer means: sent again, failed, or unknown. */
+function errorVerdict(exchange: Extract<Exchange, { kind: 'error' }>): Verdict {
+  const { code, requestSent } = exchange;
+  const words = plainWords(code, exchange.message, exchange.timeoutMs);
+  if (code.startsWith('PROXY_')) return proxyVerdict(code, exchange);
+  if (CERTIFICATE.has(code)) return certificateVerdict(code, words, exchange);
+  const via = exchange.proxy === undefined ? '' : ` (through the proxy ${exchange.proxy})`;
+  if (ABORTED.has(code)) {
+    return requestSent
+      ? { kind: 'unknown', reason: 'aborted while waiting for the answer' }
+      : { kind: 'failed', reason: 'aborted before sending', authRefused: false };
+  }
+  if (NOT_CONNECTED.has(code) || (code === 'TIMEOUT' && !requestSent)) {
+    // The deadline passed before the request was written: it never left, like a connect timeout.
+    const reason =
+      code === 'TIMEOUT'
+        ? plainWords('UND_ERR_CONNECT_TIMEOUT', exchange.message, exchange.timeoutMs)
+        : words;
+    return { kind: 'retry', reason: `${reason}${via}` };
+  }
+  if (CONNECTION_LOST.has(code) && !requestSent) {
+    return { kind: 'retry', reason: `${words} before the request was sent${via}` };
+  }
+  if (isTimeout(code)) return { kind: 'unknown', reason: words };
+  const when = requestSent ? 'after the request was sent' : 'during the request';
+  return { kind: 'unknown', reason: `${words} ${when}` };
+}
+
+/**
+ * A proxy's own refusal of the tunnel or the request, said as the proxy's, with what fixes it.
+ * The tunnel never opened, so nothing reached the gateway: the proxy's credentials or rules stop
+ * the run at once; a proxy that could not reach the gateway is an outage like the gateway's own.
+ */
+function proxyVerdict(code: string, exchange: Extract<Exchange, { kind: 'error' }>): Verdict {
+  const proxy = `the proxy ${exchange.proxy ?? ''}`.trimEnd();
+  const status = code.slice('PROXY_'.length);
+  if (status === '407') {
+    return {
+      kind: 'failed',
+      reason:
+        `${proxy} wants credentials (HTTP 407 Proxy Authentication Required): give them in its ` +
+        'URL, http://user:password@host:port (--proxy, SMS_SEND_PROXY or HTTPS_PROXY)',
+      authRefused: false,
+      stop: true,
+    };
+  }
+  if (status === 'TLS') {
+    return {
+      kind: 'failed',
+      reason: `${proxy}'s TLS certificate is not for its name`,
+      authRefused: false,
+      stop: true,
+    };
+  }
+  if (status === '502' || status === '503' || status === '504') {
+    return { kind: 'retry', reason: `${proxy} could not reach the gateway (HTTP ${status})` };
+  }
+  return {
+    kind: 'failed',
+    reason: `${proxy} refused to connect to the gateway (HTTP ${status}); its administrator decides what it lets through`,
+    authRefused: false,
+    stop: true,
+  };
+}
+
+/** A certificate refused, naming the host it was for and, when a CA would fix it, which setting. */
+function certificateVerdict(
+  code: string,
+  words: string,
+  exchange: Extract<Exchange, { kind: 'error' }>,
+): Verdict {
+  const host = exchange.host === undefined ? '' : ` (${exchange.host})`;
+  const fix = UNTRUSTED.has(code)
+    ? ': if a private CA signs it, name that CA with --ca-file (caFile, SMS_SEND_CA_FILE) or NODE_EXTRA_CA_CERTS'
+    : '';
+  return { kind: 'failed', reason: `${words}${host}${fix}`, authRefused: false, stop: true };
 }
 
 /**

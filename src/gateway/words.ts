@@ -24,6 +24,8 @@ const WORDS: Record<string, string> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: "the gateway's TLS certificate is self-signed (not trusted)",
   SELF_SIGNED_CERT_IN_CHAIN: "the gateway's TLS certificate chain is self-signed (not trusted)",
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the gateway's TLS certificate cannot be verified (not trusted)",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
+    "the gateway's TLS certificate is signed by a CA this machine does not trust",
   ERR_TLS_CERT_ALTNAME_INVALID: "the gateway's TLS certificate is for another host name",
   ERR_SSL_WRONG_VERSION_NUMBER: 'TLS handshake failed (is the endpoint really https?)',
   RESPONSE_TOO_LARGE: 'the answer was too large',

@@ -50,6 +50,8 @@ export interface SimulatorOptions {
   requestLimit?: number;
   /** Send delivery reports to each accepted message's DeliveryReportUrl; off when absent. */
   deliveryReports?: DeliveryReportOptions;
+  /** Serve https with this key and certificate (PEM); plain http when absent. */
+  tls?: { key: string; cert: string };
 }
 
 export interface Simulator {
@@ -147,9 +149,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     reporter,
     faults: () => faults,
     checkCredentials,
+    tls: options.tls,
   });
   const port = await server.listen(options.port ?? 0, host);
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const scheme = options.tls ? 'https' : 'http';
+  const url = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   return {
     url,

@@ -1,6 +1,7 @@
 // The simulator's HTTP front: routing, format selection, JSONP, body limits, fault timing and answers.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import https from 'node:https';
 import type { Socket } from 'node:net';
 import type { RestSmsMessageResp, RestSmsResponse } from '../gateway/types.js';
 import { acceptMessages } from './accept.js';
@@ -30,6 +31,8 @@ export interface ServerContext {
   readonly reporter: DeliveryReporter | undefined;
   faults(): FaultOptions;
   checkCredentials(request: FoldedFields): string | undefined;
+  /** Served over TLS with this key and certificate (PEM), as a real gateway is. */
+  readonly tls?: { key: string; cert: string };
 }
 
 /** Numbers instances so two simulators in one process never share a TransactionId prefix. */
@@ -111,9 +114,11 @@ export class SimulatorServer {
     instances += 1;
     // Random part: distinct across processes; instance number: distinct within one process.
     this.idPrefix = `${randomBytes(4).toString('hex')}${instances.toString(36)}-`;
-    this.server = http.createServer({ keepAlive: true, noDelay: true }, (req, res) =>
-      this.handle(req, res),
-    );
+    const handle = (req: http.IncomingMessage, res: http.ServerResponse) => this.handle(req, res);
+    const options = { keepAlive: true, noDelay: true };
+    this.server = context.tls
+      ? https.createServer({ ...options, ...context.tls }, handle)
+      : http.createServer(options, handle);
     this.server.keepAliveTimeout = 30_000;
     this.server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);

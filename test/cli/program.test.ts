@@ -186,6 +186,12 @@ describe('help', () => {
                                        nothing reaches a phone
         --endpoint <url>               gateway base URL, e.g.
                                        https://smsgw.intele.no/pushsms/rest
+        --proxy <url>                  HTTP proxy to reach the gateway through, e.g.
+                                       http://user:pass@proxy:3128 (default:
+                                       HTTPS_PROXY or HTTP_PROXY, with NO_PROXY)
+        --ca-file <path>               PEM file of CA certificates to trust besides
+                                       the system's (a private gateway's, a
+                                       TLS-inspecting proxy's)
         --timeout <duration>           how long to wait for the gateway's answer to
                                        one request (default 30s)
         --config <path>                config file (default: searched from the current
@@ -224,15 +230,26 @@ describe('help', () => {
         130  interrupted; --resume finishes the campaign
 
       Environment:
-        SMS_SEND_ENDPOINT   gateway base URL, e.g.
-                            https://smsgw.intele.no/pushsms/rest
-        SMS_SEND_USERNAME   account (customer id) sent as Username
-        SMS_SEND_PASSWORD   the password (prefer passwordFile, passwordEnv or
-                            --password-stdin)
-        SMS_SEND_STATE_DIR  where campaign state (journal, lock, manifest) lives;
-                            default $XDG_STATE_HOME/sms-send
-        SMS_SEND_PROFILE    profile from the config file (as --profile)
-        NO_COLOR            no colours in output (as --no-color)
+        SMS_SEND_ENDPOINT    gateway base URL, e.g.
+                             https://smsgw.intele.no/pushsms/rest
+        SMS_SEND_PROXY       HTTP proxy to reach the gateway through, e.g.
+                             http://user:pass@proxy:3128 (default: HTTPS_PROXY or
+                             HTTP_PROXY, with NO_PROXY)
+        SMS_SEND_CA_FILE     PEM file of CA certificates to trust besides the system's
+                             (a private gateway's, a TLS-inspecting proxy's)
+        SMS_SEND_USERNAME    account (customer id) sent as Username
+        SMS_SEND_PASSWORD    the password (prefer passwordFile, passwordEnv or
+                             --password-stdin)
+        SMS_SEND_STATE_DIR   where campaign state (journal, lock, manifest) lives;
+                             default $XDG_STATE_HOME/sms-send
+        SMS_SEND_PROFILE     profile from the config file (as --profile)
+        HTTPS_PROXY          proxy for an https gateway (https_proxy too; else
+                             HTTP_PROXY)
+        HTTP_PROXY           proxy for an http gateway (http_proxy too)
+        NO_PROXY             hosts reached directly, not through a proxy (no_proxy
+                             too)
+        NODE_EXTRA_CA_CERTS  PEM file of CA certificates Node trusts besides its own
+        NO_COLOR             no colours in output (as --no-color)
 
       Learn more:
         sms-send <command> --help shows what a command takes. The README explains
@@ -253,6 +270,12 @@ describe('help', () => {
                                       nothing reaches a phone
         --endpoint <url>              gateway base URL, e.g.
                                       https://smsgw.intele.no/pushsms/rest
+        --proxy <url>                 HTTP proxy to reach the gateway through, e.g.
+                                      http://user:pass@proxy:3128 (default:
+                                      HTTPS_PROXY or HTTP_PROXY, with NO_PROXY)
+        --ca-file <path>              PEM file of CA certificates to trust besides the
+                                      system's (a private gateway's, a TLS-inspecting
+                                      proxy's)
         --timeout <duration>          how long to wait for the gateway's answer to one
                                       request (default 30s)
         --config <path>               config file (default: searched from the current
@@ -318,12 +341,24 @@ describe('help', () => {
         70  an unexpected internal error (a bug; please report it)
 
       Environment:
-        SMS_SEND_ENDPOINT  gateway base URL, e.g. https://smsgw.intele.no/pushsms/rest
-        SMS_SEND_USERNAME  account (customer id) sent as Username
-        SMS_SEND_PASSWORD  the password (prefer passwordFile, passwordEnv or
-                           --password-stdin)
-        SMS_SEND_PROFILE   profile from the config file (as --profile)
-        NO_COLOR           no colours in output (as --no-color)
+        SMS_SEND_ENDPOINT    gateway base URL, e.g.
+                             https://smsgw.intele.no/pushsms/rest
+        SMS_SEND_PROXY       HTTP proxy to reach the gateway through, e.g.
+                             http://user:pass@proxy:3128 (default: HTTPS_PROXY or
+                             HTTP_PROXY, with NO_PROXY)
+        SMS_SEND_CA_FILE     PEM file of CA certificates to trust besides the system's
+                             (a private gateway's, a TLS-inspecting proxy's)
+        SMS_SEND_USERNAME    account (customer id) sent as Username
+        SMS_SEND_PASSWORD    the password (prefer passwordFile, passwordEnv or
+                             --password-stdin)
+        SMS_SEND_PROFILE     profile from the config file (as --profile)
+        HTTPS_PROXY          proxy for an https gateway (https_proxy too; else
+                             HTTP_PROXY)
+        HTTP_PROXY           proxy for an http gateway (http_proxy too)
+        NO_PROXY             hosts reached directly, not through a proxy (no_proxy
+                             too)
+        NODE_EXTRA_CA_CERTS  PEM file of CA certificates Node trusts besides its own
+        NO_COLOR             no colours in output (as --no-color)
       "
     `);
     for (const flag of ['--batch-size', '--concurrency', '--rate', '--retries', '--campaign']) {
@@ -334,8 +369,10 @@ describe('help', () => {
   it('sms-send --help lists every command and subcommand a user can run', () => {
     const help = command('').helpInformation();
     const names: string[] = [];
+    // Hidden commands are the completion scripts' own (`__campaigns`), not a user's.
     const walk = (parent: Command, prefix: string[]) => {
       for (const sub of parent.commands) {
+        if (sub.name().startsWith('__')) continue;
         names.push([...prefix, sub.name()].join(' '));
         walk(sub, [...prefix, sub.name()]);
       }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runReport } from '../../src/cli/commands/report.js';
 import { recordTimeline } from '../../src/campaign/timeline.js';
-import { maskUserInfo } from '../../src/campaign/page.js';
+import { maskUserInfo } from '../../src/shared/url.js';
 import { summarizeReport } from '../../src/report/read.js';
 import { collectPage, maskRecipient } from '../../src/report/html/data.js';
 import { deliveryTimes, percentile } from '../../src/report/html/delivery-times.js';

@@ -37,11 +37,97 @@ function response(
   };
 }
 
-function networkError(code: string, message = `${code} happened`, requestSent = true): Exchange {
+function networkError(
+  code: string,
+  message = `${code} happened`,
+  requestSent = true,
+): Extract<Exchange, { kind: 'error' }> {
   return { kind: 'error', code, message, latencyMs: 5, requestSent };
 }
 
 const SENT = [req('m-1'), req('m-2')];
+
+describe('classify: a certificate the TLS handshake refused', () => {
+  const refused = (code: string): Exchange => ({
+    ...networkError(code, `${code} happened`, false),
+    host: 'smsgw.example:443',
+  });
+  it.each([
+    [
+      'DEPTH_ZERO_SELF_SIGNED_CERT',
+      "the gateway's TLS certificate is self-signed (not trusted)",
+      true,
+    ],
+    [
+      'SELF_SIGNED_CERT_IN_CHAIN',
+      "the gateway's TLS certificate chain is self-signed (not trusted)",
+      true,
+    ],
+    [
+      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+      "the gateway's TLS certificate cannot be verified (not trusted)",
+      true,
+    ],
+    [
+      'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+      "the gateway's TLS certificate is signed by a CA this machine does not trust",
+      true,
+    ],
+    ['CERT_HAS_EXPIRED', "the gateway's TLS certificate has expired", false],
+    [
+      'ERR_TLS_CERT_ALTNAME_INVALID',
+      "the gateway's TLS certificate is for another host name",
+      false,
+    ],
+  ])(
+    '%s: nothing sent, and sending again changes nothing: the run stops, naming the host',
+    (code, words, ca) => {
+      const verdict = classify(refused(code), ['m']);
+      const fix =
+        ': if a private CA signs it, name that CA with --ca-file (caFile, SMS_SEND_CA_FILE) or NODE_EXTRA_CA_CERTS';
+      expect(verdict).toEqual({
+        kind: 'failed',
+        reason: `${words} (smsgw.example:443)${ca ? fix : ''}`,
+        authRefused: false,
+        stop: true,
+      });
+    },
+  );
+});
+
+describe('classify: a proxy refuses', () => {
+  const through = (code: string): Exchange => ({
+    ...networkError(code, code, false),
+    proxy: 'http://***@proxy:3128 (HTTPS_PROXY)',
+  });
+  it('407: the run stops, saying how to give the proxy its credentials', () => {
+    expect(classify(through('PROXY_407'), ['m'])).toMatchObject({
+      kind: 'failed',
+      stop: true,
+      reason: expect.stringMatching(
+        /^the proxy http:\/\/\*\*\*@proxy:3128 \(HTTPS_PROXY\) wants credentials \(HTTP 407/,
+      ) as unknown,
+    });
+  });
+  it.each(['PROXY_502', 'PROXY_503', 'PROXY_504'])(
+    '%s: it could not reach the gateway; nothing sent, so retry',
+    (code) => {
+      expect(classify(through(code), ['m'])).toEqual({
+        kind: 'retry',
+        reason: `the proxy http://***@proxy:3128 (HTTPS_PROXY) could not reach the gateway (HTTP ${code.slice(6)})`,
+      });
+    },
+  );
+  it('403: it will not let the tunnel through; the run stops', () => {
+    expect(classify(through('PROXY_403'), ['m'])).toMatchObject({ kind: 'failed', stop: true });
+  });
+  it('a refused connection through a proxy names the proxy', () => {
+    expect(classify(through('ECONNREFUSED'), ['m'])).toEqual({
+      kind: 'retry',
+      reason: 'connection refused (through the proxy http://***@proxy:3128 (HTTPS_PROXY))',
+    });
+  });
+});
 
 describe('classify: network errors', () => {
   it.each([
@@ -51,11 +137,6 @@ describe('classify: network errors', () => {
     'EHOSTUNREACH',
     'ENETUNREACH',
     'UND_ERR_CONNECT_TIMEOUT',
-    'CERT_HAS_EXPIRED',
-    'DEPTH_ZERO_SELF_SIGNED_CERT',
-    'SELF_SIGNED_CERT_IN_CHAIN',
-    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-    'ERR_TLS_CERT_ALTNAME_INVALID',
     'ERR_SSL_WRONG_VERSION_NUMBER',
   ])('%s: never connected, so retry, in plain words (the code is not in the reason)', (code) => {
     const verdict = classify(networkError(code, 'boom'), SENT, NOW);

@@ -1,6 +1,6 @@
 // `sms-send config`: the resolved settings and where each came from, the password masked.
 import { ExitCode } from '../../shared/errors.js';
-import { SETTING_KEYS, SETTINGS } from '../../config/table.js';
+import { SETTING_KEYS, SETTINGS, type SettingSpec } from '../../config/table.js';
 import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
 import { renderConfig, renderProfiles } from '../ui/config.js';
@@ -25,11 +25,15 @@ export async function runConfig(flags: ConfigFlags): Promise<ExitCode> {
   // Every setting of the table as the layers gave it; the password (from wherever) masked, the
   // state directory as resolved.
   const rows = SETTING_KEYS.map((key): [string, unknown, string | undefined] => {
-    const value: unknown = SETTINGS[key].secret
+    const spec: SettingSpec = SETTINGS[key];
+    const given: unknown = settings.values[key];
+    const value: unknown = spec.secret
       ? settings.password && '***'
       : key === 'stateDir'
         ? settings.stateDir
-        : settings.values[key];
+        : typeof given === 'string' && spec.shown
+          ? spec.shown(given)
+          : given;
     const empty = typeof value === 'object' && value !== null && Object.keys(value).length === 0;
     return [key, empty ? undefined : value, sources[key]];
   });

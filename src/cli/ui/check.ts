@@ -12,6 +12,7 @@ export function renderCheck(result: CheckResult, c: ChalkInstance): string {
     `  ProcessResult   ${result.processResult ?? '-'}${result.processResultDescription ? ` (${result.processResultDescription})` : ''}`,
     `  round trip      ${formatCount(result.roundTripMs)} ms`,
     `  TLS             ${result.tls ?? '-'}`,
+    `  proxy           ${result.proxy}`,
   ];
   if (result.message) {
     const m = result.message;

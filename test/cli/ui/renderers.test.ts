@@ -761,6 +761,7 @@ describe('renderCheck', () => {
             processResult: true,
             roundTripMs: 42,
             tls: 'TLSv1.3',
+            proxy: 'http://***@proxy.example:3128 (HTTPS_PROXY)',
             message: {
               to: '4741234567',
               messageId: 'm1',
@@ -780,6 +781,7 @@ describe('renderCheck', () => {
         ProcessResult   true
         round trip      42 ms
         TLS             TLSv1.3
+        proxy           http://***@proxy.example:3128 (HTTPS_PROXY)
         test message    to 4741234567: StatusCode 0 Accepted
         TransactionId   t-1",
         "plain": "✔ gateway check passed
@@ -788,6 +790,7 @@ describe('renderCheck', () => {
         ProcessResult   true
         round trip      42 ms
         TLS             TLSv1.3
+        proxy           http://***@proxy.example:3128 (HTTPS_PROXY)
         test message    to 4741234567: StatusCode 0 Accepted
         TransactionId   t-1",
       }
@@ -804,6 +807,7 @@ describe('renderCheck', () => {
             processResult: false,
             processResultDescription: 'Authentication failed',
             roundTripMs: 3,
+            proxy: 'none',
             reason: 'credentials refused',
           },
           c,
@@ -817,6 +821,7 @@ describe('renderCheck', () => {
         ProcessResult   false (Authentication failed)
         round trip      3 ms
         TLS             -
+        proxy           none
       <31>  reason          credentials refused<39>",
         "plain": "✖ gateway check failed
         endpoint        http://127.0.0.1:9/rest
@@ -824,6 +829,7 @@ describe('renderCheck', () => {
         ProcessResult   false (Authentication failed)
         round trip      3 ms
         TLS             -
+        proxy           none
         reason          credentials refused",
       }
     `);

@@ -1,0 +1,106 @@
+// What a client's requests go through: a Pool to the gateway, or undici's ProxyAgent when a proxy
+// is in the way (a CONNECT tunnel to an https gateway, absolute-form requests to an http one);
+// and how each request's body is known to have been written whole, whichever it is.
+import { subscribe } from 'node:diagnostics_channel';
+import { rootCertificates } from 'node:tls';
+import { Client, Pool, ProxyAgent, type Dispatcher } from 'undici';
+import type { Proxy } from './proxy.js';
+
+/** What a request's options carry for its tracker: spreads of the options along the way keep it. */
+const TRACKED = Symbol('sms-send request tracker');
+
+/** Whether a request's body was written whole; `posted` is told the moment it was. */
+export interface Tracker {
+  bodySent: boolean;
+  posted?: () => void;
+}
+
+const trackerOfRequest = new WeakMap<object, Tracker>();
+/** The tracker of the dispatch a Client is running; undici creates its request synchronously in it. */
+let dispatching: Tracker | undefined;
+
+subscribe('undici:request:create', (message) => {
+  if (dispatching) trackerOfRequest.set((message as { request: object }).request, dispatching);
+});
+subscribe('undici:request:bodySent', (message) => {
+  const tracker = trackerOfRequest.get((message as { request: object }).request);
+  if (!tracker) return;
+  tracker.bodySent = true;
+  tracker.posted?.();
+});
+
+/** The request's options, carrying its tracker to the Client that writes it. */
+export function tracked(
+  request: Dispatcher.RequestOptions,
+  tracker: Tracker,
+): Dispatcher.RequestOptions {
+  return Object.assign(request, { [TRACKED]: tracker });
+}
+
+/**
+ * A Pool's client, with an interceptor that marks its dispatches. At a Pool's level a request may
+ * wait in a queue; a Client creates undici's request object the moment it is called.
+ */
+function trackingClient(origin: URL, options: object): Dispatcher {
+  return new Client(origin, options).compose((dispatch) => (opts, handler) => {
+    const outer = dispatching;
+    dispatching = (opts as { [TRACKED]?: Tracker })[TRACKED];
+    try {
+      return dispatch(opts, handler);
+    } finally {
+      dispatching = outer;
+    }
+  });
+}
+
+export interface DispatcherOptions {
+  endpoint: URL;
+  connections: number;
+  timeoutMs: number;
+  /** The proxy to go through, if any (gateway/proxy.ts decides). */
+  proxy?: Proxy;
+  /** CA certificates (PEM) trusted besides Node's own, for the gateway and the proxy. */
+  ca?: readonly string[];
+}
+
+/** The dispatcher a client sends its batches through. */
+export function openDispatcher(options: DispatcherOptions): Dispatcher {
+  const { endpoint, connections, timeoutMs, proxy, ca } = options;
+  // Node's roots stay trusted: `ca` replaces the store it is given, so it is given them too.
+  const tls = ca && ca.length > 0 ? { ca: [...rootCertificates, ...ca] } : undefined;
+  const pooled = (connect?: object) => ({
+    connections,
+    connectTimeout: timeoutMs,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    keepAliveTimeout: 10_000,
+    pipelining: 1,
+    factory: trackingClient,
+    ...(connect ? { connect } : {}),
+  });
+  if (!proxy) return new Pool(endpoint.origin, pooled(tls));
+  return new ProxyAgent({
+    uri: proxy.url,
+    // An https gateway through a CONNECT tunnel, end to end encrypted; an http one as a plain
+    // forward (many proxies allow CONNECT to port 443 only).
+    proxyTunnel: endpoint.protocol === 'https:',
+    requestTls: tls,
+    proxyTls: tls,
+    // The tunnel's connector (a function) comes in the options; the forward's Client gets none.
+    factory: (origin: string | URL, extra: { connect?: object }) =>
+      new Pool(origin, pooled(extra.connect)),
+  });
+}
+
+/**
+ * A proxy's own refusal, told from the errors undici gives for it: the status a tunnel was
+ * refused with (`PROXY_407`, `PROXY_502`, …), or undefined for any other error.
+ */
+export function proxyRefusal(error: { code?: unknown; message?: unknown }): string | undefined {
+  const message = typeof error.message === 'string' ? error.message : '';
+  const tunnel = /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/.exec(message);
+  if (tunnel) return `PROXY_${tunnel[1]}`;
+  if (/^Proxy Authentication Required \(407\)/.test(message)) return 'PROXY_407';
+  if (error.code === 'UND_ERR_PRX_TLS') return 'PROXY_TLS';
+  return undefined;
+}
