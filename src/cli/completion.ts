@@ -17,10 +17,23 @@ interface Node {
   values: [flag: string, kind: ValueKind][];
   /** Whether the command's arguments are files (an input, a report). */
   files: boolean;
+  /** Whether its argument is a campaign, by ID: offered from the state directory at each Tab. */
+  ids: boolean;
 }
 
 /** Placeholders that name a file or a folder: `<path>`, `<file>`, `<input...>`, `<report>`. */
-const FILE_PLACEHOLDER = /<(path|file|dir|input|report|campaign-or-report)[^>]*>/;
+const FILE_PLACEHOLDER = /<(path|file|dir|input|report|campaign-or-report|campaign)[^>]*>/;
+/**
+ * Arguments that take a campaign: its ID completes from `completion --campaigns` (a `<report>`
+ * argument is `report`'s, which takes a campaign's ID as well as a report).
+ */
+const CAMPAIGN_PLACEHOLDER = /<(campaign|campaign-or-report|id|report)>/;
+
+/**
+ * The hidden command the scripts run for the state directory's campaign IDs, one a line; named
+ * with a leading `__`, as hidden commands of the program are.
+ */
+export const LIST_CAMPAIGNS = '__campaigns';
 
 /** Every command of the program, depth first, with what its flags and arguments complete to. */
 function nodesOf(
@@ -28,7 +41,8 @@ function nodesOf(
   valuesOf: (option: Option) => readonly string[] | undefined,
   path = '',
 ): Node[] {
-  const visible = command.commands;
+  // Not the scripts' own hidden command (`__campaigns`): no one completes to it.
+  const visible = command.commands.filter((c) => !c.name().startsWith('__'));
   const options = command.options.filter((o) => !o.hidden);
   const node: Node = {
     path,
@@ -46,6 +60,7 @@ function nodesOf(
           .map((f): [string, ValueKind] => [f, kind]);
       }),
     files: command.registeredArguments.some((a) => FILE_PLACEHOLDER.test(`<${a.name()}>`)),
+    ids: command.registeredArguments.some((a) => CAMPAIGN_PLACEHOLDER.test(`<${a.name()}>`)),
   };
   const children = visible.flatMap((c) =>
     nodesOf(c, valuesOf, path ? `${path} ${c.name()}` : c.name()),
@@ -94,12 +109,14 @@ function bashScript(name: string, nodes: Node[], fallback: string): string {
   );
   const flags = nodes.map((n) => `    '${n.path}') flags='${words(n.flags)}' ;;`);
   const subs = nodes.map(
-    (n) => `    '${n.path}') subs='${words(n.subcommands)}'; files=${n.files ? 1 : 0} ;;`,
+    (n) =>
+      `    '${n.path}') subs='${words(n.subcommands)}'; files=${n.files ? 1 : 0}; ids=${n.ids ? 1 : 0} ;;`,
   );
   return [
-    `# ${name} completion for bash. Install: ${name} completion bash > ~/.local/share/bash-completion/completions/${name}`,
+    `# ${name} completion for bash, loaded by the bash-completion package from`,
+    `# ~/.local/share/bash-completion/completions/${name}; without that package, source it from ~/.bashrc.`,
     `${fn}() {`,
-    '  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} path= i flags= subs= files=0',
+    '  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} path= i flags= subs= files=0 ids=0',
     '  for ((i = 1; i < COMP_CWORD; i++)); do',
     '    case "$path:${COMP_WORDS[i]}" in',
     ...descend,
@@ -118,6 +135,8 @@ function bashScript(name: string, nodes: Node[], fallback: string): string {
     '  esac',
     `  [[ -z $path ]] && files=${nodes.find((n) => n.path === fallback)?.files ? 1 : 0}`,
     '  COMPREPLY=($(compgen -W "$subs" -- "$cur"))',
+    `  # Campaign IDs from the state directory, asked of ${name} itself (it reads manifests only).`,
+    `  if ((ids)); then COMPREPLY+=($(compgen -W "$("\${COMP_WORDS[0]}" ${LIST_CAMPAIGNS} 2>/dev/null)" -- "$cur")); fi`,
     '  if ((files)); then COMPREPLY+=($(compgen -f -- "$cur")); fi',
     '}',
     `complete -o filenames -F ${fn} ${name}`,
@@ -127,7 +146,7 @@ function bashScript(name: string, nodes: Node[], fallback: string): string {
 
 function fishScript(name: string, nodes: Node[]): string {
   const lines = [
-    `# ${name} completion for fish. Install: ${name} completion fish > ~/.config/fish/completions/${name}.fish`,
+    `# ${name} completion for fish, loaded from ~/.config/fish/completions/${name}.fish`,
     `complete -c ${name} -f`,
   ];
   const all = nodes.flatMap((n) => n.subcommands);
@@ -141,6 +160,11 @@ function fishScript(name: string, nodes: Node[]): string {
       lines.push(`complete -c ${name} -n '${condition}' -a ${sub}`);
     }
     if (node.files) lines.push(`complete -c ${name} -n '${condition}' -F`);
+    if (node.ids) {
+      lines.push(
+        `complete -c ${name} -n '${condition}' -a '(${name} ${LIST_CAMPAIGNS} 2>/dev/null)'`,
+      );
+    }
     for (const flag of node.flags.filter((f) => f.startsWith('--'))) {
       const kind = node.values.find(([f]) => f === flag)?.[1];
       const value =

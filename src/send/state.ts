@@ -145,8 +145,9 @@ export class SendState {
     const last = this.reached
       ? `${this.consecutiveFailures} requests in a row failed; last: ${verdict.reason}`
       : `the gateway was never reached: ${verdict.reason}`;
-    if (verdict.kind === 'failed' && verdict.authRefused) this.stop(verdict.reason, true);
-    else if (tripped && (verdict.kind === 'failed' || this.graceMs <= 0)) this.stop(last, false);
+    if (verdict.kind === 'failed' && (verdict.authRefused || verdict.stop === true)) {
+      this.stop(verdict.reason, verdict.authRefused);
+    } else if (tripped && (verdict.kind === 'failed' || this.graceMs <= 0)) this.stop(last, false);
     else if (tripped && !this.halted()) void this.waitForGateway(last);
   }
 
@@ -182,8 +183,8 @@ export class SendState {
         this.events.emit('recovered', { afterMs: this.now() - started });
         return true;
       }
-      if (probe.verdict.kind === 'failed' && probe.verdict.authRefused) {
-        this.stop(probe.verdict.reason, true);
+      if (probe.verdict.kind === 'failed' && (probe.verdict.authRefused || probe.verdict.stop)) {
+        this.stop(probe.verdict.reason, probe.verdict.authRefused);
         return false;
       }
       if (this.now() - started >= graceMs) {

@@ -1,12 +1,14 @@
 // Shell completion: the bash script, fed to bash, completes commands, flags, enum values and files;
 // the zsh and fish scripts are generated from the same program.
 import { execFileSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flagChoices } from '../../src/cli/commands/completion.js';
 import { completionScript } from '../../src/cli/completion.js';
 import { buildProgram } from '../../src/cli/program.js';
+import { send } from '../../src/index.js';
+import { BIN, cleanEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/files.js';
 
 const program = buildProgram(
@@ -23,6 +25,14 @@ beforeAll(async () => {
   await writeFile(script, completionScript('bash', program, flagChoices));
   await writeFile(join(dir, 'campaign.csv'), 'to,text\n');
   await writeFile(join(dir, 'campaign.report.csv'), '');
+  // sms-send on the PATH, as an install puts it there, for the campaign IDs the script asks for.
+  await mkdir(join(dir, 'bin'));
+  const wrapper = join(dir, 'bin', 'sms-send');
+  await writeFile(
+    wrapper,
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`,
+  );
+  await chmod(wrapper, 0o755);
 });
 afterAll(() => remove());
 
@@ -34,10 +44,14 @@ function complete(...words: string[]): string[] {
     '_sms_send_complete',
     'printf "%s\\n" "${COMPREPLY[@]}"',
   ].join('\n');
-  // bash only completes words here: no campaign runs, so no SMS_SEND_STATE_DIR is needed.
+  // Where a campaign goes, the script asks sms-send for the IDs in this test's state directory.
   const out = execFileSync('bash', ['-c', probe, 'bash', 'sms-send', ...words], {
     cwd: dir,
     encoding: 'utf8',
+    env: cleanEnv({
+      PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`,
+      SMS_SEND_STATE_DIR: join(dir, 'state'),
+    }),
   });
   return out.split('\n').filter(Boolean).sort();
 }
@@ -67,6 +81,24 @@ describe('the bash completion script', () => {
     ['a shell for completion itself', ['comp'], ['completion']],
   ])('%s', (_label, words, expected) => {
     expect(complete(...words)).toEqual(expected);
+  });
+});
+
+describe('campaign IDs where a campaign goes', () => {
+  it("offers the state directory's campaigns to retry, campaigns show and report, and files where a report may go", async () => {
+    const input = join(dir, 'state', 'nightly.csv');
+    await mkdir(join(dir, 'state'), { recursive: true });
+    await writeFile(input, 'to,text\n4741234567,hi\n');
+    const { summary } = await send({
+      inputs: [input],
+      simulate: true,
+      settings: { stateDir: join(dir, 'state'), campaign: 'nightly-2026' },
+      report: join(dir, 'nightly.report.csv'),
+    });
+    expect(summary.campaign).toBe('nightly-2026');
+    expect(complete('retry', 'nig')).toEqual(['nightly-2026', 'nightly.report.csv']);
+    expect(complete('campaigns', 'show', 'n')).toEqual(['nightly-2026']);
+    expect(complete('report', 'nightly')).toEqual(['nightly-2026', 'nightly.report.csv']);
   });
 });
 

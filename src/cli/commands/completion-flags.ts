@@ -1,5 +1,6 @@
 // `sms-send completion bash|zsh|fish`: its flags, help and action; the script is completion.ts's.
 import type { Command } from 'commander';
+import { LIST_CAMPAIGNS } from '../completion.js';
 import { examples, setHelp } from '../help.js';
 import type { RunState } from '../run-state.js';
 
@@ -12,11 +13,37 @@ export function defineCompletion(program: Command, state: RunState): void {
       const { runCompletion } = await import('./completion.js');
       state.exitCode = runCompletion(shell, program);
     });
+  // What the scripts ask at each Tab where a campaign goes; not a command for people.
+  program
+    .command(LIST_CAMPAIGNS, { hidden: true })
+    .option('--state-dir <path>')
+    .action(async (flags: { stateDir?: string }) => {
+      const { runListCampaigns } = await import('./completion.js');
+      state.exitCode = await runListCampaigns(flags);
+    });
   setHelp(completion, [
     examples([
-      ['bash', 'sms-send completion bash > ~/.local/share/bash-completion/completions/sms-send'],
-      ['zsh (a folder on your $fpath)', 'sms-send completion zsh > ~/.zfunc/_sms-send'],
-      ['fish', 'sms-send completion fish > ~/.config/fish/completions/sms-send.fish'],
+      [
+        'bash (needs the bash-completion package: apt install bash-completion, brew install bash-completion@2)',
+        'mkdir -p ~/.local/share/bash-completion/completions && sms-send completion bash > ~/.local/share/bash-completion/completions/sms-send',
+      ],
+      ['bash without that package', "echo 'source <(sms-send completion bash)' >> ~/.bashrc"],
+      [
+        'zsh (the folder must be on $fpath, before compinit runs in ~/.zshrc)',
+        'mkdir -p ~/.zfunc && sms-send completion zsh > ~/.zfunc/_sms-send',
+      ],
+      [
+        'fish',
+        'mkdir -p ~/.config/fish/completions && sms-send completion fish > ~/.config/fish/completions/sms-send.fish',
+      ],
     ]),
+    {
+      title: 'Completes:',
+      lines: [
+        'commands, flags, the values of flags that take a few (--message-type, --tz, …), files',
+        'where a file goes, and campaign IDs from the state directory where a campaign goes',
+        '(retry, campaigns show, report). A new shell loads the script.',
+      ],
+    },
   ]);
 }

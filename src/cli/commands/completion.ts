@@ -3,7 +3,9 @@ import type { Command, Option } from 'commander';
 import { SETTING_KEYS, SETTINGS } from '../../config/table.js';
 import { INPUT_FORMATS } from '../../input/types.js';
 import { ExitCode, UsageError } from '../../shared/errors.js';
+import { listCampaigns } from '../../journal/state.js';
 import { completionScript, SHELLS, type Shell } from '../completion.js';
+import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
 
 /** Values of flags that are not settings: what `--input-format` and `retry --include` take. */
 const FLAG_CHOICES: Readonly<Record<string, readonly string[]>> = {
@@ -23,5 +25,16 @@ export function runCompletion(shell: string, program: Command): ExitCode {
     throw new UsageError(`completion: "${shell}" is not one of ${SHELLS.join(', ')}`);
   }
   process.stdout.write(completionScript(shell as Shell, program, flagChoices));
+  return ExitCode.ok;
+}
+
+/**
+ * The campaign IDs of the state directory, newest first, one a line: what a completion script
+ * offers where a campaign goes. Quiet when there are none, or no state directory yet.
+ */
+export async function runListCampaigns(flags: GatewayFlags): Promise<ExitCode> {
+  const { stateDir } = await settingsFor(flags);
+  const entries = await listCampaigns(stateDir).catch(() => []);
+  process.stdout.write(entries.map((entry) => `${entry.manifest.id}\n`).join(''));
   return ExitCode.ok;
 }
