@@ -4,7 +4,7 @@ import type { Outcome } from '../../message/outcome.js';
 import type { Tally } from '../../report/summary.js';
 import type { SendEmitter } from '../../send/events.js';
 import { formatCount, formatDuration, formatRate, plural } from './format.js';
-import { startLiveLine, type StatusStream } from './spinner.js';
+import { canSpin, startLiveLine, type StatusStream } from './spinner.js';
 import { renderWaiting } from './window.js';
 
 export interface Progress {
@@ -37,21 +37,35 @@ export interface SendProgress {
   elapsedMs: number;
 }
 
-/** `sending 400 / 1,200 (33%)  accepted 400  211 msg/s  ETA 4 s` */
-export function renderSendProgress(p: SendProgress): string {
+/**
+ * `sending 400 / 1,200 (33%)  accepted 400  211 msg/s  ETA 4 s`; within `width` columns, the least
+ * telling parts are left out whole (the rate first, then retries, accepted, the ETA), never cut.
+ */
+export function renderSendProgress(p: SendProgress, width = Infinity): string {
   const percent = p.total > 0 ? Math.floor((p.sent / p.total) * 100) : 100;
   // The ETA comes from this run's pace over the whole of it, once there is a pace to go by.
   const eta =
     p.sent > 0 && p.sent < p.total && p.elapsedMs >= 1000
-      ? `  ETA ${formatEta(((p.total - p.sent) * p.elapsedMs) / p.sent)}`
+      ? `ETA ${formatEta(((p.total - p.sent) * p.elapsedMs) / p.sent)}`
       : '';
-  return (
-    `${p.label} ${formatCount(p.sent)} / ${formatCount(p.total)} (${percent}%)  ` +
-    `accepted ${formatCount(p.accepted)}` +
-    (p.problems > 0 ? `  not accepted ${formatCount(p.problems)}` : '') +
-    (p.retries > 0 ? `  retries ${formatCount(p.retries)}` : '') +
-    `  ${formatRate(p.rate)}${eta}`
-  );
+  const counted = `${formatCount(p.sent)} / ${formatCount(p.total)} (${percent}%)`;
+  // In the order they are given up when the line is too long.
+  const optional: Array<[order: number, text: string]> = [
+    [2, `accepted ${formatCount(p.accepted)}`],
+    [4, p.problems > 0 ? `not accepted ${formatCount(p.problems)}` : ''],
+    [1, p.retries > 0 ? `retries ${formatCount(p.retries)}` : ''],
+    [0, formatRate(p.rate)],
+    [3, eta],
+  ];
+  const heads = [`${p.label} ${counted}`, counted, `${percent}%`];
+  for (const head of heads) {
+    for (let dropped = 0; dropped <= optional.length; dropped++) {
+      const kept = optional.filter(([order, text]) => order >= dropped && text !== '');
+      const text = [head, ...kept.map(([, t]) => t)].join('  ');
+      if (text.length <= width) return text;
+    }
+  }
+  return heads.at(-1)!;
 }
 
 /** `validating: 120,000 records read  41,250 records/s` (the total is not known until the end). */
@@ -79,22 +93,28 @@ export function showProgress(
   events.on('waiting', (wait) => (waiting = wait));
 
   const line = () => {
+    // The spinner's frame and a column to spare (a line that fills the last column wraps), read
+    // each time: the terminal may have been resized.
+    const width = canSpin(stream) ? (stream.columns ?? 80) - 3 : Infinity;
     if (waiting && Date.now() < waiting.opensAt)
-      return renderWaiting({ ...waiting, now: Date.now() });
+      return renderWaiting({ ...waiting, now: Date.now() }, width);
     waiting = undefined;
     const elapsedMs = Date.now() - tally.startedAt;
     // This run's answers only: what a resumed run found settled is not its progress.
     const ofRun = (outcome: Outcome) => tally.byOutcome[outcome] - tally.earlierByOutcome[outcome];
-    return renderSendProgress({
-      label: options.label,
-      sent,
-      total: options.total,
-      accepted: ofRun('accepted'),
-      problems: ofRun('rejected') + ofRun('failed') + ofRun('unknown'),
-      retries,
-      rate: elapsedMs > 0 ? (tally.answered * 1000) / elapsedMs : 0,
-      elapsedMs,
-    });
+    return renderSendProgress(
+      {
+        label: options.label,
+        sent,
+        total: options.total,
+        accepted: ofRun('accepted'),
+        problems: ofRun('rejected') + ofRun('failed') + ofRun('unknown'),
+        retries,
+        rate: elapsedMs > 0 ? (tally.answered * 1000) / elapsedMs : 0,
+        elapsedMs,
+      },
+      width,
+    );
   };
 
   if (options.quiet) return { note() {}, stop() {} };

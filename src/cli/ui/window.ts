@@ -8,9 +8,17 @@ import {
   type WindowState,
 } from '../../shared/window.js';
 
-/** `waiting for the send window: opens Mon 09:00 Europe/Oslo (in 11 h 2 min)` */
-export function renderWaiting(wait: { opensAt: number; now: number; timeZone: string }): string {
-  return `waiting for the send window: ${describeOpening(wait.opensAt, wait.now, wait.timeZone)}`;
+/**
+ * `waiting for the send window: opens Mon 09:00 Europe/Oslo (in 11 h 2 min)`; within `width`
+ * columns, without its preamble.
+ */
+export function renderWaiting(
+  wait: { opensAt: number; now: number; timeZone: string },
+  width = Infinity,
+): string {
+  const opening = describeOpening(wait.opensAt, wait.now, wait.timeZone);
+  const text = `waiting for the send window: ${opening}`;
+  return text.length <= width ? text : `send window ${opening}`;
 }
 
 /** The dry run's line: `send window: 09:00-21:00 mon-fri Europe/Oslo; open now, closes Mon 21:00 (in 3 h)` */

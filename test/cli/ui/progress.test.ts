@@ -59,6 +59,62 @@ describe('renderSendProgress', () => {
   });
 });
 
+describe('the progress line on a narrow terminal', () => {
+  const busy = {
+    label: 'simulating',
+    sent: 123_456,
+    total: 1_000_000,
+    accepted: 120_000,
+    problems: 3456,
+    retries: 12,
+    rate: 212.4,
+    elapsedMs: 600_000,
+  };
+
+  it.each([
+    [
+      Infinity,
+      'simulating 123,456 / 1,000,000 (12%)  accepted 120,000  not accepted 3,456  retries 12  212 msg/s  ETA 71 min 0 s',
+    ],
+    [77, 'simulating 123,456 / 1,000,000 (12%)  not accepted 3,456  ETA 71 min 0 s'],
+    [57, 'simulating 123,456 / 1,000,000 (12%)  not accepted 3,456'],
+    [37, 'simulating 123,456 / 1,000,000 (12%)'],
+    [27, '123,456 / 1,000,000 (12%)'],
+    [17, '12%'],
+  ])('in %s columns: %s', (width, line) => {
+    const text = renderSendProgress(busy, width);
+    expect(text).toBe(line);
+    expect(text.length).toBeLessThanOrEqual(width);
+  });
+
+  it('a 60-column terminal gets whole lines: no word broken across two', async () => {
+    const events = new SendEmitter();
+    const tally = new Tally();
+    const stream = ttyStream(60);
+    const progress = showProgress(
+      events,
+      tally,
+      { label: 'simulating', total: 1_000_000, intervalSeconds: 10, quiet: false, verbose: false },
+      stream,
+    );
+    events.emit('retry', { batch: 1, attempt: 1, delayMs: 10, reason: 'HTTP 503' });
+    events.emit('batch', {
+      batch: 1,
+      size: 500,
+      attempts: 2,
+      latencyMs: 212,
+      status: '200',
+      verdict: 'results',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    progress.stop();
+    // eslint-disable-next-line no-control-regex -- ANSI sequences are what it strips
+    const lines = stream.out.replace(/\u001b\[[\d;?]*[A-Za-z]/g, '').split(/\r|\n/);
+    expect(lines.some((l) => l.includes('simulating 500 / 1,000,000'))).toBe(true);
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(60);
+  });
+});
+
 describe('validation progress', () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -134,6 +190,30 @@ describe('send progress after a resume', () => {
 });
 
 /** A stream that is no terminal, keeping what is written to it. */
+/** A terminal `columns` wide that keeps what is written to it; cursor moves start a new line. */
+function ttyStream(columns: number): StatusStream & { out: string } {
+  return {
+    isTTY: true,
+    columns,
+    out: '',
+    write(text: string) {
+      this.out += text;
+      return true;
+    },
+    cursorTo() {
+      this.out += '\r';
+      return true;
+    },
+    moveCursor() {
+      this.out += '\r';
+      return true;
+    },
+    clearLine() {
+      return true;
+    },
+  } as StatusStream & { out: string };
+}
+
 function plainStream(): StatusStream & { out: string } {
   return {
     isTTY: false,
