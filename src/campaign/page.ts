@@ -3,8 +3,14 @@
 import { maskUserInfo } from '../shared/url.js';
 import { resolve as resolvePath } from 'node:path';
 import type { PricePerSegment } from '../message/cost.js';
-import { findCampaign, listCampaigns, type CampaignEntry } from '../journal/state.js';
-import { collectPage, type CampaignFacts, type PageData } from '../report/html/data.js';
+import { findCampaign, listCampaigns, type CampaignEntry, type Pricing } from '../journal/state.js';
+import {
+  collectPage,
+  type CampaignFacts,
+  type PageData,
+  type PriceSource,
+  type PricingOptions,
+} from '../report/html/data.js';
 import { renderPage } from '../report/html/page.js';
 import { readTimeline } from '../report/html/timeline.js';
 import { UsageError } from '../shared/errors.js';
@@ -14,8 +20,11 @@ export interface PageRequest {
   /** A report's path, or a campaign's ID (or an unambiguous prefix). */
   what: string;
   stateDir: string;
+  /** The prices of the settings (flags, environment, config file). */
   pricePerSegment?: PricePerSegment;
   currency?: string;
+  /** Which of them were given to this command: those override the campaign's own. */
+  given?: { pricePerSegment?: boolean; currency?: boolean };
   /** How the program is run, for the follow-up commands the page names. */
   program?: string;
   now?: number;
@@ -67,6 +76,29 @@ export function campaignFacts(entry: CampaignEntry): CampaignFacts {
   };
 }
 
+/**
+ * The prices the page estimates the cost with: those given to the command, else the ones the
+ * campaign was sent with, else the settings' (a report no priced campaign wrote).
+ */
+export function pagePricing(request: PageRequest, campaign: Pricing | undefined): PricingOptions {
+  const given = request.given ?? {};
+  const price = given.pricePerSegment
+    ? request.pricePerSegment
+    : (campaign?.pricePerSegment ?? request.pricePerSegment);
+  if (price === undefined) return {};
+  const source: PriceSource = given.pricePerSegment
+    ? 'given'
+    : campaign === undefined
+      ? 'settings'
+      : 'campaign';
+  const currency = given.currency ? request.currency : (campaign?.currency ?? request.currency);
+  return {
+    pricePerSegment: price,
+    priceSource: source,
+    ...(currency === undefined ? {} : { currency }),
+  };
+}
+
 /** Reads the report and renders its page: the HTML, and the figures it shows. */
 export async function campaignPage(
   request: PageRequest,
@@ -76,8 +108,7 @@ export async function campaignPage(
   const data = await collectPage(report, {
     ...(entry ? { campaign: campaignFacts(entry) } : {}),
     ...(timeline ? { timeline } : {}),
-    ...(request.pricePerSegment === undefined ? {} : { pricePerSegment: request.pricePerSegment }),
-    ...(request.currency === undefined ? {} : { currency: request.currency }),
+    ...pagePricing(request, entry?.manifest.pricing),
   });
   const html = renderPage(data, {
     generatedAt: request.now ?? Date.now(),

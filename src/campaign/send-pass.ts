@@ -145,6 +145,14 @@ function manifestOf(
       ? { suppress: settings.suppress.map((list) => resolvePath(list.path)) }
       : {}),
     ...(followUp ? { followUp: { ...followUp.of, rows: [...followUp.rows] } } : {}),
+    ...(settings.pricePerSegment === undefined
+      ? {}
+      : {
+          pricing: {
+            pricePerSegment: settings.pricePerSegment,
+            ...(settings.currency === undefined ? {} : { currency: settings.currency }),
+          },
+        }),
     // Signed from its first run on; a campaign an earlier version began keeps unsigned reports.
     ...(input.claim.previous === undefined || input.claim.previous.signedDlr
       ? { signedDlr: true }

@@ -1,10 +1,14 @@
-// Records a run's sending over time from its events (answers per minute, latency, pauses, when
-// each row was answered) for the HTML page; written to the campaign's state folder when it ends.
+// Records a run's sending over time from its events (answers and latency by the second, or coarser
+// for a long run; pauses; when each row was answered) for the HTML page; written to the campaign's
+// state folder when it ends.
 import type { Settings } from '../config/settings.js';
 import type { SendEmitter } from '../send/events.js';
 import {
   appendTimelineRun,
-  type MinuteTuple,
+  BUCKET_STEPS_MS,
+  bucketOf,
+  rebucket,
+  type BucketTuple,
   type PauseKind,
   type PauseTuple,
   type SentTuple,
@@ -12,11 +16,14 @@ import {
 } from '../report/html/timeline.js';
 import { describeWindow } from '../shared/window.js';
 
-const MINUTE_MS = 60_000;
+/** Past this many buckets a run's are merged into the next longer step: a day-long run stays small. */
+const MAX_BUCKETS = 2000;
 /** About a batch each for 10 million records at the default batch size: a few MB at most. */
 const MAX_SENT_ENTRIES = 100_000;
 
 export interface TimelineRecorder {
+  /** The run as recorded so far; undefined while nothing was sent. */
+  run(target: string): TimelineRun | undefined;
   /**
    * Adds the run to the campaign's timeline, if it sent anything: a run that sent nothing leaves
    * no state (docs/architecture.md#journal-and-resume). A failure is the caller's to report.
@@ -32,7 +39,8 @@ export function recordTimeline(
   now: () => number = Date.now,
 ): TimelineRecorder {
   const startedAt = now();
-  const minutes = new Map<number, MinuteTuple>();
+  let step = BUCKET_STEPS_MS[0]!;
+  let buckets = new Map<number, BucketTuple>();
   const pauses: PauseTuple[] = [];
   const sent: SentTuple[] = [];
   let outageFrom: number | undefined;
@@ -41,13 +49,17 @@ export function recordTimeline(
   };
   events.on('batch', (batch) => {
     const at = now();
-    const minute = Math.floor(at / MINUTE_MS) * MINUTE_MS;
-    let entry = minutes.get(minute);
-    if (!entry) minutes.set(minute, (entry = [minute, 0, 0, 0, 0]));
+    const start = bucketOf(at, step);
+    let entry = buckets.get(start);
+    if (!entry) buckets.set(start, (entry = [start, 0, 0, 0, 0]));
     if (batch.verdict === 'results') entry[1] += batch.size;
     entry[2]++;
     entry[3] += batch.latencyMs;
     entry[4] = Math.max(entry[4], batch.latencyMs);
+    if (buckets.size > MAX_BUCKETS && step < BUCKET_STEPS_MS.at(-1)!) {
+      step = BUCKET_STEPS_MS[BUCKET_STEPS_MS.indexOf(step) + 1]!;
+      buckets = new Map(rebucket(buckets.values(), step).map((b) => [b[0], b]));
+    }
   });
   events.on('record', (row, earlier) => {
     if (earlier || row.attempts === 0) return;
@@ -66,27 +78,36 @@ export function recordTimeline(
     outageFrom = undefined;
   });
   const window = settings.sendWindow;
+  const run = (target: string): TimelineRun | undefined => {
+    if (buckets.size === 0) return undefined;
+    const finishedAt = now();
+    // An outage the run ended in lasted until its end.
+    const open: PauseTuple[] =
+      outageFrom !== undefined && finishedAt > outageFrom
+        ? [['outage', outageFrom, finishedAt]]
+        : [];
+    return {
+      startedAt,
+      finishedAt,
+      command,
+      target,
+      settings: {
+        batchSize: settings.batchSize,
+        concurrency: settings.concurrency,
+        ...(settings.rate === undefined ? {} : { rate: settings.rate }),
+        ...(window ? { window: describeWindow(window) } : {}),
+      },
+      step,
+      buckets: [...buckets.values()].sort((a, b) => a[0] - b[0]),
+      pauses: [...pauses, ...open],
+      sent: [...sent].sort((a, b) => a[0] - b[0]),
+    };
+  };
   return {
+    run,
     async finish(campaignDir, target) {
-      if (minutes.size === 0) return;
-      const finishedAt = now();
-      if (outageFrom !== undefined) pause('outage', outageFrom, finishedAt);
-      const run: TimelineRun = {
-        startedAt,
-        finishedAt,
-        command,
-        target,
-        settings: {
-          batchSize: settings.batchSize,
-          concurrency: settings.concurrency,
-          ...(settings.rate === undefined ? {} : { rate: settings.rate }),
-          ...(window ? { window: describeWindow(window) } : {}),
-        },
-        minutes: [...minutes.values()].sort((a, b) => a[0] - b[0]),
-        pauses,
-        sent: sent.sort((a, b) => a[0] - b[0]),
-      };
-      await appendTimelineRun(campaignDir, run);
+      const recorded = run(target);
+      if (recorded) await appendTimelineRun(campaignDir, recorded);
     },
   };
 }

@@ -1,7 +1,13 @@
 // Flags that more than one command takes, each declared once: the settings table's (flag, help
 // and default from its entry), the gateway's, and those of the commands that send a campaign.
 import { Option, type Command } from 'commander';
-import { SETTING_KEYS, SETTINGS, type SettingGroup, type SettingSpec } from '../config/table.js';
+import {
+  SETTING_KEYS,
+  SETTINGS,
+  type SettingGroup,
+  type SettingKey,
+  type SettingSpec,
+} from '../config/table.js';
 import { GROUP } from './help.js';
 import { keyValue, listOf, nonNegativeInt } from './options.js';
 
@@ -21,12 +27,18 @@ const SETTING_GROUP: Record<SettingGroup, string> = {
  */
 export function settingOptions(
   command: Command,
-  options: { send?: boolean; groups?: readonly SettingGroup[]; heading?: string },
+  options: {
+    send?: boolean;
+    groups?: readonly SettingGroup[];
+    keys?: readonly SettingKey[];
+    heading?: string;
+  },
 ): Command {
   for (const key of SETTING_KEYS) {
     const spec: SettingSpec = SETTINGS[key];
     if (spec.flag === undefined || (spec.sendOnly && !options.send)) continue;
     if (options.groups && !options.groups.includes(spec.group)) continue;
+    if (options.keys && !options.keys.includes(key)) continue;
     const option = new Option(spec.flag, settingHelp(spec)).helpGroup(
       options.heading ?? SETTING_GROUP[spec.group],
     );

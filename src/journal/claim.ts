@@ -42,7 +42,10 @@ export interface Claim {
    */
   finished: boolean;
   loadJournal(): Promise<JournalState>;
-  /** Marks the campaign running: from here on its state is kept, whatever happens. */
+  /**
+   * Marks the campaign running: from here on its state is kept, whatever happens. A run given no
+   * prices keeps those an earlier run of the campaign was priced with.
+   */
   start(
     manifest: Omit<Manifest, 'createdAt' | 'runs' | 'reports'> & { report: string },
   ): Promise<Manifest>;
@@ -98,10 +101,10 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
     },
     async start(fields) {
       const { report, ...rest } = fields;
-      const now = rest.startedAt;
       current = {
+        ...(previous?.pricing ? { pricing: previous.pricing } : {}),
         ...rest,
-        createdAt: previous?.createdAt ?? now,
+        createdAt: previous?.createdAt ?? rest.startedAt,
         runs: (previous?.runs ?? 0) + 1,
         reports: [...(previous?.reports ?? []).filter((r) => r !== report), report],
       };

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { makeFolders } from '../shared/disk.js';
 import { describeSystemError, UsageError } from '../shared/errors.js';
 import { listIfExists, readIfExists, replaceFile } from '../shared/files.js';
+import type { PricePerSegment } from '../message/cost.js';
 import { OUTCOMES, type Outcome } from '../message/outcome.js';
 import type { CampaignShape } from './identity.js';
 import { ARCHIVED_JOURNAL, readJournal } from './journal.js';
@@ -58,6 +59,14 @@ export interface Manifest {
    * Absent in manifests of earlier versions, and while a first run goes.
    */
   summary?: ManifestSummary;
+  /** The prices the newest run estimated its cost with: the campaign's page prices it by them. */
+  pricing?: Pricing;
+}
+
+/** A price per segment and the currency it is in, as the settings gave them to a run. */
+export interface Pricing {
+  pricePerSegment: PricePerSegment;
+  currency?: string;
 }
 
 export interface ManifestSummary {

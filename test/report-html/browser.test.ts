@@ -1,6 +1,8 @@
 // The campaign's page in a real browser (Debian's chromium, or the one the npm package ships, driven
 // by playwright-core): its totals are `report --json`'s, it makes no request, and hostile texts
 // stay text. One launch for the file.
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +11,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runReport } from '../../src/cli/commands/report.js';
 import { launchBrowser } from '../helpers/browser.js';
+import { SERIES_PLOT } from '../../src/report/html/svg.js';
 import { HOSTILE, writeFixture } from './fixture.js';
 
 let dir: string;
@@ -95,6 +98,80 @@ describe('the campaign page in chromium', () => {
     const shot = join(dir, 'campaign.png');
     await page.screenshot({ path: shot, fullPage: true });
     expect((await stat(shot)).size).toBeGreaterThan(10_000);
+    await page.close();
+  });
+
+  it('draws every mark of the time charts inside its plot, and every label whole', async () => {
+    const fixture = await writeFixture(dir, process.env.SMS_SEND_STATE_DIR!, false);
+    const file = join(dir, 'drawn.html');
+    await reportWithPage(fixture.id, file);
+    const { page } = await open(file);
+    for (const id of ['rate-chart', 'latency-chart']) {
+      const found = await page.evaluate(
+        ({ id, plot }) => {
+          const svg = document.getElementById(`${id}-t`)!.closest('svg')!;
+          const box = svg.getBoundingClientRect();
+          const scale = box.width / svg.viewBox.baseVal.width;
+          const area = {
+            left: box.left + plot.left * scale,
+            right: box.left + plot.right * scale,
+            top: box.top + plot.top * scale,
+            bottom: box.top + plot.bottom * scale,
+          };
+          const outside: string[] = [];
+          // Half a pixel for anti-aliasing; a dot's radius may reach past the plot's edge.
+          const slack = 0.5 + 3 * scale;
+          const marks = svg.querySelectorAll(
+            'rect.bar, circle.dot, path.line, g.pause rect, rect.tick',
+          );
+          for (const mark of marks) {
+            const r = mark.getBoundingClientRect();
+            if (
+              r.left < area.left - slack ||
+              r.right > area.right + slack ||
+              r.top < area.top - slack ||
+              r.bottom > area.bottom + slack
+            )
+              outside.push(
+                `${mark.outerHTML.slice(0, 80)} at ${r.left},${r.top},${r.right},${r.bottom}`,
+              );
+          }
+          // Labels: whole inside the chart, and none over another.
+          const labels = [...svg.querySelectorAll('text')].map((t) => ({
+            text: t.textContent,
+            r: t.getBoundingClientRect(),
+          }));
+          for (const { text, r } of labels) {
+            if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5)
+              outside.push(`label ${text} cut off`);
+          }
+          for (let i = 0; i < labels.length; i++)
+            for (let j = i + 1; j < labels.length; j++) {
+              const [a, b] = [labels[i]!.r, labels[j]!.r];
+              if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+                outside.push(`labels ${labels[i]!.text} and ${labels[j]!.text} overlap`);
+            }
+          return { marks: marks.length, outside, visible: svg.previousElementSibling?.textContent };
+        },
+        { id, plot: SERIES_PLOT },
+      );
+      expect(found.outside, id).toEqual([]);
+      expect(found.marks, id).toBeGreaterThan(2);
+      expect(found.visible, id).toMatch(/ per 5 seconds$/);
+    }
+    // Each bar the value its row in the figures holds.
+    const pairs = await page.evaluate(() =>
+      [...document.querySelectorAll('#rate-chart-t ~ rect.bar')].map((bar) => [
+        bar.getAttribute('data-v'),
+        document
+          .querySelector(
+            `#sending-figures tr[data-at="${bar.getAttribute('data-at')}"] [data-answered]`,
+          )
+          ?.textContent?.replace(/\D/g, ''),
+      ]),
+    );
+    expect(pairs.length).toBe(2);
+    for (const [value, row] of pairs) expect(row).toBe(value);
     await page.close();
   });
 

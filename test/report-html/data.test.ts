@@ -8,8 +8,15 @@ import { runReport } from '../../src/cli/commands/report.js';
 import { recordTimeline } from '../../src/campaign/timeline.js';
 import { maskUserInfo } from '../../src/shared/url.js';
 import { summarizeReport } from '../../src/report/read.js';
-import { collectPage, maskRecipient } from '../../src/report/html/data.js';
-import { deliveryTimes, percentile } from '../../src/report/html/delivery-times.js';
+import { collectPage } from '../../src/report/html/data.js';
+import {
+  bucketLabel,
+  deliveryTimes,
+  hasMilliseconds,
+  percentile,
+  timeToDelivery,
+} from '../../src/report/html/delivery-times.js';
+import { maskNumbers, maskRecipient } from '../../src/report/html/mask.js';
 import { escapeHtml, html } from '../../src/report/html/escape.js';
 import { readTimeline } from '../../src/report/html/timeline.js';
 import { SendEmitter } from '../../src/send/events.js';
@@ -60,10 +67,11 @@ describe('collectPage', () => {
     expect(page.costliest[0]?.cost).toBe(0.3);
   });
 
-  it('lists the first 1,000 rows that need attention and counts the rest', async () => {
+  it('lists the lowest 1,000 rows that need attention, in row order, and counts the rest', async () => {
     const file = join(dir, 'many.ndjson');
     const lines: string[] = [];
-    for (let i = 1; i <= 1500; i++) {
+    // A report is written as answers come: here the last rows first.
+    for (let i = 4500; i >= 1; i--) {
       lines.push(
         JSON.stringify({
           row: i,
@@ -76,8 +84,10 @@ describe('collectPage', () => {
     }
     await writeFile(file, `${lines.join('\n')}\n`);
     const page = await collectPage(file);
-    expect(page.attention.total).toBe(1500);
-    expect(page.attention.rows).toHaveLength(1000);
+    expect(page.attention.total).toBe(4500);
+    expect(page.attention.rows.map((r) => r.row)).toEqual(
+      Array.from({ length: 1000 }, (_, i) => i + 1),
+    );
     expect(page.attention.rows[1]).toEqual({
       row: 2,
       to: '47••••••67',
@@ -111,8 +121,48 @@ describe('small pieces', () => {
   });
 
   it('delivery times: deliveredAt less the time the row was answered, by range, newest run first', () => {
-    const times = deliveryTimes([1, 2_000, 2, 70_000, 9, 5_000], {
-      v: 1,
+    const times = deliveryTimes(
+      [1, 2_000, 2, 70_000, 9, 5_000],
+      {
+        v: 2,
+        runs: [
+          {
+            startedAt: 0,
+            finishedAt: 1,
+            command: '',
+            target: '',
+            settings: { batchSize: 1, concurrency: 1 },
+            step: 1000,
+            buckets: [],
+            pauses: [],
+            sent: [[1, 2, 1_000]],
+          },
+        ],
+      },
+      1,
+    );
+    expect(times).toMatchObject({
+      measured: 2,
+      unmeasured: 1,
+      resolution: 1,
+      p50: 1_000,
+      p90: 69_000,
+      p99: 69_000,
+    });
+    expect(times.histogram).toEqual([
+      { label: '< 1 s', count: 0 },
+      { label: '1–2 s', count: 1 },
+      { label: '2–5 s', count: 0 },
+      { label: '5–10 s', count: 0 },
+      { label: '10–30 s', count: 0 },
+      { label: '30 s–1 min', count: 0 },
+      { label: '1–5 min', count: 1 },
+    ]);
+  });
+
+  it('shows the first six buckets however short the times: one bar alone says nothing', () => {
+    const timeline = {
+      v: 2 as const,
       runs: [
         {
           startedAt: 0,
@@ -120,20 +170,82 @@ describe('small pieces', () => {
           command: '',
           target: '',
           settings: { batchSize: 1, concurrency: 1 },
-          minutes: [],
+          step: 100,
+          buckets: [],
           pauses: [],
-          sent: [[1, 2, 1_000]],
+          sent: [[1, 1, 40_700] as [number, number, number]],
         },
       ],
-    });
-    expect(times).toMatchObject({
-      measured: 2,
-      unmeasured: 1,
-      p50: 1_000,
-      p90: 69_000,
-      p99: 69_000,
-    });
-    expect(times.histogram).toEqual([0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0]);
+    };
+    const times = deliveryTimes([1, 41_000], timeline, 1000);
+    expect(times.p50).toBe(1000);
+    expect(times.histogram.map((b) => b.count)).toEqual([0, 1, 0, 0, 0, 0]);
+    expect(times.histogram.map((b) => b.label)).toEqual([
+      '< 1 s',
+      '1 s',
+      '2–4 s',
+      '5–9 s',
+      '10–29 s',
+      '30–59 s',
+    ]);
+  });
+
+  // Sent at .700 of a second, delivered 500 ms later, in the next second: to the second, 1 s.
+  it.each([
+    [40_700, 41_000, 1000, 1000],
+    [40_700, 41_200, 1, 500],
+    [40_100, 40_000, 1000, 0],
+    [40_000, 42_000, 1000, 3000],
+    [45_000, 41_000, 1, 0],
+  ])('sent at %s, delivered at %s, to %s ms: %s ms', (sent, delivered, resolution, expected) => {
+    expect(timeToDelivery(sent, delivered, resolution)).toBe(expected);
+  });
+
+  it.each([
+    ['2026-11-27T15:13:41Z', false],
+    ['2026-11-27T15:13:41.250Z', true],
+    ['2026-11-27 15:13:41,5', true],
+    ['20261127151341', false],
+  ])('deliveredAt %s tells milliseconds: %s', (at, expected) => {
+    expect(hasMilliseconds(at)).toBe(expected);
+  });
+
+  it('labels the histogram by what can be told: whole seconds, or spans', () => {
+    const toTheSecond = Array.from({ length: 12 }, (_, i) => bucketLabel(i, 1000));
+    expect(toTheSecond).toEqual([
+      '< 1 s',
+      '1 s',
+      '2–4 s',
+      '5–9 s',
+      '10–29 s',
+      '30–59 s',
+      '1–5 min',
+      '5–15 min',
+      '15 min–1 h',
+      '1–6 h',
+      '6 h–1 day',
+      '≥ 1 day',
+    ]);
+    expect(bucketLabel(0, 1)).toBe('< 1 s');
+    expect(bucketLabel(11, 1)).toBe('≥ 1 day');
+  });
+
+  it.each([
+    ['to: "+4520000001" not a valid number', 'to: "+45••••••01" not a valid number'],
+    ['call 0047 412 34 567 now', 'call 47••••••67 now'],
+    ['+47 412-34-567', '+47••••••67'],
+    ['4791234567', '47••••••67'],
+    ['to: "+4520000001x" not a phone number', 'to: "+45••••••01x" not a phone number'],
+    ['ref4791234567', 'ref47••••••67'],
+    ['id 0123456789abcdef', 'id 0123456789abcdef'],
+    // Dates, times, short numbers, hex IDs and long hashes stay.
+    ['at 2026-11-27T15:13:41.250Z, row 123456', 'at 2026-11-27T15:13:41.250Z, row 123456'],
+    ['2026-11-27 15:13 UTC', '2026-11-27 15:13 UTC'],
+    ['campaign c0ffee0123456789', 'campaign c0ffee0123456789'],
+    ['hash 1234567890123456', 'hash 1234567890123456'],
+    ['http://127.0.0.1:8099/sms', 'http://127.0.0.1:8099/sms'],
+  ])('masks the numbers in %j', (text, masked) => {
+    expect(maskNumbers(text)).toBe(masked);
   });
 
   it.each([
@@ -160,7 +272,7 @@ describe('small pieces', () => {
 });
 
 describe('recordTimeline', () => {
-  it('adds up answers and latency per minute, pauses and answered rows, and appends the run', async () => {
+  it('adds up answers and latency per second, pauses and answered rows, and appends the run', async () => {
     const events = new SendEmitter();
     let now = Date.UTC(2026, 0, 1, 9, 0, 10);
     const recorder = recordTimeline(
@@ -201,9 +313,10 @@ describe('recordTimeline', () => {
     expect(timeline?.runs).toHaveLength(2);
     const run = timeline!.runs[0]!;
     const minute = Date.UTC(2026, 0, 1, 9, 0);
-    expect(run.minutes).toEqual([
-      [minute, 2, 1, 40, 40],
-      [minute + 60_000, 2, 1, 60, 60],
+    expect(run.step).toBe(100);
+    expect(run.buckets).toEqual([
+      [minute + 10_000, 2, 1, 40, 40],
+      [minute + 70_000, 2, 1, 60, 60],
     ]);
     expect(run.pauses).toEqual([['retry wait', minute + 10_000, minute + 11_000]]);
     expect(run.sent).toEqual([
@@ -213,8 +326,39 @@ describe('recordTimeline', () => {
     ]);
     expect(run.settings).toEqual({ batchSize: 2, concurrency: 1 });
     expect(JSON.parse(await readFile(join(stateDir, 'timeline.json'), 'utf8'))).toMatchObject({
-      v: 1,
+      v: 2,
     });
+  });
+
+  it('a long run keeps few buckets: past 2,000 they merge into longer ones, nothing lost', async () => {
+    const events = new SendEmitter();
+    const t0 = Date.UTC(2026, 0, 1, 9, 0, 0);
+    let now = t0;
+    const recorder = recordTimeline(events, { batchSize: 1, concurrency: 1 }, 'c', () => now);
+    // A batch every 3 s for five hours: 6,000 seconds with sending.
+    for (let i = 0; i < 6000; i++) {
+      now = t0 + i * 3000;
+      events.emit('batch', {
+        batch: i + 1,
+        size: 1,
+        attempts: 1,
+        latencyMs: i % 7,
+        status: '200',
+        verdict: 'results',
+      });
+    }
+    const stateDir = await mkdtemp(join(dir, 'state-'));
+    await recorder.finish(stateDir, 'simulator');
+    const run = (await readTimeline(stateDir))!.runs[0]!;
+    expect(run.step).toBe(15_000);
+    expect(run.buckets.length).toBeLessThanOrEqual(2000);
+    expect(run.buckets.every(([at]) => at % 15_000 === 0)).toBe(true);
+    expect(run.buckets.reduce((sum, b) => sum + b[1], 0)).toBe(6000);
+    expect(run.buckets.reduce((sum, b) => sum + b[2], 0)).toBe(6000);
+    expect(run.buckets.reduce((sum, b) => sum + b[3], 0)).toBe(
+      Array.from({ length: 6000 }, (_, i) => i % 7).reduce((a, b) => a + b, 0),
+    );
+    expect(Math.max(...run.buckets.map((b) => b[4]))).toBe(6);
   });
 
   it('a run that sent nothing leaves no timeline (and so no state) behind', async () => {

@@ -159,7 +159,8 @@ export async function writeFixture(
       rate: 20,
       ...(hostile ? { window: HOSTILE[4] } : {}),
     },
-    minutes: [
+    step: 1000,
+    buckets: [
       [T0, 30, 3, 300, 120],
       [T0 + 180_000, 21, 3, 900, 400],
     ],

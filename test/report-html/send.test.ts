@@ -56,7 +56,7 @@ describe('send --html', () => {
     const run = timeline!.runs[0]!;
     expect(run.settings).toMatchObject({ batchSize: 4, concurrency: 4 });
     expect(run.command).toBe(`sms-send ${args.join(' ')}`);
-    expect(run.minutes.reduce((sum, m) => sum + m[1], 0)).toBe(30);
+    expect(run.buckets.reduce((sum, b) => sum + b[1], 0)).toBe(30);
     const rows = run.sent.flatMap(([from, to]) =>
       Array.from({ length: to - from + 1 }, (_, i) => from + i),
     );

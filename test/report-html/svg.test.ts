@@ -2,8 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { histogram, horizontalBars, series, stackedBar } from '../../src/report/html/svg.js';
 import { neutral } from '../../src/report/html/numbers.js';
-
-const utc = (at: number) => new Date(at).toISOString().slice(11, 16);
+import { timeAxis } from '../../src/report/html/scale.js';
 
 describe('charts', () => {
   it('a stacked bar: parts by share, a share label only where it fits, a title and description', () => {
@@ -43,47 +42,44 @@ describe('charts', () => {
     );
   });
 
-  it('a time series: bars per minute, a pause shaded with its reason, a wait ticked, the axis ends in UTC', () => {
+  it('a time series: a bar per bucket inside the plot, a pause shaded, a wait ticked, ticks in UTC', () => {
     const t0 = Date.UTC(2026, 0, 1, 9, 0);
+    const axis = timeAxis(t0, t0 + 180_000, 60_000, 536);
     const svg = series(
       [
-        { at: t0, value: 2 },
-        { at: t0 + 120_000, value: 1 },
+        { at: t0, value: 20 },
+        { at: t0 + 120_000, value: 7 },
       ],
       {
         id: 's',
-        title: 'Rate',
-        unit: 'messages per second',
-        from: t0,
-        to: t0 + 180_000,
+        title: 'Messages answered per minute',
+        unit: 'messages',
+        axis,
         style: 'bars',
         spans: [
           { label: 'outside the send window', from: t0 + 60_000, to: t0 + 120_000 },
           { label: 'a batch waiting', from: t0 + 150_000, to: t0 + 152_000, minor: true },
         ],
-        timeLabel: utc,
       },
     ).html;
     expect(svg).toMatchInlineSnapshot(
-      `"<svg class="chart" role="img" aria-labelledby="s-t s-d" viewBox="0 0 600 170" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg"><title id="s-t">Rate</title><desc id="s-d">messages per second per minute from 09:00 to 09:03: 2 minutes with sending, highest 2 at 09:00; 1 pause shaded (outside the send window); 1 wait of single batches marked on the axis</desc><g class="pause"><rect x="236" y="6" width="180" height="124"><title>outside the send window</title></rect></g><rect class="tick" x="506" y="126" width="6" height="4"><title>a batch waiting</title></rect><line class="axis" x1="56" y1="130" x2="596" y2="130"/><text class="label" x="52" y="12" text-anchor="end"><tspan data-n="2">2</tspan></text><text class="label" x="52" y="130" text-anchor="end">0</text><rect class="bar" x="56" y="6" width="179" height="124"/><rect class="bar" x="416" y="68" width="179" height="62"/><text class="label" x="56" y="146">09:00</text><text class="label" x="596" y="146" text-anchor="end">09:03</text></svg>"`,
+      `"<svg class="chart" role="img" aria-labelledby="s-t s-d" viewBox="0 0 600 192" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg"><title id="s-t">Messages answered per minute</title><desc id="s-d">Messages answered per minute, from 09:00 to 09:03 (UTC, 1 Jan 2026): 2 buckets with sending, highest 20 messages at 09:00; 1 pause shaded (outside the send window); 1 wait of single batches marked on the axis</desc><g class="pause"><rect x="234.7" y="22" width="178.7" height="124"><title>outside the send window</title></rect></g><line class="grid" x1="56" y1="146" x2="592" y2="146"/><text class="label" x="52" y="150" text-anchor="end"><tspan data-n="0">0</tspan></text><line class="grid" x1="56" y1="115" x2="592" y2="115"/><text class="label" x="52" y="119" text-anchor="end"><tspan data-n="5">5</tspan></text><line class="grid" x1="56" y1="84" x2="592" y2="84"/><text class="label" x="52" y="88" text-anchor="end"><tspan data-n="10">10</tspan></text><line class="grid" x1="56" y1="53" x2="592" y2="53"/><text class="label" x="52" y="57" text-anchor="end"><tspan data-n="15">15</tspan></text><line class="grid" x1="56" y1="22" x2="592" y2="22"/><text class="label" x="52" y="26" text-anchor="end"><tspan data-n="20">20</tspan></text><text class="label unit" x="56" y="14">messages</text><rect class="bar" data-at="1767258000000" data-v="20" x="56.5" y="22" width="177.7" height="124"><title>09:00: 20 messages</title></rect><rect class="bar" data-at="1767258120000" data-v="7" x="413.8" y="102.6" width="177.7" height="43.4"><title>09:02: 7 messages</title></rect><rect class="tick" x="502.7" y="142" width="6" height="4"><title>a batch waiting</title></rect><line class="axis" x1="56" y1="146" x2="592" y2="146"/><line class="axis" x1="56" y1="146" x2="56" y2="150"/><text class="label" x="56" y="162" text-anchor="start">09:00</text><line class="axis" x1="234.7" y1="146" x2="234.7" y2="150"/><text class="label" x="234.7" y="162" text-anchor="middle">09:01</text><line class="axis" x1="413.3" y1="146" x2="413.3" y2="150"/><text class="label" x="413.3" y="162" text-anchor="middle">09:02</text><line class="axis" x1="592" y1="146" x2="592" y2="150"/><text class="label" x="592" y="162" text-anchor="end">09:03</text><text class="label caption" x="592" y="180" text-anchor="end">UTC, 1 Jan 2026</text></svg>"`,
     );
   });
 
-  it('a line of one minute still shows: a dot', () => {
+  it('a line breaks where no batch was sent, with a dot on every bucket', () => {
     const t0 = Date.UTC(2026, 0, 1, 9, 0);
-    const svg = series([{ at: t0, value: 40 }], {
-      id: 'l',
-      title: 'Latency',
-      unit: 'ms',
-      from: t0,
-      to: t0 + 5000,
-      style: 'line',
-      spans: [],
-      timeLabel: utc,
-    }).html;
-    expect(svg).toContain(
-      '<path class="line" d="M326 6"/><circle class="dot" cx="326" cy="6" r="3"/>',
-    );
+    const axis = timeAxis(t0, t0 + 5000, 1000, 536);
+    const svg = series(
+      [
+        { at: t0, value: 40 },
+        { at: t0 + 1000, value: 20 },
+        { at: t0 + 3000, value: 10 },
+      ],
+      { id: 'l', title: 'Latency', unit: 'ms', axis, style: 'line', spans: [] },
+    ).html;
+    expect(svg).toContain('<path class="line" d="M109.6 22 L216.8 84 M431.2 115"/>');
+    expect(svg.match(/<circle class="dot"/g)).toHaveLength(3);
   });
 
   it.each([

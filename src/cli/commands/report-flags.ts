@@ -27,7 +27,10 @@ export function defineReport(program: Command, state: RunState): void {
     )
     .option('--json', 'print the counts as one JSON document')
     .option('--html <file>', 'also write the campaign as one self-contained HTML page with charts');
-  configOptions(settingOptions(report, { groups: ['state'] }));
+  settingOptions(report, { groups: ['state'] });
+  // The page's cost: the campaign's own prices unless these are given (docs/report.md).
+  settingOptions(report, { keys: ['pricePerSegment', 'currency'] });
+  configOptions(report);
   colorOption(report).action(async (file: string, options: Record<string, unknown>) => {
     const { runReport } = await import('./report.js');
     state.exitCode = await runReport(file, options);
@@ -36,6 +39,10 @@ export function defineReport(program: Command, state: RunState): void {
     examples([
       ['a CI gate', 'sms-send report campaign.report.csv --fail-under accepted=99%,delivered=95%'],
       ['a page to look at or mail', 'sms-send report 3f9c2a7b1d0e4f56 --html campaign.html'],
+      [
+        'the page priced otherwise than the send was',
+        'sms-send report 3f9c2a7b1d0e4f56 --html campaign.html --price-per-segment 47=0.35,default=0.5 --currency NOK',
+      ],
     ]),
     exitCodes(REPORT_EXIT_CODES),
   ]);

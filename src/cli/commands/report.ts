@@ -6,7 +6,7 @@ import { campaignPage, findReport, looksLikeReportPath } from '../../campaign/pa
 import { judgeGates, parseGates } from '../../report/gates.js';
 import { summarizeReport, type ReportCounts } from '../../report/read.js';
 import { isFile } from '../../shared/files.js';
-import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
+import { flagLayer, settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
 import { renderReportCounts, reportCountsJson } from '../ui/dlr.js';
 import { renderGates } from '../ui/gates.js';
@@ -47,11 +47,13 @@ async function countsFor(what: string, flags: ReportFlags): Promise<ReportCounts
   if (flags.html === undefined) {
     return summarizeReport((await findReport(what, settings.stateDir)).report);
   }
+  const passed = flagLayer(flags);
   const page = await campaignPage({
     what,
     stateDir: settings.stateDir,
     pricePerSegment: settings.pricePerSegment,
     currency: settings.currency,
+    given: { pricePerSegment: 'pricePerSegment' in passed, currency: 'currency' in passed },
   });
   await writePage(flags.html, page.html);
   if (!flags.json) {

@@ -3,7 +3,8 @@
 import { callingCode, priceFor, roundMoney, type PricePerSegment } from '../../message/cost.js';
 import { isDelivered, isUndelivered } from '../delivery-status.js';
 import { summarizeReport, type ReportCounts } from '../read.js';
-import { deliveryTimes, type DeliveryTimes } from './delivery-times.js';
+import { maskRecipient } from './mask.js';
+import { deliveryTimes, hasMilliseconds, type DeliveryTimes } from './delivery-times.js';
 import type { Timeline } from './timeline.js';
 
 /** Rows that need attention the page lists; the rest are counted. */
@@ -76,34 +77,31 @@ export interface PageData {
     /** Estimated cost of the accepted rows' segments, with a price per segment. */
     cost?: number;
     currency?: string;
+    /** The prices it was estimated with, and where they came from. */
+    pricing?: { pricePerSegment: PricePerSegment; source: PriceSource };
   };
   costliest: CostlyRow[];
   attention: { rows: AttentionRow[]; total: number };
 }
 
-export interface PageOptions {
+/** Where the page's prices came from: the command's flags, the campaign's send, the settings. */
+export type PriceSource = 'given' | 'campaign' | 'settings';
+
+export interface PricingOptions {
+  pricePerSegment?: PricePerSegment;
+  priceSource?: PriceSource;
+  currency?: string;
+}
+
+export interface PageOptions extends PricingOptions {
   campaign?: CampaignFacts;
   timeline?: Timeline;
-  pricePerSegment?: PricePerSegment;
-  currency?: string;
 }
 
 function cell(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return String(value);
   return '';
-}
-
-/**
- * A recipient as the page shows it: calling code and last two digits, the rest as dots, so a page
- * mailed around does not carry the list of numbers. Short or odd values are masked whole but for
- * their last two characters.
- */
-export function maskRecipient(to: string): string {
-  if (to.length <= 4) return '•'.repeat(to.length);
-  const head = /^\d+$/.test(to) ? callingCode(to) : '';
-  const tail = to.slice(-2);
-  return `${head}${'•'.repeat(Math.max(1, to.length - head.length - 2))}${tail}`;
 }
 
 /** Why a row needs attention, or undefined: not accepted, or accepted and not delivered. */
@@ -140,6 +138,8 @@ class PageTally {
   costliest: CostlyRow[] = [];
   /** Pairs: row, deliveredAt (ms). */
   readonly delivered: number[] = [];
+  /** Some deliveredAt held whole seconds only: times to delivery are known to the second. */
+  toTheSecond = false;
 
   constructor(private readonly options: PageOptions) {
     this.cost = options.pricePerSegment === undefined ? undefined : 0;
@@ -160,16 +160,16 @@ class PageTally {
     this.addSegments(row, to, outcome, Number(values['segments']), cell(values['encoding']));
     if (needsAttention(outcome, delivery)) {
       this.attentionTotal++;
-      if (this.attention.length < ATTENTION_LIMIT) {
-        this.attention.push({
-          row,
-          to: maskRecipient(to),
-          outcome,
-          statusCode: cell(values['statusCode']),
-          description: cell(values['statusDescription']) || cell(values['error']),
-          deliveryStatus: delivery,
-        });
-      }
+      // A report is written in the order answers came: the page lists the lowest rows, in order.
+      if (this.attention.length >= 2 * ATTENTION_LIMIT) this.keepLowestRows();
+      this.attention.push({
+        row,
+        to: maskRecipient(to),
+        outcome,
+        statusCode: cell(values['statusCode']),
+        description: cell(values['statusDescription']) || cell(values['error']),
+        deliveryStatus: delivery,
+      });
     }
   }
 
@@ -180,7 +180,10 @@ class PageTally {
     else if (isDelivered(delivery)) {
       funnel.delivered++;
       const at = Date.parse(deliveredAt);
-      if (Number.isFinite(row) && Number.isFinite(at)) this.delivered.push(row, at);
+      if (Number.isFinite(row) && Number.isFinite(at)) {
+        this.delivered.push(row, at);
+        if (!hasMilliseconds(deliveredAt)) this.toTheSecond = true;
+      }
     } else if (/^expire/i.test(delivery.trim())) funnel.expired++;
     else if (isUndelivered(delivery)) funnel.undelivered++;
     else funnel.pending++;
@@ -214,7 +217,13 @@ class PageTally {
     });
   }
 
+  private keepLowestRows(): void {
+    this.attention.sort((a, b) => a.row - b.row);
+    this.attention.length = Math.min(this.attention.length, ATTENTION_LIMIT);
+  }
+
   page(counts: ReportCounts, options: PageOptions): PageData {
+    this.keepLowestRows();
     const total = (c: CountryCount) => c.rejected + c.failed + c.unknown;
     return {
       counts,
@@ -228,7 +237,7 @@ class PageTally {
         delivered: counts.delivered,
         awaiting: counts.awaitingDeliveryReport,
       },
-      deliveryTimes: deliveryTimes(this.delivered, options.timeline),
+      deliveryTimes: deliveryTimes(this.delivered, options.timeline, this.toTheSecond ? 1000 : 1),
       byCountry: [...this.byCountry.values()].sort(
         (a, b) => total(b) - total(a) || a.code.localeCompare(b.code),
       ),
@@ -236,6 +245,14 @@ class PageTally {
         byEncoding: this.byEncoding,
         ...(this.cost === undefined ? {} : { cost: roundMoney(this.cost) }),
         ...(options.currency === undefined ? {} : { currency: options.currency }),
+        ...(options.pricePerSegment === undefined
+          ? {}
+          : {
+              pricing: {
+                pricePerSegment: options.pricePerSegment,
+                source: options.priceSource ?? 'settings',
+              },
+            }),
       },
       costliest: this.costliest.map((r) => ({ ...r, to: maskRecipient(r.to) })),
       attention: { rows: this.attention, total: this.attentionTotal },

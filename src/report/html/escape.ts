@@ -1,4 +1,6 @@
-// Text from inputs, gateways and file names made safe for an HTML page: escaped, and well formed.
+// Text from inputs, gateways and file names made safe for an HTML page: escaped, well formed, and
+// with every number that could be a recipient's masked.
+import { maskNumbers } from './mask.js';
 
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -34,11 +36,16 @@ type Part = string | number | Markup | undefined | readonly Markup[];
 function part(value: Part): string {
   if (value === undefined) return '';
   if (value instanceof Markup) return value.html;
-  if (Array.isArray(value)) return (value as readonly Markup[]).map((m) => m.html).join('');
-  return escapeHtml(String(value));
+  // Numbers are the page's own (counts, coordinates, times); texts may carry a recipient's number.
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return escapeHtml(maskNumbers(value));
+  return value.map((m) => m.html).join('');
 }
 
-/** `html\`<td>${text}</td>\``: every interpolated text escaped, so no call site can forget to. */
+/**
+ * `html\`<td>${text}</td>\``: every interpolated text escaped and its numbers masked, so no call
+ * site can forget to.
+ */
 export function html(strings: TemplateStringsArray, ...values: Part[]): Markup {
   let out = strings[0]!;
   values.forEach((value, i) => {

@@ -28,8 +28,13 @@ export function pct(count: number, of: number, tag: 'span' | 'tspan' = 'span'): 
   return html`${num(share, 1, tag)}%`;
 }
 
-/** A duration in milliseconds, in the largest unit that keeps it readable. */
-export function duration(ms: number): Markup {
+/**
+ * A duration in milliseconds, in the largest unit that keeps it readable; with a `resolution` of
+ * a second, never finer than whole seconds (0 is then "under 1 s": see timeToDelivery).
+ */
+export function duration(ms: number, resolution = 1): Markup {
+  if (resolution >= 1000 && ms < 1000) return html`under 1 s`;
+  if (resolution >= 1000 && ms < 60_000) return html`${num(Math.round(ms / 1000))} s`;
   if (ms < 1000) return html`${num(Math.round(ms))} ms`;
   if (ms < 60_000) return html`${num(Math.round(ms / 100) / 10, 1)} s`;
   if (ms < 3_600_000) return html`${num(Math.round(ms / 6000) / 10, 1)} min`;

@@ -2,8 +2,8 @@
 // script allowed by hash and nothing else), from the figures of collectPage (docs/report.md#the-html-page).
 import { createHash } from 'node:crypto';
 import { OUTCOMES } from '../../message/outcome.js';
-import { ATTENTION_LIMIT, type PageData } from './data.js';
-import { DELIVERY_BUCKETS_S } from './delivery-times.js';
+import type { PricePerSegment } from '../../message/cost.js';
+import { ATTENTION_LIMIT, type PageData, type PriceSource } from './data.js';
 import type { Markup } from './escape.js';
 import { html } from './escape.js';
 import { duration, num, pct } from './numbers.js';
@@ -106,7 +106,8 @@ function campaignSection(data: PageData): Markup {
     c.followUpOf === undefined
       ? undefined
       : row('follow-up of', html`<code>${c.followUpOf}</code>`),
-    row('started', time(c.startedAt)),
+    // After any wait for the send window: a run's own start is in the table of runs.
+    row('started sending', time(c.startedAt)),
     row('finished', c.finishedAt === undefined ? 'not yet' : time(c.finishedAt)),
     row('sent to', c.target),
     row('Gateway', c.gateway),
@@ -118,7 +119,8 @@ function campaignSection(data: PageData): Markup {
         'rate',
         last.settings.rate === undefined
           ? 'unlimited'
-          : html`${num(last.settings.rate)} messages per second`,
+          : html`${num(last.settings.rate)} ${last.settings.rate === 1 ? 'message' : 'messages'} per
+            second`,
       ),
     last && row('send window', last.settings.window ?? 'none: at any time'),
     last && row('command', html`<code>${last.command}</code>`),
@@ -240,12 +242,6 @@ function deliverySection(data: PageData): Markup {
   </section>`;
 }
 
-function bucketLabel(i: number): string {
-  const s = i < DELIVERY_BUCKETS_S.length ? DELIVERY_BUCKETS_S[i]! : DELIVERY_BUCKETS_S.at(-1)!;
-  const word = s >= 3600 ? `${s / 3600} h` : s >= 60 ? `${s / 60} min` : `${s} s`;
-  return i < DELIVERY_BUCKETS_S.length ? `< ${word}` : `≥ ${word}`;
-}
-
 function deliveryTimesBlock(data: PageData): Markup {
   const t = data.deliveryTimes;
   if (t.measured === 0 || t.p50 === undefined || t.p90 === undefined || t.p99 === undefined) {
@@ -253,17 +249,33 @@ function deliveryTimesBlock(data: PageData): Markup {
       Time to delivery: not known (the campaign's state holds no sending times for these rows).
     </p>`;
   }
-  const bars = t.histogram.map((count, i): Bar => ({
-    key: 'delivered',
-    label: bucketLabel(i),
-    count,
-  }));
+  const bars = t.histogram.map((b): Bar => ({ key: 'delivered', ...b }));
+  const res = t.resolution;
+  const precision =
+    res >= 1000
+      ? html`To the second: the delivery reports' times are whole seconds, so no finer time can be
+        told.`
+      : html`To the millisecond, as the delivery reports' times are.`;
   return html`<h3>Time from sending to delivery</h3>
     <p>
-      median ${duration(t.p50)}, 90th percentile ${duration(t.p90)}, 99th percentile
-      ${duration(t.p99)}, over ${num(t.measured)} delivered messages.
+      median ${duration(t.p50, res)}, 90th percentile ${duration(t.p90, res)}, 99th percentile
+      ${duration(t.p99, res)}, over ${num(t.measured)} delivered messages.
+      <span class="muted">${precision}</span>
     </p>
-    ${histogram('delivery-times-chart', 'Delivered messages by time to delivery', bars)}`;
+    ${histogram('delivery-times-chart', 'Delivered messages by time to delivery', bars)}
+    <details>
+      <summary>The histogram's figures</summary>
+      ${countsTable(
+        ['time to delivery', { n: 'delivered messages' }],
+        t.histogram.map(
+          (b) =>
+            html`<tr data-bucket>
+              <td>${b.label}</td>
+              <td class="n">${num(b.count)}</td>
+            </tr>`,
+        ),
+      )}
+    </details>`;
 }
 
 function problemsSection(data: PageData): Markup {
@@ -332,17 +344,24 @@ function segmentsSection(data: PageData): Markup {
       </tr>`,
   );
   const cost =
-    segments.cost === undefined
+    segments.cost === undefined || segments.pricing === undefined
       ? html`<p class="muted">
-          No price per segment is configured (<code>pricePerSegment</code>), so no cost is
-          estimated.
+          No price per segment: the campaign was sent without one, and none was given (<code
+            >--price-per-segment</code
+          >
+          and <code>--currency</code> on <code>report</code>, or <code>pricePerSegment</code> in the
+          config file), so no cost is estimated.
         </p>`
       : html`<p>
-          Estimated cost of the accepted messages:
-          <strong
-            >${num(segments.cost, 2)}${segments.currency === undefined ? '' : ` ${segments.currency}`}</strong
-          >
-        </p>`;
+            Estimated cost of the accepted messages:
+            <strong
+              >${num(segments.cost, 2)}${segments.currency === undefined ? '' : ` ${segments.currency}`}</strong
+            >
+          </p>
+          <p class="muted">
+            ${PRICE_SOURCES[segments.pricing.source]}:
+            ${describePrices(segments.pricing.pricePerSegment, segments.currency)}.
+          </p>`;
   const costly = data.costliest.map(
     (c) =>
       html`<tr>
@@ -381,6 +400,30 @@ function segmentsSection(data: PageData): Markup {
   </section>`;
 }
 
+const PRICE_SOURCES: Record<PriceSource, string> = {
+  campaign: 'Priced as the campaign was sent',
+  given: 'Priced with the prices given to this report',
+  settings: 'Priced with the settings (the config file or environment)',
+};
+
+/** `0.35 NOK per segment to +47, 0.5 to other codes`. */
+function describePrices(price: PricePerSegment, currency: string | undefined): Markup {
+  const unit = currency === undefined ? '' : ` ${currency}`;
+  if (typeof price === 'number') return html`${num(price, decimalsOf(price))}${unit} per segment`;
+  const codes = Object.entries(price)
+    .filter(([code]) => code !== 'default')
+    .map(([code, p]) => html`${num(p, decimalsOf(p))}${unit} to +${code}`);
+  const rest = price['default'];
+  const other =
+    rest === undefined ? [] : [html`${num(rest, decimalsOf(rest))}${unit} to other codes`];
+  return html`per segment ${[...codes, ...other].map((m, i) => (i === 0 ? m : html`, ${m}`))}`;
+}
+
+/** The decimals a price was written with, so 0.035 is not shown as 0.04. */
+function decimalsOf(value: number): number {
+  return (String(value).split('.')[1] ?? '').length;
+}
+
 function attentionSection(data: PageData, context: PageContext): Markup {
   const { rows, total } = data.attention;
   if (total === 0)
@@ -401,8 +444,10 @@ function attentionSection(data: PageData, context: PageContext): Markup {
   );
   const more =
     total > rows.length
-      ? html`<p>The first ${num(ATTENTION_LIMIT)} of ${num(total)}; the report holds them all.</p>`
-      : html`<p>All ${num(total)}.</p>`;
+      ? html`<p>
+          The first ${num(ATTENTION_LIMIT)} by row of ${num(total)}; the report holds them all.
+        </p>`
+      : html`<p>All ${num(total)}, by row.</p>`;
   return html`<section id="attention">
     <h2>Rows that need attention</h2>
     ${more}${followUps(data, context)}

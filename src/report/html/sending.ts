@@ -1,9 +1,11 @@
-// The page's "sending over time": messages per second and gateway latency per minute, with the
-// pauses (send window, retry waits, outages) shaded, from the campaign's timeline.
+// The page's "sending over time": messages answered and gateway latency per bucket (a length fitted
+// to the campaign's), with the pauses (send window, retry waits, outages) shaded, from its timeline.
 import { html, type Markup } from './escape.js';
 import { duration, num } from './numbers.js';
-import { series, type SeriesPoint, type Span } from './svg.js';
-import type { MinuteTuple, PauseKind, Timeline } from './timeline.js';
+import { chooseStep, timeAxis, type TimeAxis } from './scale.js';
+import { SERIES_PLOT, series, type SeriesPoint, type Span } from './svg.js';
+import { countsTable } from './table.js';
+import { rebucket, type BucketTuple, type PauseKind, type Timeline } from './timeline.js';
 
 const PAUSE_LABELS: Record<PauseKind, string> = {
   window: 'outside the send window',
@@ -11,22 +13,12 @@ const PAUSE_LABELS: Record<PauseKind, string> = {
   outage: 'the gateway was down: probed, no new batches',
 };
 
-/** Minutes of every run added together, in time order. */
-export function mergeMinutes(timeline: Timeline): MinuteTuple[] {
-  const byMinute = new Map<number, MinuteTuple>();
-  for (const run of timeline.runs) {
-    for (const m of run.minutes) {
-      const entry = byMinute.get(m[0]);
-      if (!entry) byMinute.set(m[0], [...m]);
-      else {
-        entry[1] += m[1];
-        entry[2] += m[2];
-        entry[3] += m[3];
-        entry[4] = Math.max(entry[4], m[4]);
-      }
-    }
-  }
-  return [...byMinute.values()].sort((a, b) => a[0] - b[0]);
+/** Every run's buckets merged into buckets `step` long, in time order. */
+export function mergeBuckets(timeline: Timeline, step: number): BucketTuple[] {
+  return rebucket(
+    timeline.runs.flatMap((run) => run.buckets),
+    step,
+  );
 }
 
 /** Pauses of one kind that overlap or touch become one span: 4 batches waiting at once are one pause. */
@@ -46,10 +38,6 @@ export function mergePauses(timeline: Timeline): Span[] {
   return spans;
 }
 
-function utcLabel(at: number): string {
-  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
-
 export function sendingSection(
   timeline: Timeline | undefined,
   time: (at: number) => Markup,
@@ -58,8 +46,8 @@ export function sendingSection(
     return html`<section id="sending">
       <h2>Sending over time</h2>
       <p class="muted">
-        Not recorded: the campaign's state holds no timeline (a report without a campaign, one sent
-        by an earlier version, or through the programmatic API).
+        Not recorded: the campaign's state holds no timeline (a report without a campaign, or one
+        sent through the programmatic API).
       </p>
     </section>`;
   }
@@ -68,57 +56,104 @@ export function sendingSection(
     <h2>Sending over time</h2>
     ${charts(timeline, spans)}
     <p class="muted">
-      Shaded: pauses. Per minute of the wall clock (UTC); a rate limit of our own
+      Shaded: pauses. Times on the charts and in their figures are UTC; a rate limit of our own
       (<code>--rate</code>) paces sending without pausing it.
     </p>
     ${runsTable(timeline, time)} ${pauseList(spans, time)}
   </section>`;
 }
 
-/** Messages per second and mean latency, minute by minute, over the whole campaign. */
-function charts(timeline: Timeline, spans: readonly Span[]): Markup {
-  const minutes = mergeMinutes(timeline);
+/** The charts' buckets: as long as the campaign needs, no shorter than any run recorded. */
+export function chartBuckets(timeline: Timeline): { axis: TimeAxis; buckets: BucketTuple[] } {
   const from = Math.min(...timeline.runs.map((r) => r.startedAt));
   const to = Math.max(...timeline.runs.map((r) => r.finishedAt));
-  const rate: SeriesPoint[] = minutes.map((m) => ({
-    at: m[0],
-    value: Math.round((m[1] / 60) * 10) / 10,
-  }));
-  const latency: SeriesPoint[] = minutes.map((m) => ({
-    at: m[0],
-    value: m[2] === 0 ? 0 : Math.round(m[3] / m[2]),
-  }));
-  const common = { from, to, spans, timeLabel: utcLabel };
-  const rateChart = series(rate, {
-    ...common,
-    id: 'rate-chart',
-    title: 'Messages answered per second, by minute',
-    unit: 'messages per second',
-    style: 'bars',
-    decimals: 1,
+  const recorded = Math.max(...timeline.runs.map((r) => r.step));
+  const step = chooseStep(from, to, recorded);
+  const axis = timeAxis(from, to, step, SERIES_PLOT.right - SERIES_PLOT.left);
+  return { axis, buckets: mergeBuckets(timeline, step) };
+}
+
+/** A bucket's mean latency in whole milliseconds; undefined when it had no batch. */
+export function meanLatency(bucket: BucketTuple): number | undefined {
+  return bucket[2] === 0 ? undefined : Math.round(bucket[3] / bucket[2]);
+}
+
+/** `100 ms`, `5 seconds`, `minute`, `3 hours`: a bucket's length as the titles say it. */
+export function stepName(step: number): string {
+  if (step < 1000) return `${step} ms`;
+  const units: Array<[number, string]> = [
+    [7 * 86_400_000, 'week'],
+    [86_400_000, 'day'],
+    [3_600_000, 'hour'],
+    [60_000, 'minute'],
+    [1000, 'second'],
+  ];
+  const [size, unit] = units.find(([size]) => step % size === 0) ?? [1000, 'second'];
+  const n = step / size;
+  return n === 1 ? unit : `${n} ${unit}s`;
+}
+
+/** Messages answered and mean latency, bucket by bucket, over the whole campaign; and their figures. */
+function charts(timeline: Timeline, spans: readonly Span[]): Markup {
+  const { axis, buckets } = chartBuckets(timeline);
+  const per = stepName(axis.step);
+  const answered: SeriesPoint[] = buckets.map((b) => ({ at: b[0], value: b[1] }));
+  const latency: SeriesPoint[] = buckets.flatMap((b) => {
+    const value = meanLatency(b);
+    return value === undefined ? [] : [{ at: b[0], value }];
   });
-  const latencyChart = series(latency, {
-    ...common,
-    id: 'latency-chart',
-    title: 'Mean gateway latency per batch (ms), by minute',
-    unit: 'mean latency in ms',
-    style: 'line',
+  const rateTitle = `Messages answered per ${per}`;
+  const latencyTitle = `Mean gateway latency per batch, per ${per}`;
+  const common = { axis, spans };
+  return html`<h3>${rateTitle}</h3>
+    ${series(answered, { ...common, id: 'rate-chart', title: rateTitle, unit: 'messages', style: 'bars' })}
+    <h3>${latencyTitle}</h3>
+    ${series(latency, { ...common, id: 'latency-chart', title: latencyTitle, unit: 'ms', style: 'line' })}
+    ${figuresTable(axis, buckets, per)}`;
+}
+
+/** The charts' figures, bucket by bucket: the same numbers the bars and the line are drawn from. */
+function figuresTable(axis: TimeAxis, buckets: readonly BucketTuple[], per: string): Markup {
+  const rows = buckets.map((b) => {
+    const mean = meanLatency(b);
+    return html`<tr data-at="${b[0]}">
+      <td>${axis.label(b[0])}</td>
+      <td class="n" data-answered>${num(b[1])}</td>
+      <td class="n">${num(b[2])}</td>
+      <td class="n" data-latency>${mean === undefined ? '' : num(mean)}</td>
+      <td class="n">${b[2] === 0 ? '' : num(Math.round(b[4]))}</td>
+    </tr>`;
   });
-  return html`${rateChart}${latencyChart}`;
+  return html`<details id="sending-figures">
+    <summary>The charts' figures, per ${per} (${axis.caption})</summary>
+    ${countsTable(
+      [
+        'from',
+        { n: 'messages answered' },
+        { n: 'batches' },
+        { n: 'mean latency (ms)' },
+        { n: 'max latency (ms)' },
+      ],
+      rows,
+    )}
+  </details>`;
 }
 
 function runsTable(timeline: Timeline, time: (at: number) => Markup): Markup {
   const runs = timeline.runs.map((run, i) => {
-    const messages = run.minutes.reduce((sum, m) => sum + m[1], 0);
-    const batches = run.minutes.reduce((sum, m) => sum + m[2], 0);
-    const seconds = Math.max(1, run.finishedAt - run.startedAt) / 1000;
+    const messages = run.buckets.reduce((sum, b) => sum + b[1], 0);
+    const batches = run.buckets.reduce((sum, b) => sum + b[2], 0);
+    // As the terminal's summary counts them: a wait for the send window is no time spent sending.
+    const waited = run.pauses.reduce((sum, p) => sum + (p[0] === 'window' ? p[2] - p[1] : 0), 0);
+    const sendingMs = Math.max(1, run.finishedAt - run.startedAt - waited);
     return html`<tr>
       <td class="n">${num(i + 1)}</td>
       <td>${time(run.startedAt)}</td>
-      <td>${duration(run.finishedAt - run.startedAt)}</td>
+      <td>${duration(sendingMs)}</td>
+      <td>${waited > 0 ? duration(waited) : 'none'}</td>
       <td class="n">${num(messages)}</td>
       <td class="n">${num(batches)}</td>
-      <td class="n">${num(Math.round((messages / seconds) * 10) / 10, 1)}</td>
+      <td class="n">${num(Math.round((messages / (sendingMs / 1000)) * 10) / 10, 1)}</td>
     </tr>`;
   });
   return html`<table class="counts">
@@ -126,7 +161,8 @@ function runsTable(timeline: Timeline, time: (at: number) => Markup): Markup {
       <tr>
         <th scope="col" class="n">run</th>
         <th scope="col">started</th>
-        <th scope="col">took</th>
+        <th scope="col">sending</th>
+        <th scope="col">window wait</th>
         <th scope="col" class="n">messages answered</th>
         <th scope="col" class="n">batches</th>
         <th scope="col" class="n">per second</th>

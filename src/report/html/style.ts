@@ -41,8 +41,9 @@ svg .c-accepted text,svg .c-rejected text,svg .c-failed text,svg .c-unknown text
 svg rect{stroke:var(--bg);stroke-width:1}
 svg .pause rect{fill:var(--pause);stroke:none}svg rect.tick{fill:var(--pending);stroke:none}
 svg .bar{fill:var(--bar)}svg .line{fill:none;stroke:var(--bar);stroke-width:2}svg .dot{fill:var(--bar)}
-svg .axis{stroke:var(--muted)}svg rect.empty{fill:var(--line)}
+svg .axis{stroke:var(--muted)}svg .grid{stroke:var(--line)}svg text.caption,svg text.unit{fill:var(--muted)}svg rect.empty{fill:var(--line)}
 ul.commands li{margin:.3rem 0}
+details{margin:.5rem 0}summary{cursor:pointer;color:var(--muted)}
 @page{size:A4;margin:14mm}
 @media print{:root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#444;--line:#bbb;--head:#eee}
 body{font-size:10.5pt}main{max-width:none;padding:0}

@@ -5,6 +5,7 @@ import type { Markup } from './escape.js';
 import { html as m } from './escape.js';
 import { neutral, num } from './numbers.js';
 import { plural } from '../../shared/count.js';
+import { valueAxis, type TimeAxis } from './scale.js';
 
 export interface Bar {
   /** CSS class suffix: `c-accepted`. */
@@ -13,9 +14,14 @@ export interface Bar {
   count: number;
 }
 
-/** Coordinates with at most one decimal: stable text for the pinned tests, small files. */
+/** A coordinate to a tenth: stable text for the pinned tests, small files. */
+function tenth(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+/** Coordinates with at most one decimal, as text. */
 function r(n: number): string {
-  return String(Math.round(n * 10) / 10);
+  return String(tenth(n));
 }
 
 function frame(
@@ -87,7 +93,7 @@ export function histogram(id: string, title: string, bars: readonly Bar[]): Mark
 }
 
 export interface SeriesPoint {
-  /** ms since the epoch: the start of the minute. */
+  /** ms since the epoch: the start of its bucket. */
   at: number;
   value: number;
 }
@@ -103,71 +109,118 @@ export interface Span {
 export interface SeriesOptions {
   id: string;
   title: string;
-  /** What a value is: "messages per second". */
+  /** What a value counts, for the axis: "messages", "ms". */
   unit: string;
-  from: number;
-  to: number;
-  /** Bars (one per minute) or a line through the minutes. */
+  axis: TimeAxis;
+  /** A bar per bucket, or a line through the buckets' middles (broken where none was sent). */
   style: 'bars' | 'line';
   /** Shaded and labelled: pauses. */
   spans: readonly Span[];
-  /** Axis labels: times as the page writes them (UTC). */
-  timeLabel: (at: number) => string;
-  decimals?: number;
 }
+
+/** Where a time chart draws: its marks stay inside [left, right] × [top, bottom]. */
+export const SERIES_PLOT = { width: 600, height: 192, left: 56, right: 592, top: 22, bottom: 146 };
 
 /** Values over time with the pauses shaded; the x axis is time, the y axis starts at zero. */
 export function series(points: readonly SeriesPoint[], o: SeriesOptions): Markup {
-  const width = 600;
-  const height = 170;
-  const left = 56;
-  const plot = 130;
-  const span = Math.max(60_000, o.to - o.from);
-  const x = (at: number) => left + ((width - left - 4) * (at - o.from)) / span;
-  const max = points.reduce((top, p) => Math.max(top, p.value), 0) || 1;
-  const y = (v: number) => 6 + (plot - 6) * (1 - v / max);
-  const minute = Math.max(1, x(o.from + 60_000) - x(o.from) - 1);
-  const body: Markup[] = o.spans.map((s) => {
-    const w = r(Math.max(2, x(s.to) - x(s.from)));
+  const { width, height, left, right, top, bottom } = SERIES_PLOT;
+  const { axis } = o;
+  const x = (at: number) => left + ((right - left) * (at - axis.from)) / (axis.to - axis.from);
+  const values = valueAxis(points.reduce((most, p) => Math.max(most, p.value), 0));
+  const y = (v: number) => bottom - ((bottom - top) * v) / values.top;
+  const major = o.spans.filter((s) => !s.minor);
+  const minor = o.spans.filter((s) => s.minor);
+  const body: Markup[] = [
+    ...spanMarks(major, axis, x),
+    ...values.ticks.map(
+      (v) =>
+        m`<line class="grid" x1="${left}" y1="${r(y(v))}" x2="${right}" y2="${r(y(v))}"/><text class="label" x="${left - 4}" y="${r(y(v) + 4)}" text-anchor="end">${num(v, 0, 'tspan')}</text>`,
+    ),
+    m`<text class="label unit" x="${left}" y="${top - 8}">${o.unit}</text>`,
+    ...(o.style === 'bars' ? barMarks(points, o, x, y) : lineMarks(points, o, x, y)),
+    // Over the bars, so a wait is never hidden behind one.
+    ...spanMarks(minor, axis, x),
+    m`<line class="axis" x1="${left}" y1="${bottom}" x2="${right}" y2="${bottom}"/>`,
+    ...axis.ticks.map(
+      (t) =>
+        m`<line class="axis" x1="${r(x(t.at))}" y1="${bottom}" x2="${r(x(t.at))}" y2="${bottom + 4}"/><text class="label" x="${r(x(t.at))}" y="${bottom + 16}" text-anchor="${anchor(x(t.at))}">${t.label}</text>`,
+    ),
+    m`<text class="label caption" x="${right}" y="${bottom + 34}" text-anchor="end">${axis.caption}</text>`,
+  ];
+  return frame(o.id, o.title, seriesDescription(points, o), width, height, body);
+}
+
+/** A tick label at either end of the axis is anchored inward, so it is never cut off. */
+function anchor(at: number): string {
+  if (at - SERIES_PLOT.left < 30) return 'start';
+  if (SERIES_PLOT.right - at < 30) return 'end';
+  return 'middle';
+}
+
+type Scale = (v: number) => number;
+
+/** Pauses clamped to the axis: shaded bands, and ticks under the axis for short waits. */
+function spanMarks(spans: readonly Span[], axis: TimeAxis, x: Scale): Markup[] {
+  const { top, bottom } = SERIES_PLOT;
+  return spans.flatMap((s) => {
+    const from = Math.max(axis.from, s.from);
+    const to = Math.min(axis.to, s.to);
+    if (to < from) return [];
+    // Clamped at the right edge too: a band never runs past the plot, however short it is.
+    const x0 = Math.min(x(from), SERIES_PLOT.right - 2);
+    const w = r(Math.min(SERIES_PLOT.right - x0, Math.max(2, x(to) - x0)));
     return s.minor
-      ? m`<rect class="tick" x="${r(x(s.from))}" y="${plot - 4}" width="${w}" height="4"><title>${s.label}</title></rect>`
-      : m`<g class="pause"><rect x="${r(x(s.from))}" y="6" width="${w}" height="${plot - 6}"><title>${s.label}</title></rect></g>`;
+      ? [
+          m`<rect class="tick" x="${r(x0)}" y="${bottom - 4}" width="${w}" height="4"><title>${s.label}</title></rect>`,
+        ]
+      : [
+          m`<g class="pause"><rect x="${r(x0)}" y="${top}" width="${w}" height="${bottom - top}"><title>${s.label}</title></rect></g>`,
+        ];
   });
-  // Large values need no decimals, and their label must fit left of the axis.
-  const decimals = max < 10 ? (o.decimals ?? 0) : 0;
-  body.push(
-    m`<line class="axis" x1="${left}" y1="${plot}" x2="${width - 4}" y2="${plot}"/><text class="label" x="${left - 4}" y="12" text-anchor="end">${num(max, decimals, 'tspan')}</text><text class="label" x="${left - 4}" y="${plot}" text-anchor="end">0</text>`,
+}
+
+function barMarks(points: readonly SeriesPoint[], o: SeriesOptions, x: Scale, y: Scale): Markup[] {
+  const { bottom } = SERIES_PLOT;
+  const { axis } = o;
+  return points.map((p) => {
+    // A gap between bars where there is room for one; the far edges from the rounded near ones,
+    // so no rounding takes a bar past its plot.
+    const gap = x(p.at + axis.step) - x(p.at) > 4 ? 0.5 : 0;
+    const x0 = tenth(x(p.at) + gap);
+    const x1 = tenth(x(p.at + axis.step) - gap);
+    const y0 = tenth(y(p.value));
+    return m`<rect class="bar" data-at="${p.at}" data-v="${p.value}" x="${x0}" y="${y0}" width="${r(x1 - x0)}" height="${r(bottom - y0)}"><title>${axis.label(p.at)}: ${neutral(p.value)} ${o.unit}</title></rect>`;
+  });
+}
+
+function lineMarks(points: readonly SeriesPoint[], o: SeriesOptions, x: Scale, y: Scale): Markup[] {
+  const { axis } = o;
+  const middle = (p: SeriesPoint) => x(p.at + axis.step / 2);
+  // Buckets without a batch break the line: nothing was measured there.
+  const d = points
+    .map((p, i) => {
+      const joined = i > 0 && points[i - 1]!.at + axis.step === p.at;
+      return `${joined ? 'L' : 'M'}${r(middle(p))} ${r(y(p.value))}`;
+    })
+    .join(' ');
+  const dots = points.map(
+    (p) =>
+      m`<circle class="dot" data-at="${p.at}" data-v="${p.value}" cx="${r(middle(p))}" cy="${r(y(p.value))}" r="2.5"><title>${axis.label(p.at)}: ${neutral(p.value)} ${o.unit}</title></circle>`,
   );
-  if (o.style === 'bars') {
-    for (const p of points) {
-      body.push(
-        m`<rect class="bar" x="${r(x(p.at))}" y="${r(y(p.value))}" width="${r(minute)}" height="${r(plot - y(p.value))}"/>`,
-      );
-    }
-  } else if (points.length > 0) {
-    const d = points
-      .map((p, i) => `${i === 0 ? 'M' : 'L'}${r(x(p.at + 30_000))} ${r(y(p.value))}`)
-      .join(' ');
-    body.push(m`<path class="line" d="${d}"/>`);
-    // A line of one point draws nothing: a dot shows it.
-    if (points.length === 1) {
-      body.push(
-        m`<circle class="dot" cx="${r(x(points[0]!.at + 30_000))}" cy="${r(y(points[0]!.value))}" r="3"/>`,
-      );
-    }
-  }
-  body.push(
-    m`<text class="label" x="${left}" y="${plot + 16}">${o.timeLabel(o.from)}</text><text class="label" x="${width - 4}" y="${plot + 16}" text-anchor="end">${o.timeLabel(o.to)}</text>`,
-  );
+  return points.length === 0 ? [] : [m`<path class="line" d="${d}"/>`, ...dots];
+}
+
+function seriesDescription(points: readonly SeriesPoint[], o: SeriesOptions): string {
+  const { axis } = o;
   const peak = points.reduce((best, p) => (p.value > best.value ? p : best), {
-    at: o.from,
+    at: axis.from,
     value: 0,
   });
-  const desc =
-    `${o.unit} per minute from ${o.timeLabel(o.from)} to ${o.timeLabel(o.to)}: ${plural(points.length, 'minute')} with sending, ` +
-    `highest ${neutral(peak.value, o.decimals ?? 0)} at ${o.timeLabel(peak.at)}` +
-    spansDescription(o.spans);
-  return frame(o.id, o.title, desc, width, height, body);
+  return (
+    `${o.title}, from ${axis.label(axis.from)} to ${axis.label(axis.to)} (${axis.caption}): ` +
+    `${plural(points.length, 'bucket')} with sending, highest ${neutral(peak.value)} ${o.unit} at ${axis.label(peak.at)}` +
+    spansDescription(o.spans)
+  );
 }
 
 /** "; 2 pauses shaded (outside the send window); 14 waits of single batches marked on the axis" */

@@ -13,14 +13,59 @@ export interface RunSettings {
   window?: string;
 }
 
-/** One minute of sending: [minute start (ms), messages answered, batches, latency sum (ms), latency max (ms)]. */
-export type MinuteTuple = [
+/**
+ * One stretch of sending, `step` long: [its start (ms), messages answered, batches, latency sum
+ * (ms), latency max (ms)].
+ */
+export type BucketTuple = [
   at: number,
   messages: number,
   batches: number,
   latencySum: number,
   latencyMax: number,
 ];
+
+/**
+ * The lengths a bucket may have, each a multiple of the one before and a divisor of a day, so
+ * buckets of any of them start on the same UTC boundaries and merge into the next without loss.
+ */
+export const BUCKET_STEPS_MS = [
+  0.1,
+  0.5,
+  1,
+  5,
+  15,
+  60,
+  300,
+  900,
+  3600,
+  3 * 3600,
+  6 * 3600,
+  24 * 3600,
+  7 * 24 * 3600,
+].map((s) => Math.round(s * 1000));
+
+/** The bucket of `at` for buckets `step` long. */
+export function bucketOf(at: number, step: number): number {
+  return Math.floor(at / step) * step;
+}
+
+/** Buckets merged into buckets `step` long (a multiple of theirs), in time order. */
+export function rebucket(buckets: Iterable<BucketTuple>, step: number): BucketTuple[] {
+  const merged = new Map<number, BucketTuple>();
+  for (const b of buckets) {
+    const at = bucketOf(b[0], step);
+    const entry = merged.get(at);
+    if (!entry) merged.set(at, [at, b[1], b[2], b[3], b[4]]);
+    else {
+      entry[1] += b[1];
+      entry[2] += b[2];
+      entry[3] += b[3];
+      entry[4] = Math.max(entry[4], b[4]);
+    }
+  }
+  return [...merged.values()].sort((a, b) => a[0] - b[0]);
+}
 
 /** Why sending paused: a send window, a batch waiting to be sent again (429, 503 with Retry-After, a refused connection), an outage. */
 export type PauseKind = 'window' | 'retry wait' | 'outage';
@@ -42,13 +87,15 @@ export interface TimelineRun {
   /** "simulator" or the endpoint. */
   target: string;
   settings: RunSettings;
-  minutes: MinuteTuple[];
+  /** The length of its buckets (ms): one of BUCKET_STEPS_MS, the shortest that kept them few. */
+  step: number;
+  buckets: BucketTuple[];
   pauses: PauseTuple[];
   sent: SentTuple[];
 }
 
 export interface Timeline {
-  v: 1;
+  v: 2;
   runs: TimelineRun[];
 }
 
@@ -60,7 +107,7 @@ export async function readTimeline(campaignDir: string): Promise<Timeline | unde
   if (text === undefined) return undefined;
   try {
     const timeline = JSON.parse(text) as Timeline;
-    return timeline.v === 1 && Array.isArray(timeline.runs) ? timeline : undefined;
+    return timeline.v === 2 && Array.isArray(timeline.runs) ? timeline : undefined;
   } catch {
     // A torn file only costs the page its time charts: the report is the record.
     return undefined;
@@ -70,7 +117,7 @@ export async function readTimeline(campaignDir: string): Promise<Timeline | unde
 /** Adds a run to the folder's timeline: written aside and renamed, so a crash leaves the old one. */
 export async function appendTimelineRun(campaignDir: string, run: TimelineRun): Promise<void> {
   const path = join(campaignDir, TIMELINE_FILE);
-  const timeline = (await readTimeline(campaignDir)) ?? { v: 1, runs: [] };
+  const timeline = (await readTimeline(campaignDir)) ?? { v: 2, runs: [] };
   timeline.runs.push(run);
   // Only the page's time charts depend on it: not worth a sync of its own.
   await replaceFile(path, `${JSON.stringify(timeline)}\n`, { durable: false });
