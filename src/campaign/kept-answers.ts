@@ -1,11 +1,10 @@
 // Answers a run received but could not journal (a full or failing disk), taken back from the report
 // it wrote them to: a resume keeps them accepted or rejected, and never sends them again
 // (docs/campaign-state.md#when-the-disk-fails).
-import { open } from 'node:fs/promises';
 import type { SettledResult } from '../journal/columns.js';
 import { adoptResults, type JournalState } from '../journal/journal.js';
 import { readableFormat } from '../report/format.js';
-import { readReport } from '../report/read.js';
+import { pickRows } from '../report/pick.js';
 import { isFile } from '../shared/files.js';
 import type { Entry } from '../validate/entries.js';
 
@@ -46,52 +45,32 @@ export async function takeAnswersFromReport(
 
 /**
  * The report's rows that hold a gateway's answer (accepted with StatusCode 0, rejected with
- * another) for the rows asked about. Only whole rows count: a CSV report whose last line lacks
- * its newline was cut mid-row, and that row is left out.
+ * another) for the rows asked about. Only whole rows count: a row cut short by a crash is left
+ * out. Only the rows asked about are parsed (pickRows), so a resume of millions stays quick.
  */
 async function answersIn(
   report: string,
   wanted: (row: number) => boolean,
 ): Promise<Map<number, ReportedAnswer>> {
   const answers = new Map<number, ReportedAnswer>();
-  let format: string;
   try {
-    format = readableFormat(report);
+    readableFormat(report);
   } catch {
     return answers;
   }
   if (!(await isFile(report))) return answers;
   let last: number | undefined;
   try {
-    for await (const entry of readReport(report)) {
-      if (entry.kind !== 'row') continue;
-      const answer = answerOf(entry.values);
-      last = undefined;
-      if (!answer || !wanted(answer.result.row)) continue;
-      answers.set(answer.result.row, answer);
-      last = answer.result.row;
+    for await (const values of pickRows(report, wanted)) {
+      const answer = answerOf(values);
+      last = answer?.result.row;
+      if (answer) answers.set(answer.result.row, answer);
     }
   } catch {
     // A report torn by a crash: what was read before the tear stands, but its last row.
     if (last !== undefined) answers.delete(last);
-    return answers;
-  }
-  if (format === 'csv' && last !== undefined && !(await endsWithNewline(report))) {
-    answers.delete(last);
   }
   return answers;
-}
-
-async function endsWithNewline(path: string): Promise<boolean> {
-  const handle = await open(path, 'r');
-  try {
-    const { size } = await handle.stat();
-    const byte = Buffer.alloc(1);
-    await handle.read(byte, 0, 1, size - 1);
-    return byte[0] === 10;
-  } finally {
-    await handle.close();
-  }
 }
 
 /** A report row as the gateway's answer it records, or undefined when it records none. */
