@@ -1,5 +1,6 @@
 // Every write and sync of a small send fails in turn, as SQLite's I/O-error tests fail the 1st, 2nd,
-// 3rd … operation of a run: for every N, with each errno a disk gives. Then the fault is freed and
+// 3rd … operation of a run: for every N, a full disk (ENOSPC, sticky), a passing I/O error (EIO),
+// and in turn the other sticky errnos a disk gives. Then the fault is freed and
 // the campaign is finished as the error says. No answer the gateway gave is lost, nothing is sent
 // twice, every record is reported once, and a stop counts what the resume then finds
 // (docs/campaign-state.md#when-the-disk-fails).
@@ -21,13 +22,18 @@ const SENDING = { batchSize: 50, concurrency: 2, outageGrace: 0 };
 
 /** A full disk and a quota stay full, a read-only remount stays so, a file at its size limit too; an I/O error passes. */
 type Errno = [code: string, words: string, sticky: boolean];
-const ERRNOS: Errno[] = [
-  ['ENOSPC', 'no space left on device', true],
+const FULL: Errno = ['ENOSPC', 'no space left on device', true];
+const PASSING: Errno = ['EIO', 'i/o error', false];
+/**
+ * Sticky like a full disk, and handled by the same code: each takes every third N, so each meets
+ * every kind of file without tripling the matrix.
+ */
+const OTHER_STICKY: Errno[] = [
   ['EDQUOT', 'disk quota exceeded', true],
   ['EROFS', 'read-only file system', true],
   ['EFBIG', 'file too large', true],
-  ['EIO', 'i/o error', false],
 ];
+const errnosOf = (n: number): Errno[] => [FULL, PASSING, OTHER_STICKY[n % OTHER_STICKY.length]!];
 
 /** Each case's fault, by the folder its files are in: the cases of one N run side by side. */
 const faults = new Map<string, DiskFault>();
@@ -226,13 +232,13 @@ describe('a send whose Nth write or sync fails, for every N', () => {
   it('with every errno: nothing received is lost, nothing sent twice, every record once', async () => {
     for (let n = 1; n <= operations.length; n++) {
       // Every case of this N ends before a failure is told: none is left running into the next.
-      const ended = await Promise.allSettled(ERRNOS.map((errno) => runCase(n, errno)));
+      const ended = await Promise.allSettled(errnosOf(n).map((errno) => runCase(n, errno)));
       for (const end of ended) if (end.status === 'rejected') throw end.reason;
     }
   });
 
   afterAll(() => {
     // Every N of every errno ran, and counted: the closing note reports the figure.
-    expect(cases).toBe(ERRNOS.length * operations.length);
+    expect(cases).toBe(3 * operations.length);
   });
 });
