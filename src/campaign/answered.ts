@@ -44,6 +44,7 @@ export class AnsweredCampaign implements PreparedCampaign {
   readonly stateRefusal = undefined;
   readonly tally = new Tally();
   readonly plan: Plan;
+  readonly notes: readonly string[] = [];
 
   constructor(
     readonly identity: CampaignIdentity,

@@ -200,5 +200,6 @@ async function prepare(
   });
   for (const { file, message } of prepared.plan.warnings)
     events.emit('warning', `${file}: ${message}`);
+  for (const note of prepared.notes) events.emit('warning', note);
   return prepared;
 }

@@ -86,8 +86,12 @@ export function endingError(
     const why = run.stopped.authRefused
       ? 'the gateway refused the credentials'
       : 'the gateway could not be used';
+    // Sent again as they are, the credentials would be refused again: they come first.
+    const how = run.stopped.authRefused
+      ? 'Put the right credentials in place first (`sms-send config` shows where each came from), then finish the campaign with'
+      : 'Finish the campaign later with';
     return new GatewayUnusableError(
-      finish(`${why}: ${run.stopped.reason}`, 'Finish the campaign later with'),
+      finish(`${why}: ${run.stopped.reason}`, how),
       run.stopped.authRefused ? 'credentials-refused' : 'gateway-unusable',
       document,
     );

@@ -4,6 +4,8 @@ import { basename, dirname, extname, join, resolve as resolvePath } from 'node:p
 import { claimCampaign, inspectCampaign, type Claim } from '../journal/claim.js';
 import { expandPlaceholders, type CampaignIdentity } from '../journal/identity.js';
 import { acquireLock, lockPath, type Lock } from '../journal/lock.js';
+import { moveRehearsalReport } from '../journal/rehearsal.js';
+import { stateDirProblem } from '../journal/state.js';
 import { reportFormat } from '../report/format.js';
 import { reportExistsError } from '../report/writer.js';
 import { UsageError } from '../shared/errors.js';
@@ -37,6 +39,8 @@ export async function reportPathFor(
 export class CampaignHold {
   claim: Claim | undefined;
   spool: SpoolWriter | undefined;
+  /** What taking the campaign did that its run should say: a rehearsal set aside, and its report. */
+  readonly notes: string[] = [];
   private reportLock: Lock | undefined;
   private originalLock: Lock | undefined;
 
@@ -66,20 +70,34 @@ export class CampaignHold {
       inputs: taken.hashes,
       existingReport: reportExists ? reportPath : undefined,
     };
-    if (request.dryRun) return inspectCampaign(claimOptions);
+    if (request.dryRun) {
+      // A real run would be refused by a state directory it cannot write: the dry run says so.
+      const unwritable = await stateDirProblem(settings.stateDir);
+      return unwritable ? { refusal: unwritable } : inspectCampaign(claimOptions);
+    }
     if (followUp)
       this.originalLock = await holdOriginal(settings.stateDir, followUp, request.program);
     this.claim = await claimCampaign(claimOptions);
     // The report's own lock keeps a delivery-report fold from rewriting it under this run.
     this.reportLock = await acquireLock(lockPath(reportPath), `writing the report ${reportPath}`);
     await clearStaleReportLocks(this.claim.previous?.reports ?? [], reportPath);
+    if (this.claim.setAside) {
+      this.notes.push(
+        `campaign ${taken.identity.id} was a rehearsal (sent to a simulator only): kept as ` +
+          `${this.claim.setAside}; this run starts it afresh`,
+      );
+    }
     // The campaign's state has let this run in without --force or --resume: no run of it is
-    // recorded, so the report is not its own.
+    // recorded, so the report is not its own; a rehearsal's report is moved out of its way.
     if (!request.force && !request.resume && (await exists(reportPath))) {
-      throw reportExistsError(reportPath, {
-        campaign: taken.identity.id,
-        stateDir: settings.stateDir,
-      });
+      const moved = await moveRehearsalReport(settings.stateDir, reportPath);
+      if (moved === undefined) {
+        throw reportExistsError(reportPath, {
+          campaign: taken.identity.id,
+          stateDir: settings.stateDir,
+        });
+      }
+      this.notes.push(`the report ${reportPath} was a rehearsal's: it is now ${moved}`);
     }
     return undefined;
   }

@@ -242,6 +242,10 @@ class Prepared implements PreparedCampaign {
     this.stateRefusal = parts.stateRefusal;
   }
 
+  get notes(): readonly string[] {
+    return this.hold.notes;
+  }
+
   async send(options: SendPassOptions): Promise<CampaignResult> {
     const { claim } = this.hold;
     if (!claim || this.refusal || this.sent) throw new Error('this campaign cannot be sent');

@@ -50,6 +50,7 @@ export async function sendPass(
   // The run's time (its rate, its ETA) is sending time: not the validation before it, not the
   // confirmation prompt (which waits for a person), not the wait for the send window.
   tally.startedAt = Date.now();
+  options.events.emit('started', { at: tally.startedAt });
   const report = resolvePath(reportPath);
   // Nothing has gone yet: a manifest that cannot be written refuses the run.
   await claim.start(manifestOf(request, input, options.target, report)).catch((error: unknown) => {
@@ -67,6 +68,7 @@ export async function sendPass(
     reason:
       run.stopped?.reason ??
       (windowClosed ? `the send window closed: ${windowClosed.window}` : undefined),
+    rehearsal: run.rehearsal === true || input.shape.target === 'simulator',
   });
   // A manifest that cannot be written still says `running`, which the next run reads as
   // interrupted: --resume finishes it all the same, from the journal, sending nothing twice.
@@ -141,6 +143,9 @@ function manifestOf(
         ? { ...input.claim.previous.counts }
         : (Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>),
     shape,
+    // The built-in simulator's runs are rehearsals from the start; another simulator's are
+    // known by its answers, when the run ends.
+    ...(shape.target === 'simulator' ? { rehearsal: true as const } : {}),
     ...(settings.suppress.length > 0
       ? { suppress: settings.suppress.map((list) => resolvePath(list.path)) }
       : {}),

@@ -31,6 +31,34 @@ export interface TimelineRecorder {
   finish(campaignDir: string, target: string): Promise<void>;
 }
 
+/** A run's batches by bucket: by the tenth of a second, merged into longer ones past MAX_BUCKETS. */
+class Buckets {
+  step = BUCKET_STEPS_MS[0]!;
+  private byStart = new Map<number, BucketTuple>();
+
+  add(at: number, answered: number, latencyMs: number): void {
+    const start = bucketOf(at, this.step);
+    let entry = this.byStart.get(start);
+    if (!entry) this.byStart.set(start, (entry = [start, 0, 0, 0, 0]));
+    entry[1] += answered;
+    entry[2]++;
+    entry[3] += latencyMs;
+    entry[4] = Math.max(entry[4], latencyMs);
+    if (this.byStart.size > MAX_BUCKETS && this.step < BUCKET_STEPS_MS.at(-1)!) {
+      this.step = BUCKET_STEPS_MS[BUCKET_STEPS_MS.indexOf(this.step) + 1]!;
+      this.byStart = new Map(rebucket(this.byStart.values(), this.step).map((b) => [b[0], b]));
+    }
+  }
+
+  empty(): boolean {
+    return this.byStart.size === 0;
+  }
+
+  sorted(): BucketTuple[] {
+    return [...this.byStart.values()].sort((a, b) => a[0] - b[0]);
+  }
+}
+
 /** Listens to a run's events; `command` is the command line already masked. */
 export function recordTimeline(
   events: SendEmitter,
@@ -39,28 +67,18 @@ export function recordTimeline(
   now: () => number = Date.now,
 ): TimelineRecorder {
   const startedAt = now();
-  let step = BUCKET_STEPS_MS[0]!;
-  let buckets = new Map<number, BucketTuple>();
+  let sendingFrom: number | undefined;
+  events.on('started', ({ at }) => (sendingFrom ??= at));
+  const buckets = new Buckets();
   const pauses: PauseTuple[] = [];
   const sent: SentTuple[] = [];
   let outageFrom: number | undefined;
-  const pause = (kind: PauseKind, from: number, to: number) => {
-    if (to > from) pauses.push([kind, from, to]);
+  const pause = (kind: PauseKind, from: number, to: number, reason?: string) => {
+    if (to > from) pauses.push(reason === undefined ? [kind, from, to] : [kind, from, to, reason]);
   };
-  events.on('batch', (batch) => {
-    const at = now();
-    const start = bucketOf(at, step);
-    let entry = buckets.get(start);
-    if (!entry) buckets.set(start, (entry = [start, 0, 0, 0, 0]));
-    if (batch.verdict === 'results') entry[1] += batch.size;
-    entry[2]++;
-    entry[3] += batch.latencyMs;
-    entry[4] = Math.max(entry[4], batch.latencyMs);
-    if (buckets.size > MAX_BUCKETS && step < BUCKET_STEPS_MS.at(-1)!) {
-      step = BUCKET_STEPS_MS[BUCKET_STEPS_MS.indexOf(step) + 1]!;
-      buckets = new Map(rebucket(buckets.values(), step).map((b) => [b[0], b]));
-    }
-  });
+  events.on('batch', (batch) =>
+    buckets.add(now(), batch.verdict === 'results' ? batch.size : 0, batch.latencyMs),
+  );
   events.on('record', (row, earlier) => {
     if (earlier || row.attempts === 0) return;
     const at = now();
@@ -70,24 +88,29 @@ export function recordTimeline(
     // the rest go without a time, so the file stays small whatever the run.
     else if (sent.length < MAX_SENT_ENTRIES) sent.push([row.row, row.row, at]);
   });
-  events.on('retry', (notice) => pause('retry wait', now(), now() + notice.delayMs));
+  events.on('retry', (notice) => pause('retry wait', now(), now() + notice.delayMs, notice.reason));
   events.on('waiting', (wait) => pause('window', wait.now, wait.opensAt));
-  events.on('outage', () => (outageFrom = now()));
+  let outageReason: string | undefined;
+  events.on('outage', ({ reason }) => {
+    outageFrom = now();
+    outageReason = reason;
+  });
   events.on('recovered', () => {
-    if (outageFrom !== undefined) pause('outage', outageFrom, now());
+    if (outageFrom !== undefined) pause('outage', outageFrom, now(), outageReason);
     outageFrom = undefined;
   });
   const window = settings.sendWindow;
   const run = (target: string): TimelineRun | undefined => {
-    if (buckets.size === 0) return undefined;
+    if (buckets.empty()) return undefined;
     const finishedAt = now();
     // An outage the run ended in lasted until its end.
     const open: PauseTuple[] =
       outageFrom !== undefined && finishedAt > outageFrom
-        ? [['outage', outageFrom, finishedAt]]
+        ? [['outage', outageFrom, finishedAt, outageReason ?? '']]
         : [];
     return {
       startedAt,
+      sendingFrom: sendingFrom ?? startedAt,
       finishedAt,
       command,
       target,
@@ -97,8 +120,8 @@ export function recordTimeline(
         ...(settings.rate === undefined ? {} : { rate: settings.rate }),
         ...(window ? { window: describeWindow(window) } : {}),
       },
-      step,
-      buckets: [...buckets.values()].sort((a, b) => a[0] - b[0]),
+      step: buckets.step,
+      buckets: buckets.sorted(),
       pauses: [...pauses, ...open],
       sent: [...sent].sort((a, b) => a[0] - b[0]),
     };

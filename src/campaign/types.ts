@@ -72,6 +72,8 @@ export interface PreparedCampaign {
   stateRefusal?: UsageError;
   /** Counts every row as it is reported; progress reads it while the send pass runs. */
   tally: Tally;
+  /** What preparing it did to the campaign's state that is worth saying (a rehearsal set aside). */
+  readonly notes: readonly string[];
   /** The send pass; once, and only when the plan was not refused and this is no dry run. */
   send(options: SendPassOptions): Promise<CampaignResult>;
   /** Releases the locks and the spool; a campaign that never started leaves no state behind. */

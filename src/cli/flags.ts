@@ -1,6 +1,6 @@
 // Flags that more than one command takes, each declared once: the settings table's (flag, help
 // and default from its entry), the gateway's, and those of the commands that send a campaign.
-import { Option, type Command } from 'commander';
+import { Help, Option, type Command } from 'commander';
 import {
   SETTING_KEYS,
   SETTINGS,
@@ -132,8 +132,21 @@ export function runOutputOptions(command: Command): Command {
 
 /**
  * A subcommand that takes its command's flags (`campaigns show --state-dir`, `dlr apply
- * --report`) lists them in its help too.
+ * --report`) lists them in its help too: those it takes, not those it has its own of, nor those
+ * it refuses (`refused`), nor the program's --version.
  */
-export function showsInherited(command: Command): Command {
-  return command.configureHelp({ ...command.configureHelp(), showGlobalOptions: true });
+export function showsInherited(command: Command, refused: readonly string[] = []): Command {
+  const base = command.configureHelp();
+  return command.configureHelp({
+    ...base,
+    showGlobalOptions: true,
+    visibleGlobalOptions(cmd) {
+      const own = new Set(cmd.options.map((o) => o.long));
+      const hidden = new Set([...refused, '--version']);
+      const all = Object.assign(new Help(), { showGlobalOptions: true });
+      return all
+        .visibleGlobalOptions(cmd)
+        .filter((o) => !own.has(o.long) && !hidden.has(o.long ?? ''));
+    },
+  });
 }

@@ -7,6 +7,7 @@ import { realpathSync } from 'node:fs';
 import { delimiter, join, sep } from 'node:path';
 import type { NextStep } from '../shared/errors.js';
 import { shellWord } from './ui/format.js';
+import { SETTING_KEYS, SETTINGS, type SettingSpec } from '../config/table.js';
 
 /** The program as the user runs it, and the arguments of this run (for "the same, with --resume"). */
 export interface Invocation {
@@ -73,4 +74,40 @@ export function commandFor(invocation: Invocation, next: Omit<NextStep, 'say'>):
   const drop = new Set([...(next.drop ?? []), ...(next.add ?? [])]);
   const args = invocation.args.filter((arg) => !drop.has(arg));
   return [invocation.program, ...args.map(shellWord), ...(next.add ?? [])].join(' ');
+}
+
+/** Flags that say where a campaign goes and where its state is, and whether each takes a value. */
+function gatewayFlags(): Map<string, boolean> {
+  const flags = new Map<string, boolean>([
+    ['--simulate', false],
+    ['--allow-insecure', false],
+    ['--password-stdin', false],
+    ['--config', true],
+    ['--profile', true],
+  ]);
+  for (const key of SETTING_KEYS) {
+    const spec: SettingSpec = SETTINGS[key];
+    if (spec.flag === undefined || (spec.group !== 'gateway' && spec.group !== 'state')) continue;
+    const [name] = spec.flag.split(/[ ,]/).filter((part) => part.startsWith('--'));
+    if (name !== undefined) flags.set(name, spec.flag.includes('<'));
+  }
+  return flags;
+}
+
+/**
+ * Of a command line's arguments, those that say where the campaign went (`--endpoint URL`,
+ * `--simulate`, `--config`, `--state-dir` …), for a follow-up command that must go there too.
+ */
+export function gatewayArgs(args: readonly string[]): string[] {
+  const flags = gatewayFlags();
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const [name] = arg.split('=');
+    const takesValue = flags.get(name!);
+    if (takesValue === undefined) continue;
+    kept.push(arg);
+    if (takesValue && !arg.includes('=') && i + 1 < args.length) kept.push(args[++i]!);
+  }
+  return kept;
 }

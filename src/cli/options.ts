@@ -12,6 +12,13 @@ export function nonNegativeInt(value: string): number {
   return Number(value);
 }
 
+/** A TCP port: 0 (a free one) to 65535. */
+export function port(value: string): number {
+  const n = /^[0-9]+$/.test(value) ? Number(value) : NaN;
+  if (!(n <= 65535)) throw new InvalidArgumentError('must be a port, 0 to 65535');
+  return n;
+}
+
 /** `--custom k=v`, repeatable: collects into one object. */
 export function keyValue(
   value: string,

@@ -2,6 +2,7 @@
 // usage errors. Actions load their modules lazily to keep --help fast.
 import { Command, Help, type CommanderError } from 'commander';
 import { UsageError } from '../shared/errors.js';
+import { nearestName } from '../shared/nearest.js';
 import { defineCampaigns } from './commands/campaigns-flags.js';
 import { defineCheck } from './commands/check-flags.js';
 import { defineCompletion } from './commands/completion-flags.js';
@@ -89,6 +90,15 @@ function usageErrors(command: Command, programName: string): void {
   for (const sub of command.commands) usageErrors(sub, programName);
 }
 
+/** The first argument of a command that has subcommands, when it is one or two edits from one. */
+function subcommandTypo(command: Command): { word: string; meant: string } | undefined {
+  const word = command.args[0];
+  if (word === undefined || command.commands.length === 0) return undefined;
+  const names = new Help().visibleCommands(command).map((c) => c.name());
+  const meant = nearestName(word, names);
+  return meant === undefined ? undefined : { word, meant };
+}
+
 /**
  * `error: unknown option '--simlate'\n(Did you mean --simulate?)` → one line with a hint; the
  * help it points to is named the way the user runs the program (`programName`).
@@ -108,6 +118,12 @@ function usageMessage(error: CommanderError, command: Command, programName: stri
   // Only the root raises it, for a first input that does not exist and looks like a command.
   if (error.code === 'commander.unknownCommand') {
     message = message.replace('unknown command', 'unknown command or input');
+  }
+  // `campaigns shwo x`: the word where a subcommand goes is most likely a mistyped one.
+  const typo = error.code === 'commander.excessArguments' ? subcommandTypo(command) : undefined;
+  if (typo) {
+    message = `unknown command '${typo.word}' for '${command.name()}'`;
+    hint = `did you mean ${command.name()} ${typo.meant}?`;
   }
   const names: string[] = [];
   for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());

@@ -266,7 +266,7 @@ export const SETTINGS = {
   strict: spec({
     flag: '--strict',
     sendOnly: true,
-    help: 'refuse (exit 2) rather than warn when the text looks mistyped: {name} where {{name}} was meant',
+    help: 'refuse (exit 2) rather than warn for every {word} in single braces, not only those close to a column',
     group: 'input',
     schema: v.boolean('must be true or false'),
   }),

@@ -1,7 +1,7 @@
 // Turns one HTTP exchange into per-message results, or a batch-level verdict: retry, failed, unknown.
 import type { Exchange } from './exchange.js';
 import { isTimeout, plainWords } from './words.js';
-import type { RestSmsMessageResp, RestSmsResponse } from './types.js';
+import { SIMULATOR_HEADER, type RestSmsMessageResp, type RestSmsResponse } from './types.js';
 
 /**
  * What the gateway's answer says about one message: its StatusCode decides accepted or rejected,
@@ -24,7 +24,13 @@ export interface GatewayResult {
  */
 export type Verdict =
   | { kind: 'results'; results: GatewayResult[] }
-  | { kind: 'retry'; reason: string; retryAfterMs?: number }
+  | {
+      kind: 'retry';
+      reason: string;
+      retryAfterMs?: number;
+      /** Nothing listens there, or the name does not resolve: the endpoint itself may be wrong. */
+      unreachable?: true;
+    }
   | {
       kind: 'failed';
       reason: string;
@@ -44,6 +50,9 @@ const NOT_CONNECTED = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
   'ERR_SSL_WRONG_VERSION_NUMBER',
 ]);
+
+/** Of those, the ones a wrong endpoint gives (or a gateway not started yet): said at once. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /** A certificate the TLS handshake refused: nothing was sent, and sending again changes nothing. */
 const CERTIFICATE = new Set([
@@ -159,7 +168,9 @@ function errorVerdict(exchange: Extract<Exchange, { kind: 'error' }>): Verdict {
       code === 'TIMEOUT'
         ? plainWords('UND_ERR_CONNECT_TIMEOUT', exchange.message, exchange.timeoutMs)
         : words;
-    return { kind: 'retry', reason: `${reason}${via}` };
+    return UNREACHABLE.has(code)
+      ? { kind: 'retry', reason: `${reason}${via}`, unreachable: true }
+      : { kind: 'retry', reason: `${reason}${via}` };
   }
   if (CONNECTION_LOST.has(code) && !requestSent) {
     return { kind: 'retry', reason: `${words} before the request was sent${via}` };
@@ -297,6 +308,8 @@ export interface Answer {
   /** From a response body that has them (sms-send check shows them). */
   processResult?: boolean;
   processResultDescription?: string;
+  /** sms-send's simulator answered (its header): the run is a rehearsal. */
+  simulator?: true;
 }
 
 /** Classifies an exchange and masks secrets in every text the verdict carries. */
@@ -318,6 +331,7 @@ export function answerOf(
   };
   if (exchange.kind === 'response') {
     answer.httpStatus = exchange.status;
+    if (exchange.headers[SIMULATOR_HEADER] !== undefined) answer.simulator = true;
     // Results mean classify() found ProcessResult true; the body need not be read twice.
     if (verdict.kind === 'results') {
       answer.processResult = true;

@@ -66,3 +66,9 @@ export const LIMITS = {
   StatusDescription: 2048,
   ProcessResultDescription: 2048,
 } as const;
+
+/**
+ * The header sms-send's simulator puts on every answer (docs/simulator.md): a run that meets it
+ * was a rehearsal, whatever endpoint it was given.
+ */
+export const SIMULATOR_HEADER = 'x-sms-send-simulator';

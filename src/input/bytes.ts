@@ -2,6 +2,7 @@
 import { isUtf8 } from 'node:buffer';
 import { open } from 'node:fs/promises';
 import { InputError } from './errors.js';
+import { notUtf8 } from './utf8.js';
 
 /** Bytes of a file from `start` up to `end` (exclusive; the end of the file when undefined). */
 export interface ByteRange {
@@ -81,7 +82,7 @@ async function invalidAt(
     }
   }
   const line = await lineAt(path, offset + bad, { start: range.start, line: range.line ?? 1 });
-  return new InputError(file, line, 'is not valid UTF-8 (save it as UTF-8)');
+  return new InputError(file, line, notUtf8(offset === 0 ? bytes : undefined));
 }
 
 /** The offset just after the first line break at or after `offset`, or the file's end. */

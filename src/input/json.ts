@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { readUtf8, type ByteRange } from './bytes.js';
 import { MAX_RECORD_BYTES } from './csv.js';
 import { InputError } from './errors.js';
+import { jsonMistake } from './json-error.js';
 import { StrictUtf8Decoder } from './utf8.js';
 import { JsonArraySplitter, JsonShapeError } from './json-split.js';
 import type { FieldValue, InputRecord, OpenedInput } from './types.js';
@@ -86,7 +87,9 @@ function parseRecord(text: string, file: string, line: number): Record<string, F
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new InputError(file, line, `malformed JSON: ${(error as Error).message}`);
+    const mistake = jsonMistake(text);
+    if (!mistake) throw new InputError(file, line, `malformed JSON: ${(error as Error).message}`);
+    throw new InputError(file, line + mistake.lines, `malformed JSON: ${mistake.reason}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InputError(file, line, 'each record must be a JSON object');

@@ -12,6 +12,9 @@ export class StrictUtf8Decoder extends Transform {
     super({ readableObjectMode: false, decodeStrings: true, encoding: 'utf8' });
   }
 
+  /** Nothing decoded yet: a byte-order mark would be at the start of this chunk. */
+  private first = true;
+
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.decode(chunk, true, callback);
   }
@@ -22,12 +25,13 @@ export class StrictUtf8Decoder extends Transform {
 
   private decode(bytes: Uint8Array, stream: boolean, callback: TransformCallback): void {
     let text: string;
+    const first = this.first;
+    this.first = false;
     try {
       text = this.decoder.decode(bytes, { stream });
     } catch {
-      callback(
-        new InputError(this.file, this.badLine(bytes), 'is not valid UTF-8 (save it as UTF-8)'),
-      );
+      const reason = notUtf8(first ? bytes : undefined);
+      callback(new InputError(this.file, this.badLine(bytes), reason));
       return;
     }
     for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) this.line++;
@@ -48,4 +52,18 @@ export class StrictUtf8Decoder extends Transform {
     }
     return line;
   }
+}
+
+/**
+ * Why a file is not UTF-8, in words that say what to do: a UTF-16 file (as some spreadsheets
+ * save "Unicode text") is named as one by its byte-order mark. `start`: the file's first bytes.
+ */
+export function notUtf8(start: Uint8Array | undefined): string {
+  const utf16 =
+    start !== undefined &&
+    start.length >= 2 &&
+    ((start[0] === 0xff && start[1] === 0xfe) || (start[0] === 0xfe && start[1] === 0xff));
+  return utf16
+    ? 'is UTF-16, not UTF-8 (save it as UTF-8: in a spreadsheet, "CSV UTF-8")'
+    : 'is not valid UTF-8 (save it as UTF-8)';
 }

@@ -1,4 +1,5 @@
 // Before anything is sent, a campaign's state decides: start, resume, or refuse (finished, unfinished, running).
+import { setAsideRehearsal } from './rehearsal.js';
 import { rm, rmdir } from 'node:fs/promises';
 import { leadingTo, LockedError, UsageError } from '../shared/errors.js';
 import { groupDigits, plural } from '../shared/count.js';
@@ -42,6 +43,8 @@ export interface Claim {
    */
   finished: boolean;
   loadJournal(): Promise<JournalState>;
+  /** The ID a rehearsal of this content was set aside under, when this run found one. */
+  setAside?: string;
   /**
    * Marks the campaign running: from here on its state is kept, whatever happens. A run given no
    * prices keeps those an earlier run of the campaign was priced with.
@@ -51,7 +54,11 @@ export interface Claim {
   ): Promise<Manifest>;
   /** Records how the run ended. */
   finish(
-    update: Pick<Manifest, 'status' | 'counts' | 'records' | 'summary'> & { reason?: string },
+    update: Pick<Manifest, 'status' | 'counts' | 'records' | 'summary'> & {
+      reason?: string;
+      /** This run went to a simulator: the campaign stays a rehearsal if every run did. */
+      rehearsal?: boolean;
+    },
   ): Promise<void>;
   /** Releases the lock; a run that never started leaves no folder behind to block the next. */
   release(): Promise<void>;
@@ -68,15 +75,10 @@ async function releaseSpool(paths: CampaignPaths, status: CampaignStatus | undef
   await rm(paths.spool, { force: true });
 }
 
-export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
+/** The campaign's lock (exit 4 while another run holds it, saying how to see how it stands). */
+async function lockCampaign(paths: CampaignPaths, options: ClaimOptions) {
   const { identity } = options;
-  await ensureStateDir(options.stateDir);
-  const paths = campaignPaths(options.stateDir, identity.id);
-  // A folder left by a run killed before its first batch: resuming it is starting it.
-  const existed = await exists(paths.dir);
-  // Its name synced in campaigns/: a batch is sent only once the journal that records it is findable.
-  await makeFolders(paths.dir);
-  const lock = await acquireLock(paths.lock, `sending campaign ${identity.id}`).catch(
+  return acquireLock(paths.lock, `sending campaign ${identity.id}`).catch(
     async (error: unknown) => {
       // Once the run that holds it has started sending, how it stands can be looked at meanwhile;
       // before that there is nothing to show but the wait.
@@ -90,6 +92,17 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
       throw error;
     },
   );
+}
+
+export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
+  const { identity } = options;
+  await ensureStateDir(options.stateDir);
+  const paths = campaignPaths(options.stateDir, identity.id);
+  // A folder left by a run killed before its first batch: resuming it is starting it.
+  const existed = await exists(paths.dir);
+  // Its name synced in campaigns/: a batch is sent only once the journal that records it is findable.
+  await makeFolders(paths.dir);
+  const lock = await lockCampaign(paths, options);
   let started = false;
   let current: Manifest | undefined;
   const claim: Claim = {
@@ -100,10 +113,11 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
       return claim.journal;
     },
     async start(fields) {
-      const { report, ...rest } = fields;
+      const { report, rehearsal, ...rest } = fields;
       current = {
         ...(previous?.pricing ? { pricing: previous.pricing } : {}),
         ...rest,
+        ...(rehearsal && rehearsedSoFar(previous) ? { rehearsal } : {}),
         createdAt: previous?.createdAt ?? rest.startedAt,
         runs: (previous?.runs ?? 0) + 1,
         reports: [...(previous?.reports ?? []).filter((r) => r !== report), report],
@@ -112,7 +126,7 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
       started = true;
       return current;
     },
-    async finish(update) {
+    async finish({ rehearsal, ...update }) {
       if (!current) return;
       const now = new Date().toISOString();
       current = {
@@ -122,6 +136,9 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
         ...(update.status === 'finished' ? { finishedAt: now } : {}),
       };
       if (update.reason === undefined) delete current.reason;
+      // One run that reached a real gateway makes the campaign real for good.
+      if (rehearsal && rehearsedSoFar(previous)) current.rehearsal = true;
+      else delete current.rehearsal;
       await writeManifest(paths.manifest, current);
     },
     async release() {
@@ -139,6 +156,9 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
   let previous: Manifest | undefined;
   try {
     const decision = await decide(paths, options, existed);
+    if (decision.setAside && decision.manifest) {
+      claim.setAside = await setAsideRehearsal(options.stateDir, paths, decision.manifest);
+    }
     if (decision.fresh && !decision.keepManifest) {
       // A run killed before its first batch (or stopped by validation): nothing to keep. With
       // --force the earlier journal stays until the send pass archives it, so a forced run that
@@ -162,6 +182,8 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
 
 interface Decision {
   manifest?: Manifest;
+  /** The campaign's state is a rehearsal's: moved to a folder of its own before a fresh start. */
+  setAside?: boolean;
   /** Start without the earlier journal. */
   fresh: boolean;
   /** The earlier manifest stays the campaign's (its reports, creation time, runs). */
@@ -197,6 +219,10 @@ async function decide(
     if (options.resume && !existed) throw await nothingToResume(options);
     return { manifest, fresh: true, keepManifest: false };
   }
+  // A rehearsal (every run went to a simulator) makes nothing sent: a new run starts afresh, and
+  // the rehearsal is kept under a name of its own. A --resume goes on with it.
+  if (manifest.rehearsal && !options.resume)
+    return { manifest, fresh: true, keepManifest: false, setAside: true };
   const status: CampaignStatus = manifest.status === 'running' ? 'interrupted' : manifest.status;
   if (manifest.contentHash !== identity.contentHash && !options.force) {
     throw new UsageError(
@@ -273,6 +299,11 @@ async function nothingToResume(options: ClaimOptions): Promise<UsageError> {
     drop: ['--resume'],
     add: options.existingReport === undefined ? [] : ['--force'],
   });
+}
+
+/** Whether every earlier run of the campaign (none, for a first run) was a rehearsal. */
+function rehearsedSoFar(previous: Manifest | undefined): boolean {
+  return previous === undefined || previous.rehearsal === true;
 }
 
 async function hasArchivedJournals(paths: CampaignPaths): Promise<boolean> {

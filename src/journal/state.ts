@@ -1,10 +1,10 @@
 // The state directory: one folder per campaign with its manifest, journal, lock and spool.
 import { constants } from 'node:fs';
 import { access, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { makeFolders } from '../shared/disk.js';
 import { describeSystemError, UsageError } from '../shared/errors.js';
-import { listIfExists, readIfExists, replaceFile } from '../shared/files.js';
+import { exists, listIfExists, readIfExists, replaceFile } from '../shared/files.js';
 import type { PricePerSegment } from '../message/cost.js';
 import { OUTCOMES, type Outcome } from '../message/outcome.js';
 import type { CampaignShape } from './identity.js';
@@ -59,6 +59,11 @@ export interface Manifest {
    * Absent in manifests of earlier versions, and while a first run goes.
    */
   summary?: ManifestSummary;
+  /**
+   * Every run went to sms-send's simulator (the built-in one, or one whose answers said so):
+   * nothing reached a phone, and a real send of the same content is not refused for it.
+   */
+  rehearsal?: true;
   /** The prices the newest run estimated its cost with: the campaign's page prices it by them. */
   pricing?: Pricing;
 }
@@ -118,12 +123,29 @@ export async function ensureStateDir(stateDir: string): Promise<void> {
     await makeFolders(join(stateDir, 'campaigns'));
     await access(join(stateDir, 'campaigns'), constants.W_OK | constants.X_OK);
   } catch (error) {
-    throw new UsageError(
-      `the state directory ${stateDir} cannot be written: ${describeSystemError(error)}; nothing was sent. ` +
-        'Point --state-dir, SMS_SEND_STATE_DIR or "stateDir" in the config at a writable folder.',
-      'state-dir',
-    );
+    throw stateDirError(stateDir, error);
   }
+}
+
+/**
+ * What ensureStateDir would refuse a real run with, found without creating anything: a dry run
+ * says it too. The nearest folder that exists must be writable, on a file system that is.
+ */
+export async function stateDirProblem(stateDir: string): Promise<UsageError | undefined> {
+  let folder = join(stateDir, 'campaigns');
+  while (!(await exists(folder)) && dirname(folder) !== folder) folder = dirname(folder);
+  return access(folder, constants.W_OK | constants.X_OK).then(
+    () => undefined,
+    (error: unknown) => stateDirError(stateDir, error),
+  );
+}
+
+function stateDirError(stateDir: string, error: unknown): UsageError {
+  return new UsageError(
+    `the state directory ${stateDir} cannot be written: ${describeSystemError(error)}; nothing was sent. ` +
+      'Point --state-dir, SMS_SEND_STATE_DIR or "stateDir" in the config at a writable folder.',
+    'state-dir',
+  );
 }
 
 export async function readManifest(path: string): Promise<Manifest | undefined> {

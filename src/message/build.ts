@@ -29,6 +29,7 @@ import {
   checkUserDataHeader,
   type Check,
 } from './rules.js';
+import { nearestName } from '../shared/nearest.js';
 import { fillOnce, type Template } from './template.js';
 import { normalizeValidity } from './validity.js';
 
@@ -218,22 +219,25 @@ function textOf(
   let text: string;
   if (template) {
     for (const name of template.placeholders) {
-      if (lookup(fields, name) === undefined) {
-        problems.push({ field: `{{${name}}}`, reason: `the record has no field "${name}"` });
-      }
+      if (lookup(fields, name) === undefined) problems.push(noField(name, fields));
     }
     text = template.fill((name) => lookup(fields, name));
   } else {
     text = plan.text !== undefined ? asText(fields[plan.text]) : '';
     if (text.includes('{{')) {
       const filled = fillOnce(text, (name) => lookup(fields, name));
-      for (const name of filled.missing) {
-        problems.push({ field: `{{${name}}}`, reason: `the record has no field "${name}"` });
-      }
+      for (const name of filled.missing) problems.push(noField(name, fields));
       text = filled.text;
     }
   }
   return text;
+}
+
+/** A placeholder the record has no field for, with the field it is closest to (a typo). */
+function noField(name: string, fields: InputRecord['fields']): Problem {
+  const near = nearestName(name, Object.keys(fields));
+  const hint = near === undefined || near === name ? '' : `: did you mean {{${near}}}?`;
+  return { field: `{{${name}}}`, reason: `the record has no field "${name}"${hint}` };
 }
 
 /** The message fields' own rules, each problem named by its field. */

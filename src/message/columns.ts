@@ -1,5 +1,5 @@
 // Which column holds what: recipient and text detection, message-field columns, CustomData.<key> columns.
-import { nearestColumn } from './placeholders.js';
+import { nearestName } from '../shared/nearest.js';
 import type { Template } from './template.js';
 
 /** RestSmsMessageReq fields a column may set, by their lower-case name. */
@@ -137,7 +137,7 @@ export function checkColumns(
     const lower = new Set(columns.map((c) => c.toLowerCase()));
     for (const name of options.template.placeholders) {
       if (!lower.has(name.toLowerCase())) {
-        const near = nearestColumn(name, columns);
+        const near = nearestName(name, columns);
         const hint = near === undefined ? '' : `: did you mean {{${near}}}?`;
         problems.push({
           file,

@@ -1,4 +1,5 @@
-// {{column}} text templates (\{{ for a literal {{): compiled once, filled per record, placeholders listed.
+// {{column}} text templates (\{{ for a literal {{, \{ for a literal {): compiled once, filled per
+// record, placeholders listed.
 
 export interface Template {
   /** The template as written, so a worker thread can compile it again. */
@@ -8,10 +9,11 @@ export interface Template {
   fill(lookup: (name: string) => string | undefined): string;
 }
 
-// \{{ is an escape for a literal {{ (texts may need braces, and data must be able to hold them);
-// it is matched first, so the braces after it never start a placeholder.
-const ESCAPE = '\\{{';
-const PLACEHOLDER = /\\\{\{|\{\{\s*([^{}]+?)\s*\}\}/g;
+// \{{ is an escape for a literal {{ (texts may need braces, and data must be able to hold them),
+// and \{ for a literal { (a `{word}` meant as written, which is otherwise taken for a typo); they
+// are matched first, so the braces after them never start a placeholder.
+const ESCAPES: Record<string, string> = { '\\{{': '{{', '\\{': '{' };
+const PLACEHOLDER = /\\\{\{?|\{\{\s*([^{}]+?)\s*\}\}/g;
 
 export function compileTemplate(source: string): Template {
   const literals: string[] = [];
@@ -21,8 +23,9 @@ export function compileTemplate(source: string): Template {
   for (const match of source.matchAll(PLACEHOLDER)) {
     literal += source.slice(last, match.index);
     last = match.index + match[0].length;
-    if (match[0] === ESCAPE) {
-      literal += '{{';
+    const escaped = ESCAPES[match[0]];
+    if (escaped !== undefined) {
+      literal += escaped;
       continue;
     }
     literals.push(literal);
@@ -60,9 +63,10 @@ export function fillOnce(
   let at = nextBrace(source, 0);
   while (at !== -1) {
     if (source.charCodeAt(at) === BACKSLASH) {
-      if (source.startsWith('{{', at + 1)) {
-        text += source.slice(last, at) + '{{';
-        last = at + 3;
+      if (source.charCodeAt(at + 1) === OPEN) {
+        const double = source.charCodeAt(at + 2) === OPEN;
+        text += source.slice(last, at) + (double ? '{{' : '{');
+        last = at + (double ? 3 : 2);
         at = nextBrace(source, last);
       } else at = nextBrace(source, at + 1);
       continue;

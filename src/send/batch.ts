@@ -95,6 +95,7 @@ class BatchTries {
     );
     run.attempted = true;
     run.noteReached(answer);
+    run.noteUnreachable(answer.verdict);
     let verdict = answer.verdict;
     if (verdict.kind === 'unknown') this.ambiguous = true;
     if (verdict.kind === 'unknown' && options.retryUnknown) {

@@ -35,6 +35,11 @@ export interface SendEvents {
    * `stateUnwritable`) the campaign's journal could not be written.
    */
   stop: [{ reason: string; authRefused: boolean; stateUnwritable?: boolean }];
+  /**
+   * Nothing has answered in this run and the endpoint refuses connections or does not resolve:
+   * said once, at once, since it is more often a wrong endpoint than an outage.
+   */
+  unreachable: [{ reason: string }];
   /** The gateway looks down: no new batches while it is probed, for up to `graceMs`. */
   outage: [{ reason: string; graceMs: number }];
   /** A probe was answered: sending goes on. */
@@ -50,6 +55,11 @@ export interface SendEvents {
   waiting: [{ opensAt: number; now: number; timeZone: string }];
   /** The send window closed: no new batch is taken, those in flight finish. */
   windowClosed: [];
+  /**
+   * Sending begins (the window open, the campaign marked running): the run's time and rate count
+   * from here, in the summary and on the page.
+   */
+  started: [{ at: number }];
 }
 
 export class SendEmitter extends EventEmitter<SendEvents> {}

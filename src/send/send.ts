@@ -29,6 +29,7 @@ export async function send(
     interrupted: !run.stopped && run.interrupted(),
     notSent: run.notSent,
     windowClosed: closed || undefined,
+    ...(run.rehearsal ? { rehearsal: true as const } : {}),
   };
 }
 

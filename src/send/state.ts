@@ -26,6 +26,10 @@ export class SendState {
   // Whether any request of this run got an HTTP answer: none at all means the gateway was never
   // reached (refused, DNS, TLS, timeouts), which is exit 3, not a run with failed records.
   reached = false;
+  /** sms-send's simulator answered: the run was a rehearsal, whatever its endpoint. */
+  rehearsal = false;
+  /** The `unreachable` event was emitted: once a run. */
+  private saidUnreachable = false;
   attempted = false;
   lastReason = '';
   /** The outage wait in progress, shared by every worker. */
@@ -125,6 +129,16 @@ export class SendState {
   /** An answer, or a request that may have been processed: the gateway was reached. */
   noteReached(answer: Answer): void {
     if (answer.httpStatus !== undefined || answer.verdict.kind === 'unknown') this.reached = true;
+    if (answer.simulator) this.rehearsal = true;
+  }
+
+  /** A first refused connection or unknown host of a run that never reached the gateway: said once. */
+  noteUnreachable(verdict: Verdict): void {
+    if (verdict.kind !== 'retry' || !verdict.unreachable || this.reached || this.saidUnreachable) {
+      return;
+    }
+    this.saidUnreachable = true;
+    this.events.emit('unreachable', { reason: verdict.reason });
   }
 
   /** Reports a batch that surely never got through as not sent: --resume sends it. */

@@ -76,4 +76,6 @@ export interface SendOutcome {
   windowClosed?: boolean;
   /** Records never attempted because the run stopped or was interrupted (`failed` or `skipped`). */
   notSent: number;
+  /** sms-send's simulator answered (docs/simulator.md): nothing reached a phone. */
+  rehearsal?: true;
 }

@@ -2,7 +2,7 @@
 // what each does to the disk, and one that a test can make fail at any operation, as a full,
 // read-only or failing disk does (docs/campaign-state.md#when-the-disk-fails).
 import { fstatSync, ftruncateSync, readSync, writeSync, type Stats } from 'node:fs';
-import { link, mkdir, open, rename, type FileHandle } from 'node:fs/promises';
+import { access, link, mkdir, open, rename, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /** The operations a disk can refuse. Reads and removals are not among them. */
@@ -169,7 +169,7 @@ export async function syncFolder(path: string): Promise<void> {
 /** `mkdir -p` (private folders) whose new folders are each synced in their parent. */
 export async function makeFolders(path: string): Promise<void> {
   refuse('mkdir', path);
-  const first = await mkdir(path, { recursive: true, mode: 0o700 });
+  const first = await mkdir(path, { recursive: true, mode: 0o700 }).catch(truerMkdirError(path));
   if (first === undefined) return;
   // Every folder from `first` down to `path` is new; each parent's entry for it is synced.
   const parents: string[] = [];
@@ -178,4 +178,29 @@ export async function makeFolders(path: string): Promise<void> {
     if (folder === first || dirname(folder) === folder) break;
   }
   for (const parent of parents) await syncFolder(parent);
+}
+
+/**
+ * A recursive mkdir on a read-only file system (or in a folder without write permission) reports
+ * ENOENT, as if a parent were missing: the first missing folder is made on its own, which fails
+ * with the error that says why (EROFS, EACCES).
+ */
+function truerMkdirError(path: string): (error: NodeJS.ErrnoException) => Promise<never> {
+  return async (error) => {
+    if (error.code !== 'ENOENT') throw error;
+    let missing = path;
+    while (
+      dirname(missing) !== missing &&
+      !(await access(dirname(missing)).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      missing = dirname(missing);
+    }
+    await mkdir(missing, { mode: 0o700 }).catch((truer: NodeJS.ErrnoException) => {
+      throw truer.code === 'ENOENT' ? error : truer;
+    });
+    throw error;
+  };
 }

@@ -35,6 +35,23 @@ export interface FaultOptions {
   authStatus?: 200 | 401 | 403;
 }
 
+/** Each fault as `--fault name=value` takes it: the value, and what it does (docs/simulator.md). */
+export const FAULT_HELP: Record<keyof FaultOptions, [value: string, effect: string]> = {
+  latencyMs: ['ms', 'delay before every answer'],
+  latencyJitterMs: ['ms', 'plus a random delay up to this'],
+  unavailable: ['probability', '503 with Retry-After, nothing processed'],
+  rateLimited: ['probability', '429 with Retry-After, nothing processed'],
+  retryAfterSeconds: ['seconds', 'the Retry-After value (default 1)'],
+  errorAfterProcessing: ['probability', 'messages accepted, then HTTP 500'],
+  resetBeforeProcessing: ['probability', 'connection dropped, nothing processed'],
+  resetAfterProcessing: ['probability', 'messages accepted, then the connection dropped'],
+  hang: ['probability', 'never answers'],
+  processResultFalse: ['probability', 'ProcessResult false, nothing processed'],
+  rejectMessage: ['probability', 'per message: StatusCode 120'],
+  maxBatchSize: ['count', 'larger requests get ProcessResult false'],
+  authStatus: ['200|401|403', 'HTTP status for bad credentials'],
+};
+
 /** What happens to a request before it is processed; the first of these that fires wins. */
 export type BeforeFault =
   'none' | 'unavailable' | 'rate-limited' | 'reset-before' | 'hang' | 'process-result-false';

@@ -52,6 +52,12 @@ export interface SimulatorOptions {
   deliveryReports?: DeliveryReportOptions;
   /** Serve https with this key and certificate (PEM); plain http when absent. */
   tls?: { key: string; cert: string };
+  /**
+   * Say on every answer that it is a simulator (the `x-sms-send-simulator` header), so a campaign
+   * sent here is a rehearsal: what `sms-send simulate` does. Off by default, where a program or
+   * a test stands the simulator in for the real gateway.
+   */
+  rehearsal?: boolean;
 }
 
 export interface Simulator {
@@ -150,6 +156,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     faults: () => faults,
     checkCredentials,
     tls: options.tls,
+    rehearsal: options.rehearsal === true,
   });
   const port = await server.listen(options.port ?? 0, host);
   const scheme = options.tls ? 'https' : 'http';

@@ -1,4 +1,5 @@
 // The simulator's HTTP front: routing, format selection, JSONP, body limits, fault timing and answers.
+import { SIMULATOR_HEADER } from '../gateway/types.js';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
@@ -33,6 +34,8 @@ export interface ServerContext {
   checkCredentials(request: FoldedFields): string | undefined;
   /** Served over TLS with this key and certificate (PEM), as a real gateway is. */
   readonly tls?: { key: string; cert: string };
+  /** Every answer says it comes from a simulator: a campaign sent here is a rehearsal. */
+  readonly rehearsal: boolean;
 }
 
 /** Numbers instances so two simulators in one process never share a TransactionId prefix. */
@@ -462,6 +465,8 @@ export class SimulatorServer {
       }
       res.writeHead(answer.status, {
         ...answer.headers,
+        // A run sent to a rehearsal simulator is never taken for a real send.
+        ...(this.context.rehearsal ? { [SIMULATOR_HEADER]: '1' } : {}),
         'Content-Type': type,
         'Content-Length': Buffer.byteLength(payload),
       });

@@ -15,13 +15,21 @@ import type { CampaignBatch, CampaignOptions, CampaignReader } from './types.js'
 export function readCampaign(options: CampaignOptions): CampaignReader {
   const fileProblems: FileProblem[] = [];
   const fileWarnings: FileProblem[] = [];
-  /** A column in single braces: a warning, or with --strict a problem that refuses the run. */
+  /**
+   * A word in single braces: a column's name (or close to one) refuses the run; any other is a
+   * warning, or with --strict refuses it too.
+   */
   const noteBraces = (file: string, columns: readonly string[]): void => {
     if (!options.template) return;
-    const found = singleBraceProblems(file, columns, options.template);
-    if (options.strict) {
-      fileProblems.push(...found.map((p) => ({ ...p, message: `${p.message} (--strict)` })));
-    } else fileWarnings.push(...found);
+    for (const { file: at, message, refuse } of singleBraceProblems(
+      file,
+      columns,
+      options.template,
+    )) {
+      if (refuse) fileProblems.push({ file: at, message });
+      else if (options.strict) fileProblems.push({ file: at, message: `${message} (--strict)` });
+      else fileWarnings.push({ file: at, message });
+    }
   };
 
   async function* records(): AsyncGenerator<CampaignBatch> {

@@ -221,6 +221,18 @@ const ROWS: Row[] = [
     fix: () => void vi.setSystemTime(new Date('2026-11-25T09:00:30Z')),
   },
   {
+    name: 'rejected records: the summary names the follow-up that sends them again',
+    produce: () => {
+      world.sim.setFaults({ latencyMs: 5, rejectMessage: 0.5 });
+      return run(world.base);
+    },
+    code: 1,
+    says: 'send them again as a follow-up campaign with',
+    // What rejected them is put right; the command carries the endpoint the campaign went to.
+    fix: () => world.sim.setFaults({ latencyMs: 5 }),
+    inline: /follow-up campaign with:\n {2}npx sms-send (.+)\n/,
+  },
+  {
     name: 'follow-up unfinished: the original resumed while its follow-up is interrupted',
     produce: async () => {
       world.sim.setFaults({ latencyMs: 5, rejectMessage: 0.5 });
@@ -307,7 +319,9 @@ describe('--dry-run --resume counts what the resume then sends', () => {
     expect(dry.code, dry.stderr).toBe(0);
     const left = (JSON.parse(dry.stdout) as { plan: { leftToSend: number } }).plan.leftToSend;
     const text = await run([...resume, '--dry-run']);
-    expect(text.stdout).toContain(`${left} messages left to send`);
+    expect(text.stdout).toMatch(
+      new RegExp(`to send +${left} of \\d+ \\(--resume: the rest were settled`),
+    );
     const before = world.sim.ledger.length;
     const resumed = await run(resume);
     expect([0, 1], resumed.stderr).toContain(resumed.code);

@@ -93,8 +93,9 @@ describe('help', () => {
                                        rest as skipped
         --dedupe                       skip records whose recipient and text repeat an
                                        earlier record
-        --strict                       refuse (exit 2) rather than warn when the text
-                                       looks mistyped: {name} where {{name}} was meant
+        --strict                       refuse (exit 2) rather than warn for every
+                                       {word} in single braces, not only those close
+                                       to a column
         --suppress <file>              skip recipients listed in this file: one number
                                        a line, or a CSV with a phone column
                                        (repeatable)

@@ -176,7 +176,7 @@ describe('sms-send dlr', () => {
   });
 
   it.each([
-    [['dlr', '--report', 'r.csv', '--port', '70000'], /a port is 0 to 65535/],
+    [['dlr', '--report', 'r.csv', '--port', '70000'], /--port "70000": must be a port, 0 to 65535/],
     [['dlr', '--report', 'no/such/folder/r.csv', '--port', '0'], /does not exist/],
     [['dlr', '--report', 'r.xml', '--port', '0'], /JUnit XML/],
     [

@@ -514,7 +514,7 @@ describe('output when stdout and stderr are not a terminal', () => {
     const lines = result.stderr.split('\n').filter((line) => line !== '');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^sms-send: the gateway refused the credentials: .*; 3 failed, 0 accepted of 3; report .*; finish the campaign later with: npx sms-send .* --resume$/,
+      /^sms-send: the gateway refused the credentials: .*; 3 failed, 0 accepted of 3; report .*; put the right credentials in place first \(`sms-send config` shows where each came from\), then finish the campaign with: npx sms-send .* --resume$/,
     );
   });
 });

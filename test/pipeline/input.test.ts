@@ -283,6 +283,14 @@ describe.concurrent(
         says: 'JSON',
       },
       {
+        // A record over several lines: the line of the mistake, not of the record's start, and
+        // no second line number from inside the record.
+        name: 'JSON: a mistake inside a record of several lines names its own line',
+        args: ['bad-json-multiline.json'],
+        at: 'bad-json-multiline.json:5',
+        says: 'malformed JSON: not a JSON value at "tru"',
+      },
+      {
         name: 'JSON: missing comma between records',
         args: ['bad-json-missing-comma.json'],
         at: 'bad-json-missing-comma.json:3',
@@ -942,34 +950,56 @@ describe.concurrent(
   },
 );
 
-describe('a column in single braces: {name} is sent as written', () => {
-  const braces =
-    'the text has {name}, which is sent as written to every recipient: did you mean {{name}}?';
+describe('a word in single braces: {name} would be sent as written', () => {
+  const refused = (name: string, column: string) =>
+    `the text has {${name}}, which would go to every recipient as written: did you mean {{${column}}}? (to send the braces as written, write \\{${name}})`;
+  const warned = (name: string) =>
+    `the text has {${name}}, which every recipient gets as written (a column's value is {{column}}; write \\{${name}} to say the braces are meant)`;
 
-  it('is a warning in the plan, and the run still sends', async ({ expect }) => {
-    const run = await send(['bad-template.csv', '--text', 'Hi {name}, welcome']);
+  it('a column in single braces refuses the run, even under --quiet: exit 2, nothing sent', async ({
+    expect,
+  }) => {
+    const run = await send(['bad-template.csv', '--text', 'Hi {name}, welcome', '--quiet']);
+    expect(await aftermath(run)).toEqual(NOTHING_SENT);
+    expect(errorOf(run)).toContain(`bad-template.csv: ${refused('name', 'name')}`);
+  });
+
+  it('written \\{name}, the braces are sent as written, and nothing is said', async ({
+    expect,
+  }) => {
+    const run = await send(['bad-template.csv', '--text', 'Hi \\{name}, welcome']);
     expect(run.code, run.error).toBe(0);
-    expect(run.plan!.warnings).toEqual([{ file: 'bad-template.csv', message: braces }]);
-    expect(run.planJson!.warnings).toEqual(run.plan!.warnings);
+    expect(run.plan!.warnings).toEqual([]);
     expect(run.messages.map((m) => m.UserData)).toContain('Hi {name}, welcome');
   });
 
-  it('refuses the run under --strict: exit 2, nothing sent', async ({ expect }) => {
-    const run = await send(['bad-template.csv', '--text', 'Hi {name}, welcome', '--strict']);
+  it('another word in single braces is a warning in the plan, and the run still sends', async ({
+    expect,
+  }) => {
+    const run = await send(['bad-template.csv', '--text', 'Code {ABC} for {{name}}']);
+    expect(run.code, run.error).toBe(0);
+    expect(run.plan!.warnings).toEqual([{ file: 'bad-template.csv', message: warned('ABC') }]);
+    expect(run.planJson!.warnings).toEqual(run.plan!.warnings);
+  });
+
+  it('--strict refuses that one too: exit 2, nothing sent', async ({ expect }) => {
+    const run = await send(['bad-template.csv', '--text', 'Code {ABC}', '--strict']);
     expect(await aftermath(run)).toEqual(NOTHING_SENT);
-    expect(errorOf(run)).toContain(`bad-template.csv: ${braces} (--strict)`);
+    expect(errorOf(run)).toContain(`bad-template.csv: ${warned('ABC')} (--strict)`);
   });
 
   it('JSON and NDJSON: the keys of the first records stand for the columns', async ({ expect }) => {
     const run = await send(['records.ndjson', '--text', 'Hi {txt}', '--dry-run']);
-    expect(run.code, run.error).toBe(0);
-    expect(run.plan!.warnings).toEqual([
-      {
-        file: 'records.ndjson',
-        message:
-          'the text has {txt}, which is sent as written to every recipient: did you mean {{text}}?',
-      },
-    ]);
+    expect(run.code).toBe(2);
+    expect(errorOf(run)).toContain(`records.ndjson: ${refused('txt', 'text')}`);
+  });
+
+  it('a JSON record without the field a placeholder names: the nearest one is named', async ({
+    expect,
+  }) => {
+    const run = await send(['records.ndjson', '--text', 'Hi {{txet}}']);
+    expect(await aftermath(run)).toEqual(NOTHING_SENT);
+    expect(errorOf(run)).toContain('the record has no field "txet": did you mean {{text}}?');
   });
 
   it('{{nmae}} names the nearest column', async ({ expect }) => {

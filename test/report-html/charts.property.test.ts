@@ -219,6 +219,7 @@ describe('the delivery-time histogram, from generated deliveries', () => {
             runs: [
               {
                 startedAt: 0,
+                sendingFrom: 0,
                 finishedAt: 1,
                 command: '',
                 target: '',

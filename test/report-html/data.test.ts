@@ -18,7 +18,8 @@ import {
 } from '../../src/report/html/delivery-times.js';
 import { maskNumbers, maskRecipient } from '../../src/report/html/mask.js';
 import { escapeHtml, html } from '../../src/report/html/escape.js';
-import { readTimeline } from '../../src/report/html/timeline.js';
+import { readTimeline, type PauseTuple } from '../../src/report/html/timeline.js';
+import { mergePauses } from '../../src/report/html/sending.js';
 import { SendEmitter } from '../../src/send/events.js';
 import { writeFixture } from './fixture.js';
 
@@ -99,6 +100,61 @@ describe('collectPage', () => {
   });
 });
 
+describe('the costliest messages', () => {
+  it('are ranked by cost when priced, then segments, then row', async () => {
+    const file = join(dir, 'costly.ndjson');
+    const row = (n: number, to: string, segments: number) =>
+      JSON.stringify({
+        row: n,
+        to,
+        outcome: 'accepted',
+        statusCode: 0,
+        segments,
+        encoding: 'GSM-7',
+      });
+    await writeFile(
+      file,
+      [row(1, '4741000001', 3), row(2, '4670000002', 3), row(3, '4741000003', 2)].join('\n') + '\n',
+    );
+    const page = await collectPage(file, { pricePerSegment: { '47': 0.35, default: 0.5 } });
+    expect(page.costliest.map((c) => [c.row, c.cost])).toEqual([
+      [2, 1.5],
+      [1, 1.05],
+      [3, 0.7],
+    ]);
+  });
+});
+
+describe('pauses on the page', () => {
+  it('merge when they overlap, each kind apart, and say why they were taken', () => {
+    const run = {
+      startedAt: 0,
+      sendingFrom: 0,
+      finishedAt: 100_000,
+      command: '',
+      target: '',
+      settings: { batchSize: 1, concurrency: 1 },
+      step: 1000,
+      buckets: [],
+      sent: [],
+      pauses: [
+        ['retry wait', 1000, 3000, 'HTTP 503'],
+        ['retry wait', 2000, 4000, 'HTTP 503'],
+        ['retry wait', 2500, 3500, 'connection refused'],
+        ['window', 10_000, 20_000],
+        ['retry wait', 50_000, 51_000, 'HTTP 429'],
+      ] as PauseTuple[],
+    };
+    expect(mergePauses({ v: 2, runs: [run] }).map((s) => [s.label, s.from, s.to, s.minor])).toEqual(
+      [
+        ['a batch waiting to be sent again (HTTP 503 ×2, connection refused)', 1000, 4000, true],
+        ['outside the send window', 10_000, 20_000, false],
+        ['a batch waiting to be sent again (HTTP 429)', 50_000, 51_000, true],
+      ],
+    );
+  });
+});
+
 describe('small pieces', () => {
   it.each([
     ['4741234567', '47••••••67'],
@@ -128,6 +184,7 @@ describe('small pieces', () => {
         runs: [
           {
             startedAt: 0,
+            sendingFrom: 0,
             finishedAt: 1,
             command: '',
             target: '',
@@ -166,6 +223,7 @@ describe('small pieces', () => {
       runs: [
         {
           startedAt: 0,
+          sendingFrom: 0,
           finishedAt: 1,
           command: '',
           target: '',
@@ -318,7 +376,7 @@ describe('recordTimeline', () => {
       [minute + 10_000, 2, 1, 40, 40],
       [minute + 70_000, 2, 1, 60, 60],
     ]);
-    expect(run.pauses).toEqual([['retry wait', minute + 10_000, minute + 11_000]]);
+    expect(run.pauses).toEqual([['retry wait', minute + 10_000, minute + 11_000, 'HTTP 503']]);
     expect(run.sent).toEqual([
       [1, 2, minute + 10_000],
       [4, 4, minute + 70_000],

@@ -150,6 +150,7 @@ export async function writeFixture(
   await writeManifest(paths.manifest, manifest);
   await appendTimelineRun(paths.dir, {
     startedAt: T0,
+    sendingFrom: T0,
     finishedAt: T0 + 240_000,
     command: hostile ? `sms-send c.csv --text '${HOSTILE[0]}'` : 'sms-send campaign.csv --simulate',
     target: manifest.target,

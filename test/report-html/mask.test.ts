@@ -99,6 +99,7 @@ describe('the page masks numbers everywhere', () => {
     });
     await appendTimelineRun(paths.dir, {
       startedAt: T0,
+      sendingFrom: T0,
       finishedAt: T0 + 9000,
       command: `sms-send c.csv --from ${plant('command')}`,
       target: plant('timeline target'),

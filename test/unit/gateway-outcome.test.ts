@@ -125,6 +125,7 @@ describe('classify: a proxy refuses', () => {
     expect(classify(through('ECONNREFUSED'), ['m'])).toEqual({
       kind: 'retry',
       reason: 'connection refused (through the proxy http://***@proxy:3128 (HTTPS_PROXY))',
+      unreachable: true,
     });
   });
 });
@@ -140,7 +141,13 @@ describe('classify: network errors', () => {
     'ERR_SSL_WRONG_VERSION_NUMBER',
   ])('%s: never connected, so retry, in plain words (the code is not in the reason)', (code) => {
     const verdict = classify(networkError(code, 'boom'), SENT, NOW);
-    expect(verdict).toEqual({ kind: 'retry', reason: plainWords(code, 'boom') });
+    // Refused, or a name that does not resolve: the endpoint itself may be wrong, said at once.
+    const unreachable = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
+    expect(verdict).toEqual({
+      kind: 'retry',
+      reason: plainWords(code, 'boom'),
+      ...(unreachable ? { unreachable: true } : {}),
+    });
     expect(verdict.kind === 'retry' && verdict.reason).not.toContain(code);
   });
 

@@ -2,12 +2,8 @@
 // written), and a {{placeholder}} with no column but one close to it.
 import { describe, expect, it } from 'vitest';
 import { checkColumns, planColumns } from '../../src/message/columns.js';
-import {
-  editDistance,
-  nearestColumn,
-  singleBraced,
-  singleBraceProblems,
-} from '../../src/message/placeholders.js';
+import { singleBraced, singleBraceProblems } from '../../src/message/placeholders.js';
+import { editDistance, nearestName } from '../../src/shared/nearest.js';
 import { compileTemplate } from '../../src/message/template.js';
 
 const COLUMNS = ['phone', 'name', 'first_name', 'city'];
@@ -34,7 +30,7 @@ describe('editDistance', () => {
   });
 });
 
-describe('nearestColumn', () => {
+describe('nearestName', () => {
   it.each([
     ['name', 'name'],
     ['NAME', 'name'],
@@ -46,7 +42,7 @@ describe('nearestColumn', () => {
     ['x', undefined],
     ['greeting', undefined],
   ])('%s → %s', (name, column) => {
-    expect(nearestColumn(name, COLUMNS)).toBe(column);
+    expect(nearestName(name, COLUMNS)).toBe(column);
   });
 });
 
@@ -65,21 +61,26 @@ describe('singleBraced: what a template sends as written between single braces',
   });
 });
 
-describe('singleBraceProblems: a column in single braces, or close to one', () => {
+describe('singleBraceProblems: a column in single braces, or close to one, refuses; another warns', () => {
+  const refused = (name: string, column: string) => ({
+    refuse: true,
+    message: `the text has {${name}}, which would go to every recipient as written: did you mean {{${column}}}? (to send the braces as written, write \\{${name}})`,
+  });
+  const warned = (name: string) => ({
+    refuse: false,
+    message: `the text has {${name}}, which every recipient gets as written (a column's value is {{column}}; write \\{${name}} to say the braces are meant)`,
+  });
   it.each([
-    [
-      'Hi {name}, welcome',
-      ['the text has {name}, which is sent as written to every recipient: did you mean {{name}}?'],
-    ],
-    [
-      'Hi {Nmae}',
-      ['the text has {Nmae}, which is sent as written to every recipient: did you mean {{name}}?'],
-    ],
-    ['Hi {{name}} from {town}', []],
-    ['Code {1234} is yours', []],
-  ])('%j', (source, messages) => {
-    const problems = singleBraceProblems('a.csv', COLUMNS, compileTemplate(source));
-    expect(problems).toEqual(messages.map((message) => ({ file: 'a.csv', message })));
+    ['Hi {name}, welcome', [refused('name', 'name')]],
+    ['Hi {Nmae}', [refused('Nmae', 'name')]],
+    ['Hi {frist_nmae}', [refused('frist_nmae', 'first_name')]],
+    ['Hi {{name}} from {town}', [warned('town')]],
+    ['Code {1234} is yours', [warned('1234')]],
+    ['Hi \\{name}, as written', []],
+    ['Hi \\{{name}}, as written', []],
+  ])('%j', (source, problems) => {
+    const found = singleBraceProblems('a.csv', COLUMNS, compileTemplate(source));
+    expect(found).toEqual(problems.map((problem) => ({ file: 'a.csv', ...problem })));
   });
 });
 

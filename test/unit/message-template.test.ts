@@ -71,7 +71,8 @@ const ESCAPES: [string, string[], string][] = [
   ['\\{{7*7}}', [], '{{7*7}}'],
   ['\\{{name}} is {{name}}', ['name'], '{{name}} is Kari'],
   ['{{name}} \\{{ and \\{{', ['name'], 'Kari {{ and {{'],
-  ['a \\{ stays, \\} stays, \\x stays', [], 'a \\{ stays, \\} stays, \\x stays'],
+  ['a \\{ is a brace, \\} stays, \\x stays', [], 'a { is a brace, \\} stays, \\x stays'],
+  ['\\{name} as written', [], '{name} as written'],
   ['\\{{{name}}}', [], '{{{name}}}'],
   ['\\\\{{name}}', [], '\\{{name}}'],
 ];
@@ -95,12 +96,12 @@ describe('fillOnce: \\{{ escapes', () => {
 });
 
 describe('fillOnce scans by hand exactly what the placeholder expression matches', () => {
-  // The expression fillOnce used before, kept here as the reference it must agree with.
-  const REFERENCE = /\\\{\{|\{\{\s*([^{}]+?)\s*\}\}/g;
+  // The expression compileTemplate uses, kept here as the reference fillOnce must agree with.
+  const REFERENCE = /\\\{\{?|\{\{\s*([^{}]+?)\s*\}\}/g;
   function reference(source: string, lookup: (name: string) => string | undefined) {
     const missing: string[] = [];
-    const text = source.replace(REFERENCE, (_match, name: string | undefined) => {
-      if (name === undefined) return '{{';
+    const text = source.replace(REFERENCE, (match: string, name: string | undefined) => {
+      if (name === undefined) return match.slice(1);
       const value = lookup(name);
       if (value === undefined) {
         if (!missing.includes(name)) missing.push(name);

@@ -2,6 +2,14 @@
 import type { Command } from 'commander';
 import { colorOption, configOptions, settingOptions, showsInherited } from '../flags.js';
 import type { RunState } from '../run-state.js';
+import { examples, exitCodes, setHelp } from '../help.js';
+import { EXIT_CODE_MEANING } from '../../shared/errors.js';
+
+const CAMPAIGN_EXIT_CODES = {
+  0: 'done',
+  2: 'usage error, no such campaign (or an ambiguous prefix), or the state directory cannot be read',
+  70: EXIT_CODE_MEANING[70],
+};
 
 export function defineCampaigns(program: Command, state: RunState): void {
   const campaigns = program
@@ -35,4 +43,29 @@ export function defineCampaigns(program: Command, state: RunState): void {
     });
   showsInherited(show);
   showsInherited(prune);
+  setHelp(campaigns, [
+    examples([
+      ['every campaign of the state directory, newest first', 'sms-send campaigns'],
+      [
+        'those of another state directory, as JSON',
+        'sms-send campaigns --state-dir /srv/sms/state --json',
+      ],
+    ]),
+    exitCodes(CAMPAIGN_EXIT_CODES),
+  ]);
+  setHelp(show, [
+    examples([
+      ['one campaign, by an unambiguous prefix of its ID', 'sms-send campaigns show 3f2a9b1c'],
+    ]),
+    exitCodes(CAMPAIGN_EXIT_CODES),
+  ]);
+  setHelp(prune, [
+    examples([
+      [
+        'remove the state of campaigns finished more than 90 days ago',
+        'sms-send campaigns prune --older-than 90d',
+      ],
+    ]),
+    exitCodes(CAMPAIGN_EXIT_CODES),
+  ]);
 }

@@ -4,7 +4,7 @@ import { EXIT_CODE_MEANING, type ExitCode } from '../../shared/errors.js';
 import { colorOption, gatewayOptions, settingOptions } from '../flags.js';
 import { environment, examples, exitCodes, GROUP, setHelp } from '../help.js';
 import type { RunState } from '../run-state.js';
-import { nonNegativeInt } from '../options.js';
+import { port } from '../options.js';
 
 /** What `sms-send check` can end with, in its own words. */
 const CHECK_EXIT_CODES: Partial<Record<ExitCode, string>> = {
@@ -38,11 +38,7 @@ export function defineCheck(program: Command, state: RunState): void {
       "where the gateway reaches check's receiver (a tunnel or proxy); not needed with " +
         '--simulate or a loopback endpoint',
     )
-    .option(
-      '--dlr-port <n>',
-      "port of check's receiver on 127.0.0.1 (default: a free one)",
-      nonNegativeInt,
-    )
+    .option('--dlr-port <n>', "port of check's receiver on 127.0.0.1 (default: a free one)", port)
     .option(
       '--dlr-mix <mix>',
       'with --simulate: status=weight,… the simulator reports, e.g. UNDELIV=1 (default DELIVRD)',

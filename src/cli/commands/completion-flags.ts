@@ -1,7 +1,8 @@
 // `sms-send completion bash|zsh|fish`: its flags, help and action; the script is completion.ts's.
 import type { Command } from 'commander';
 import { LIST_CAMPAIGNS } from '../completion.js';
-import { examples, setHelp } from '../help.js';
+import { examples, exitCodes, setHelp } from '../help.js';
+import { EXIT_CODE_MEANING } from '../../shared/errors.js';
 import type { RunState } from '../run-state.js';
 
 export function defineCompletion(program: Command, state: RunState): void {
@@ -45,5 +46,10 @@ export function defineCompletion(program: Command, state: RunState): void {
         '(retry, campaigns show, report). A new shell loads the script.',
       ],
     },
+    exitCodes({
+      0: 'the script was printed',
+      2: 'not bash, zsh or fish',
+      70: EXIT_CODE_MEANING[70],
+    }),
   ]);
 }

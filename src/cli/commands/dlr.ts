@@ -91,7 +91,6 @@ async function receiverPlace(
 ): Promise<{ reportPath: string; logPath: string; host: string; port: number }> {
   const reportPath = requireReport(flags);
   const port = flags.port ?? DEFAULT_PORT;
-  if (port > 65535) throw new UsageError(`--port ${port}: a port is 0 to 65535`);
   const folder = dirname(resolve(reportPath));
   if (
     !(await stat(folder).then(
@@ -193,13 +192,6 @@ export async function runDlr(flags: DlrFlags, program: string): Promise<ExitCode
 
 export async function runDlrApply(flags: DlrApplyFlags): Promise<ExitCode> {
   const reportPath = requireReport(flags);
-  for (const flag of ['port', 'host', 'out'] as const) {
-    if (flags[flag] !== undefined) {
-      throw new UsageError(
-        `--${flag} is an option of the receiver (sms-send dlr), not of dlr apply`,
-      );
-    }
-  }
   if (flags.from === undefined) throw new UsageError('--from is required');
   if (!(await isFile(reportPath))) {
     throw new UsageError(`report ${reportPath} does not exist`, 'no-report');

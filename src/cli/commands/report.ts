@@ -1,7 +1,7 @@
 // `sms-send report FILE|CAMPAIGN` (alias summary): counts a report's rows by outcome, StatusCode and
 // delivery status, with --fail-under holds their shares against thresholds (exit 1 when one is
 // below), and with --html writes the campaign's page (docs/report.md#the-html-page).
-import { ExitCode } from '../../shared/errors.js';
+import { ExitCode, UsageError } from '../../shared/errors.js';
 import { campaignPage, findReport, looksLikeReportPath } from '../../campaign/page.js';
 import { judgeGates, parseGates } from '../../report/gates.js';
 import { summarizeReport, type ReportCounts } from '../../report/read.js';
@@ -40,6 +40,17 @@ export async function runReport(what: string, flags: ReportFlags): Promise<ExitC
  * report's path alone needs no settings; a campaign ID, or a page (its campaign, its cost), does.
  */
 async function countsFor(what: string, flags: ReportFlags): Promise<ReportCounts> {
+  if (flags.html === undefined) {
+    const priced = [
+      ...(flags['pricePerSegment'] === undefined ? [] : ['--price-per-segment']),
+      ...(flags['currency'] === undefined ? [] : ['--currency']),
+    ];
+    if (priced.length > 0) {
+      throw new UsageError(
+        `${priced.join(' and ')} price the campaign's page: give --html FILE too`,
+      );
+    }
+  }
   if (flags.html === undefined && ((await isFile(what)) || looksLikeReportPath(what))) {
     return summarizeReport(what);
   }

@@ -126,13 +126,13 @@ export async function sendPrepared(
   context: SendContext,
 ): Promise<ExitCode> {
   const { flags, target } = context;
-  // Before the plan and the prompt: what looks mistyped is seen before anything is sent.
-  if (!flags.quiet) {
-    const err = colorFor('stderr');
-    for (const { file, message } of prepared.plan.warnings) {
-      process.stderr.write(err.yellow(`warning: ${file}: ${message}\n`));
-    }
+  // Before the plan and the prompt: what looks mistyped is seen before anything is sent, with
+  // --quiet too (it hides progress, never a problem with what recipients will read).
+  const err = colorFor('stderr');
+  for (const { file, message } of prepared.plan.warnings) {
+    process.stderr.write(err.yellow(`warning: ${file}: ${message}\n`));
   }
+  if (!flags.quiet) for (const note of prepared.notes) process.stderr.write(`${note}\n`);
   // A dry run agrees with a real run: refused by the input, or by the campaign's state.
   const problem =
     refusalError(prepared, context.inputs) ?? (flags.dryRun ? prepared.stateRefusal : undefined);
@@ -211,14 +211,12 @@ function printDryRun(
   const document = planDocument(prepared, window, extra, now);
   const state = window ? windowState(window, now) : undefined;
   const windowLine = window && state ? `\n${renderWindowPlan(window, state, now)}` : '';
+  const left = prepared.resuming ? prepared.toSend : undefined;
   if (problem) {
-    if (!flags.json) process.stdout.write(`${renderPlan(plan, out)}\n`);
+    if (!flags.json) process.stdout.write(`${renderPlan(plan, out, left)}\n`);
     // One document on stdout, even when the plan shows the run would be refused.
     throw refusedPlan(problem, document);
   }
-  const left = prepared.resuming
-    ? `\n${plural(prepared.toSend, 'message')} left to send (--resume: the rest were settled by an earlier run)`
-    : '';
   // A dry run needs no gateway (it checks the input and the campaign's state), but it does not
   // let a plan pass for a run that would be refused for want of one without saying so.
   const noGateway =
@@ -228,7 +226,7 @@ function printDryRun(
   process.stdout.write(
     flags.json
       ? `${JSON.stringify(document)}\n`
-      : `${renderPlan(plan, out)}${left}${windowLine}${noGateway}\n${out.dim(`campaign ${identity.id}`)}\n`,
+      : `${renderPlan(plan, out, left)}${windowLine}${noGateway}\n${out.dim(`campaign ${identity.id}`)}\n`,
   );
   return ExitCode.ok;
 }
@@ -266,6 +264,7 @@ async function sendWithProgress(
     intervalSeconds: flags.progressInterval ?? 10,
     quiet: flags.quiet === true || flags.json === true,
     verbose: flags.verbose === true,
+    endpoint: target.label,
   });
   // While the run waits for its send window nothing is in flight, and a stop says so.
   let windowOpensAt = 0;

@@ -1,7 +1,7 @@
 // `sms-send simulate`: runs the simulator in the foreground until Ctrl-C.
 import { ExitCode, UsageError } from '../../shared/errors.js';
 import type { DeliveryReportOptions, FaultOptions } from '../../simulator/index.js';
-import { PROBABILITIES } from '../../simulator/faults.js';
+import { PROBABILITIES, validateFaults } from '../../simulator/faults.js';
 import { fileURLToPath } from 'node:url';
 import { colorFor } from '../ui/color.js';
 import { renderSimulatorBanner, renderSimulatorStopped } from '../ui/simulate.js';
@@ -43,6 +43,8 @@ export async function runSimulate(flags: SimulateFlags, program: string): Promis
     deliveryReports,
     // A long session or a benchmark must not grow without bound; the count is kept regardless.
     ledgerLimit: 10_000,
+    // What is sent here is a rehearsal: the same content sent for real later is not refused.
+    rehearsal: true,
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') {
       throw new UsageError(`port ${flags.port ?? 8099} is in use; pick another with --port`);
@@ -128,7 +130,18 @@ export function parseFaults(raw: Record<string, string>): FaultOptions {
     if (value.trim() === '' || !Number.isFinite(n) || n < 0) {
       throw new UsageError(`--fault ${name} must be a number, 0 or more`);
     }
+    if ((PROBABILITIES as readonly string[]).includes(name) && n > 1) {
+      throw new UsageError(
+        `--fault ${name}=${value}: a probability is 0 to 1 (0.2 is one in five)`,
+      );
+    }
     faults[name] = n;
   }
-  return faults;
+  // What is left to the simulator's own checks (whole numbers where it wants them) is said here too.
+  try {
+    return validateFaults(faults);
+  } catch (error) {
+    if (error instanceof RangeError) throw new UsageError(`--${error.message}`);
+    throw error;
+  }
 }

@@ -24,6 +24,7 @@ export function campaignJson(entry: CampaignEntry) {
     reports: m.reports,
     reason: m.reason ?? null,
     followUp: m.followUp ?? null,
+    rehearsal: m.rehearsal === true,
     stateFolder: entry.paths.dir,
   };
 }
@@ -55,7 +56,7 @@ export function renderCampaignList(
     return [
       m.id,
       `${when(m.startedAt)} UTC`,
-      e.status,
+      m.rehearsal ? `${e.status}, rehearsal` : e.status,
       `${formatCount(e.counts.accepted)} / ${formatCount(m.records)} accepted`,
       others(e.counts),
       m.inputs.map((i) => basename(i.path)).join(' '),
@@ -80,7 +81,7 @@ export function renderCampaign(entry: CampaignDetail, c: ChalkInstance): string 
   const { journals, bytes } = entry.setAside;
   const lines = [
     `${c.bold('campaign')}  ${m.id}${m.named ? c.dim(' (named with --campaign)') : ''}`,
-    `${c.bold('status')}    ${paintStatus(entry.status, c)}${m.reason ? ` (${m.reason})` : ''}`,
+    `${c.bold('status')}    ${paintStatus(entry.status, c)}${m.reason ? ` (${m.reason})` : ''}${m.rehearsal ? c.dim(', a rehearsal: sent to a simulator only') : ''}`,
     `${c.bold('started')}   ${m.startedAt}${m.runs > 1 ? c.dim(` (run ${m.runs}; first ${m.createdAt})`) : ''}`,
     `${c.bold('finished')}  ${m.finishedAt ?? c.dim('-')}`,
     `${c.bold('records')}   ${formatCount(m.records)}: ${formatCount(entry.counts.accepted)} accepted${others(entry.counts) ? `, ${others(entry.counts)}` : ''}${entry.countedFromJournal ? c.dim(' (settled so far, from its journal)') : ''}`,

@@ -50,7 +50,8 @@ export function renderReceiverStart(info: ReceiverInfo, c: ChalkInstance): strin
     `${c.green('receiving delivery reports')} on ${info.url} (any path; GET query, POST JSON or form)`,
     `  report  ${info.reportPath}${info.reportExists ? '' : c.yellow(' (does not exist yet: updated once it does)')}`,
     `  log     ${info.logPath}`,
-    `  send with: ${info.program} campaign.csv --report ${info.reportPath} --dlr-url '${info.template}'`,
+    // Not a whole command: the input, the endpoint and the credentials are the send's own.
+    `  on your send, add: --report ${info.reportPath} --dlr-url '${info.template}'`,
     info.acceptUnsigned
       ? c.yellow(`  ${UNSIGNED_NOTE}`)
       : '  only reports carrying the proof sms-send put in their DeliveryReportUrl are taken',

@@ -5,7 +5,7 @@ import { summaryDocument } from '../../campaign/documents.js';
 import { endingError } from '../../campaign/flow.js';
 import type { ResumeCounts } from '../../campaign/resume.js';
 import type { CampaignResult } from '../../campaign/types.js';
-import { commandFor, type Invocation } from '../invocation.js';
+import { commandFor, gatewayArgs, type Invocation } from '../invocation.js';
 import { colorFor } from './color.js';
 import { groupDigits } from '../../shared/count.js';
 import { plural } from './format.js';
@@ -64,7 +64,26 @@ export function endRun(result: CampaignResult, options: EndOptions): ExitCode {
       colorFor('stderr').yellow(`${unknownWarning(summary.byOutcome.unknown, run.resumed)}\n`),
     );
   }
+  const again = summary.byOutcome.failed + summary.byOutcome.rejected;
+  if (!options.json && !options.quiet && again > 0 && options.campaign !== undefined) {
+    process.stderr.write(`${retryHint(again, options)}\n`);
+  }
   return exitCode;
+}
+
+/**
+ * `30 records were rejected or failed: sms-send retry 3f2a… sends them again …`: a summary with
+ * records the gateway did not take says how to send them again, once what refused them is fixed.
+ */
+function retryHint(n: number, options: EndOptions): string {
+  // Where the campaign went goes with it: the same gateway, config, profile and state directory.
+  const command = commandFor(options.invocation, {
+    args: ['retry', options.campaign, ...gatewayArgs(options.invocation.args)],
+  });
+  return (
+    `${plural(n, 'record')} ${n === 1 ? 'was' : 'were'} rejected or failed (none of them reached a phone). ` +
+    `Once what the StatusCodes and errors in the report say is fixed, send them again as a follow-up campaign with:\n  ${command}`
+  );
 }
 
 /** The command line that finishes this campaign: the same arguments, with --resume. */

@@ -5,10 +5,15 @@ import type { CostEstimate, NormalizeCounts, Ucs2Char } from '../../validate/typ
 import { formatCount, formatMoney, plural } from './format.js';
 import { formatTable } from './table.js';
 
-export function renderPlan(plan: Plan, c: ChalkInstance): string {
+/** The plan; with `left`, a --resume's: what is left of the valid records to send. */
+export function renderPlan(plan: Plan, c: ChalkInstance, left?: number): string {
   const lines = [c.bold('Plan (dry run: nothing sent)')];
   lines.push(`  records     ${formatCount(plan.records)}`);
-  lines.push(`  to send     ${formatCount(plan.valid)}`);
+  lines.push(
+    left === undefined
+      ? `  to send     ${formatCount(plan.valid)}`
+      : `  to send     ${formatCount(left)} of ${formatCount(plan.valid)} (--resume: the rest were settled by an earlier run)`,
+  );
   if (plan.invalid > 0) lines.push(`  invalid     ${c.yellow(formatCount(plan.invalid))}`);
   const skipped = plan.skipped - plan.suppressed;
   if (skipped > 0) lines.push(`  skipped     ${formatCount(skipped)} (--limit/--dedupe)`);

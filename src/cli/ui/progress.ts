@@ -20,6 +20,8 @@ export interface ProgressOptions {
   intervalSeconds: number;
   quiet: boolean;
   verbose: boolean;
+  /** Where the batches go, as the summary names it: the first refused connection names it. */
+  endpoint?: string;
 }
 
 /** What one send progress line shows. */
@@ -35,6 +37,8 @@ export interface SendProgress {
   /** Messages the gateway answered per second of this run. */
   rate: number;
   elapsedMs: number;
+  /** Why no batch goes out now: the gateway is not answering (connection refused). */
+  waitingFor?: string;
 }
 
 /**
@@ -56,6 +60,7 @@ export function renderSendProgress(p: SendProgress, width = Infinity): string {
     [1, p.retries > 0 ? `retries ${formatCount(p.retries)}` : ''],
     [0, formatRate(p.rate)],
     [3, eta],
+    [5, p.waitingFor === undefined ? '' : `waiting for the gateway: ${p.waitingFor}`],
   ];
   const heads = [`${p.label} ${counted}`, counted, `${percent}%`];
   for (const head of heads) {
@@ -66,6 +71,18 @@ export function renderSendProgress(p: SendProgress, width = Infinity): string {
     }
   }
   return heads.at(-1)!;
+}
+
+/**
+ * `nothing answers at http://127.0.0.1:9 (connection refused): …`: a run whose first request could
+ * not connect, said before any retry, with what finds the cause.
+ */
+export function renderUnreachable(endpoint: string | undefined, reason: string): string {
+  const where = endpoint === undefined ? 'the gateway' : endpoint;
+  return (
+    `nothing answers at ${where} (${reason}): if the endpoint is wrong, stop (Ctrl-C) and fix it; ` +
+    '`sms-send check` says what is wrong. Trying again meanwhile'
+  );
 }
 
 /** `validating: 120,000 records read  41,250 records/s` (the total is not known until the end). */
@@ -86,6 +103,8 @@ export function showProgress(
 ): Progress {
   let retries = 0;
   let sent = 0;
+  /** Why the run waits for the gateway, while it does: the progress line says so. */
+  let outage: string | undefined;
   events.on('retry', () => retries++);
   events.on('batch', (b) => (sent += b.size));
   // While the run waits for its send window, the spinner counts down to the opening instead.
@@ -112,6 +131,7 @@ export function showProgress(
         retries,
         rate: elapsedMs > 0 ? (tally.answered * 1000) / elapsedMs : 0,
         elapsedMs,
+        ...(outage === undefined ? {} : { waitingFor: outage }),
       },
       width,
     );
@@ -120,12 +140,16 @@ export function showProgress(
   if (options.quiet) return { note() {}, stop() {} };
 
   const live = startLiveLine(line(), stream);
-  // Why nothing moves: waiting for a gateway that stopped answering is said, not left to guess.
-  events.on('outage', ({ reason, graceMs }) =>
+  // Why nothing moves: waiting for a gateway that stopped answering is said, not left to guess;
+  // one that was never reached, at once, since the endpoint itself may be wrong.
+  events.on('unreachable', ({ reason }) => live.say(renderUnreachable(options.endpoint, reason)));
+  events.on('outage', ({ reason, graceMs }) => {
+    outage = reason;
     live.say(
       `the gateway is not answering (${reason}); waiting up to ${formatDuration(graceMs)} for it, no new batches meanwhile`,
-    ),
-  );
+    );
+  });
+  events.on('recovered', () => (outage = undefined));
   events.on('waiting', (wait) => live.say(renderWaiting(wait)));
   events.on('windowClosed', () =>
     live.say('the send window closed: finishing the batches in flight, taking no new ones'),

@@ -21,11 +21,14 @@ export interface LiveLine {
 }
 
 /**
- * A spinner only on a terminal that reports its width: a pseudo-terminal with zero columns
- * (some CI runners, `script`) makes ora redraw forever.
+ * A spinner only where ora draws one (is-interactive: a terminal, not TERM=dumb, no CI variable;
+ * elsewhere it stays still and the plain lines are what moves), and only on a terminal that
+ * reports its width: a pseudo-terminal with zero columns (`script`) makes ora redraw forever.
  */
 export function canSpin(stream: StatusStream): boolean {
-  return stream.isTTY === true && (stream.columns ?? 0) > 0;
+  const interactive =
+    stream.isTTY === true && process.env['TERM'] !== 'dumb' && !('CI' in process.env);
+  return interactive && (stream.columns ?? 0) > 0;
 }
 
 type OraFactory = typeof oraFactory;

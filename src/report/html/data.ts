@@ -260,12 +260,17 @@ class PageTally {
   }
 }
 
-/** The costliest rows so far, most segments first, then by row; a short list, kept sorted. */
+/** Costliest first (by cost when priced, else by segments), then by row. */
+function costlier(a: CostlyRow, b: CostlyRow): number {
+  return (b.cost ?? 0) - (a.cost ?? 0) || b.segments - a.segments || a.row - b.row;
+}
+
+/** The costliest rows so far; a short list, kept sorted. */
 function keepCostliest(list: CostlyRow[], candidate: CostlyRow): CostlyRow[] {
   const last = list.at(-1);
-  if (list.length >= COSTLIEST_LIMIT && last && last.segments >= candidate.segments) return list;
+  if (list.length >= COSTLIEST_LIMIT && last && costlier(last, candidate) <= 0) return list;
   list.push(candidate);
-  list.sort((a, b) => b.segments - a.segments || a.row - b.row);
+  list.sort(costlier);
   if (list.length > COSTLIEST_LIMIT) list.pop();
   return list;
 }

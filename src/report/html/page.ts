@@ -224,21 +224,27 @@ function deliverySection(data: PageData): Markup {
     { key: 'pending', label: 'on the way', count: f.pending },
     { key: 'awaiting', label: 'no report yet', count: f.awaiting },
   ];
+  // Accepted is a share of what was sent; every delivery status, of what was accepted.
   const rows = bars.map(
     (b) =>
       html`<tr>
         <th scope="row">${b.label}</th>
         <td class="n" data-funnel="${b.key}">${num(b.count)}</td>
         <td class="n">
-          ${b.key === 'sent' ? '' : pct(b.count, b.key === 'accepted' ? f.sent : f.accepted)}
+          ${
+            b.key === 'sent'
+              ? ''
+              : b.key === 'accepted'
+                ? html`${pct(b.count, f.sent)} of sent`
+                : html`${pct(b.count, f.accepted)} of accepted`
+          }
         </td>
       </tr>`,
   );
   return html`<section id="delivery">
     <h2>Delivery</h2>
     ${horizontalBars('funnel-chart', 'From sent to delivered', bars)}
-    ${countsTable(['step', { n: 'rows' }, { n: 'share of the step before' }], rows)}
-    ${deliveryTimesBlock(data)}
+    ${countsTable(['step', { n: 'rows' }, { n: 'share' }], rows)} ${deliveryTimesBlock(data)}
   </section>`;
 }
 
@@ -369,7 +375,7 @@ function segmentsSection(data: PageData): Markup {
         <td>${c.to}</td>
         <td class="n">${num(c.segments)}</td>
         <td>${c.encoding}</td>
-        ${c.cost === undefined ? undefined : html`<td class="n">${num(c.cost, 4)}</td>`}
+        ${c.cost === undefined ? undefined : html`<td class="n">${num(c.cost, moneyDecimals(c.cost))}</td>`}
       </tr>`,
   );
   const costlyTable =
@@ -417,6 +423,11 @@ function describePrices(price: PricePerSegment, currency: string | undefined): M
   const other =
     rest === undefined ? [] : [html`${num(rest, decimalsOf(rest))}${unit} to other codes`];
   return html`per segment ${[...codes, ...other].map((m, i) => (i === 0 ? m : html`, ${m}`))}`;
+}
+
+/** Two decimals as money is written, more where a price per segment has them (0.035). */
+function moneyDecimals(value: number): number {
+  return Math.min(4, Math.max(2, decimalsOf(value)));
 }
 
 /** The decimals a price was written with, so 0.035 is not shown as 0.04. */

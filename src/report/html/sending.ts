@@ -9,9 +9,24 @@ import { rebucket, type BucketTuple, type PauseKind, type Timeline } from './tim
 
 const PAUSE_LABELS: Record<PauseKind, string> = {
   window: 'outside the send window',
-  'retry wait': 'a batch waiting to be sent again (429, 503, no connection)',
+  'retry wait': 'a batch waiting to be sent again',
   outage: 'the gateway was down: probed, no new batches',
 };
+
+/** `HTTP 503 ×10, connection refused ×2`: why pauses were taken, most often first. */
+function reasonsText(reasons: ReadonlyMap<string, number>): string {
+  return [...reasons]
+    .sort((a, b) => b[1] - a[1])
+    .map(([reason, n]) => (n === 1 ? reason : `${reason} ×${n}`))
+    .join(', ');
+}
+
+/** A span's label with why it was taken: `a batch waiting to be sent again (HTTP 503)`. */
+function labelled(kind: PauseKind, reasons: ReadonlyMap<string, number>): string {
+  return reasons.size === 0
+    ? PAUSE_LABELS[kind]
+    : `${PAUSE_LABELS[kind]} (${reasonsText(reasons)})`;
+}
 
 /** Every run's buckets merged into buckets `step` long, in time order. */
 export function mergeBuckets(timeline: Timeline, step: number): BucketTuple[] {
@@ -24,18 +39,27 @@ export function mergeBuckets(timeline: Timeline, step: number): BucketTuple[] {
 /** Pauses of one kind that overlap or touch become one span: 4 batches waiting at once are one pause. */
 export function mergePauses(timeline: Timeline): Span[] {
   const all = timeline.runs.flatMap((run) => run.pauses).sort((a, b) => a[1] - b[1]);
-  const open = new Map<PauseKind, Span>();
-  const spans: Span[] = [];
-  for (const [kind, from, to] of all) {
-    const current = open.get(kind);
-    if (current && from <= current.to) current.to = Math.max(current.to, to);
+  const open = new Map<PauseKind, { kind: PauseKind; span: Span; reasons: Map<string, number> }>();
+  const merged: Array<{ kind: PauseKind; span: Span; reasons: Map<string, number> }> = [];
+  for (const [kind, from, to, reason] of all) {
+    let current = open.get(kind);
+    if (current && from <= current.span.to) current.span.to = Math.max(current.span.to, to);
     else {
-      const span: Span = { label: PAUSE_LABELS[kind], from, to, minor: kind === 'retry wait' };
-      open.set(kind, span);
-      spans.push(span);
+      current = {
+        kind,
+        span: { label: '', from, to, minor: kind === 'retry wait' },
+        reasons: new Map(),
+      };
+      open.set(kind, current);
+      merged.push(current);
     }
+    if (reason) current.reasons.set(reason, (current.reasons.get(reason) ?? 0) + 1);
   }
-  return spans;
+  return merged.map(({ kind, span, reasons }) => ({
+    ...span,
+    label: labelled(kind, reasons),
+    reasons,
+  }));
 }
 
 export function sendingSection(
@@ -56,8 +80,9 @@ export function sendingSection(
     <h2>Sending over time</h2>
     ${charts(timeline, spans)}
     <p class="muted">
-      Shaded: pauses. Times on the charts and in their figures are UTC; a rate limit of our own
-      (<code>--rate</code>) paces sending without pausing it.
+      ${marksText(spans)}Times on the charts and in their figures are UTC; the other times on the
+      page are the reader's. A rate limit of our own (<code>--rate</code>) paces sending without
+      pausing it.
     </p>
     ${runsTable(timeline, time)} ${pauseList(spans, time)}
   </section>`;
@@ -143,9 +168,11 @@ function runsTable(timeline: Timeline, time: (at: number) => Markup): Markup {
   const runs = timeline.runs.map((run, i) => {
     const messages = run.buckets.reduce((sum, b) => sum + b[1], 0);
     const batches = run.buckets.reduce((sum, b) => sum + b[2], 0);
-    // As the terminal's summary counts them: a wait for the send window is no time spent sending.
+    // As the terminal's summary counts them: from when sending began, and a wait for the send
+    // window is no time spent sending (nor is one before sending began).
     const waited = run.pauses.reduce((sum, p) => sum + (p[0] === 'window' ? p[2] - p[1] : 0), 0);
-    const sendingMs = Math.max(1, run.finishedAt - run.startedAt - waited);
+    const before = run.sendingFrom - run.startedAt;
+    const sendingMs = Math.max(1, run.finishedAt - run.startedAt - Math.max(waited, before));
     return html`<tr>
       <td class="n">${num(i + 1)}</td>
       <td>${time(run.startedAt)}</td>
@@ -174,10 +201,23 @@ function runsTable(timeline: Timeline, time: (at: number) => Markup): Markup {
   </table>`;
 }
 
+/** What the charts mark, said only when they mark it. */
+function marksText(spans: readonly Span[]): string {
+  const shaded = spans.some((s) => !s.minor) ? 'Shaded: pauses (listed below). ' : '';
+  const ticked = spans.some((s) => s.minor)
+    ? 'Ticks on the time axis: batches waiting to be sent again. '
+    : '';
+  return shaded + ticked;
+}
+
 function pauseList(spans: readonly Span[], time: (at: number) => Markup): Markup {
   const major = spans.filter((s) => !s.minor);
   const minor = spans.filter((s) => s.minor);
   const waited = minor.reduce((sum, s) => sum + s.to - s.from, 0);
+  const reasons = new Map<string, number>();
+  for (const s of minor)
+    for (const [r, n] of s.reasons ?? []) reasons.set(r, (reasons.get(r) ?? 0) + n);
+  const why = reasons.size === 0 ? '' : ` (${reasonsText(reasons)})`;
   const items = major
     .slice(0, 20)
     .map((s) => html`<li>${time(s.from)} for ${duration(s.to - s.from)}: ${s.label}</li>`);
@@ -185,8 +225,8 @@ function pauseList(spans: readonly Span[], time: (at: number) => Markup): Markup
   if (minor.length > 0) {
     items.push(
       html`<li>
-        ${num(minor.length)} times some batches waited to be sent again (429, 503, no connection),
-        ${duration(waited)} in all: marked on the axis
+        ${num(minor.length)} times some batches waited to be sent again${why}, ${duration(waited)}
+        in all: ticked on the time axis
       </li>`,
     );
   }

@@ -44,6 +44,8 @@ svg .bar{fill:var(--bar)}svg .line{fill:none;stroke:var(--bar);stroke-width:2}sv
 svg .axis{stroke:var(--muted)}svg .grid{stroke:var(--line)}svg text.caption,svg text.unit{fill:var(--muted)}svg rect.empty{fill:var(--line)}
 ul.commands li{margin:.3rem 0}
 details{margin:.5rem 0}summary{cursor:pointer;color:var(--muted)}
+@media (max-width:42rem){main{padding:.75rem}section{overflow-x:auto}svg.chart{min-width:34rem}
+table.counts,table.rows{display:block;overflow-x:auto}}
 @page{size:A4;margin:14mm}
 @media print{:root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#444;--line:#bbb;--head:#eee}
 body{font-size:10.5pt}main{max-width:none;padding:0}

@@ -104,6 +104,8 @@ export interface Span {
   to: number;
   /** A short wait of some batches, not of the sending: a tick on the axis, not a shaded band. */
   minor?: boolean;
+  /** Why the pauses merged into it were taken, and how often each. */
+  reasons?: Map<string, number>;
 }
 
 export interface SeriesOptions {

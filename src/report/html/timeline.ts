@@ -70,8 +70,8 @@ export function rebucket(buckets: Iterable<BucketTuple>, step: number): BucketTu
 /** Why sending paused: a send window, a batch waiting to be sent again (429, 503 with Retry-After, a refused connection), an outage. */
 export type PauseKind = 'window' | 'retry wait' | 'outage';
 
-/** [kind, from (ms), to (ms)] */
-export type PauseTuple = [kind: PauseKind, from: number, to: number];
+/** [kind, from (ms), to (ms), why: "HTTP 503", "connection refused" (retry waits, outages)] */
+export type PauseTuple = [kind: PauseKind, from: number, to: number, reason?: string];
 
 /**
  * Rows answered together: [first row, last row, when (ms)]. Each batch's rows arrive together, so
@@ -81,6 +81,8 @@ export type SentTuple = [from: number, to: number, at: number];
 
 export interface TimelineRun {
   startedAt: number;
+  /** When sending began, after the wait for a send window: the run's time counts from here. */
+  sendingFrom: number;
   finishedAt: number;
   /** The command as it was run, with credentials masked. */
   command: string;

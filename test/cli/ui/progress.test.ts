@@ -1,5 +1,5 @@
 // Progress lines of the validation and send passes: pure renderers, and the plain lines off a terminal.
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   renderSendProgress,
   renderValidationProgress,
@@ -74,9 +74,9 @@ describe('the progress line on a narrow terminal', () => {
   it.each([
     [
       Infinity,
-      'simulating 123,456 / 1,000,000 (12%)  accepted 120,000  not accepted 3,456  retries 12  212 msg/s  ETA 71 min 0 s',
+      'simulating 123,456 / 1,000,000 (12%)  accepted 120,000  not accepted 3,456  retries 12  212 msg/s  ETA 71 min',
     ],
-    [77, 'simulating 123,456 / 1,000,000 (12%)  not accepted 3,456  ETA 71 min 0 s'],
+    [77, 'simulating 123,456 / 1,000,000 (12%)  not accepted 3,456  ETA 71 min'],
     [57, 'simulating 123,456 / 1,000,000 (12%)  not accepted 3,456'],
     [37, 'simulating 123,456 / 1,000,000 (12%)'],
     [27, '123,456 / 1,000,000 (12%)'],
@@ -88,6 +88,9 @@ describe('the progress line on a narrow terminal', () => {
   });
 
   it('a 60-column terminal gets whole lines: no word broken across two', async () => {
+    // A terminal outside CI: ora draws no spinner where a CI variable is set (is-interactive).
+    vi.stubEnv('CI', undefined);
+    onTestFinished(() => void vi.unstubAllEnvs());
     const events = new SendEmitter();
     const tally = new Tally();
     const stream = ttyStream(60);

@@ -5,6 +5,7 @@ import { renderCampaign, renderCampaignList } from '../../../src/cli/ui/campaign
 import { renderCheck } from '../../../src/cli/ui/check.js';
 import {
   renderApply,
+  renderReceiverStart,
   renderReceiverLine,
   renderReceiverSummary,
   renderReportCounts,
@@ -548,6 +549,27 @@ describe('renderPlan', () => {
       by field: DestinationAddress 6, Price 1
       Nothing was sent. Fix the input, or pass --skip-invalid to send the valid records and report the rest as invalid."
     `);
+  });
+});
+
+describe('the receiver on start', () => {
+  it('gives the flags a send adds, not a command that could not run as pasted', () => {
+    const text = renderReceiverStart(
+      {
+        url: 'http://127.0.0.1:8098',
+        template: 'http://127.0.0.1:8098/dlr?msgid=[$MSGID]',
+        reportPath: 'shop.report.csv',
+        logPath: 'shop.report.csv.dlr.ndjson',
+        host: '127.0.0.1',
+        reportExists: false,
+        program: 'sms-send',
+      },
+      plain,
+    );
+    expect(text).toContain(
+      "  on your send, add: --report shop.report.csv --dlr-url 'http://127.0.0.1:8098/dlr?msgid=[$MSGID]'",
+    );
+    expect(text).not.toContain('campaign.csv');
   });
 });
 

@@ -1,7 +1,7 @@
 // The shared live line: no spinner on a zero-column pseudo-terminal, for `send` and `dlr` alike.
 import { join } from 'node:path';
 import { Chalk } from 'chalk';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { showReceiverProgress } from '../../../src/cli/ui/dlr.js';
 import {
   canSpin,
@@ -28,12 +28,21 @@ function fakeStream(isTTY: boolean, columns: number | undefined): StatusStream &
 }
 
 describe('canSpin', () => {
+  afterEach(() => void vi.unstubAllEnvs());
+
   it.each([
-    [true, 80, true],
-    [true, 0, false],
-    [true, undefined, false],
-    [false, 80, false],
-  ])('isTTY %s, columns %s → %s', (isTTY, columns, expected) => {
+    [true, 80, {}, true],
+    [true, 0, {}, false],
+    [true, undefined, {}, false],
+    [false, 80, {}, false],
+    // Where ora would not draw a spinner (is-interactive), the plain lines must move instead.
+    [true, 80, { CI: 'true' }, false],
+    [true, 80, { CI: '' }, false],
+    [true, 80, { TERM: 'dumb' }, false],
+  ])('isTTY %s, columns %s, environment %j → %s', (isTTY, columns, env, expected) => {
+    vi.stubEnv('CI', undefined);
+    vi.stubEnv('TERM', 'xterm-256color');
+    for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
     expect(canSpin(fakeStream(isTTY, columns))).toBe(expected);
   });
 });

@@ -1,0 +1,67 @@
+// A rehearsal set aside: when a campaign that only ever went to a simulator is sent again without
+// --resume (for real, or rehearsed anew), its state moves to a folder of its own, `<id>-rehearsal-N`,
+// where `sms-send campaigns` still lists it, and the new run starts with nothing behind it.
+import { rm } from 'node:fs/promises';
+import { basename, extname, join, resolve } from 'node:path';
+import { makeFolders, renameFile, syncFolder } from '../shared/disk.js';
+import { exists, listIfExists } from '../shared/files.js';
+import {
+  campaignPaths,
+  listCampaigns,
+  writeManifest,
+  type CampaignPaths,
+  type Manifest,
+} from './state.js';
+
+/**
+ * Moves the rehearsal's files (not the lock the new run holds) and returns its new ID. The manifest
+ * goes last: until it has gone, the folder still says it holds a rehearsal.
+ */
+export async function setAsideRehearsal(
+  stateDir: string,
+  paths: CampaignPaths,
+  manifest: Manifest,
+): Promise<string> {
+  let id = '';
+  let target: CampaignPaths | undefined;
+  for (let n = 1; !target || (await exists(target.dir)); n++) {
+    id = `${manifest.id}-rehearsal-${n}`;
+    target = campaignPaths(stateDir, id);
+  }
+  await makeFolders(target.dir);
+  const keep = new Set([basename(paths.lock), basename(paths.manifest)]);
+  for (const name of await listIfExists(paths.dir)) {
+    if (!keep.has(name)) await renameFile(join(paths.dir, name), join(target.dir, name));
+  }
+  await writeManifest(target.manifest, { ...manifest, id });
+  await rm(paths.manifest, { force: true });
+  await syncFolder(paths.dir);
+  await syncFolder(target.dir);
+  return id;
+}
+
+/**
+ * A report a rehearsal wrote, where a new run of the campaign would write its own: renamed
+ * `<name>.rehearsal.<ext>` (or `.rehearsal-2` …) and its campaign's manifest told so. Returns the
+ * new name, or undefined when no rehearsal wrote that report (then it is the run's to refuse).
+ */
+export async function moveRehearsalReport(
+  stateDir: string,
+  report: string,
+): Promise<string | undefined> {
+  const path = resolve(report);
+  const owner = (await listCampaigns(stateDir)).find(
+    (e) => e.manifest.rehearsal === true && e.manifest.reports.includes(path),
+  );
+  if (!owner) return undefined;
+  const ext = extname(path);
+  const stem = path.slice(0, path.length - ext.length).replace(/\.report$/, '');
+  let moved = '';
+  for (let n = 1; moved === '' || (await exists(moved)); n++) {
+    moved = `${stem}.rehearsal${n === 1 ? '' : `-${n}`}${ext === '' ? '' : `.report${ext}`}`;
+  }
+  await renameFile(path, moved);
+  const reports = owner.manifest.reports.map((r) => (r === path ? moved : r));
+  await writeManifest(owner.paths.manifest, { ...owner.manifest, reports });
+  return moved;
+}
