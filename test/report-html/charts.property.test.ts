@@ -107,7 +107,7 @@ function timelineOf(campaign: { start: number; runs: Shape[] }): Timeline {
     runs.push(recordRun(start, shape));
     start += shape.length;
   }
-  return { v: 2, runs };
+  return { v: 3, runs };
 }
 
 const { left, right, top, bottom } = SERIES_PLOT;
@@ -215,7 +215,7 @@ describe('the delivery-time histogram, from generated deliveries', () => {
             return [i + 1, coarse ? Math.floor(at / SECOND) * SECOND : at];
           });
           const timeline: Timeline = {
-            v: 2,
+            v: 3,
             runs: [
               {
                 startedAt: 0,

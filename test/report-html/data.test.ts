@@ -145,7 +145,7 @@ describe('pauses on the page', () => {
         ['retry wait', 50_000, 51_000, 'HTTP 429'],
       ] as PauseTuple[],
     };
-    expect(mergePauses({ v: 2, runs: [run] }).map((s) => [s.label, s.from, s.to, s.minor])).toEqual(
+    expect(mergePauses({ v: 3, runs: [run] }).map((s) => [s.label, s.from, s.to, s.minor])).toEqual(
       [
         ['a batch waiting to be sent again (HTTP 503 ×2, connection refused)', 1000, 4000, true],
         ['outside the send window', 10_000, 20_000, false],
@@ -180,7 +180,7 @@ describe('small pieces', () => {
     const times = deliveryTimes(
       [1, 2_000, 2, 70_000, 9, 5_000],
       {
-        v: 2,
+        v: 3,
         runs: [
           {
             startedAt: 0,
@@ -219,7 +219,7 @@ describe('small pieces', () => {
 
   it('shows the first six buckets however short the times: one bar alone says nothing', () => {
     const timeline = {
-      v: 2 as const,
+      v: 3 as const,
       runs: [
         {
           startedAt: 0,
@@ -384,7 +384,7 @@ describe('recordTimeline', () => {
     ]);
     expect(run.settings).toEqual({ batchSize: 2, concurrency: 1 });
     expect(JSON.parse(await readFile(join(stateDir, 'timeline.json'), 'utf8'))).toMatchObject({
-      v: 2,
+      v: 3,
     });
   });
 

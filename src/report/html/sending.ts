@@ -90,7 +90,10 @@ export function sendingSection(
 
 /** The charts' buckets: as long as the campaign needs, no shorter than any run recorded. */
 export function chartBuckets(timeline: Timeline): { axis: TimeAxis; buckets: BucketTuple[] } {
-  const from = Math.min(...timeline.runs.map((r) => r.startedAt));
+  // From when sending began (validation and the prompt are no part of it), or an earlier pause.
+  const from = Math.min(
+    ...timeline.runs.map((r) => Math.min(r.sendingFrom, ...r.pauses.map((p) => p[1]))),
+  );
   const to = Math.max(...timeline.runs.map((r) => r.finishedAt));
   const recorded = Math.max(...timeline.runs.map((r) => r.step));
   const step = chooseStep(from, to, recorded);

@@ -97,7 +97,7 @@ export interface TimelineRun {
 }
 
 export interface Timeline {
-  v: 2;
+  v: 3;
   runs: TimelineRun[];
 }
 
@@ -109,7 +109,7 @@ export async function readTimeline(campaignDir: string): Promise<Timeline | unde
   if (text === undefined) return undefined;
   try {
     const timeline = JSON.parse(text) as Timeline;
-    return timeline.v === 2 && Array.isArray(timeline.runs) ? timeline : undefined;
+    return timeline.v === 3 && Array.isArray(timeline.runs) ? timeline : undefined;
   } catch {
     // A torn file only costs the page its time charts: the report is the record.
     return undefined;
@@ -119,7 +119,7 @@ export async function readTimeline(campaignDir: string): Promise<Timeline | unde
 /** Adds a run to the folder's timeline: written aside and renamed, so a crash leaves the old one. */
 export async function appendTimelineRun(campaignDir: string, run: TimelineRun): Promise<void> {
   const path = join(campaignDir, TIMELINE_FILE);
-  const timeline = (await readTimeline(campaignDir)) ?? { v: 2, runs: [] };
+  const timeline = (await readTimeline(campaignDir)) ?? { v: 3, runs: [] };
   timeline.runs.push(run);
   // Only the page's time charts depend on it: not worth a sync of its own.
   await replaceFile(path, `${JSON.stringify(timeline)}\n`, { durable: false });
