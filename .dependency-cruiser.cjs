@@ -2,25 +2,22 @@
 // folder imports only the folders below it. This list is the one statement of the layering.
 /**
  * @type {string[][]} Folders of src/ (and its entry files), top first; each may import those on
- * later lines.
+ * later lines. A folder is on a line of its own only where an import needs it above another.
  */
 const LAYERS = [
   ['cli', 'index.ts'], // the command line (the only code that prints or exits); the API's entry
-  ['campaign'], // prepare, the send pass, follow-ups: the steps put together, no terminal
-  ['send', 'dlr', 'report'], // the send loop; delivery reports; report formats, reader, summary
-  ['journal'], // the campaign's state folder: manifest, journal, resume, locks
-  ['validate'], // the validation pass: reader, worker pool, checker, chunks, spool, plan
-  ['config'], // settings table, config file, environment, merge
-  ['message'], // one record → one RestSmsMessageReq, or the reasons it cannot be sent
-  ['input', 'simulator'], // readers of CSV and JSON; the gateway simulator
-  ['gateway'], // wire types, the HTTP client, an answer → its outcome
+  ['campaign'], // the steps of a campaign put together, no terminal
+  ['dlr'], // delivery reports, folded into report files
+  ['report'], // report formats, reader, summary, the HTML page (its timeline hears the send's events)
+  ['send'], // the send loop: batches, attempts, retries, rate
+  ['journal', 'validate', 'config'], // campaign state; the validation pass and spool; settings
+  ['message', 'simulator'], // one record → one RestSmsMessageReq; the gateway simulator
+  ['input', 'gateway'], // readers of CSV and JSON; the wire, the HTTP client, an answer's outcome
   ['shared'], // small pure helpers and the error classes: the ground
 ];
 
-/** Folders of one line that may import one another, one way only. */
-const SIBLINGS = {
-  dlr: ['report'], // delivery reports are folded into report files
-};
+/** Rooms inside a folder: only their index.ts is reached from outside them. */
+const ROOMS = ['campaign/prepare', 'campaign/follow-up'];
 
 const folders = LAYERS.flat();
 /** A folder's files, or an entry file itself. */
@@ -30,9 +27,7 @@ const under = (names) =>
 const layerRules = LAYERS.flatMap((line, index) =>
   line.map((folder) => {
     const above = LAYERS.slice(0, index).flat();
-    const sideways = line.filter(
-      (other) => other !== folder && !(SIBLINGS[folder] ?? []).includes(other),
-    );
+    const sideways = line.filter((other) => other !== folder);
     const forbidden = [...above, ...sideways];
     return forbidden.length === 0
       ? undefined
@@ -85,6 +80,13 @@ module.exports = {
       to: { couldNotResolve: true },
     },
     ...layerRules,
+    ...ROOMS.map((room) => ({
+      name: `room-${room.replace('/', '-')}`,
+      comment: `src/${room}/ is reached from outside only through its index.ts`,
+      severity: 'error',
+      from: { path: '^src/', pathNot: `^src/${room}/` },
+      to: { path: `^src/${room}/`, pathNot: `^src/${room}/index\\.ts$` },
+    })),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

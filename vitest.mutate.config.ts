@@ -12,16 +12,20 @@ export default defineConfig({
     // One plain project: each file with module instances of its own, as Stryker expects.
     projects: undefined,
     include: [
-      'test/unit/**/*.test.ts',
-      'test/journal/**/*.test.ts',
+      'test/{config,gateway,input,journal,message,report,send,shared,validate}/*.test.ts',
+      'test/campaign/prepare/*.test.ts',
       'test/dlr/{matching,apply}.test.ts',
       'test/pipeline/{retry,send,identity}.test.ts',
     ],
     // Slow, and about input and numbers: none of them reaches the core.
     exclude: [
-      'test/unit/input-csv-rows.test.ts',
-      'test/unit/message-number-rules.test.ts',
-      'test/unit/validate-digest.test.ts',
+      'test/input/csv-rows.test.ts',
+      'test/message/number-rules.test.ts',
+      'test/validate/digest.test.ts',
+      // Module tests that spawn a process or a server, or fill a disk: they run unmutated code.
+      'test/gateway/{memory,proxy,wire}.test.ts',
+      'test/input/json-error.test.ts',
+      'test/report/pick.test.ts',
     ],
   },
 });

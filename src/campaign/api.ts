@@ -17,8 +17,8 @@ import {
   type SummaryDocument,
 } from './documents.js';
 import { endingError, refusedPlan, sendToTarget } from './flow.js';
-import { gatewayTarget } from './gateway.js';
-import { loadTemplate, prepareCampaign } from './prepare.js';
+import { gatewayTarget } from './target.js';
+import { loadTemplate, prepareCampaign } from './prepare/index.js';
 import { refusalError } from './refusal.js';
 import { campaignRequest, type CampaignChoices } from './request.js';
 import type { PreparedCampaign } from './types.js';

@@ -9,7 +9,7 @@ import { buildMessage } from '../message/build.js';
 import { planColumns } from '../message/columns.js';
 import { ExitCode, GatewayUnusableError, UsageError, type SmsSendError } from '../shared/errors.js';
 import type { DeliveryReportOptions } from '../simulator/index.js';
-import { isLoopbackUrl, openGateway, type Target, type TargetChoice } from './gateway.js';
+import { isLoopbackUrl, openGateway, type Target, type TargetChoice } from './target.js';
 
 /** How long after acceptance the simulator behind `simulate` reports: quick, but after the answer. */
 const SIMULATED_DLR_DELAY_MS = 100;

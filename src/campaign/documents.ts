@@ -6,9 +6,7 @@ import type { RunSummary } from '../report/summary.js';
 import type { Problem, SmsSendError } from '../shared/errors.js';
 import { windowState, type SendWindow, type WindowState } from '../shared/window.js';
 import type { Plan } from '../validate/plan.js';
-import type { ResumeCounts } from './resume.js';
-import type { StateLeft } from './state-left.js';
-import type { CampaignResult, PreparedCampaign } from './types.js';
+import type { CampaignResult, PreparedCampaign, ResumeCounts, StateLeft } from './types.js';
 
 /** The `error` member of an error document. */
 export interface ErrorJson {

@@ -14,7 +14,7 @@ import {
 } from '../shared/errors.js';
 import { describeOpening } from '../shared/window.js';
 import { errorJson, type PlanDocument } from './documents.js';
-import { openGateway, type Target, type TargetChoice } from './gateway.js';
+import { openGateway, type Target, type TargetChoice } from './target.js';
 import type { CampaignResult, PreparedCampaign, WindowClosed } from './types.js';
 
 export interface SendToTarget {

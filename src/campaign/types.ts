@@ -2,17 +2,17 @@
 // plan, the send pass's options and result, and a follow-up's part of the request.
 import type { Settings } from '../config/settings.js';
 import type { InputFile } from '../input/open.js';
+import type { Ranges } from '../journal/columns.js';
 import type { CampaignIdentity, CampaignShape } from '../journal/identity.js';
 import type { FollowUpOf } from '../journal/state.js';
 import type { Mapping } from '../message/columns.js';
 import type { RunSummary, Tally } from '../report/summary.js';
 import type { SendEmitter } from '../send/events.js';
-import type { Poster } from '../send/types.js';
+import type { Poster, SendOutcome } from '../send/types.js';
 import type { Clock } from '../shared/clock.js';
 import type { ExitCode, UsageError } from '../shared/errors.js';
 import type { Plan } from '../validate/plan.js';
 import type { ValidationWorkers } from '../validate/types.js';
-import type { RunResult } from './run.js';
 
 export interface CampaignRequest {
   /** The inputs in order; standard input already copied to a file (it is read more than once). */
@@ -124,4 +124,38 @@ export interface FollowUp {
   suppress: readonly string[];
   /** The rows to re-send (the original's row numbers) → the MessageId each had in the original. */
   rows: ReadonlyMap<number, string>;
+}
+
+export interface ResumeCounts {
+  /** Records whose result came from the journal (those taken from a report included). */
+  fromJournal: number;
+  /** Of those, the answers an earlier run could not journal and kept in its report. */
+  fromReport: number;
+  /** Records an earlier run sent without an answer: unknown, not sent again. */
+  inFlight: number;
+  /** Records an earlier run recorded as about to be sent, perhaps never sent: unknown too. */
+  unposted: number;
+}
+
+export interface StateLeft {
+  /** Records settled and kept: in the journal, or (`inReport` of them) only in the report. */
+  settled: number;
+  inReport: number;
+  /** Unknown, and not sent again: sent without an answer. */
+  sentNoAnswer: number;
+  /** Unknown, and not sent again: recorded as about to be sent, perhaps never sent. */
+  unposted: number;
+  /** Records the resume sends. */
+  toSend: number;
+  /** Rows whose answer came but neither the journal nor the report kept: the resume reports them unknown. */
+  lost: Ranges;
+}
+
+export interface RunResult extends SendOutcome {
+  resumed?: ResumeCounts;
+  /**
+   * Set when campaign state could not be written: how the campaign stands for the --resume that
+   * finishes it, counted from the files it will read (see docs/campaign-state.md#when-the-disk-fails).
+   */
+  left?: StateLeft;
 }

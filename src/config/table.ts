@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import {
   checkCategory,
   checkDeliveryReportUrl,
-  checkGateway,
+  checkGatewayField,
   checkMessageType,
   checkOriginator,
   checkPrice,
@@ -197,7 +197,7 @@ export const SETTINGS = {
     flag: '--gateway <number>',
     help: 'Gateway number',
     group: 'message',
-    schema: digits(checkGateway, 'must be a positive whole number such as 99700999'),
+    schema: digits(checkGatewayField, 'must be a positive whole number such as 99700999'),
     default: 99700999,
   }),
   originatorAddress: spec({

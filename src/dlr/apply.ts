@@ -6,7 +6,7 @@ import type { RowResult } from '../message/outcome.js';
 import { updateReport } from '../report/update.js';
 import { readLog } from './log.js';
 import type { DeliveryBook } from './matching.js';
-import { noRefusals, type Refusal, type Verdict, type Verify } from './proof.js';
+import { noRefusals, type ProofRefusal, type ProofVerdict, type Verify } from './proof.js';
 import {
   CONFIRMED_BY_DLR,
   DLR_COLUMNS,
@@ -160,7 +160,7 @@ export interface LogCounts {
   /** Reports read from the log and taken (refused ones aside). */
   reports: number;
   /** Reports refused, by reason: they changed nothing. */
-  refused: Record<Refusal, number>;
+  refused: Record<ProofRefusal, number>;
   /** Reports taken without a proof (--accept-unsigned). */
   unsigned: number;
   /** Of those, reports without a status: nothing to record. */
@@ -195,7 +195,7 @@ export async function readLogInto(
       if (counts.malformedLines.length < SAMPLE) counts.malformedLines.push(entry.line);
       continue;
     }
-    const verdict: Verdict = verify ? await verify(entry.report) : { ok: true, signed: true };
+    const verdict: ProofVerdict = verify ? await verify(entry.report) : { ok: true, signed: true };
     if (!verdict.ok) {
       counts.refused[verdict.reason]++;
       continue;

@@ -11,22 +11,22 @@ import type { DeliveryReport } from './matching.js';
 
 /** Why a report changed nothing. */
 export const REFUSALS = ['unsigned', 'bad signature', 'unknown id', 'bad status'] as const;
-export type Refusal = (typeof REFUSALS)[number];
+export type ProofRefusal = (typeof REFUSALS)[number];
 
 /** `signed: false`: taken without a proof, by --accept-unsigned. */
-export type Verdict = { ok: true; signed: boolean } | { ok: false; reason: Refusal };
+export type ProofVerdict = { ok: true; signed: boolean } | { ok: false; reason: ProofRefusal };
 
 /** Decides whether a report may change the report; may read the state directory. */
-export type Verify = (report: DeliveryReport) => Verdict | Promise<Verdict>;
+export type Verify = (report: DeliveryReport) => ProofVerdict | Promise<ProofVerdict>;
 
 /** What the gateway's statuses look like (DELIVRD, UNDELIV, delivered, BUFFERED, …). */
 const STATUS = /^[A-Za-z][A-Za-z0-9_ -]{0,31}$/;
 /** A campaign ID as a folder of the state directory may be named. */
 const CAMPAIGN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/** Refusal counts, every reason present. */
-export function noRefusals(): Record<Refusal, number> {
-  return Object.fromEntries(REFUSALS.map((r) => [r, 0])) as Record<Refusal, number>;
+/** ProofRefusal counts, every reason present. */
+export function noRefusals(): Record<ProofRefusal, number> {
+  return Object.fromEntries(REFUSALS.map((r) => [r, 0])) as Record<ProofRefusal, number>;
 }
 
 export interface VerifierOptions {
@@ -83,7 +83,7 @@ export class DlrVerifier {
   };
 
   /** A proof no key verifies: the secrets may have been made or rotated since they were read. */
-  private async retryWithNewSecrets(report: DeliveryReport): Promise<Verdict> {
+  private async retryWithNewSecrets(report: DeliveryReport): Promise<ProofVerdict> {
     // One look at the secret at a time, shared by every report waiting on it.
     this.reloading ??= this.reloadSecrets().finally(() => (this.reloading = undefined));
     if (!(await this.reloading)) return refuse('bad signature');
@@ -105,7 +105,7 @@ export class DlrVerifier {
    * campaign of the state directory wrote (a copy, or one moved) takes any of its campaigns'
    * messages, matched by MessageId as ever.
    */
-  private async ownedBy(campaign: string, report: DeliveryReport): Promise<Verdict> {
+  private async ownedBy(campaign: string, report: DeliveryReport): Promise<ProofVerdict> {
     if (!this.owners.has(campaign)) {
       if (!CAMPAIGN_ID.test(campaign)) return refuse('unknown id');
       const manifest = await readManifest(
@@ -146,11 +146,11 @@ async function reportWriters(options: VerifierOptions): Promise<Set<string>> {
   return ids;
 }
 
-function refuse(reason: Refusal): Verdict {
+function refuse(reason: ProofRefusal): ProofVerdict {
   return { ok: false, reason };
 }
 
-function statusVerdict(report: DeliveryReport, signed: boolean): Verdict {
+function statusVerdict(report: DeliveryReport, signed: boolean): ProofVerdict {
   if (report.status !== undefined && !STATUS.test(report.status)) return refuse('bad status');
   return { ok: true, signed };
 }

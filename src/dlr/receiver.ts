@@ -8,7 +8,7 @@ import { fileIdentity } from '../report/update.js';
 import { foldIntoReport, type FoldResult } from './apply.js';
 import { DlrLog, type LogLine } from './log.js';
 import { DeliveryBook, reportFromParams, type DeliveryReport } from './matching.js';
-import { noRefusals, type Refusal, type Verdict, type Verify } from './proof.js';
+import { noRefusals, type ProofRefusal, type ProofVerdict, type Verify } from './proof.js';
 
 /** Larger bodies get 413: a delivery report is a few hundred bytes. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -78,7 +78,7 @@ export interface MalformedRequest {
 export interface ReceiverEvents {
   report: [DeliveryReport];
   /** A report answered 200 that changes nothing: no valid proof, or a status that does not parse. */
-  refused: [DeliveryReport, Refusal];
+  refused: [DeliveryReport, ProofRefusal];
   malformed: [MalformedRequest];
   /** After each attempt to fold into the report, done or deferred. */
   fold: [FoldResult];
@@ -95,7 +95,7 @@ export interface ReceiverCounts {
   /** Requests answered 400, 405, 413 or 414. */
   malformed: number;
   /** Reports refused, by reason: they changed nothing. */
-  refused: Record<Refusal, number>;
+  refused: Record<ProofRefusal, number>;
   /** Reports taken without a proof (--accept-unsigned); also counted in `received`. */
   unsigned: number;
   /** Refused or malformed requests not written to the log, past the limit per reason. */
@@ -359,7 +359,7 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
       return;
     }
     const { report } = parsed;
-    const verdict: Verdict | Promise<Verdict> = this.options.verify?.(report) ?? {
+    const verdict: ProofVerdict | Promise<ProofVerdict> = this.options.verify?.(report) ?? {
       ok: true,
       signed: true,
     };
@@ -377,7 +377,7 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
     base: Pick<LogLine, 'receivedAt' | 'method' | 'path'>,
     params: Record<string, string>,
     report: DeliveryReport,
-    verdict: Verdict,
+    verdict: ProofVerdict,
   ): void {
     if (!verdict.ok) {
       this.counts.refused[verdict.reason]++;

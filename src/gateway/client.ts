@@ -22,8 +22,8 @@ export interface ClientOptions {
   ca?: readonly string[];
 }
 
-// undici through its package entry, which also loads fetch, WebSocket, caches and mocks (about 60
-// ms of CPU and 9 MB more than the four modules a run uses). Its files are not a promise: a global
+// undici through its package entry, which also loads fetch, WebSocket, caches and mocks (more CPU
+// and memory at start than the four modules a run uses, see docs/benchmark.md). Its files are not a promise: a global
 // install resolves the version range afresh, and undici's security releases must be taken, so
 // nothing here may depend on where a file sits. This module is itself loaded only when a run is
 // about to send (campaign/gateway.ts), so --help, a dry run and the other commands pay nothing.

@@ -7,8 +7,8 @@ import { QuoteScanner } from './quotes.js';
 
 /**
  * The first chunk is small: it goes to csv-parse whole (header, byte order mark), and a first
- * chunk of 32 KiB (some 500 records) made csv-parse hot enough for V8 to spend 20 ms optimising
- * it for a file that needs it for nothing else.
+ * chunk of 32 KiB made csv-parse hot enough for V8 to spend time optimising it for a file that
+ * needs it for nothing else.
  */
 const FIRST_CHUNK_BYTES = 4 * 1024;
 const CR = 0x0d;
@@ -53,7 +53,7 @@ export interface CsvRowsOptions {
 
 /**
  * Rows as csv-parse would give them for the whole file. csv-parse costs most of the validation
- * pass (about 1.5 µs a record, and the optimising compiler's time for its large parse function),
+ * pass (its parse, and the optimising compiler's time for its large parse function, docs/benchmark.md#measured-choices-in-the-code),
  * yet most campaign files quote nothing. So the file is cut after its last line break in each
  * chunk, and a run of whole lines with no quote and no carriage return is split on the delimiter
  * by hand, which is exactly what csv-parse makes of such lines. Everything else (the first line,

@@ -39,8 +39,8 @@ export interface CampaignIdentity {
 
 /**
  * The hash of an input's bytes, read in pieces into one buffer. A read stream made a new 64 KiB
- * buffer per piece, faster than the young generation let them go: a 60 MB file left some 36 MB
- * in the C heap at the start of every run, which glibc kept as the run's memory until the end.
+ * buffer per piece, faster than the young generation let them go, and glibc kept what they left
+ * in the C heap as the run's memory until its end (docs/benchmark.md#measured-choices-in-the-code).
  */
 export async function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {
   const hash = createHash('sha256');

@@ -14,12 +14,8 @@ import {
   type ResultColumns,
   type SettledResult,
 } from './columns.js';
-import type { Outcome } from '../message/outcome.js';
 
-/**
- * 2: a batch's rows as ranges and its results as columns (about 3 bytes a record); 1: a line per
- * batch with a tuple per row (about 100 bytes a record), still read.
- */
+/** A batch's rows as ranges and its results as columns (docs/architecture.md#the-journal-format). */
 export const JOURNAL_VERSION = 2;
 
 /** Journals a --force run set aside when it started sending again: `journal-<time>.ndjson`. */
@@ -34,18 +30,6 @@ export async function archiveJournal(path: string): Promise<void> {
   await renameFile(path, path.replace(/journal\.ndjson$/, `journal-${Date.now()}.ndjson`));
 }
 
-/** A result as journals of version 1 record it, one per row. */
-type ResultTuple = [
-  row: number,
-  outcome: Outcome,
-  attempts: number,
-  statusCode?: number | null,
-  statusDescription?: string | null,
-  transactionId?: string | null,
-  extraInfo?: Record<string, string> | null,
-  error?: string | null,
-];
-
 export type JournalLine =
   | { t: 'start'; v: number; campaign: string; run: number; at: string }
   /** A batch about to be sent: its rows as ranges. */
@@ -56,10 +40,6 @@ export type JournalLine =
   | { t: 'unsent'; b: string }
   /** A batch's results, as columns of runs. */
   | ({ t: 'result'; b: string } & ResultColumns);
-
-/** Lines of journals of version 1, still read: the same events, a row at a time. */
-type VersionOneLine =
-  { t: 'send'; b: string; rows: number[] } | { t: 'done'; b: string; r: ResultTuple[] };
 
 /**
  * Appends journal lines; each append resolves once its line is on disk (grouped per sync). Once a
@@ -128,11 +108,11 @@ export class JournalWriter {
 }
 
 /** The batch's rows, sorted: the send loop takes them in order, and ranges need them so. */
-export function sendLine(batch: string, rows: readonly number[]): JournalLine {
+export function batchLine(batch: string, rows: readonly number[]): JournalLine {
   return { t: 'batch', b: batch, r: rangesOf([...new Set(rows)].sort((p, q) => p - q)) };
 }
 
-export function doneLine(batch: string, rows: readonly SettledResult[]): JournalLine {
+export function resultLine(batch: string, rows: readonly SettledResult[]): JournalLine {
   return { t: 'result', b: batch, ...encodeResults(rows) };
 }
 
@@ -175,7 +155,7 @@ export function emptyJournalState(): JournalState {
 export function adoptResults(state: JournalState, results: readonly SettledResult[]): void {
   if (results.length === 0) return;
   const sorted = [...results].sort((p, q) => p.row - q.row);
-  const line = doneLine('report', sorted);
+  const line = resultLine('report', sorted);
   if (line.t !== 'result') return;
   state.results.setBatch(JSON.stringify(line), line);
   for (const { row } of sorted) {
@@ -226,9 +206,9 @@ class JournalReader {
 
   line(raw: string, at?: { start: number; bytes: number }): void {
     if (raw === '') return;
-    let line: JournalLine | VersionOneLine;
+    let line: JournalLine;
     try {
-      line = JSON.parse(raw) as JournalLine | VersionOneLine;
+      line = JSON.parse(raw) as JournalLine;
     } catch {
       // Only the last line can be torn (killed mid-write); its batch then counts as in flight.
       return;
@@ -238,8 +218,6 @@ class JournalReader {
         return this.start(line);
       case 'batch':
         return this.sent(line.b, line.r);
-      case 'send':
-        return this.sent(line.b, rangesOf([...new Set(line.rows)].sort((p, q) => p - q)));
       case 'posted':
         return this.posted(line.b);
       case 'unsent':
@@ -247,17 +225,14 @@ class JournalReader {
       case 'result':
         this.answered(line.b, line.r);
         return this.results.setBatch(raw, line, at);
-      case 'done':
-        this.answered(line.b, rangesOf(line.r.map(([row]) => row).sort((p, q) => p - q)));
-        for (const tuple of line.r) this.results.set(fromTuple(tuple));
     }
   }
 
   private start(line: Extract<JournalLine, { t: 'start' }>): void {
-    // A newer sms-send may record what this one cannot read back: resuming would guess.
-    if (line.v > JOURNAL_VERSION) {
+    // Another sms-send may record what this one cannot read back: resuming would guess.
+    if (line.v !== JOURNAL_VERSION) {
       throw new UsageError(
-        `${this.path} was written by a newer sms-send (journal version ${line.v}, this one reads ${JOURNAL_VERSION} and earlier); nothing was sent. Resume with that version.`,
+        `${this.path} was written by another sms-send (journal version ${line.v}, this one reads ${JOURNAL_VERSION}); nothing was sent. Resume with the version that began the campaign.`,
         'journal-version',
       );
     }
@@ -317,16 +292,4 @@ class JournalReader {
       unposted,
     };
   }
-}
-
-/** A field written as null or left off the tuple is absent either way. */
-function fromTuple(tuple: ResultTuple): SettledResult {
-  const [row, outcome, attempts, statusCode, description, transactionId, extraInfo, error] = tuple;
-  const result: SettledResult = { row, outcome, attempts };
-  if (typeof statusCode === 'number') result.statusCode = statusCode;
-  if (typeof description === 'string') result.statusDescription = description;
-  if (typeof transactionId === 'string') result.transactionId = transactionId;
-  if (extraInfo) result.extraInfo = extraInfo;
-  if (typeof error === 'string') result.error = error;
-  return result;
 }

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename } from 'node:path';
 import { rm } from 'node:fs/promises';
+import { systemClock, type Clock } from '../shared/clock.js';
 import { linkFile } from '../shared/disk.js';
 import { describeSystemError, LockedError, UsageError } from '../shared/errors.js';
 import { readIfExists, writeNewFile } from '../shared/files.js';
@@ -27,9 +28,8 @@ export interface LockOptions {
   probe?: (pid: number) => void;
   hostname?: () => string;
   pid?: number;
-  now?: () => Date;
-  /** Waits before the next attempt while another run takes over a dead lock. */
-  sleep?: (ms: number) => Promise<void>;
+  /** Dates the lock, and waits before the next attempt while another run takes over a dead lock. */
+  clock?: Clock;
   random?: () => number;
 }
 
@@ -40,8 +40,7 @@ function systemOf(options: LockOptions): System {
     probe: options.probe ?? ((pid) => process.kill(pid, 0)),
     hostname: options.hostname ?? hostname,
     pid: options.pid ?? process.pid,
-    now: options.now ?? (() => new Date()),
-    sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    clock: options.clock ?? systemClock,
     random: options.random ?? Math.random,
   };
 }
@@ -97,7 +96,7 @@ export async function acquireLock(
       // The owner is gone: take over, but one process at a time, or two could each remove the
       // lock the other just took.
       if (await takeOver(path, seen, system)) continue;
-      await system.sleep(20 + system.random() * 30);
+      await system.clock.sleep(20 + system.random() * 30);
     }
     throw new LockedError(
       `could not take the lock ${path}; nothing was sent. If no sms-send is running, delete ` +
@@ -191,7 +190,11 @@ function asidePath(path: string, system: System): string {
 }
 
 function ownInfo(system: System): LockInfo {
-  return { pid: system.pid, host: system.hostname(), since: system.now().toISOString() };
+  return {
+    pid: system.pid,
+    host: system.hostname(),
+    since: new Date(system.clock.now()).toISOString(),
+  };
 }
 
 /**

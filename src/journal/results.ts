@@ -19,8 +19,8 @@ const MAX_GROUPS = 2 ** 29;
 /**
  * Each settled row has a word (RowWords): its outcome's code (0: none) and the group its detail
  * is in. A group is a journal line: a batch's result line (one for a hundred rows), read back from
- * the journal file when a row of it is needed, or the tuple of one row from a journal of version
- * 1, kept as UTF-8 bytes. About 2 bytes a settled row (see docs/architecture.md#what-a-resume-holds).
+ * the journal file when a row of it is needed, or one row's result on its own,
+ * kept as UTF-8 bytes. About 2 bytes a settled row (see docs/architecture.md#what-a-resume-holds).
  */
 export class SettledResults {
   private readonly words = new RowWords();
@@ -64,7 +64,7 @@ export class SettledResults {
     return (word & 7) !== 0 && word >>> 3 >= mark;
   }
 
-  /** One row's result, as a journal of version 1 records it. */
+  /** One row's result on its own, kept as a line of its own. */
   set(result: SettledResult): void {
     const group = this.addGroup(
       JSON.stringify([

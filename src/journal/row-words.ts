@@ -9,8 +9,8 @@ const NARROW_SPAN = 2 ** 13;
  * A word per settled row: `group * 8 + outcome code` (0: not settled). A page's words are 16-bit,
  * the group counted from the page's first (a batch's rows share its line, so a fresh send's page
  * names a hundred lines or so), until a row names a line too far on (a resend in a much later
- * run), when that page alone takes 32-bit words. Pages without a settled row take nothing: a
- * resume after a kill at 40% of 10,000,000 records holds 8 MB, not 40 (docs/architecture.md#what-a-resume-holds).
+ * run), when that page alone takes 32-bit words. Pages without a settled row take nothing
+ * (docs/architecture.md#what-a-resume-holds).
  */
 export class RowWords {
   private pages: (Uint16Array | Uint32Array | undefined)[] = [];

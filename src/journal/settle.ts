@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { LockedError } from '../shared/errors.js';
 import type { RowResult } from '../message/outcome.js';
-import { doneLine, JournalWriter, readJournal } from './journal.js';
+import { resultLine, JournalWriter, readJournal } from './journal.js';
 import { acquireLock, type Lock } from './lock.js';
 import { listCampaigns, readManifest, writeManifest } from './state.js';
 
@@ -42,7 +42,7 @@ export async function recordConfirmed(
     if (open.length === 0) return manifest.id;
     const journal = await JournalWriter.open(entry.paths.journal);
     try {
-      await journal.append(doneLine('dlr', open));
+      await journal.append(resultLine('dlr', open));
     } finally {
       await journal.close();
     }

@@ -38,7 +38,7 @@ export interface Manifest {
   reason?: string;
   /**
    * How the messages were made from the inputs (mapping, template, defaults, country): what
-   * `sms-send retry` rebuilds them with. Absent in manifests of earlier versions.
+   * `sms-send retry` rebuilds them with.
    */
   shape?: CampaignShape;
   /**
@@ -50,13 +50,13 @@ export interface Manifest {
   followUp?: FollowUpOf;
   /**
    * Every DeliveryReportUrl of the campaign carried its proof (set when its first run signed
-   * them): its delivery reports must too. Absent in campaigns sent before proofs existed.
+   * them): its delivery reports must too.
    */
   signedDlr?: true;
   /**
    * The rest of the summary of the run that last ended or stopped (the counts are above): what a
    * --resume of a finished campaign answers with, without reading its journal or its inputs.
-   * Absent in manifests of earlier versions, and while a first run goes.
+   * Absent while a first run goes.
    */
   summary?: ManifestSummary;
   /**

@@ -18,7 +18,7 @@ import { checkNested, MAX_CUSTOM_DATA, MAX_NESTED_VALUE } from './nesting.js';
 import {
   checkCategory,
   checkDeliveryReportUrl,
-  checkGateway,
+  checkGatewayField,
   checkMessageType,
   checkOriginator,
   checkPremium,
@@ -48,7 +48,7 @@ export interface MessageDefaults {
 }
 
 /** One reason a record cannot be sent, naming the field (or column) at fault. */
-export interface Problem {
+export interface RecordProblem {
   field: string;
   reason: string;
 }
@@ -71,7 +71,7 @@ export type Built =
       /** Present when --gsm-normalize changed the text. */
       normalized?: Normalization;
     }
-  | { ok: false; problems: Problem[]; to: string; messageId: string; text: TextInfo };
+  | { ok: false; problems: RecordProblem[]; to: string; messageId: string; text: TextInfo };
 
 export interface BuildContext {
   defaults: MessageDefaults;
@@ -91,7 +91,7 @@ export interface BuildContext {
 type Values = Partial<Record<Exclude<MessageField, 'CustomData'>, string>>;
 
 export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildContext): Built {
-  const problems: Problem[] = [];
+  const problems: RecordProblem[] = [];
   const fields = withinLimits(record.fields, problems);
   const rawTo = plan.to !== undefined ? asText(fields[plan.to]) : '';
   // The defaults are copied only when the record's own columns may change them (less garbage).
@@ -118,7 +118,7 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
       normalized = { replaced: result.replaced, segmentsSaved: result.segmentsSaved };
     }
   }
-  // "00" is a single message: the contract's limit is 160 UTF-16 units (as the gateway's .NET
+  // "00" is a single message: the limit (docs/gateway.md#fields-and-their-limits) is 160 UTF-16 units (as the gateway's .NET
   // strings count; an emoji is two), but 81 euro signs or 71 Cyrillic letters already need two
   // segments, so our own segment count decides too. An explicit MessageType always wins.
   const messageType = values.MessageType ?? (text.length > 160 || info.segments > 1 ? '11' : '00');
@@ -178,7 +178,7 @@ function applyColumns(
   plan: ColumnPlan,
   values: Values,
   baseCustom: Record<string, unknown>,
-  problems: Problem[],
+  problems: RecordProblem[],
 ): Record<string, unknown> | undefined {
   let customData = hasKeys(baseCustom) ? { ...baseCustom } : undefined;
   for (const [column, field] of plan.fields) {
@@ -213,7 +213,7 @@ function textOf(
   fields: InputRecord['fields'],
   plan: ColumnPlan,
   template: Template | undefined,
-  problems: Problem[],
+  problems: RecordProblem[],
 ): string {
   // A text column may itself hold {{column}} placeholders: each row is then its own template.
   let text: string;
@@ -234,15 +234,15 @@ function textOf(
 }
 
 /** A placeholder the record has no field for, with the field it is closest to (a typo). */
-function noField(name: string, fields: InputRecord['fields']): Problem {
+function noField(name: string, fields: InputRecord['fields']): RecordProblem {
   const near = nearestName(name, Object.keys(fields));
   const hint = near === undefined || near === name ? '' : `: did you mean {{${near}}}?`;
   return { field: `{{${name}}}`, reason: `the record has no field "${name}"${hint}` };
 }
 
 /** The message fields' own rules, each problem named by its field. */
-function checkFields(values: Values, problems: Problem[]): void {
-  check(problems, 'Gateway', values.Gateway, checkGateway);
+function checkFields(values: Values, problems: RecordProblem[]): void {
+  check(problems, 'Gateway', values.Gateway, checkGatewayField);
   check(problems, 'Price', values.Price, checkPrice);
   check(problems, 'OriginatorAddress', values.OriginatorAddress, checkOriginator);
   check(problems, 'MessageType', values.MessageType, checkMessageType);
@@ -258,7 +258,7 @@ function checkFields(values: Values, problems: Problem[]): void {
 function validityOf(
   period: string | undefined,
   now: Date,
-  problems: Problem[],
+  problems: RecordProblem[],
 ): string | undefined {
   if (period === undefined) return undefined;
   const result = normalizeValidity(period, now);
@@ -279,7 +279,8 @@ function messageOf(
   validity: string | undefined,
   customData: Record<string, unknown> | undefined,
 ): RestSmsMessageReq {
-  // Field order follows the contract's table so requests read naturally in logs and tests.
+  // Field order follows the RestSmsMessageReq table (docs/gateway.md#fields-and-their-limits) so
+  // requests read naturally in logs and tests.
   const message: RestSmsMessageReq = {
     Gateway: gateway,
     DestinationAddress: Number(msisdn),
@@ -308,7 +309,7 @@ function signedReportUrl(
   url: string | undefined,
   messageId: string,
   signer: DlrSigner | undefined,
-  problems: Problem[],
+  problems: RecordProblem[],
 ): string | undefined {
   if (url === undefined || signer === undefined) return url;
   if (hasProofParam(url)) {
@@ -336,7 +337,7 @@ function signedReportUrl(
  */
 function withinLimits(
   fields: Record<string, FieldValue>,
-  problems: Problem[],
+  problems: RecordProblem[],
 ): Record<string, FieldValue> {
   let checked = fields;
   for (const column in fields) {
@@ -386,7 +387,12 @@ function valuesOf(d: MessageDefaults): Values {
  */
 const LAST_CHECKED = new Map<Check, { value: string; reason: string | undefined }>();
 
-function check(problems: Problem[], field: string, value: string | undefined, rule: Check): void {
+function check(
+  problems: RecordProblem[],
+  field: string,
+  value: string | undefined,
+  rule: Check,
+): void {
   if (value === undefined) return;
   let last = LAST_CHECKED.get(rule);
   if (last?.value !== value) {

@@ -12,7 +12,7 @@ export type Encoding = 'GSM-7' | 'UCS-2';
 
 export interface TextInfo {
   encoding: Encoding;
-  /** Characters as the contract counts them (Unicode code points). */
+  /** Characters as the service interface counts them (Unicode code points, docs/gateway.md#fields-and-their-limits). */
   characters: number;
   /** Septets for GSM-7, UTF-16 code units for UCS-2. */
   units: number;

@@ -14,7 +14,7 @@ const maxLength =
   (value) =>
     value.length > limit ? `is ${value.length} characters (at most ${limit})` : undefined;
 
-export const checkGateway: Check = (value) => {
+export const checkGatewayField: Check = (value) => {
   if (!/^[1-9][0-9]*$/.test(value)) return 'must be a positive whole number such as 99700999';
   if (BigInt(value) > MAX_INT64) return 'is larger than a 64-bit integer';
   if (!Number.isSafeInteger(Number(value))) return 'is too large to send exactly';

@@ -56,7 +56,7 @@ export function fillOnce(
   lookup: (name: string) => string | undefined,
 ): { text: string; missing: string[] } {
   // A hand scan rather than PLACEHOLDER.replace(): it runs once per record and costs a third.
-  // It matches exactly what the regular expression does (test/unit/message-template.test.ts).
+  // It matches exactly what the regular expression does (test/message/template.test.ts).
   const missing: string[] = [];
   let text = '';
   let last = 0;

@@ -5,9 +5,8 @@ import type { ReportWriter } from './writer.js';
 /**
  * Rows held before they are written without waiting for a batch: a resume reports every record an
  * earlier run settled in one stream, millions of them after a long run. The text of 256 rows
- * (about 32 KB) stays in V8's young generation; that of 1,024 (over 128 KB) was made in its
- * large-object space, which only a full collection frees (10,000,000-record resume: peak RSS 224
- * against 194 MB, see docs/benchmark.md#memory).
+ * stays in V8's young generation; that of 1,024 (over 128 KB) was made in its large-object
+ * space, which only a full collection frees (docs/benchmark.md#measured-choices-in-the-code).
  */
 const FLUSH_ROWS = 256;
 

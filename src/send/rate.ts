@@ -1,14 +1,6 @@
 // Messages-per-second limit shared by every worker, plus a pause while the gateway answers 429.
 
-export interface Clock {
-  now(): number;
-  sleep(ms: number): Promise<void>;
-}
-
-export const realClock: Clock = {
-  now: () => performance.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-};
+import { systemClock, type Clock } from '../shared/clock.js';
 
 /**
  * A token bucket refilled at `rate` tokens per second. A batch takes as many tokens as it has
@@ -26,7 +18,7 @@ export class RateLimiter {
 
   constructor(
     private readonly rate: number | undefined,
-    private readonly clock: Clock = realClock,
+    private readonly clock: Clock = systemClock,
   ) {
     this.last = clock.now();
     this.tokens = this.capacity;
@@ -67,7 +59,8 @@ export class RateLimiter {
   private refill(now: number): void {
     this.tokens = Math.min(
       this.capacity,
-      this.tokens + ((now - this.last) * this.effectiveRate) / 1000,
+      // A wall clock set back refills nothing rather than draining the bucket.
+      this.tokens + (Math.max(0, now - this.last) * this.effectiveRate) / 1000,
     );
     this.last = now;
   }

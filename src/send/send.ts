@@ -5,12 +5,12 @@ import { sendBatch } from './batch.js';
 import { batches } from './batcher.js';
 import type { SendEmitter } from './events.js';
 import { SendState, toRow } from './state.js';
-import type { MessageEntry, SendOptions, SendOutcome } from './types.js';
+import type { MessageEntry, SendLoopOptions, SendOutcome } from './types.js';
 
 /** `entries` comes in chunks (any size): the stream costs one await per chunk, not per record. */
-export async function send(
+export async function sendLoop(
   entries: AsyncIterable<readonly Entry[]>,
-  options: SendOptions,
+  options: SendLoopOptions,
   events: SendEmitter,
 ): Promise<SendOutcome> {
   const run = new SendState(options, events);

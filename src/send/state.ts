@@ -3,23 +3,22 @@
 import type { Answer, Verdict } from '../gateway/outcome.js';
 import type { MessageResult, RowResult } from '../message/outcome.js';
 import type { Entry } from '../validate/entries.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import { backoffDelay } from './backoff.js';
 import type { SendEmitter } from './events.js';
 import { RateLimiter } from './rate.js';
-import type { MessageEntry, SendOptions, SendOutcome } from './types.js';
+import type { MessageEntry, SendLoopOptions, SendOutcome } from './types.js';
 
 export const WINDOW_CLOSED = 'not sent: the send window closed; --resume sends it';
 
 /** A hook's failure to record state, its message the whole reason the run stops with. */
 export class StateWriteError extends Error {}
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 export class SendState {
   readonly limiter: RateLimiter;
   readonly maxFailures: number;
   readonly graceMs: number;
-  readonly now: () => number;
+  readonly clock: Clock;
   consecutiveFailures = 0;
   batchNumber = 0;
   stopped: SendOutcome['stopped'];
@@ -37,18 +36,16 @@ export class SendState {
   windowClosed = false;
   /** Records this run did not send because it stopped, was interrupted or its window closed. */
   notSent = 0;
-  private readonly sleep: (ms: number) => Promise<void>;
   private readonly whenInterrupted: Promise<void>;
 
   constructor(
-    readonly options: SendOptions,
+    readonly options: SendLoopOptions,
     readonly events: SendEmitter,
   ) {
-    this.sleep = options.sleep ?? defaultSleep;
+    this.clock = options.clock ?? systemClock;
     this.limiter = options.limiter ?? new RateLimiter(undefined);
     this.maxFailures = options.maxConsecutiveFailures ?? 5;
     this.graceMs = options.outageGraceMs ?? 0;
-    this.now = options.now ?? Date.now;
     this.whenInterrupted = new Promise<void>((resolve) => {
       for (const signal of [options.stopSignal, options.abortSignal]) {
         signal?.addEventListener('abort', () => resolve(), { once: true });
@@ -123,7 +120,7 @@ export class SendState {
   pause(ms: number): Promise<void> {
     return this.interrupted()
       ? Promise.resolve()
-      : Promise.race([this.sleep(ms), this.whenInterrupted]);
+      : Promise.race([this.clock.sleep(ms), this.whenInterrupted]);
   }
 
   /** An answer, or a request that may have been processed: the gateway was reached. */
@@ -178,9 +175,9 @@ export class SendState {
   private async probeUntilAnswered(reason: string): Promise<boolean> {
     const { options, graceMs } = this;
     this.events.emit('outage', { reason, graceMs });
-    const started = this.now();
+    const started = this.clock.now();
     for (let attempt = 1; ; attempt++) {
-      const left = graceMs - (this.now() - started);
+      const left = graceMs - (this.clock.now() - started);
       await this.pause(
         Math.max(0, Math.min(left, 250 + backoffDelay(attempt, undefined, options.random))),
       );
@@ -194,14 +191,14 @@ export class SendState {
       this.noteReached(probe);
       if (probe.verdict.kind === 'results') {
         this.consecutiveFailures = 0;
-        this.events.emit('recovered', { afterMs: this.now() - started });
+        this.events.emit('recovered', { afterMs: this.clock.now() - started });
         return true;
       }
       if (probe.verdict.kind === 'failed' && (probe.verdict.authRefused || probe.verdict.stop)) {
         this.stop(probe.verdict.reason, probe.verdict.authRefused);
         return false;
       }
-      if (this.now() - started >= graceMs) {
+      if (this.clock.now() - started >= graceMs) {
         const seconds = Math.round(graceMs / 100) / 10;
         this.stop(
           `the gateway stayed unusable for ${seconds}s (${reason}; last probe: ${probe.verdict.reason})`,

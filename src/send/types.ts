@@ -2,6 +2,7 @@
 // request, the options of the loop, and how the run ended.
 import type { Answer } from '../gateway/outcome.js';
 import type { RowResult } from '../message/outcome.js';
+import type { Clock } from '../shared/clock.js';
 import type { Entry } from '../validate/entries.js';
 import type { RateLimiter } from './rate.js';
 
@@ -32,7 +33,7 @@ export interface SendHooks {
   afterResult?(batch: number, rows: readonly RowResult[]): Promise<void>;
 }
 
-export interface SendOptions {
+export interface SendLoopOptions {
   poster: Poster;
   batchSize: number;
   concurrency: number;
@@ -46,8 +47,8 @@ export interface SendOptions {
    * probing it with an empty request, before the run stops; 0 (the default here) never waits.
    */
   outageGraceMs?: number;
-  /** The clock the grace is measured with; injectable so tests need not wait. */
-  now?: () => number;
+  /** The clock the grace is measured with and retries wait on; injectable so tests need not wait. */
+  clock?: Clock;
   limiter?: RateLimiter;
   hooks?: SendHooks;
   /** Once aborted, no new batch is taken; batches in flight finish. */
@@ -59,8 +60,6 @@ export interface SendOptions {
    * batch is taken and those in flight finish.
    */
   windowOpen?: () => boolean;
-  /** Waits before a retry; injectable so tests need not sleep. */
-  sleep?: (ms: number) => Promise<void>;
   random?: () => number;
 }
 

@@ -1,8 +1,8 @@
 // Counts with thousands separators ("12,345"), as en-US writes them, without waking ICU at start-up; amounts of money.
 
 /**
- * The first toLocaleString() of a run loads ICU's locale data, about 10 ms of CPU at every start
- * for a summary line; whole numbers are grouped here instead, anything else is left to ICU.
+ * The first toLocaleString() of a run loads ICU's locale data, a cost at every start for a
+ * summary line; whole numbers are grouped here instead, anything else is left to ICU.
  */
 export function groupDigits(n: number): string {
   if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');

@@ -38,7 +38,7 @@ export async function openIfExists(path: string): Promise<FileHandle | undefined
 
 /**
  * Text pieces stay well under V8's large-object size (128 KiB): a larger string lives in a space
- * only a full collection frees, and at a million records their garbage held 40 MB of memory.
+ * only a full collection frees, where a long run's garbage would wait (docs/benchmark.md#measured-choices-in-the-code).
  */
 export const TEXT_PIECE_BYTES = 48 * 1024;
 

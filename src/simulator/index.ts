@@ -98,7 +98,8 @@ function checkLimit(name: string, value: number | undefined, fallback: number): 
  * Starts a simulator of the RestSmsRequest service on loopback. Throws RangeError for bad
  * options and rejects if the port cannot be bound.
  *
- * Where the contract is silent the simulator decides as follows (message-level decisions
+ * Where the service interface (docs/gateway.md#fields-and-their-limits) is silent the simulator
+ * decides as follows (message-level decisions
  * are listed with the StatusCode table in status-codes.ts):
  * - Order of handling: path (404) → method (405, Allow: POST) → JSONP callback name (400)
  *   → format (406) → Content-Type (415 unless absent or JSON) → size (413 over 32 MiB) →

@@ -58,8 +58,8 @@ export type MutableRequestRecord = { -readonly [K in keyof RequestRecord]: Reque
  * A list that keeps at most `limit` of the newest items, in a ring once full: an item is let go
  * as soon as `limit` newer ones have come. (Trimming in batches kept up to 1,024 items more: with
  * a limit of 1, the in-process simulator behind --simulate held a thousand parsed messages at a
- * time, long enough for V8 to move each into its old generation; about 250 bytes of garbage there
- * a message, which a long send's peak memory paid for.)
+ * time, long enough for V8 to move each into its old generation, where a long send's peak memory
+ * paid for them.)
  */
 export class BoundedLog<T> {
   private items: T[] = [];

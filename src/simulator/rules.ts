@@ -1,4 +1,5 @@
-// Request-level (credentials) and per-message validation, mirroring the contract and the server's DTO limits.
+// Request-level (credentials) and per-message validation, mirroring the service interface and the
+// limits of the gateway's request types (docs/gateway.md#fields-and-their-limits).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { DEFAULT_GATEWAY, LIMITS } from '../gateway/types.js';
 import { isPlainObject } from '../shared/plain-object.js';

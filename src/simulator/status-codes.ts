@@ -17,7 +17,7 @@ export interface StatusCodeInfo {
 /**
  * Every StatusCode the simulator returns, in the order the rules are checked.
  *
- * Decisions where the contract is silent:
+ * Decisions where the service interface is silent (docs/gateway.md#where-the-simulator-decides):
  * - A message that breaks several rules gets the code of the first rule in this order
  *   (the order of the fields in the contract's RestSmsMessageReq table).
  * - JSON null counts as "not set"; an empty string counts as "not set" for the

@@ -86,8 +86,8 @@ const encoder = new TextEncoder();
 /**
  * A part's spool lines, encoded as they are made into one growing byte array: joined into one
  * string instead, a part's lines (a megabyte and more) became a large object in the worker's heap
- * and again in the main thread's, each freed only by a full collection; a send of 3,000,000
- * records peaked 70 MB higher with them.
+ * and again in the main thread's, each freed only by a full collection, which a large send's
+ * peak memory paid for (docs/benchmark.md#measured-choices-in-the-code).
  */
 class SpoolBytes {
   private buffer = new Uint8Array(256 * 1024);

@@ -1,8 +1,8 @@
 // 128-bit digests of recipient + text, and a set of them that costs no garbage: --dedupe and repeats.
 
 /**
- * MurmurHash3's x86 128-bit rounds over `to`, a U+0000, then `text`, taken as UTF-16LE code units: the
- * same digest md5 was used for before at a tenth of the CPU and with no object per record. It is
+ * MurmurHash3's x86 128-bit rounds over `to`, a U+0000, then `text`, taken as UTF-16LE code units:
+ * a digest at a fraction of a cryptographic hash's CPU and with no object per record. It is
  * not cryptographic, which is not needed: the input is the user's own file, not an adversary's.
  * Treated as random, n distinct messages collide with probability below n² / 2^129 (about 1.5e-23
  * for 100 million), so --dedupe, which skips a record on a match, never skips one by accident.
@@ -113,8 +113,8 @@ function fmix(h: number): number {
  * garbage collector to trace however many there are. The digests are spread over 256 shards by
  * their first byte, each a table of its own that grows by half when it is 70% full. The shards
  * start at sizes spread over one growth step, so they grow at different counts and memory follows
- * the count: about 28 bytes a digest (23 to 34 per shard). One table doubling at 50% full took 32
- * to 64, and held its old and new tables at once while it moved them (48 MB at a million).
+ * the count, rather than one table doubling and holding its old and new tables at once while it
+ * moves them (docs/benchmark.md#measured-choices-in-the-code).
  */
 export class DigestSet {
   private readonly shards: Int32Array<ArrayBuffer>[] = [];
@@ -213,7 +213,7 @@ export class DigestSet {
     this.limits[shard] = Math.floor(capacity * MAX_LOAD);
     // The old table has lived long enough to be in V8's old generation, where its memory would
     // wait for a full collection; handed over to a new buffer that nothing holds, it is freed at
-    // the next young one. Without this, a million digests left some 20 MB of old tables behind.
+    // the next young one, instead of waiting for a full collection.
     if (old) structuredClone(old.buffer, { transfer: [old.buffer] });
   }
 }

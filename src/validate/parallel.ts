@@ -13,19 +13,17 @@ import { buildChunk, readChunk, type ChunkBase, type ChunkSpec } from './chunk.j
 import type { CampaignOptions, ChunkResult } from './types.js';
 
 /**
- * Measured on 2 cores: each worker costs about 0.45 s of CPU to start (modules, number rules) and
- * 40-50 MB of memory, so below 100,000 records (6 MB) workers only add time, and at 1,000,000
- * (60 MB) they cost 1.5 s more CPU and 90 MB more memory for a wall-clock gain that a machine
- * shared with other work did not show. Above this size the second core is worth its price.
+ * Each worker costs CPU to start (modules, number rules) and memory of its own, which smaller
+ * files do not win back on a machine shared with other work; above this size the second core is
+ * worth its price (docs/benchmark.md#measured-choices-in-the-code).
  */
 const PARALLEL_MIN_BYTES = 64 * 1024 * 1024;
 /** Parts of this size keep few records alive at a time in a worker (1 MiB cost more GC). */
 const CHUNK_BYTES = 256 * 1024;
 /**
- * A worker's young generation, in MB: V8 would let each grow to 32 MB on Node 20 and more on later
- * lines. Measured on a dry run of 3,000,000 records (Node 20, 2 workers): peak RSS 193 to 204 MB
- * without a limit, 175 to 187 MB with this one, for about 0.9 µs more CPU a record (more frequent
- * young collections). It is a documented option of worker threads, not a V8 flag.
+ * A worker's young generation, in MB: V8 would let each grow larger, which a run's peak memory
+ * pays for; the limit costs a little CPU in more frequent young collections (docs/benchmark.md#measured-choices-in-the-code). It is a
+ * documented option of worker threads, not a V8 flag.
  */
 const WORKER_YOUNG_MB = 6;
 
@@ -98,9 +96,8 @@ export class ParallelReader {
     // worker would need copied) keep the file on this thread.
     const { limit, dedupe, suppress } = this.options;
     if (!parallel || limit !== undefined || dedupe || suppress) return 0;
-    // Each worker needs a core of its own beside this thread's: on 2 cores, a dry run of
-    // 10,000,000 records took longer with two workers than without, and 74 MB more (218 against
-    // 144 MB, Node 22; see docs/input.md#large-inputs).
+    // Each worker needs a core of its own beside this thread's: on 2 cores, two workers made a
+    // large dry run slower and larger, not faster (docs/input.md#large-inputs).
     return parallel.workers ?? (availableParallelism() >= 4 ? 2 : 0);
   }
 

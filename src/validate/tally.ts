@@ -1,7 +1,7 @@
 // Adds up a plan record by record, or part by part in input order: the counts here; the UCS-2
 // characters, the cost by calling code and the repeats each in a tally of its own.
 import type { InputRecord } from '../input/types.js';
-import type { Problem } from '../message/build.js';
+import type { RecordProblem } from '../message/build.js';
 import type { PricePerSegment } from '../message/cost.js';
 import { normalizeForGsm } from '../message/gsm-normalize.js';
 import type { TextInfo } from '../message/encoding.js';
@@ -157,7 +157,7 @@ export class PlanTally {
   }
 }
 
-function countInvalid(part: PlanCounts, record: InputRecord, problems: Problem[]): void {
+function countInvalid(part: PlanCounts, record: InputRecord, problems: RecordProblem[]): void {
   part.invalid++;
   const byField = part.invalidByField;
   for (const field of new Set(problems.map((p) => p.field))) {

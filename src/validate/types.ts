@@ -2,7 +2,7 @@
 // the counts a part of a campaign adds up to (plain data, so worker threads can send them).
 import type { InputFile } from '../input/open.js';
 import type { InputRecord } from '../input/types.js';
-import type { Built, MessageDefaults, Problem } from '../message/build.js';
+import type { Built, MessageDefaults, RecordProblem } from '../message/build.js';
 import type { FileProblem, Mapping } from '../message/columns.js';
 import type { PricePerSegment } from '../message/cost.js';
 import type { Encoding } from '../message/encoding.js';
@@ -174,7 +174,7 @@ export interface InvalidRecord {
   row: number;
   file: string;
   line: number;
-  problems: Problem[];
+  problems: RecordProblem[];
 }
 
 /** A record where a character occurs: file:line, and the column (or "template") that holds it. */

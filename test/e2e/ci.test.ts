@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runInProcess as runCli } from '../helpers/in-process.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/files.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -18,7 +18,12 @@ describe('CI gates and the canary', () => {
     for (let i = 1; i <= 39; i++) rows.push(`${i},47410000${10 + i},m${i},accepted,0,DELIVRD`);
     rows.push('40,4741000050,m40,rejected,120,');
     await writeFile(report, `${rows.join('\n')}\n`);
-    const result = await runCli(['report', report, '--fail-under', 'accepted=99%,delivered=95%']);
+    const result = await runInProcess([
+      'report',
+      report,
+      '--fail-under',
+      'accepted=99%,delivered=95%',
+    ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('✖ accepted 97.5% < 99% (39 of 40)');
     expect(result.stdout).toContain('✔ delivered 100% ≥ 95% (39 of 39 accepted)');
@@ -26,7 +31,7 @@ describe('CI gates and the canary', () => {
   });
 
   it('check --simulate --await-dlr: a delivered test message is exit 0, with its timings in --json', async () => {
-    const result = await runCli([
+    const result = await runInProcess([
       'check',
       '--simulate',
       '--to',
@@ -54,7 +59,7 @@ describe('CI gates and the canary', () => {
   });
 
   it('check --simulate --await-dlr: an undelivered test message is exit 1, one line per step', async () => {
-    const result = await runCli([
+    const result = await runInProcess([
       'check',
       '--simulate',
       '--to',

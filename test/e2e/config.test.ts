@@ -1,45 +1,32 @@
 // Configuration as the binary resolves it, from fixture folders (test/fixtures/config/<case>/) copied
 // to a temp folder and used as the working directory: defaults < file < env < flags, profiles,
 // every problem in a file at once, password files that others can read, --config PATH.
-import { chmod, cp, mkdir, realpath, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
 import type { CliResult } from '../helpers/cli.js';
-import { runInProcess as runCli } from '../helpers/in-process.js';
-import { tempDir } from '../helpers/files.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { suiteFolder } from '../helpers/suite.js';
 
 /** An asymmetric matcher typed as unknown, so it sits in an object literal without `any`. */
 const including = (text: string): unknown => expect.stringContaining(text) as unknown;
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/config/', import.meta.url));
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-/** The temp folder with symlinks resolved, as the binary's process.cwd() reports it. */
-let root: string;
+const suite = suiteFolder();
 let copies = 0;
-const simulators: Simulator[] = [];
-
-beforeAll(async () => {
-  dir = await tempDir();
-  root = await realpath(dir.path);
-});
-afterAll(async () => {
-  await Promise.all(simulators.map((s) => s.stop()));
-  await dir.remove();
-});
 
 /** A private copy of a fixture folder, to run in and to chmod. */
 async function fixture(name: string): Promise<string> {
-  const target = join(root, `${++copies}-${name}`);
+  const target = join(suite.root, `${++copies}-${name}`);
   await cp(join(FIXTURES, name), target, { recursive: true });
   return target;
 }
 
-/** An empty folder: no config file anywhere below the temp root. */
+/** An empty folder: no config file anywhere below the temp suite.root. */
 async function emptyFolder(): Promise<string> {
-  const target = join(root, `${++copies}-empty`);
+  const target = join(suite.root, `${++copies}-empty`);
   await mkdir(target);
   return target;
 }
@@ -62,7 +49,7 @@ async function resolved(
   args: string[] = [],
   env: Record<string, string | undefined> = {},
 ): Promise<Resolved> {
-  const result = await runCli(['config', '--json', ...args], { cwd, env });
+  const result = await runInProcess(['config', '--json', ...args], { cwd, env });
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   return oneDocument(result).config as Resolved;
@@ -128,9 +115,8 @@ describe('precedence: defaults < config file < environment < flags', () => {
   it('a real send uses the resolved values: batches, sender, custom data, endpoint and username', async () => {
     const cwd = await fixture('precedence');
     const credentials = { username: 'env-user', password: 'env-pass' };
-    const envGateway = await startSimulator({ credentials });
-    const flagGateway = await startSimulator({ credentials });
-    simulators.push(envGateway, flagGateway);
+    const envGateway = await suite.simulator({ credentials });
+    const flagGateway = await suite.simulator({ credentials });
     const env = {
       SMS_SEND_ENDPOINT: envGateway.url,
       SMS_SEND_USERNAME: 'env-user',
@@ -138,10 +124,13 @@ describe('precedence: defaults < config file < environment < flags', () => {
     };
 
     // File + env: the env endpoint and username, the file's batch size, sender and custom data.
-    const first = await runCli(['campaign.csv', '--report', 'first.csv', '--concurrency', '1'], {
-      cwd,
-      env,
-    });
+    const first = await runInProcess(
+      ['campaign.csv', '--report', 'first.csv', '--concurrency', '1'],
+      {
+        cwd,
+        env,
+      },
+    );
     expect(first.code).toBe(0);
     expect(envGateway.requests.map((r) => r.messageCount)).toEqual([3, 3, 1]);
     expect(envGateway.ledger).toHaveLength(7);
@@ -155,7 +144,7 @@ describe('precedence: defaults < config file < environment < flags', () => {
     // File + env + flags: the flags win.
     const flags = ['--endpoint', flagGateway.url, '--batch-size', '5'];
     flags.push('--from', 'FlagCo', '--custom', 'team=flag');
-    const second = await runCli(
+    const second = await runInProcess(
       ['campaign.csv', '--report', 'second.csv', '--concurrency', '1', ...flags],
       { cwd, env },
     );
@@ -250,13 +239,13 @@ describe('profiles', () => {
 
   it('an unknown profile is a usage error (exit 2) naming the defined ones', async () => {
     const cwd = await fixture('profiles');
-    const result = await runCli(['config', '--profile', 'qa'], { cwd });
+    const result = await runInProcess(['config', '--profile', 'qa'], { cwd });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('profile "qa" is not defined');
     expect(result.stderr).toContain('(defined: staging, prod)');
 
-    const env = await runCli(['config', '--json'], { cwd, env: { SMS_SEND_PROFILE: 'qa' } });
+    const env = await runInProcess(['config', '--json'], { cwd, env: { SMS_SEND_PROFILE: 'qa' } });
     expect(env.code).toBe(2);
     expect(oneDocument(env)).toEqual({
       error: { code: 'config', message: including('"qa"'), exitCode: 2 },
@@ -280,7 +269,7 @@ describe('a config file with problems', () => {
     const cwd = await fixture('invalid');
     const file = join(cwd, '.sms-sendrc.json');
     const commands = [['config'], ['check', '--simulate'], ['campaign.csv', '--simulate']];
-    const results = await Promise.all(commands.map((args) => runCli(args, { cwd })));
+    const results = await Promise.all(commands.map((args) => runInProcess(args, { cwd })));
     for (const [i, result] of results.entries()) {
       expect([commands[i]![0], result.code]).toEqual([commands[i]![0], 2]);
       expect(result.stdout).toBe('');
@@ -293,7 +282,7 @@ describe('a config file with problems', () => {
 
   it('--json gives the same list in one error document', async () => {
     const cwd = await fixture('invalid');
-    const result = await runCli(['config', '--json'], { cwd });
+    const result = await runInProcess(['config', '--json'], { cwd });
     expect(result.code).toBe(2);
     const { error } = oneDocument(result) as { error: { code: string; message: string } };
     expect(error.code).toBe('config');
@@ -304,8 +293,8 @@ describe('a config file with problems', () => {
     const cwd = await emptyFolder();
     const credentials = { SMS_SEND_USERNAME: 'u', SMS_SEND_PASSWORD: 'p' };
     const [fromFlag, fromEnv] = await Promise.all([
-      runCli(['check', '--endpoint', 'not-a-url'], { cwd, env: credentials }),
-      runCli(['check'], {
+      runInProcess(['check', '--endpoint', 'not-a-url'], { cwd, env: credentials }),
+      runInProcess(['check'], {
         cwd,
         env: { ...credentials, SMS_SEND_ENDPOINT: 'ftp://gateway.example.com' },
       }),
@@ -326,14 +315,14 @@ describe('a password that others can read', () => {
     const cwd = await fixture('password-file');
     const secret = join(cwd, 'secret.txt');
     await chmod(secret, 0o644);
-    const loose = await runCli(['campaign.csv', '--dry-run'], { cwd });
+    const loose = await runInProcess(['campaign.csv', '--dry-run'], { cwd });
     expect(loose.code).toBe(0);
     expect(loose.stderr).toBe(
       `warning: ${secret} holds a password and is readable by others; run: chmod 600 ${secret}\n`,
     );
 
     await chmod(secret, 0o600);
-    const tight = await runCli(['campaign.csv', '--dry-run'], { cwd });
+    const tight = await runInProcess(['campaign.csv', '--dry-run'], { cwd });
     expect(tight.code).toBe(0);
     expect(tight.stderr).toBe('');
   });
@@ -342,12 +331,12 @@ describe('a password that others can read', () => {
     const cwd = await fixture('password-in-config');
     const file = join(cwd, '.sms-sendrc.json');
     await chmod(file, 0o644);
-    const loose = await runCli(['campaign.csv', '--dry-run'], { cwd });
+    const loose = await runInProcess(['campaign.csv', '--dry-run'], { cwd });
     expect(loose.code).toBe(0);
     expect(loose.stderr).toContain(`warning: ${file} holds a password and is readable by others`);
 
     await chmod(file, 0o600);
-    const tight = await runCli(['campaign.csv', '--dry-run'], { cwd });
+    const tight = await runInProcess(['campaign.csv', '--dry-run'], { cwd });
     expect(tight.code).toBe(0);
     expect(tight.stderr).toBe('');
   });
@@ -355,17 +344,16 @@ describe('a password that others can read', () => {
   it('check authenticates with the passwordFile password, and warns when the file is 644', async () => {
     const cwd = await fixture('password-file');
     const secret = join(cwd, 'secret.txt');
-    const sim = await startSimulator({
+    const sim = await suite.simulator({
       credentials: { username: 'file-user', password: 'Pw-FILE-5521' },
     });
-    simulators.push(sim);
     await chmod(secret, 0o600);
-    const tight = await runCli(['check', '--endpoint', sim.url], { cwd });
+    const tight = await runInProcess(['check', '--endpoint', sim.url], { cwd });
     expect(tight.code).toBe(0);
     expect(tight.stderr).toBe('');
 
     await chmod(secret, 0o644);
-    const loose = await runCli(['check', '--endpoint', sim.url], { cwd });
+    const loose = await runInProcess(['check', '--endpoint', sim.url], { cwd });
     expect(loose.code).toBe(0);
     expect(loose.stderr).toContain(`${secret} holds a password and is readable by others`);
   });
@@ -374,7 +362,7 @@ describe('a password that others can read', () => {
     const cwd = await fixture('password-file');
     const secret = join(cwd, 'secret.txt');
     await chmod(secret, 0o644);
-    const result = await runCli(['config', '--json'], { cwd });
+    const result = await runInProcess(['config', '--json'], { cwd });
     expect(result.code).toBe(0);
     oneDocument(result);
     expect(`${result.stderr}${result.stdout}`).toContain(
@@ -410,7 +398,7 @@ describe('passwordEnv', () => {
 
   it('an unset variable is a warning for config (exit 0) naming passwordEnv, its file and the variable', async () => {
     const cwd = await fixture('password-env');
-    const result = await runCli(['config'], { cwd });
+    const result = await runInProcess(['config'], { cwd });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(
       /warning: passwordEnv \(.*\): the environment variable GATEWAY_SECRET is not set/,
@@ -439,7 +427,7 @@ describe('--config PATH', () => {
 
   it('a --config file that does not exist is a usage error (exit 2)', async () => {
     const cwd = await fixture('explicit');
-    const result = await runCli(['config', '--config', 'nowhere.json'], { cwd });
+    const result = await runInProcess(['config', '--config', 'nowhere.json'], { cwd });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('config file nowhere.json does not exist');
   });
@@ -472,12 +460,12 @@ describe('a user-level config in $XDG_CONFIG_HOME/sms-send/', () => {
     }
     expect(fromProject.settings.endpoint!.value).toBe('https://file.example.com/rest');
 
-    const profiles = await runCli(['config', '--profiles', '--json'], { cwd: '/', env });
+    const profiles = await runInProcess(['config', '--profiles', '--json'], { cwd: '/', env });
     expect(profiles.code).toBe(0);
     expect(JSON.parse(profiles.stdout)).toEqual({
       profiles: { file: user, defined: { prod: ['batchSize'], night: ['rate', 'retries'] } },
     });
-    const text = await runCli(['config', '--profiles'], { cwd: '/', env });
+    const text = await runInProcess(['config', '--profiles'], { cwd: '/', env });
     expect(text.stdout).toContain(`profiles in ${user}`);
     expect(text.stdout).toMatch(/night {2}rate, retries/);
   });

@@ -6,7 +6,7 @@ import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { collect, startCli, killLeft } from '../helpers/cli.js';
-import { runInProcess as runCli } from '../helpers/in-process.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { parseCsv, tempDir } from '../helpers/files.js';
 
 const CREDENTIALS = { SMS_SEND_USERNAME: 'customer', SMS_SEND_PASSWORD: 'secret' };
@@ -89,7 +89,7 @@ describe('a forged delivery report', () => {
   async function sendUnknown(report: string): Promise<{ messageIds: string[]; urls: string[] }> {
     const csv = join(dir.path, 'c.csv');
     await writeFile(csv, 'to,text\n4741000001,Hello one\n4741000002,Hello two\n');
-    const send = await runCli(
+    const send = await runInProcess(
       [
         csv,
         '--yes',
@@ -205,9 +205,12 @@ describe('a forged delivery report', () => {
   it('refuses --accept-unsigned for a campaign sent with proofs, and dlr apply takes no forged line', async () => {
     const report = join(dir.path, 'r.csv');
     const { messageIds } = await sendUnknown(report);
-    const refused = await runCli(['dlr', '--report', report, '--port', '0', '--accept-unsigned'], {
-      cwd: dir.path,
-    });
+    const refused = await runInProcess(
+      ['dlr', '--report', report, '--port', '0', '--accept-unsigned'],
+      {
+        cwd: dir.path,
+      },
+    );
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/wrote .* with proofs/);
     const log = join(dir.path, 'forged.ndjson');
@@ -216,9 +219,12 @@ describe('a forged delivery report', () => {
       `${JSON.stringify({ msgid: messageIds[0], status: 'DELIVRD' })}\n` +
         `${JSON.stringify({ msgid: messageIds[1], status: 'UNDELIV', smsig: `${'A'.repeat(22)}.x` })}\n`,
     );
-    const apply = await runCli(['dlr', 'apply', '--report', report, '--from', log, '--json'], {
-      cwd: dir.path,
-    });
+    const apply = await runInProcess(
+      ['dlr', 'apply', '--report', report, '--from', log, '--json'],
+      {
+        cwd: dir.path,
+      },
+    );
     expect(apply.code).toBe(0);
     expect(JSON.parse(apply.stdout)).toMatchObject({
       dlrApply: { reports: 0, refused: { unsigned: 1, 'bad signature': 1 }, matched: 0 },
@@ -261,7 +267,7 @@ describe('sms-send simulate --dlr', () => {
     expect(started.output().stdout).toBe(`${template}\n`);
     const csv = join(dir.path, 'c.csv');
     await writeFile(csv, 'to,text\n4741000001,Hello one\n4741000002,Hello two\n');
-    const send = await runCli(
+    const send = await runInProcess(
       [csv, '--endpoint', endpoint, '--dlr-url', template, '--report', report],
       {
         cwd: dir.path,

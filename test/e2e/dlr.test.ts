@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPORT_COLUMNS } from '../../src/report/row.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { startCli } from '../helpers/cli.js';
-import { runInProcess as runCli } from '../helpers/in-process.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { proofParam, signedCampaign } from '../helpers/dlr-proof.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 
@@ -72,7 +72,7 @@ describe('sms-send dlr', () => {
   });
 
   it('records in every row the delivery status the simulator chose', async () => {
-    const send = await runCli(
+    const send = await runInProcess(
       // Several requests one at a time, so reports arrive while the run still holds the report.
       [campaign, '--endpoint', sim.url, '--dlr-url', template, '--report', report].concat([
         '--batch-size',
@@ -157,7 +157,7 @@ describe('sms-send dlr', () => {
   });
 
   it('sms-send report counts by outcome, StatusCode and delivery status', async () => {
-    const json = await runCli(['report', report, '--json']);
+    const json = await runInProcess(['report', report, '--json']);
     expect(json.code).toBe(0);
     const counts = (JSON.parse(json.stdout) as { report: Record<string, unknown> }).report;
     const byStatus: Record<string, number> = {};
@@ -169,7 +169,7 @@ describe('sms-send dlr', () => {
       byDeliveryStatus: byStatus,
       awaitingDeliveryReport: 0,
     });
-    const text = await runCli(['summary', report]);
+    const text = await runInProcess(['summary', report]);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`${report}: ${RECORDS} rows`);
     expect(text.stdout).toContain('by delivery status');
@@ -185,7 +185,7 @@ describe('sms-send dlr', () => {
     ],
     [['report', 'none.csv'], /report none\.csv does not exist/],
   ])('exits 2 for sms-send %j', async (args, message) => {
-    const result = await runCli(args, { cwd: dir.path });
+    const result = await runInProcess(args, { cwd: dir.path });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
   });
@@ -242,7 +242,7 @@ describe('sms-send dlr apply', () => {
       );
 
       const env = { SMS_SEND_STATE_DIR: stateDir };
-      const apply = await runCli(['dlr', 'apply', '--report', bare, '--from', log], { env });
+      const apply = await runInProcess(['dlr', 'apply', '--report', bare, '--from', log], { env });
       // One report's MessageId is not in the report: exit 1, and it says which.
       expect(apply.code).toBe(1);
       expect(apply.stdout).toContain(`4 delivery reports folded into ${bare}`);
@@ -257,7 +257,7 @@ describe('sms-send dlr apply', () => {
         ['m3', ''],
       ]);
 
-      const again = await runCli(['dlr', 'apply', '--report', bare, '--from', log], { env });
+      const again = await runInProcess(['dlr', 'apply', '--report', bare, '--from', log], { env });
       expect(again.code).toBe(1);
       expect(again.stdout).toContain('0 rows changed');
       expect(await readFile(bare, 'utf8')).toBe(folded);

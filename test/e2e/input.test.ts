@@ -4,11 +4,11 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { describe, it } from 'vitest';
+import { type Simulator } from '../../src/simulator/index.js';
 import type { CliResult } from '../helpers/cli.js';
-import { runInProcess as runCli } from '../helpers/in-process.js';
-import { parseCsv, tempDir } from '../helpers/files.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { parseCsv } from '../helpers/files.js';
 import {
   BAD_RECORDS_BY_FIELD,
   BAD_RECORDS_PROBLEMS,
@@ -17,22 +17,14 @@ import {
   problemLines,
   startsWith,
 } from '../helpers/problems.js';
+import { suiteFolder } from '../helpers/suite.js';
 
 /** Small fixtures live here; the runs use it as their working folder so errors name files briefly. */
 const FIXTURES = fileURLToPath(new URL('../fixtures/input/', import.meta.url));
 const CREDENTIALS = { SMS_SEND_USERNAME: 'tester', SMS_SEND_PASSWORD: 'not-a-secret' };
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
+const suite = suiteFolder();
 let runs = 0;
-const simulators: Simulator[] = [];
-
-beforeAll(async () => {
-  dir = await tempDir();
-});
-afterAll(async () => {
-  await Promise.all(simulators.map((s) => s.stop()));
-  await dir.remove();
-});
 
 interface Run extends CliResult {
   /** The simulator this run sent to: its own, so `requests` and `ledger` hold only this run. */
@@ -42,13 +34,12 @@ interface Run extends CliResult {
 
 /** Runs `sms-send` in the fixtures folder against a fresh simulator, with a fresh report path. */
 async function send(args: string[], options: { stdin?: string } = {}): Promise<Run> {
-  const sim = await startSimulator();
-  simulators.push(sim);
-  const report = join(dir.path, `report-${++runs}.csv`);
+  const sim = await suite.simulator();
+  const report = join(suite.path, `report-${++runs}.csv`);
   // Some runs here are over the same fixture: each its own state.
-  const result = await runCli([...args, '--endpoint', sim.url, '--report', report], {
+  const result = await runInProcess([...args, '--endpoint', sim.url, '--report', report], {
     cwd: FIXTURES,
-    env: { ...CREDENTIALS, SMS_SEND_STATE_DIR: join(dir.path, `state-${runs}`) },
+    env: { ...CREDENTIALS, SMS_SEND_STATE_DIR: join(suite.path, `state-${runs}`) },
     stdin: options.stdin,
   });
   return { ...result, sim, report };
@@ -75,7 +66,7 @@ async function aftermath(run: Run) {
     code: run.code,
     requests: run.sim.requests.length,
     accepted: run.sim.ledger.length,
-    files: (await readdir(dir.path)).filter((name) => name.startsWith(prefix)),
+    files: (await readdir(suite.path)).filter((name) => name.startsWith(prefix)),
   };
 }
 
@@ -247,7 +238,7 @@ describe('bad message defaults are one error naming the flag or key, exit 2', ()
   });
 
   it('a bad default from a config file names the key and the file', async ({ expect }) => {
-    const config = join(dir.path, 'bad-defaults.json');
+    const config = join(suite.path, 'bad-defaults.json');
     await writeFile(config, JSON.stringify({ originatorAddress: 'ThisIsWayTooLong' }));
     const run = await send(['campaign-a.csv', '--config', config]);
     expect(await aftermath(run)).toEqual(NOTHING_SENT);

@@ -4,12 +4,13 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { access, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type FaultOptions, type Simulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { type FaultOptions, type Simulator } from '../../src/simulator/index.js';
 import { runCli, type CliOptions, type CliResult } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
-import { mobile, parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
+import { mobile, parseCsv, writeCampaignCsv } from '../helpers/files.js';
 import { stateJournal } from '../helpers/reliability.js';
+import { suiteFolder } from '../helpers/suite.js';
 
 /** Asymmetric matchers typed as unknown, so they sit in object literals without `any`. */
 const containing = (object: object): unknown => expect.objectContaining(object) as unknown;
@@ -21,31 +22,21 @@ const PASSWORD = 'e2e-pass-51';
 const CREDENTIALS = { SMS_SEND_USERNAME: USER, SMS_SEND_PASSWORD: PASSWORD };
 const SPINNER_FRAMES = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
+const suite = suiteFolder();
 let files = 0;
-const simulators: Simulator[] = [];
-
-beforeAll(async () => {
-  dir = await tempDir();
-});
-afterAll(async () => {
-  await Promise.all(simulators.map((s) => s.stop()));
-  await dir.remove();
-});
 
 async function simulator(faults: FaultOptions = {}, seed = 1): Promise<Simulator> {
-  const sim = await startSimulator({
+  const sim = await suite.simulator({
     credentials: { username: USER, password: PASSWORD },
     faults,
     seed,
   });
-  simulators.push(sim);
   return sim;
 }
 
 /** A fresh path in the suite's temp folder, so runs never share a report. */
 function fresh(name: string): string {
-  return join(dir.path, `${++files}-${name}`);
+  return join(suite.path, `${++files}-${name}`);
 }
 
 /**
@@ -98,7 +89,7 @@ describe('sms-send check', () => {
     const { cli } = ownState();
     const sim = await simulator();
     const result = await cli(['check', '--endpoint', sim.url], {
-      cwd: dir.path,
+      cwd: suite.path,
       env: CREDENTIALS,
     });
     expect(result.code).toBe(0);
@@ -115,7 +106,7 @@ describe('sms-send check', () => {
     const { cli } = ownState();
     const sim = await simulator();
     const result = await cli(['check', '--endpoint', sim.url], {
-      cwd: dir.path,
+      cwd: suite.path,
       env: { SMS_SEND_USERNAME: USER, SMS_SEND_PASSWORD: 'not-the-password' },
     });
     expect(result.code).toBe(3);
@@ -129,7 +120,7 @@ describe('sms-send check', () => {
     const { cli } = ownState();
     const port = await closedPort();
     const result = await cli(['check', '--endpoint', `http://127.0.0.1:${port}`], {
-      cwd: dir.path,
+      cwd: suite.path,
       env: CREDENTIALS,
     });
     expect(result.code).toBe(3);
@@ -141,7 +132,7 @@ describe('sms-send check', () => {
     const { cli } = ownState();
     const sim = await simulator();
     const result = await cli(['check', '--endpoint', sim.url, '--json'], {
-      cwd: dir.path,
+      cwd: suite.path,
       env: CREDENTIALS,
     });
     expect(result.code).toBe(0);
@@ -163,11 +154,11 @@ describe('sms-send check', () => {
     const port = await closedPort();
     const [refused, unreachable] = await Promise.all([
       cli(['check', '--endpoint', sim.url, '--json'], {
-        cwd: dir.path,
+        cwd: suite.path,
         env: { SMS_SEND_USERNAME: USER, SMS_SEND_PASSWORD: 'not-the-password' },
       }),
       cli(['check', '--endpoint', `http://127.0.0.1:${port}`, '--json'], {
-        cwd: dir.path,
+        cwd: suite.path,
         env: CREDENTIALS,
       }),
     ]);
@@ -189,11 +180,11 @@ describe('sms-send check', () => {
     const sim = await simulator();
     const [human, json] = await Promise.all([
       cli(['check', '--endpoint', sim.url, '--to', '4741234567'], {
-        cwd: dir.path,
+        cwd: suite.path,
         env: CREDENTIALS,
       }),
       cli(['check', '--endpoint', sim.url, '--to', '4741234568', '--json'], {
-        cwd: dir.path,
+        cwd: suite.path,
         env: CREDENTIALS,
       }),
     ]);
@@ -221,8 +212,8 @@ describe('sms-send check', () => {
   it('exits 2 with no endpoint, naming --endpoint and --simulate; --json gives one error document', async () => {
     const { cli } = ownState();
     const [result, json] = await Promise.all([
-      cli(['check'], { cwd: dir.path, env: CREDENTIALS }),
-      cli(['check', '--json'], { cwd: dir.path, env: CREDENTIALS }),
+      cli(['check'], { cwd: suite.path, env: CREDENTIALS }),
+      cli(['check', '--json'], { cwd: suite.path, env: CREDENTIALS }),
     ]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
@@ -243,7 +234,7 @@ describe('sms-send send --json', () => {
     const report = fresh('json.csv');
     const args = [input, '--endpoint', sim.url, '--report', report, '--json'];
     args.push('--batch-size', '1', '--concurrency', '1', '--progress-interval', '1');
-    const result = await cli(args, { cwd: dir.path, env: CREDENTIALS });
+    const result = await cli(args, { cwd: suite.path, env: CREDENTIALS });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const doc = oneDocument(result);
@@ -268,7 +259,7 @@ describe('sms-send send --json', () => {
     const sim = await simulator({ rejectMessage: 1 });
     const input = await campaign(5);
     const result = await cli([input, '--endpoint', sim.url, '--report', fresh('r.csv'), '--json'], {
-      cwd: dir.path,
+      cwd: suite.path,
       env: CREDENTIALS,
     });
     expect(result.code).toBe(1);
@@ -286,9 +277,9 @@ describe('sms-send send --json', () => {
   it('a missing input file: one error document with exitCode 2, nothing else on stdout', async () => {
     const { cli } = ownState();
     const sim = await simulator();
-    const missing = join(dir.path, 'no-such-campaign.csv');
+    const missing = join(suite.path, 'no-such-campaign.csv');
     const result = await cli([missing, '--endpoint', sim.url, '--json'], {
-      cwd: dir.path,
+      cwd: suite.path,
       env: CREDENTIALS,
     });
     expect(result.code).toBe(2);
@@ -307,7 +298,7 @@ describe('sms-send send --json', () => {
     const { cli } = ownState();
     const input = fresh('bad.csv');
     await writeFile(input, `to,text\n${mobile(1)},fine\n12,too short\n${mobile(3)},\n`);
-    const result = await cli([input, '--simulate', '--json'], { cwd: dir.path });
+    const result = await cli([input, '--simulate', '--json'], { cwd: suite.path });
     expect(result.code).toBe(2);
     expect(oneDocument(result)).toEqual({
       error: {
@@ -334,11 +325,11 @@ describe('sms-send send --json', () => {
         'the estimated cost 1.50 NOK (3 segments of 3 messages) is more than --max-cost 1.00 NOK. Nothing was sent.',
       exitCode: 2,
     };
-    const sent = await cli([...args, ...limits], { cwd: dir.path });
+    const sent = await cli([...args, ...limits], { cwd: suite.path });
     expect(sent.code).toBe(2);
     expect(oneDocument(sent)).toEqual({ error });
     await expect(access(report)).rejects.toThrow();
-    const dry = await cli([...args, ...limits, '--dry-run'], { cwd: dir.path });
+    const dry = await cli([...args, ...limits, '--dry-run'], { cwd: suite.path });
     expect(dry.code).toBe(2);
     expect(oneDocument(dry)).toEqual({
       plan: containing({
@@ -359,7 +350,7 @@ describe('sms-send send --json', () => {
     const { cli } = ownState();
     const input = await campaign(2);
     const result = await cli([input, '--report', fresh('r.csv'), '--json'], {
-      cwd: dir.path,
+      cwd: suite.path,
       env: CREDENTIALS,
     });
     expect(result.code).toBe(2);
@@ -382,7 +373,7 @@ describe('sms-send send --json', () => {
     async (_, extra, more) => {
       const { cli } = ownState();
       const input = await campaign(2);
-      const result = await cli([input, '--simulate', '--json', ...extra], { cwd: dir.path });
+      const result = await cli([input, '--simulate', '--json', ...extra], { cwd: suite.path });
       expect(result.code).toBe(2);
       expect(oneDocument(result)).toEqual({
         error: { code: 'usage', message: anyString, exitCode: 2, ...more },
@@ -395,7 +386,7 @@ describe('sms-send send --json', () => {
     const sim = await simulator();
     const input = await campaign(3);
     const result = await cli([input, '--endpoint', sim.url, '--report', fresh('r.csv'), '--json'], {
-      cwd: dir.path,
+      cwd: suite.path,
       env: { SMS_SEND_USERNAME: USER, SMS_SEND_PASSWORD: 'not-the-password' },
     });
     expect(result.code).toBe(3);
@@ -422,7 +413,7 @@ describe('output when stdout and stderr are not a terminal', () => {
     // Two of these run at once over the same content: each keeps its own campaign state.
     const stateDir = fresh('slow-state');
     return runCli(args, {
-      cwd: dir.path,
+      cwd: suite.path,
       env: { ...CREDENTIALS, SMS_SEND_STATE_DIR: stateDir, ...env },
     });
   }
@@ -466,7 +457,7 @@ describe('output when stdout and stderr are not a terminal', () => {
     const sim = await simulator({ errorAfterProcessing: 1 });
     const input = await campaign(3);
     const result = await cli([input, '--endpoint', sim.url, '--report', fresh('u.csv')], {
-      cwd: dir.path,
+      cwd: suite.path,
       env: { ...CREDENTIALS, NO_COLOR: undefined, CI: undefined, TERM: 'xterm-256color' },
     });
     expect(result.code).toBe(1);
@@ -482,7 +473,7 @@ describe('output when stdout and stderr are not a terminal', () => {
     const report = fresh('quiet.csv');
     const args = [input, '--endpoint', sim.url, '--report', report, '--quiet'];
     args.push('--batch-size', '1', '--concurrency', '1', '--progress-interval', '1');
-    const result = await cli(args, { cwd: dir.path, env: CREDENTIALS });
+    const result = await cli(args, { cwd: suite.path, env: CREDENTIALS });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe('');
@@ -495,7 +486,7 @@ describe('output when stdout and stderr are not a terminal', () => {
     const input = await campaign(3);
     const report = fresh('quiet-unknown.csv');
     const args = [input, '--endpoint', sim.url, '--report', report, '--quiet'];
-    const result = await cli(args, { cwd: dir.path, env: CREDENTIALS });
+    const result = await cli(args, { cwd: suite.path, env: CREDENTIALS });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(`sms-send: 3 unknown, 0 accepted of 3; report ${report}\n`);
@@ -508,7 +499,7 @@ describe('output when stdout and stderr are not a terminal', () => {
     const report = fresh('quiet-refused.csv');
     const args = [input, '--endpoint', sim.url, '--report', report, '--quiet'];
     const env = { ...CREDENTIALS, SMS_SEND_PASSWORD: 'not-the-password' };
-    const result = await cli(args, { cwd: dir.path, env });
+    const result = await cli(args, { cwd: suite.path, env });
     expect(result.code).toBe(3);
     expect(result.stdout).toBe('');
     const lines = result.stderr.split('\n').filter((line) => line !== '');
@@ -581,7 +572,7 @@ describe('--report x.xml (JUnit)', () => {
     const report = fresh('results.xml');
     const result = await cli(
       [input, '--endpoint', sim.url, '--report', report, '--skip-invalid', '--json'],
-      { cwd: dir.path, env: CREDENTIALS },
+      { cwd: suite.path, env: CREDENTIALS },
     );
     expect(result.code).toBe(1);
     const accepted = sim.ledger.length;
@@ -731,7 +722,7 @@ describe('CSV report cells that a spreadsheet would run as formulas', () => {
       const input = await campaign(4);
       const report = fresh('gw-formula.csv');
       const result = await cli([input, '--endpoint', gateway.url, '--report', report], {
-        cwd: dir.path,
+        cwd: suite.path,
         env: CREDENTIALS,
       });
       expect(result.code).toBe(1);
@@ -762,14 +753,14 @@ describe('an existing report is never overwritten', () => {
     const input = await campaign(5);
     const report = fresh('once.csv');
     const args = [input, '--endpoint', sim.url, '--report', report];
-    const first = await cli(args, { cwd: dir.path, env: CREDENTIALS });
+    const first = await cli(args, { cwd: suite.path, env: CREDENTIALS });
     expect(first.code).toBe(0);
     expect(sim.ledger).toHaveLength(5);
     const requests = sim.requests.length;
     const before = await readFile(report);
     const journal = await readFile(stateJournal(state));
 
-    const second = await cli(args, { cwd: dir.path, env: CREDENTIALS });
+    const second = await cli(args, { cwd: suite.path, env: CREDENTIALS });
     expect(second.code).toBe(2);
     expect(second.stdout).toBe('');
     expect(second.stderr).toMatch(
@@ -784,7 +775,7 @@ describe('an existing report is never overwritten', () => {
     expect(await exists(`${report}.lock`)).toBe(false);
     expect(await exists(join(dirname(stateJournal(state)), 'spool'))).toBe(false);
 
-    const json = await cli([...args, '--json'], { cwd: dir.path, env: CREDENTIALS });
+    const json = await cli([...args, '--json'], { cwd: suite.path, env: CREDENTIALS });
     expect(json.code).toBe(2);
     expect(oneDocument(json)).toEqual({
       error: { code: 'already-sent', message: including(report), exitCode: 2 },
@@ -799,15 +790,15 @@ describe('an existing report is never overwritten', () => {
     const input = await campaign(5);
     const report = fresh('shared.csv');
     const first = await cli([input, '--endpoint', sim.url, '--report', report], {
-      cwd: dir.path,
+      cwd: suite.path,
       env: CREDENTIALS,
     });
     expect(first.code).toBe(0);
     const before = await readFile(report);
-    const other = join(dir.path, 'other.csv');
+    const other = join(suite.path, 'other.csv');
     await writeFile(other, `to,text\n${mobile(7)},another campaign\n`);
     const second = await cli([other, '--endpoint', sim.url, '--report', report, '--json'], {
-      cwd: dir.path,
+      cwd: suite.path,
       env: CREDENTIALS,
     });
     expect(second.code).toBe(2);

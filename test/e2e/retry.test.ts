@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { findCampaign } from '../../src/journal/state.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { runInProcess as runCli } from '../helpers/in-process.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { proofMaker } from '../helpers/dlr-proof.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { runCommand } from '../helpers/follow-up.js';
@@ -52,7 +52,7 @@ it('dlr apply settles an unknown row; retry warns, and re-sends the other unknow
     log,
     `${JSON.stringify({ msgid: confirmed!.messageId, status: 'DELIVRD', smsig: proof(confirmed!.messageId!) })}\n`,
   );
-  const apply = await runCli(['dlr', 'apply', '--report', report, '--from', log], {
+  const apply = await runInProcess(['dlr', 'apply', '--report', report, '--from', log], {
     cwd: dir.path,
   });
   expect(apply.code).toBe(0);
@@ -71,7 +71,7 @@ it('dlr apply settles an unknown row; retry warns, and re-sends the other unknow
   sim.setFaults({});
   const before = sim.ledger.length;
   const again = [...rejected, ...stillUnknown];
-  const retry = await runCli(
+  const retry = await runInProcess(
     ['retry', original.campaign!, '--include', 'unknown', '--endpoint', sim.url],
     { cwd: dir.path, env: ENV },
   );

@@ -6,7 +6,7 @@ import { mkdir, readdir, readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliResult } from '../helpers/cli.js';
-import { runInProcess as runCli } from '../helpers/in-process.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { tempDir, writeCampaignCsv } from '../helpers/files.js';
 
 const USER = 'acme-user';
@@ -152,7 +152,7 @@ describe('a gateway echoing the request body through every failure path', () => 
         await writeCampaignCsv(join(work, 'campaign.csv'), 6);
         const endpoint = await gateway(PATHS);
         const args = ['campaign.csv', '--endpoint', endpoint, '--report', report, flag];
-        const result = await runCli([...args, '--batch-size', '1', '--concurrency', '1'], {
+        const result = await runInProcess([...args, '--batch-size', '1', '--concurrency', '1'], {
           cwd: work,
           env: { ...CREDENTIALS, SMS_SEND_STATE_DIR: join(work, 'state') },
         });
@@ -186,7 +186,7 @@ describe('a gateway echoing the request body through every failure path', () => 
     const results = await Promise.all(
       (['http400', 'malformed', 'refusal'] as const).flatMap((mode) =>
         [[], ['--json']].map(async (extra) =>
-          runCli(['check', '--endpoint', await gateway([mode]), ...extra], {
+          runInProcess(['check', '--endpoint', await gateway([mode]), ...extra], {
             cwd: work,
             env: CREDENTIALS,
           }),

@@ -3,14 +3,15 @@
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { mkdir, readFile, readdir, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type FaultOptions, type Simulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { type FaultOptions, type Simulator } from '../../src/simulator/index.js';
 import type { CliResult } from '../helpers/cli.js';
-import { runInProcess as runCli } from '../helpers/in-process.js';
-import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { parseCsv, writeCampaignCsv } from '../helpers/files.js';
 import { stateJournal } from '../helpers/reliability.js';
+import { suiteFolder } from '../helpers/suite.js';
 
 /** Asymmetric matchers typed as unknown, so they sit in object literals without `any`. */
 const containing = (object: object): unknown => expect.objectContaining(object) as unknown;
@@ -20,39 +21,26 @@ const USER = 'leak-user';
 const PASSWORD = 'Pw-LEAK-7781';
 const CREDENTIALS = { SMS_SEND_USERNAME: USER, SMS_SEND_PASSWORD: PASSWORD };
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-/** The temp folder with symlinks resolved, as the binary's process.cwd() reports it. */
-let root: string;
+const suite = suiteFolder();
 let folders = 0;
-const simulators: Simulator[] = [];
-
-beforeAll(async () => {
-  dir = await tempDir();
-  root = await realpath(dir.path);
-});
-afterAll(async () => {
-  await Promise.all(simulators.map((s) => s.stop()));
-  await dir.remove();
-});
 
 async function simulator(
   faults: FaultOptions = {},
   seed = 1,
   host = '127.0.0.1',
 ): Promise<Simulator> {
-  const sim = await startSimulator({
+  const sim = await suite.simulator({
     credentials: { username: USER, password: PASSWORD },
     faults,
     seed,
     host,
   });
-  simulators.push(sim);
   return sim;
 }
 
 /** A fresh folder per run, so "every file in the folder" means this run's files. */
 async function folder(name: string): Promise<string> {
-  const path = join(root, `${++folders}-${name}`);
+  const path = join(suite.root, `${++folders}-${name}`);
   await mkdir(path);
   return path;
 }
@@ -106,7 +94,7 @@ describe('the password never leaks', () => {
     const report = join(work, 'campaign.report.csv');
     const args = ['campaign.csv', '--endpoint', sim.url, '--batch-size', '3', '--concurrency', '1'];
     // --html: the campaign's page is written as the run ends, and it holds no password either.
-    const result = await runCli([...args, '--verbose', '--html', 'campaign.html'], {
+    const result = await runInProcess([...args, '--verbose', '--html', 'campaign.html'], {
       cwd: work,
       env: CREDENTIALS,
     });
@@ -132,12 +120,12 @@ describe('the password never leaks', () => {
     const work = await folder('stopped');
     await writeCampaignCsv(join(work, 'campaign.csv'), 20);
     const args = ['campaign.csv', '--endpoint', sim.url, '--batch-size', '3', '--concurrency', '1'];
-    const human = await runCli([...args, '--report', 'human.csv', '--verbose'], {
+    const human = await runInProcess([...args, '--report', 'human.csv', '--verbose'], {
       cwd: work,
       env: CREDENTIALS,
     });
     // The same content again: --force, or the stopped campaign's state would refuse it.
-    const json = await runCli([...args, '--report', 'machine.json', '--json', '--force'], {
+    const json = await runInProcess([...args, '--report', 'machine.json', '--json', '--force'], {
       cwd: work,
       env: CREDENTIALS,
     });
@@ -155,9 +143,9 @@ describe('the password never leaks', () => {
     await writeCampaignCsv(join(work, 'campaign.csv'), 4);
     const env = { SMS_SEND_USERNAME: USER, SMS_SEND_PASSWORD: wrong };
     const [send, check, checkJson] = await Promise.all([
-      runCli(['campaign.csv', '--endpoint', sim.url], { cwd: work, env }),
-      runCli(['check', '--endpoint', sim.url], { cwd: work, env }),
-      runCli(['check', '--endpoint', sim.url, '--json'], { cwd: work, env }),
+      runInProcess(['campaign.csv', '--endpoint', sim.url], { cwd: work, env }),
+      runInProcess(['check', '--endpoint', sim.url], { cwd: work, env }),
+      runInProcess(['check', '--endpoint', sim.url, '--json'], { cwd: work, env }),
     ]);
     expect([send.code, check.code, checkJson.code]).toEqual([3, 3, 3]);
     expect(send.stderr).toContain('refused the credentials');
@@ -168,8 +156,8 @@ describe('the password never leaks', () => {
     const sim = await simulator();
     const work = await folder('check');
     const [ok, to] = await Promise.all([
-      runCli(['check', '--endpoint', sim.url, '--json'], { cwd: work, env: CREDENTIALS }),
-      runCli(['check', '--endpoint', sim.url, '--json', '--to', '4741234567'], {
+      runInProcess(['check', '--endpoint', sim.url, '--json'], { cwd: work, env: CREDENTIALS }),
+      runInProcess(['check', '--endpoint', sim.url, '--json', '--to', '4741234567'], {
         cwd: work,
         env: CREDENTIALS,
       }),
@@ -185,13 +173,13 @@ describe('the password never leaks', () => {
     const sim = await simulator();
     const work = await folder('stdin');
     const env = { SMS_SEND_USERNAME: USER };
-    const check = await runCli(['check', '--endpoint', sim.url, '--password-stdin'], {
+    const check = await runInProcess(['check', '--endpoint', sim.url, '--password-stdin'], {
       cwd: work,
       env,
       stdin: `${PASSWORD}\n`,
     });
     expect(check.code).toBe(0);
-    const config = await runCli(['config', '--json', '--password-stdin'], {
+    const config = await runInProcess(['config', '--json', '--password-stdin'], {
       cwd: work,
       env,
       stdin: `${PASSWORD}\n`,
@@ -207,14 +195,20 @@ describe('the password never leaks', () => {
     const work = await folder('long-password');
     const env = { SMS_SEND_USERNAME: 'u', SMS_SEND_PASSWORD: long };
     const runs = [
-      await runCli(['check', '--endpoint', 'http://127.0.0.1:9', '--json'], { cwd: work, env }),
-      await runCli(['check', '--endpoint', 'http://127.0.0.1:9'], { cwd: work, env }),
-      await runCli(['config', '--json'], { cwd: work, env }),
-      await runCli(['check', '--endpoint', 'http://127.0.0.1:9', '--password-stdin', '--json'], {
+      await runInProcess(['check', '--endpoint', 'http://127.0.0.1:9', '--json'], {
         cwd: work,
-        env: { SMS_SEND_USERNAME: 'u' },
-        stdin: `${long}\n`,
+        env,
       }),
+      await runInProcess(['check', '--endpoint', 'http://127.0.0.1:9'], { cwd: work, env }),
+      await runInProcess(['config', '--json'], { cwd: work, env }),
+      await runInProcess(
+        ['check', '--endpoint', 'http://127.0.0.1:9', '--password-stdin', '--json'],
+        {
+          cwd: work,
+          env: { SMS_SEND_USERNAME: 'u' },
+          stdin: `${long}\n`,
+        },
+      ),
     ];
     expect(runs.map((r) => r.code)).toEqual([2, 2, 2, 2]);
     const problems = (run: CliResult) =>
@@ -250,8 +244,8 @@ describe('the password never leaks', () => {
         },
       );
       const [human, json] = await Promise.all([
-        runCli(['config'], { cwd, env }),
-        runCli(['config', '--json'], { cwd, env }),
+        runInProcess(['config'], { cwd, env }),
+        runInProcess(['config', '--json'], { cwd, env }),
       ]);
       return { name, source, human, json };
     });
@@ -332,8 +326,11 @@ describe('a gateway that echoes the password', () => {
       const work = await folder('echo-refusal');
       await writeCampaignCsv(join(work, 'campaign.csv'), 2);
       const [send, check] = await Promise.all([
-        runCli(['campaign.csv', '--endpoint', gateway.url], { cwd: work, env: CREDENTIALS }),
-        runCli(['check', '--endpoint', gateway.url, '--json'], { cwd: work, env: CREDENTIALS }),
+        runInProcess(['campaign.csv', '--endpoint', gateway.url], { cwd: work, env: CREDENTIALS }),
+        runInProcess(['check', '--endpoint', gateway.url, '--json'], {
+          cwd: work,
+          env: CREDENTIALS,
+        }),
       ]);
       expect(send.code).toBe(1);
       expect(check.code).toBe(3);
@@ -353,7 +350,7 @@ describe('a gateway that echoes the password', () => {
     try {
       const work = await folder('echo-messages');
       await writeCampaignCsv(join(work, 'campaign.csv'), 2);
-      const send = await runCli(['campaign.csv', '--endpoint', gateway.url], {
+      const send = await runInProcess(['campaign.csv', '--endpoint', gateway.url], {
         cwd: work,
         env: CREDENTIALS,
       });
@@ -370,7 +367,7 @@ describe('a gateway that echoes the password', () => {
     const gateway = await echoGateway('messages');
     try {
       const work = await folder('echo-check');
-      const check = await runCli(
+      const check = await runInProcess(
         ['check', '--endpoint', gateway.url, '--json', '--to', '4741234567'],
         { cwd: work, env: CREDENTIALS },
       );
@@ -397,9 +394,9 @@ describe('credentials over plain http to a host that is not loopback', () => {
     await writeCampaignCsv(join(work, 'campaign.csv'), 2);
     const endpoint = 'http://example.invalid';
     const [send, check, json] = await Promise.all([
-      runCli(['campaign.csv', '--endpoint', endpoint], { cwd: work, env: CREDENTIALS }),
-      runCli(['check', '--endpoint', endpoint], { cwd: work, env: CREDENTIALS }),
-      runCli(['check', '--endpoint', endpoint, '--json'], { cwd: work, env: CREDENTIALS }),
+      runInProcess(['campaign.csv', '--endpoint', endpoint], { cwd: work, env: CREDENTIALS }),
+      runInProcess(['check', '--endpoint', endpoint], { cwd: work, env: CREDENTIALS }),
+      runInProcess(['check', '--endpoint', endpoint, '--json'], { cwd: work, env: CREDENTIALS }),
     ]);
     for (const result of [send, check]) {
       expect(result.code).toBe(2);
@@ -423,7 +420,7 @@ describe('credentials over plain http to a host that is not loopback', () => {
     const sim = await simulator({}, 1, '0.0.0.0');
     const endpoint = `http://${lan}:${sim.port}`;
     const work = await folder('insecure-lan');
-    const refused = await runCli(['check', '--endpoint', endpoint], {
+    const refused = await runInProcess(['check', '--endpoint', endpoint], {
       cwd: work,
       env: CREDENTIALS,
     });
@@ -431,7 +428,7 @@ describe('credentials over plain http to a host that is not loopback', () => {
     expect(refused.stderr).toContain('--allow-insecure');
     expect(sim.requests).toHaveLength(0);
 
-    const allowed = await runCli(['check', '--endpoint', endpoint, '--allow-insecure'], {
+    const allowed = await runInProcess(['check', '--endpoint', endpoint, '--allow-insecure'], {
       cwd: work,
       env: CREDENTIALS,
     });
@@ -441,7 +438,7 @@ describe('credentials over plain http to a host that is not loopback', () => {
 
   it('a host name that merely starts with "127." is not loopback', async () => {
     const work = await folder('fake-loopback');
-    const result = await runCli(
+    const result = await runInProcess(
       ['check', '--endpoint', 'http://127.0.0.1.example.invalid', '--json', '--timeout', '5s'],
       { cwd: work, env: CREDENTIALS },
     );

@@ -1,10 +1,10 @@
 // Send windows as a process shows them: --no-wait outside the window exits 5 with its message on
 // stderr and nothing sent; the dry run's JSON carries the window. The arithmetic and the window
-// closing mid-campaign are tested in-process (test/unit/send-window.test.ts, test/pipeline/window.test.ts).
+// closing mid-campaign are tested in-process (test/shared/window.test.ts, test/pipeline/window.test.ts).
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { runInProcess as runCli } from '../helpers/in-process.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { tempDir, writeCampaignCsv } from '../helpers/files.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -19,7 +19,7 @@ afterEach(async () => {
 it('--no-wait before --not-before: exit 5, one line saying when it opens, no report', async () => {
   const input = join(dir.path, 'later.csv');
   await writeCampaignCsv(input, 3);
-  const result = await runCli([
+  const result = await runInProcess([
     input,
     '--simulate',
     '--not-before',
@@ -39,7 +39,7 @@ it('--no-wait before --not-before: exit 5, one line saying when it opens, no rep
 it('--dry-run --json shows the window and when it opens', async () => {
   const input = join(dir.path, 'plan.csv');
   await writeCampaignCsv(input, 2);
-  const result = await runCli([
+  const result = await runInProcess([
     input,
     '--dry-run',
     '--json',

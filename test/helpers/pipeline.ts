@@ -19,7 +19,7 @@ import { GatewayClient } from '../../src/gateway/client.js';
 import { spoolStream, type Spooled } from '../../src/input/stdin.js';
 import type { Plan } from '../../src/validate/plan.js';
 import type { RunSummary } from '../../src/report/summary.js';
-import { loadTemplate, prepareCampaign } from '../../src/campaign/prepare.js';
+import { loadTemplate, prepareCampaign } from '../../src/campaign/prepare/index.js';
 import type { WindowClosed } from '../../src/campaign/types.js';
 import { SendEmitter } from '../../src/send/events.js';
 import type { Clock } from '../../src/shared/clock.js';

@@ -1,9 +1,8 @@
-// Shared pieces of the reliability tests: synthetic entries, fake clocks, polling, and the checks
+// Shared pieces of the reliability tests: synthetic entries, polling, and the checks
 // behind the promise "every record reported exactly once, nothing accepted twice".
 import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Clock } from '../../src/send/rate.js';
 import type { Entry } from '../../src/validate/entries.js';
 import {
   findDuplicates,
@@ -43,53 +42,9 @@ export async function* streamOf<T>(items: Iterable<T>): AsyncGenerator<T[]> {
   }
 }
 
-/** A clock whose sleep returns at once after moving time forward: virtual time, no waiting. */
-export class InstantClock implements Clock {
-  time = 0;
-  readonly sleeps: number[] = [];
-  now(): number {
-    return this.time;
-  }
-  sleep(ms: number): Promise<void> {
-    this.sleeps.push(ms);
-    this.time += Math.max(0, ms);
-    return Promise.resolve();
-  }
-}
-
 /** Lets every pending promise continuation and I/O callback run. */
 export function settle(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-/** A clock that only moves when the test says so; sleepers wake in time order. */
-export class ManualClock implements Clock {
-  time = 0;
-  private timers: { at: number; resolve: () => void }[] = [];
-  now(): number {
-    return this.time;
-  }
-  sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => this.timers.push({ at: this.time + Math.max(0, ms), resolve }));
-  }
-  /** Moves time forward by `ms`, waking each sleeper due on the way at its own instant. */
-  async advance(ms: number): Promise<void> {
-    const end = this.time + ms;
-    for (;;) {
-      await settle();
-      this.timers.sort((a, b) => a.at - b.at);
-      const next = this.timers[0];
-      if (!next || next.at > end) break;
-      this.timers.shift();
-      this.time = next.at;
-      next.resolve();
-    }
-    this.time = end;
-    await settle();
-  }
-  get sleepers(): number {
-    return this.timers.length;
-  }
 }
 
 /**

@@ -41,8 +41,8 @@ function manifest(over: Partial<Manifest> = {}): Manifest {
   };
 }
 
-const START = `{"t":"start","v":1,"campaign":"${HASH}","run":1,"at":"x"}`;
-const RESULTS = '{"t":"done","b":"1","r":[[1,"accepted",1],[2,"rejected",1]]}';
+const START = `{"t":"start","v":2,"campaign":"${HASH}","run":1,"at":"x"}`;
+const RESULTS = '{"t":"result","b":"1","r":[1,2],"o":[[1,"accepted"],[1,"rejected"]],"a":[[2,1]]}';
 
 async function seed(state: Manifest | undefined, journal?: string[], id = ID) {
   const paths = campaignPaths(stateDir, id);
@@ -87,7 +87,7 @@ describe('refusals, word for word', () => {
   it('stopped without a reason, nothing settled, no report; in flight counted', async () => {
     await seed(manifest({ status: 'stopped', finishedAt: undefined, reports: [] }), [
       START,
-      '{"t":"send","b":"1","rows":[1,2,3]}',
+      '{"t":"batch","b":"1","r":[1,3]}',
     ]);
     await expect(claimCampaign(options())).rejects.toMatchObject({
       code: 'unfinished',

@@ -14,7 +14,7 @@ import {
   type Manifest,
 } from '../../src/journal/state.js';
 import { Tally } from '../../src/report/summary.js';
-import { settledRows } from '../../src/campaign/resume.js';
+import { settledRows } from '../../src/campaign/prepare/resume.js';
 import { readJournal } from '../../src/journal/journal.js';
 import { tempDir } from '../helpers/files.js';
 
@@ -57,10 +57,10 @@ function manifest(over: Partial<Manifest> = {}): Manifest {
 }
 
 const JOURNAL_SENT = [
-  '{"t":"start","v":1,"campaign":"' + HASH + '","run":1,"at":"2026-11-22T18:30:00.000Z"}',
-  '{"t":"send","b":"1:1","rows":[1,2]}',
-  '{"t":"done","b":"1:1","r":[[1,"accepted",1,0,"Accepted","t1",null,null],[2,"failed",1,null,null,null,null,"HTTP 503"]]}',
-  '{"t":"send","b":"1:2","rows":[3,4]}',
+  '{"t":"start","v":2,"campaign":"' + HASH + '","run":1,"at":"2026-11-22T18:30:00.000Z"}',
+  '{"t":"batch","b":"1:1","r":[1,2]}',
+  '{"t":"result","b":"1:1","r":[1,2],"o":[[1,"accepted"],[1,"failed"]],"a":[[2,1]],"c":[[1,0],[1,null]],"d":[[1,"Accepted"],[1,null]],"i":[[1,"t1"],[1,null]],"e":[[1,null],[1,"HTTP 503"]]}',
+  '{"t":"batch","b":"1:2","r":[3,4]}',
   '',
 ].join('\n');
 
@@ -172,7 +172,7 @@ describe('claimCampaign', () => {
   it('batches that were all taken back as unsent sent nothing: a plain run starts afresh', async () => {
     const journal = [
       JOURNAL_SENT.split('\n')[0],
-      '{"t":"send","b":"1:1","rows":[1,2]}',
+      '{"t":"batch","b":"1:1","r":[1,2]}',
       '{"t":"unsent","b":"1:1"}',
       '',
     ].join('\n');
@@ -192,14 +192,12 @@ describe('claimCampaign', () => {
     await c.release();
   });
 
-  it('a journal written by a newer sms-send is refused (exit 2), not guessed at', async () => {
-    await seed(manifest({ status: 'interrupted' }), JOURNAL_SENT.replace('"v":1', '"v":3'));
+  it('a journal written by another sms-send is refused (exit 2), not guessed at', async () => {
+    await seed(manifest({ status: 'interrupted' }), JOURNAL_SENT.replace('"v":2', '"v":3'));
     await expect(claim({ resume: true })).rejects.toMatchObject({
       exitCode: 2,
       code: 'journal-version',
-      message: expect.stringContaining(
-        'journal version 3, this one reads 2 and earlier',
-      ) as unknown,
+      message: expect.stringContaining('journal version 3, this one reads 2)') as unknown,
     });
   });
 
@@ -277,11 +275,11 @@ describe('honest counts on resume', () => {
   it('a batch taken back as unsent (refused, 503) is not in flight: resume sends it, not reports it unknown', async () => {
     const journal = [
       JOURNAL_SENT.split('\n')[0],
-      '{"t":"send","b":"1:1","rows":[1,2]}',
+      '{"t":"batch","b":"1:1","r":[1,2]}',
       '{"t":"unsent","b":"1:1"}',
-      '{"t":"send","b":"1:1","rows":[1,2]}',
+      '{"t":"batch","b":"1:1","r":[1,2]}',
       '{"t":"unsent","b":"1:1"}',
-      '{"t":"send","b":"1:2","rows":[3,4]}',
+      '{"t":"batch","b":"1:2","r":[3,4]}',
       '',
     ].join('\n');
     const paths = await seed(undefined, journal);

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { doneLine, JournalWriter, readJournal, sendLine } from '../../src/journal/journal.js';
+import { resultLine, JournalWriter, readJournal, batchLine } from '../../src/journal/journal.js';
 import { UsageError } from '../../src/shared/errors.js';
 
 interface Spied {
@@ -44,7 +44,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const start = (v = 1) => ({ t: 'start', v, campaign: 'c', run: 1, at: 'then' }) as const;
+const start = (v = 2) => ({ t: 'start', v, campaign: 'c', run: 1, at: 'then' }) as const;
 
 describe('JournalWriter syncs', () => {
   it('each line saying what is about to be sent or was not sent, and no result line', async () => {
@@ -60,10 +60,10 @@ describe('JournalWriter syncs', () => {
       return handle.datasync.mock.calls.length;
     };
     expect(await syncsFor(start())).toBe(1);
-    expect(await syncsFor(sendLine('b1', [1]))).toBe(1);
+    expect(await syncsFor(batchLine('b1', [1]))).toBe(1);
     expect(await syncsFor({ t: 'unsent', b: 'b1' })).toBe(1);
-    expect(await syncsFor(sendLine('b1', [1]))).toBe(1);
-    expect(await syncsFor(doneLine('b1', []))).toBe(0);
+    expect(await syncsFor(batchLine('b1', [1]))).toBe(1);
+    expect(await syncsFor(resultLine('b1', []))).toBe(0);
     expect(handle.sync).not.toHaveBeenCalled();
     expect(handle.close).not.toHaveBeenCalled();
     // Closing syncs what was only written (the result line), then closes the file.

@@ -8,13 +8,14 @@ import { UsageError } from '../../src/shared/errors.js';
 import {
   ARCHIVED_JOURNAL,
   archiveJournal,
-  doneLine,
+  JOURNAL_VERSION,
+  resultLine,
   JournalWriter,
   readJournal,
-  sendLine,
+  batchLine,
   type JournalState,
 } from '../../src/journal/journal.js';
-import type { RowResult } from '../../src/message/outcome.js';
+import type { Outcome, RowResult } from '../../src/message/outcome.js';
 
 let dir: string;
 let path: string;
@@ -35,16 +36,41 @@ async function read(...lines: (object | string)[]): Promise<JournalState> {
   return state;
 }
 
-const start = (run: number, campaign = 'c-hash', v = 1) => ({
+const start = (run: number, campaign = 'c-hash', v = JOURNAL_VERSION) => ({
   t: 'start',
   v,
   campaign,
   run,
   at: 'then',
 });
-const send = (b: string, rows: number[]) => ({ t: 'send', b, rows });
+const send = (b: string, rows: number[]) => batchLine(b, rows);
 const unsent = (b: string) => ({ t: 'unsent', b });
-const done = (b: string, ...r: unknown[][]) => ({ t: 'done', b, r });
+/** A batch's results, each given as [row, outcome, attempts, statusCode, description, transactionId, extraInfo, error]. */
+const done = (b: string, ...r: unknown[][]) =>
+  resultLine(
+    b,
+    r.map(
+      ([
+        row,
+        outcome,
+        attempts,
+        statusCode,
+        statusDescription,
+        transactionId,
+        extraInfo,
+        error,
+      ]) => ({
+        row: row as number,
+        outcome: outcome as Outcome,
+        attempts: attempts as number,
+        ...(statusCode == null ? {} : { statusCode: statusCode as number }),
+        ...(statusDescription == null ? {} : { statusDescription: statusDescription as string }),
+        ...(transactionId == null ? {} : { transactionId: transactionId as string }),
+        ...(extraInfo == null ? {} : { extraInfo: extraInfo as Record<string, string> }),
+        ...(error == null ? {} : { error: error as string }),
+      }),
+    ),
+  );
 
 const inFlight = (state: JournalState) => Object.fromEntries(state.inFlight);
 
@@ -65,18 +91,19 @@ describe('readJournal', () => {
     expect(state.sent).toBe(false);
   });
 
-  it('reads its own version and the one before, refuses a newer one and names both', async () => {
-    expect((await read(start(1, 'c', 1))).runs).toBe(1);
-    expect((await read(start(1, 'c', 1), start(2, 'c', 2))).runs).toBe(2);
-    await writeFile(path, `${JSON.stringify(start(1, 'c', 3))}\n`);
-    const refusal = readJournal(path);
-    await expect(refusal).rejects.toBeInstanceOf(UsageError);
-    await expect(refusal).rejects.toMatchObject({
-      message:
-        `${path} was written by a newer sms-send (journal version 3, this one reads 2 and earlier); ` +
-        'nothing was sent. Resume with that version.',
-      code: 'journal-version',
-    });
+  it('reads its own version only, and names both versions when it refuses another', async () => {
+    expect((await read(start(1, 'c'), start(2, 'c'))).runs).toBe(2);
+    for (const other of [JOURNAL_VERSION - 1, JOURNAL_VERSION + 1]) {
+      await writeFile(path, `${JSON.stringify(start(1, 'c', other))}\n`);
+      const refusal = readJournal(path);
+      await expect(refusal).rejects.toBeInstanceOf(UsageError);
+      await expect(refusal).rejects.toMatchObject({
+        message:
+          `${path} was written by another sms-send (journal version ${other}, this one reads ${JOURNAL_VERSION}); ` +
+          'nothing was sent. Resume with the version that began the campaign.',
+        code: 'journal-version',
+      });
+    }
   });
 
   it('a batch sent without an answer leaves its rows in flight, counted per send', async () => {
@@ -192,7 +219,7 @@ describe('JournalWriter', () => {
   it('creates the journal private to its owner and appends each line as JSON', async () => {
     const writer = await JournalWriter.open(path);
     expect(writer.path).toBe(path);
-    await writer.append(sendLine('b1', [1, 2]));
+    await writer.append(batchLine('b1', [1, 2]));
     await writer.append({ t: 'unsent', b: 'b1' });
     await writer.close();
     expect((await stat(path)).mode & 0o777).toBe(0o600);
@@ -202,12 +229,12 @@ describe('JournalWriter', () => {
   });
 
   it('appends after what is there, starting a new line after a torn one', async () => {
-    await writeFile(path, '{"t":"send","b":"b1","rows":[1]}\n{"t":"do');
+    await writeFile(path, '{"t":"batch","b":"b1","r":[1,1]}\n{"t":"re');
     const writer = await JournalWriter.open(path);
-    await writer.append(sendLine('b2', [2]));
+    await writer.append(batchLine('b2', [2]));
     await writer.close();
     expect(await readFile(path, 'utf8')).toBe(
-      '{"t":"send","b":"b1","rows":[1]}\n{"t":"do\n{"t":"batch","b":"b2","r":[2,2]}\n',
+      '{"t":"batch","b":"b1","r":[1,1]}\n{"t":"re\n{"t":"batch","b":"b2","r":[2,2]}\n',
     );
     expect(inFlight((await readJournal(path))!)).toEqual({ 1: 1, 2: 1 });
   });
@@ -231,8 +258,8 @@ describe('JournalWriter', () => {
       statusCode: 0,
       statusDescription: 'Accepted',
     };
-    await writer.append(sendLine('b', [7]));
-    await writer.append(doneLine('b', [row]));
+    await writer.append(batchLine('b', [7]));
+    await writer.append(resultLine('b', [row]));
     await writer.close();
     const state = await readJournal(path);
     expect(state!.results.get(7)).toEqual({
@@ -247,14 +274,14 @@ describe('JournalWriter', () => {
 });
 
 describe('journal lines', () => {
-  it('sendLine copies the rows, so a later change to the caller’s array is not recorded', () => {
+  it('batchLine copies the rows, so a later change to the caller’s array is not recorded', () => {
     const rows = [1, 2];
-    const line = sendLine('b', rows);
+    const line = batchLine('b', rows);
     rows.push(3);
     expect(line).toEqual({ t: 'batch', b: 'b', r: [1, 2] });
   });
 
-  it('doneLine writes the results as columns, leaving out what none has; not the number or id', () => {
+  it('resultLine writes the results as columns, leaving out what none has; not the number or id', () => {
     const full: RowResult = {
       row: 1,
       to: '47',
@@ -268,7 +295,7 @@ describe('journal lines', () => {
       error: 'e',
     };
     const bare: RowResult = { row: 2, to: '47', messageId: 'n', outcome: 'unknown', attempts: 1 };
-    expect(doneLine('b9', [bare, full])).toEqual({
+    expect(resultLine('b9', [bare, full])).toEqual({
       t: 'result',
       b: 'b9',
       r: [1, 2],

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type * as FsPromises from 'node:fs/promises';
 import type * as Crypto from 'node:crypto';
 import type { LockOptions } from '../../src/journal/lock.js';
+import { systemClock } from '../../src/shared/clock.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // A test may run a move of "another run" just before a read or removal of a file, fail a link,
@@ -61,12 +62,15 @@ function world(overrides: LockOptions = {}) {
     hostname: () => HOST,
     pid: SELF,
     // Each read of the clock a second later, so every text this run writes is its own.
-    now: () => new Date(Date.parse(SINCE) + 1000 * tick++),
-    random: () => 0.5,
-    sleep: (ms) => {
-      sleeps.push(ms);
-      return Promise.resolve();
+    clock: {
+      now: () => Date.parse(SINCE) + 1000 * tick++,
+      sleep: (ms) => {
+        sleeps.push(ms);
+        return Promise.resolve();
+      },
+      sleepUntil: () => Promise.reject(new Error('a lock waits a while, not until a moment')),
     },
+    random: () => 0.5,
     probe: (pid) => {
       probed.push(pid);
       if (pid === LIVE) return;
@@ -462,7 +466,7 @@ describe('the files of a lock, whoever else touches them', () => {
     vi.useFakeTimers({ toFake: ['setTimeout'] });
     try {
       const { options } = world({ random: () => 0 });
-      delete options.sleep;
+      options.clock = { ...options.clock!, sleep: (ms) => systemClock.sleep(ms) };
       const stale = lockText(DEAD);
       await writeFile(path, stale);
       await writeFile(takeoverPath(path, stale, 1), lockText(LIVE, HOST, 'taking'));

@@ -29,12 +29,12 @@ const UPDATED = '2030-01-01T00:00:00.000Z';
 
 /** Rows 1–2 accepted, 3 rejected, 4–5 unknown, 6 sent without an answer; 7 never sent. */
 const JOURNAL = [
-  '{"t":"start","v":1,"campaign":"h","run":1,"at":"x"}',
-  '{"t":"send","b":"b1","rows":[1,2,3]}',
-  '{"t":"done","b":"b1","r":[[1,"accepted",1],[2,"accepted",1],[3,"rejected",1,5]]}',
-  '{"t":"send","b":"b2","rows":[4,5]}',
-  '{"t":"done","b":"b2","r":[[4,"unknown",1],[5,"unknown",1]]}',
-  '{"t":"send","b":"b3","rows":[6]}',
+  '{"t":"start","v":2,"campaign":"h","run":1,"at":"x"}',
+  '{"t":"batch","b":"b1","r":[1,3]}',
+  '{"t":"result","b":"b1","r":[1,3],"o":[[2,"accepted"],[1,"rejected"]],"a":[[3,1]],"c":[[2,null],[1,5]]}',
+  '{"t":"batch","b":"b2","r":[4,5]}',
+  '{"t":"result","b":"b2","r":[4,5],"o":[[2,"unknown"]],"a":[[2,1]]}',
+  '{"t":"batch","b":"b3","r":[6,6]}',
   '',
 ].join('\n');
 

@@ -141,11 +141,12 @@ describe('effectiveStatus', () => {
   });
 });
 
-/** Rows 1–2 accepted, 3 rejected (version 1 lines), 4 sent without an answer. */
+/** Rows 1–2 accepted, 3 rejected, 4 sent without an answer. */
 const journal = [
-  '{"t":"start","v":1,"campaign":"h","run":1,"at":"x"}',
-  '{"t":"done","b":"b1","r":[[1,"accepted",1],[2,"accepted",1],[3,"rejected",1]]}',
-  '{"t":"send","b":"b2","rows":[4]}',
+  '{"t":"start","v":2,"campaign":"h","run":1,"at":"x"}',
+  '{"t":"batch","b":"b1","r":[1,3]}',
+  '{"t":"result","b":"b1","r":[1,3],"o":[[2,"accepted"],[1,"rejected"]],"a":[[3,1]]}',
+  '{"t":"batch","b":"b2","r":[4,4]}',
   '',
 ].join('\n');
 

@@ -14,8 +14,9 @@ import { ReportSink } from '../../src/report/sink.js';
 import { openReport } from '../../src/report/writer.js';
 import { SendEmitter, type RetryNotice } from '../../src/send/events.js';
 import { RateLimiter } from '../../src/send/rate.js';
-import { runCampaign, type RunResult } from '../../src/campaign/run.js';
-import { send } from '../../src/send/send.js';
+import { runCampaign } from '../../src/campaign/prepare/journaled-send.js';
+import type { RunResult } from '../../src/campaign/types.js';
+import { sendLoop } from '../../src/send/send.js';
 import type { Poster, SendOutcome } from '../../src/send/types.js';
 import {
   findDuplicates,
@@ -23,12 +24,12 @@ import {
   type FaultOptions,
   type Simulator,
 } from '../../src/simulator/index.js';
+import { InstantClock } from '../helpers/clock.js';
 import { parseCsv, tempDir } from '../helpers/files.js';
 import {
   AMBIGUOUS,
   countOutcomes,
   expectedOutcomes,
-  InstantClock,
   messageEntries,
   promiseBreaches,
   streamOf,
@@ -92,7 +93,7 @@ interface Sent {
 }
 
 /**
- * Sends RECORDS messages with send() and a real GatewayClient, writing the real CSV report, with
+ * Sends RECORDS messages with sendLoop() and a real GatewayClient, writing the real CSV report, with
  * sleeps injected (recorded, instant) so Retry-After and backoff cost no time. The breaker is set
  * out of reach unless a test needs it: with faults drawn at random it would otherwise decide how
  * much gets sent, and the breaker has its own tests.
@@ -105,7 +106,7 @@ async function sendThrough(
     concurrency?: number;
     retries?: number;
     timeoutMs?: number;
-    /** 'default' leaves send() its own breaker (5 in a row). */
+    /** 'default' leaves sendLoop() its own breaker (5 in a row). */
     maxConsecutiveFailures?: number | 'default';
     wrap?: (poster: Poster) => Poster;
   } = {},
@@ -123,7 +124,7 @@ async function sendThrough(
   events.on('retry', (retry) => retries.push(retry));
   let outcome: SendOutcome;
   try {
-    outcome = await send(
+    outcome = await sendLoop(
       streamOf(messageEntries(count, 'f')),
       {
         poster: options.wrap ? options.wrap(gateway) : gateway,
@@ -135,10 +136,7 @@ async function sendThrough(
             ? undefined
             : (options.maxConsecutiveFailures ?? 1_000_000),
         limiter: new RateLimiter(undefined, new InstantClock()),
-        sleep: (ms) => {
-          sleeps.push(ms);
-          return Promise.resolve();
-        },
+        clock: new InstantClock(sleeps),
       },
       events,
     );

@@ -1,11 +1,9 @@
 // A flag that only restates what sms-send would choose itself (the format a file's name gives, the
 // delimiter its header shows, the column it would pick) sends nothing different, so it is the
 // same campaign: refused once sent, never sent again. A flag that changes what is sent is another.
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { campaignIdentity, contentHash } from '../../src/journal/identity.js';
-import { campaignPaths, type Manifest } from '../../src/journal/state.js';
 import { mobile, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { runPipeline, type PipelineRun } from '../helpers/pipeline.js';
 
@@ -131,32 +129,5 @@ describe('a flag that changes what is sent', () => {
     expect(other.messages.map((m) => String(m.DestinationAddress))).toEqual(
       Array.from({ length: RECORDS }, (_, i) => mobile(50 + i)),
     );
-  });
-});
-
-describe('a campaign recorded under its settings as typed', () => {
-  it('(as sms-send named it before leaving implied ones out) is still refused, not sent again', async () => {
-    const args = ['campaign.csv', '--input-format', 'csv'];
-    expect((await send('state-typed', args)).code).toBe(0);
-    // Move the campaign to the ID its settings as typed give, as an earlier sms-send named it.
-    const stateDir = join(dir.path, 'state-typed');
-    const [id] = await readdir(join(stateDir, 'campaigns'));
-    const paths = campaignPaths(stateDir, id!);
-    const manifest = JSON.parse(await readFile(paths.manifest, 'utf8')) as Manifest;
-    // The manifest keeps the settings as given, which is what the ID was once made of.
-    expect(manifest.shape!.inputFormat).toBe('csv');
-    const typed = campaignIdentity(contentHash(manifest.inputs, manifest.shape!));
-    expect(typed.id).not.toBe(id);
-    const moved = campaignPaths(stateDir, typed.id);
-    await rename(paths.dir, moved.dir);
-    await writeFile(
-      moved.manifest,
-      JSON.stringify({ ...manifest, id: typed.id, contentHash: typed.contentHash }),
-    );
-
-    const again = await send('state-typed', args);
-    expect(again.code).toBe(2);
-    expect(again.error).toContain(`campaign ${typed.id} was already sent on`);
-    expect(again.messages).toEqual([]);
   });
 });

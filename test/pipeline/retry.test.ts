@@ -11,7 +11,7 @@ import { DlrReceiver } from '../../src/dlr/receiver.js';
 import { recordConfirmed } from '../../src/journal/settle.js';
 import { findCampaign } from '../../src/journal/state.js';
 import { summarizeReport } from '../../src/report/read.js';
-import { holdOriginal, planFollowUp, retryReason } from '../../src/campaign/follow-up.js';
+import { holdOriginal, planFollowUp, retryReason } from '../../src/campaign/follow-up/index.js';
 import {
   startSimulator,
   type SimulatorOptions,

@@ -9,7 +9,7 @@ import { ReportSink } from '../../src/report/sink.js';
 import { openReport } from '../../src/report/writer.js';
 import { toEntries } from '../../src/validate/entries.js';
 import { SendEmitter, type BatchReport } from '../../src/send/events.js';
-import { send } from '../../src/send/send.js';
+import { sendLoop } from '../../src/send/send.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 
@@ -61,7 +61,7 @@ describe('send pipeline against the simulator', () => {
       void sink.flush();
     });
 
-    const outcome = await send(
+    const outcome = await sendLoop(
       toEntries(campaign.records()),
       { poster: client, batchSize: BATCH_SIZE, concurrency: 4, retries: 3 },
       events,

@@ -1,6 +1,6 @@
 // Suppression lists through the send command's pipeline against the in-process simulator: a
 // suppressed recipient never reaches it (its ledger shows), not even on --resume, and is reported
-// `skipped` with the list's name. test/unit/message-suppress.test.ts tables the list parsing.
+// `skipped` with the list's name. test/message/suppress.test.ts tables the list parsing.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { campaignRequest } from '../../src/campaign/request.js';
 import { flagLayer } from '../../src/cli/gateway-settings.js';
 import { resolveSettings } from '../../src/config/resolve.js';
 import { GatewayClient } from '../../src/gateway/client.js';
-import { prepareCampaign } from '../../src/campaign/prepare.js';
+import { prepareCampaign } from '../../src/campaign/prepare/index.js';
 import { SendEmitter } from '../../src/send/events.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { mobile, parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';

@@ -1,12 +1,6 @@
 // `sms-send campaigns`: lists, shows and prunes the campaigns in the state directory.
-import { parseDuration } from '../../shared/duration.js';
-import { ExitCode, UsageError } from '../../shared/errors.js';
-import {
-  campaignDetail,
-  findCampaign,
-  listCampaigns,
-  pruneCampaigns,
-} from '../../journal/state.js';
+import { campaignShown, campaignsIn, pruneFinished } from '../../campaign/campaigns.js';
+import { ExitCode } from '../../shared/errors.js';
 import { campaignJson, renderCampaign, renderCampaignList } from '../ui/campaigns.js';
 import { colorFor } from '../ui/color.js';
 import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
@@ -18,7 +12,7 @@ export interface CampaignsFlags extends GatewayFlags {
 
 export async function runCampaigns(flags: CampaignsFlags): Promise<ExitCode> {
   const { stateDir } = await settingsFor(flags);
-  const entries = await listCampaigns(stateDir);
+  const entries = await campaignsIn(stateDir);
   process.stdout.write(
     flags.json
       ? `${JSON.stringify({ stateDir, campaigns: entries.map(campaignJson) })}\n`
@@ -29,7 +23,7 @@ export async function runCampaigns(flags: CampaignsFlags): Promise<ExitCode> {
 
 export async function runCampaignShow(id: string, flags: CampaignsFlags): Promise<ExitCode> {
   const { stateDir } = await settingsFor(flags);
-  const entry = await campaignDetail(await findCampaign(stateDir, id));
+  const entry = await campaignShown(stateDir, id);
   process.stdout.write(
     flags.json
       ? `${JSON.stringify({ ...campaignJson(entry), setAside: entry.setAside })}\n`
@@ -39,12 +33,8 @@ export async function runCampaignShow(id: string, flags: CampaignsFlags): Promis
 }
 
 export async function runCampaignPrune(flags: CampaignsFlags): Promise<ExitCode> {
-  const ms = flags.olderThan === undefined ? undefined : parseDuration(flags.olderThan);
-  if (ms === undefined) {
-    throw new UsageError('prune needs --older-than DURATION, e.g. --older-than 90d');
-  }
   const { stateDir } = await settingsFor(flags);
-  const removed = await pruneCampaigns(stateDir, new Date(Date.now() - ms));
+  const removed = await pruneFinished(stateDir, flags.olderThan, new Date());
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ stateDir, removed })}\n`);
   } else {

@@ -6,7 +6,7 @@ import type { ExitCode } from '../../shared/errors.js';
 import { UsageError } from '../../shared/errors.js';
 import { checkEnding, checkTarget, type CanaryListener } from '../../campaign/check.js';
 import type { CanaryResult } from '../../dlr/canary.js';
-import { gatewayTarget } from '../../campaign/gateway.js';
+import { gatewayTarget } from '../../campaign/target.js';
 import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
 import {

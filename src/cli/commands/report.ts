@@ -1,11 +1,8 @@
 // `sms-send report FILE|CAMPAIGN` (alias summary): counts a report's rows by outcome, StatusCode and
 // delivery status, with --fail-under holds their shares against thresholds (exit 1 when one is
 // below), and with --html writes the campaign's page (docs/report.md#the-html-page).
+import { readReportCounts, type ReportSettings } from '../../campaign/reports.js';
 import { ExitCode, UsageError } from '../../shared/errors.js';
-import { campaignPage, findReport, looksLikeReportPath } from '../../campaign/page.js';
-import { judgeGates, parseGates } from '../../report/gates.js';
-import { summarizeReport, type ReportCounts } from '../../report/read.js';
-import { isFile } from '../../shared/files.js';
 import { flagLayer, settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
 import { renderReportCounts, reportCountsJson } from '../ui/dlr.js';
@@ -19,10 +16,17 @@ export interface ReportFlags extends GatewayFlags {
 }
 
 export async function runReport(what: string, flags: ReportFlags): Promise<ExitCode> {
-  // A malformed spec is refused before the report is read.
-  const gates = flags.failUnder === undefined ? undefined : parseGates(flags.failUnder);
-  const counts = await countsFor(what, flags);
-  const verdict = gates && judgeGates(counts, gates);
+  refuseUnusedPrices(flags);
+  const { counts, verdict, html } = await readReportCounts({
+    what,
+    ...(flags.failUnder === undefined ? {} : { failUnder: flags.failUnder }),
+    page: flags.html !== undefined,
+    settings: () => reportSettings(flags),
+  });
+  if (flags.html !== undefined && html !== undefined) {
+    await writePage(flags.html, html);
+    if (!flags.json) process.stderr.write(`page written: ${flags.html}\n`);
+  }
   const c = colorFor('stdout');
   if (flags.json) {
     const document = reportCountsJson(counts);
@@ -35,40 +39,27 @@ export async function runReport(what: string, flags: ReportFlags): Promise<ExitC
   return verdict && !verdict.passed ? ExitCode.notAllAccepted : ExitCode.ok;
 }
 
-/**
- * The counts; with --html the page is written from the same pass, so its totals are these. A
- * report's path alone needs no settings; a campaign ID, or a page (its campaign, its cost), does.
- */
-async function countsFor(what: string, flags: ReportFlags): Promise<ReportCounts> {
-  if (flags.html === undefined) {
-    const priced = [
-      ...(flags['pricePerSegment'] === undefined ? [] : ['--price-per-segment']),
-      ...(flags['currency'] === undefined ? [] : ['--currency']),
-    ];
-    if (priced.length > 0) {
-      throw new UsageError(
-        `${priced.join(' and ')} price the campaign's page: give --html FILE too`,
-      );
-    }
+/** Prices only price a page: without --html they would be silently ignored. */
+function refuseUnusedPrices(flags: ReportFlags): void {
+  if (flags.html !== undefined) return;
+  const priced = [
+    ...(flags['pricePerSegment'] === undefined ? [] : ['--price-per-segment']),
+    ...(flags['currency'] === undefined ? [] : ['--currency']),
+  ];
+  if (priced.length > 0) {
+    throw new UsageError(`${priced.join(' and ')} price the campaign's page: give --html FILE too`);
   }
-  if (flags.html === undefined && ((await isFile(what)) || looksLikeReportPath(what))) {
-    return summarizeReport(what);
-  }
+}
+
+async function reportSettings(flags: ReportFlags): Promise<ReportSettings> {
   const settings = await settingsFor(flags);
-  if (flags.html === undefined) {
-    return summarizeReport((await findReport(what, settings.stateDir)).report);
-  }
   const passed = flagLayer(flags);
-  const page = await campaignPage({
-    what,
+  return {
     stateDir: settings.stateDir,
-    pricePerSegment: settings.pricePerSegment,
-    currency: settings.currency,
+    ...(settings.pricePerSegment === undefined
+      ? {}
+      : { pricePerSegment: settings.pricePerSegment }),
+    ...(settings.currency === undefined ? {} : { currency: settings.currency }),
     given: { pricePerSegment: 'pricePerSegment' in passed, currency: 'currency' in passed },
-  });
-  await writePage(flags.html, page.html);
-  if (!flags.json) {
-    process.stderr.write(`page written: ${flags.html}\n`);
-  }
-  return page.data.counts;
+  };
 }

@@ -1,7 +1,7 @@
 // `sms-send retry CAMPAIGN`: wiring only. Chooses the records, then prepares and sends them as any campaign.
 import { ExitCode, UsageError } from '../../shared/errors.js';
 import type { Settings } from '../../config/settings.js';
-import { prepareCampaign } from '../../campaign/prepare.js';
+import { prepareCampaign } from '../../campaign/prepare/index.js';
 import type { CampaignRequest, FollowUp } from '../../campaign/types.js';
 import {
   followUpCampaign,
@@ -9,8 +9,8 @@ import {
   planFollowUp,
   type Include,
   type RetryPlan,
-} from '../../campaign/follow-up.js';
-import { gatewayTarget } from '../../campaign/gateway.js';
+} from '../../campaign/follow-up/index.js';
+import { gatewayTarget } from '../../campaign/target.js';
 import { SendEmitter } from '../../send/events.js';
 import { settingsFor } from '../gateway-settings.js';
 import type { Invocation } from '../invocation.js';

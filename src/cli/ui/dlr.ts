@@ -2,7 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { FoldResult, LogCounts } from '../../dlr/apply.js';
 import type { DeliveryReport } from '../../dlr/matching.js';
-import { REFUSALS, type Refusal } from '../../dlr/proof.js';
+import { REFUSALS, type ProofRefusal } from '../../dlr/proof.js';
 import type { DlrReceiver, MalformedRequest, ReceiverCounts } from '../../dlr/receiver.js';
 import type { ReportCounts } from '../../report/read.js';
 import { OUTCOMES } from '../../message/outcome.js';
@@ -107,22 +107,22 @@ export function renderReportLine(report: DeliveryReport, c: ChalkInstance): stri
 
 export function renderRefusedLine(
   report: DeliveryReport,
-  reason: Refusal,
+  reason: ProofRefusal,
   c: ChalkInstance,
 ): string {
   return c.yellow(`refused (${reason})  ${report.messageId}  ${report.status ?? '(no status)'}`);
 }
 
-function totalRefused(refused: Record<Refusal, number>): number {
+function totalRefused(refused: Record<ProofRefusal, number>): number {
   return REFUSALS.reduce((sum, reason) => sum + refused[reason], 0);
 }
 
 /** Rows for each refusal reason that happened: answered 200, changed nothing. */
 function refusedRows(
-  refused: Record<Refusal, number>,
+  refused: Record<ProofRefusal, number>,
   c: ChalkInstance,
 ): Array<[string, number, string?]> {
-  const notes: Record<Refusal, string> = {
+  const notes: Record<ProofRefusal, string> = {
     unsigned: 'no proof',
     'bad signature': 'a proof sms-send did not make',
     'unknown id': "not a message of this report's campaign",

@@ -3,8 +3,7 @@
 import { ExitCode, NotAllAcceptedError } from '../../shared/errors.js';
 import { summaryDocument } from '../../campaign/documents.js';
 import { endingError } from '../../campaign/flow.js';
-import type { ResumeCounts } from '../../campaign/resume.js';
-import type { CampaignResult } from '../../campaign/types.js';
+import type { CampaignResult, ResumeCounts } from '../../campaign/types.js';
 import { commandFor, gatewayArgs, type Invocation } from '../invocation.js';
 import { colorFor } from './color.js';
 import { groupDigits } from '../../shared/count.js';

@@ -1,6 +1,6 @@
 // What `sms-send retry` says before it sends: which records of which campaign, and what it leaves out.
 import type { ChalkInstance } from 'chalk';
-import type { RetryPlan, RetryReason } from '../../campaign/follow-up.js';
+import type { RetryPlan, RetryReason } from '../../campaign/follow-up/index.js';
 import { formatCount, plural } from './format.js';
 
 const REASONS: readonly RetryReason[] = ['failed', 'rejected', 'unknown', 'undelivered'];

@@ -34,7 +34,7 @@ export function canSpin(stream: StatusStream): boolean {
 type OraFactory = typeof oraFactory;
 
 // ora, and the Unicode width tables it brings, only where a spinner can be drawn: in cron, CI and
-// pipes they were some 40 ms of every start for nothing.
+// pipes they were a cost of every start for nothing.
 let ora: OraFactory | undefined = canSpin(process.stderr)
   ? (await import('ora')).default
   : undefined;

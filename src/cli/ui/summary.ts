@@ -2,7 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import { OUTCOMES, type Outcome } from '../../message/outcome.js';
 import type { RunSummary } from '../../report/summary.js';
-import type { ResumeCounts } from '../../campaign/resume.js';
+import type { ResumeCounts } from '../../campaign/types.js';
 import { formatCount, formatDuration, formatRate, plural } from './format.js';
 import { formatTable } from './table.js';
 

@@ -128,8 +128,8 @@ function campaignSection(data: PageData): Markup {
   const note = last
     ? undefined
     : html`<p class="muted">
-        The settings and command of its runs were not recorded (sent by an earlier version, or
-        through the programmatic API).
+        The settings and command of its runs were not recorded (it was sent through the programmatic
+        API).
       </p>`;
   return html`<section id="campaign">
     <h2>Campaign</h2>

@@ -1,0 +1,34 @@
+// The campaigns of a state directory, without a terminal: listed, one shown in full, the finished
+// ones past an age pruned (their reports are kept).
+import {
+  campaignDetail,
+  findCampaign,
+  listCampaigns,
+  pruneCampaigns,
+  type CampaignDetail,
+  type CampaignEntry,
+} from '../journal/state.js';
+import { parseDuration } from '../shared/duration.js';
+import { UsageError } from '../shared/errors.js';
+
+export function campaignsIn(stateDir: string): Promise<CampaignEntry[]> {
+  return listCampaigns(stateDir);
+}
+
+/** One campaign by its ID or an unambiguous prefix, with what it set aside. */
+export async function campaignShown(stateDir: string, id: string): Promise<CampaignDetail> {
+  return campaignDetail(await findCampaign(stateDir, id));
+}
+
+/** Removes the state of campaigns finished longer ago than `olderThan` (a duration); their IDs. */
+export function pruneFinished(
+  stateDir: string,
+  olderThan: string | undefined,
+  now: Date,
+): Promise<string[]> {
+  const ms = olderThan === undefined ? undefined : parseDuration(olderThan);
+  if (ms === undefined) {
+    throw new UsageError('prune needs --older-than DURATION, e.g. --older-than 90d');
+  }
+  return pruneCampaigns(stateDir, new Date(now.getTime() - ms));
+}

@@ -1,0 +1,179 @@
+// Delivery reports for a campaign's report, without a terminal: the receiver started where it is
+// asked to listen, a log folded in, and the rows they confirm recorded in the campaign's state.
+import { stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { resolveSettings } from '../config/resolve.js';
+import type { FoldDone, FoldResult, LogCounts } from '../dlr/apply.js';
+import type { DlrVerifier } from '../dlr/proof.js';
+import type { DlrReceiver } from '../dlr/receiver.js';
+import { readableFormat } from '../report/format.js';
+import { LockedError, UsageError } from '../shared/errors.js';
+import { isFile } from '../shared/files.js';
+
+/** Next to the simulator's 8099, so the two can run side by side with no flags. */
+const DEFAULT_PORT = 8098;
+
+/** Which report, and how its campaign's state is found (as a send finds it). */
+export interface DeliveriesRequest {
+  report?: string;
+  acceptUnsigned?: boolean;
+  stateDir?: string;
+  config?: string;
+  profile?: string;
+}
+
+export interface ReceiverRequest extends DeliveriesRequest {
+  port?: number;
+  host?: string;
+  /** The log of every report received; default beside the report. */
+  out?: string;
+}
+
+export interface StartedReceiver {
+  receiver: DlrReceiver;
+  verifier: DlrVerifier;
+  reportPath: string;
+  logPath: string;
+  host: string;
+  port: number;
+  /** Resolves once every confirmed row the receiver folded in is recorded in the campaign's state. */
+  recorded: () => Promise<void>;
+}
+
+/** Starts the receiver for a report; each fold it makes is recorded in the campaign's state. */
+export async function startReceiver(request: ReceiverRequest): Promise<StartedReceiver> {
+  const { reportPath, logPath, host, port } = await receiverPlace(request);
+  const verifier = await openVerifier(reportPath, request);
+  const { DlrReceiver } = await import('../dlr/receiver.js');
+  const receiver = await DlrReceiver.start({
+    reportPath,
+    logPath,
+    host,
+    port,
+    verify: verifier.verify,
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE') {
+      throw new UsageError(`port ${port} is in use; pick another with --port`);
+    }
+    if (error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
+      throw new UsageError(`cannot listen on ${host}:${port}: ${error.message}`);
+    }
+    throw error;
+  });
+  // Folds are serialised by the receiver; their state updates are too.
+  let recording = Promise.resolve();
+  receiver.on('fold', (fold) => {
+    recording = recording.then(() => recordInState(reportPath, fold, request));
+  });
+  return { receiver, verifier, reportPath, logPath, host, port, recorded: () => recording };
+}
+
+export interface AppliedLog {
+  reportPath: string;
+  log: LogCounts;
+  fold: FoldDone;
+}
+
+/** Folds a log of delivery reports into the report; refuses (exit 2, 4) when it cannot. */
+export async function applyDeliveryLog(
+  request: DeliveriesRequest & { from?: string },
+): Promise<AppliedLog> {
+  const reportPath = requireReport(request);
+  if (request.from === undefined) throw new UsageError('--from is required');
+  if (!(await isFile(reportPath))) {
+    throw new UsageError(`report ${reportPath} does not exist`, 'no-report');
+  }
+  const { readLogInto, foldIntoReport } = await import('../dlr/apply.js');
+  const { DeliveryBook } = await import('../dlr/matching.js');
+  const book = new DeliveryBook();
+  const verifier = await openVerifier(reportPath, request);
+  const log = await readLogInto(request.from, book, undefined, verifier.verify);
+  const fold = await foldIntoReport(reportPath, book);
+  if (fold.kind === 'deferred') {
+    switch (fold.reason) {
+      case 'missing':
+        throw new UsageError(`report ${reportPath} does not exist`, 'no-report');
+      case 'locked':
+        throw new LockedError(`${fold.message} Run dlr apply again once it has finished.`);
+      case 'error':
+        throw new UsageError(`cannot update ${reportPath}: ${fold.message}`);
+    }
+  }
+  await recordInState(reportPath, fold, request);
+  return { reportPath, log, fold };
+}
+
+/**
+ * Records rows a fold confirmed (unknown → accepted) in the state of the campaign that wrote the
+ * report: its counts, and its journal, so a --resume agrees. Best effort: the report is already
+ * right, so a state directory that cannot be found or written changes nothing else.
+ */
+async function recordInState(
+  reportPath: string,
+  fold: FoldResult,
+  request: DeliveriesRequest,
+): Promise<void> {
+  if (fold.kind !== 'updated' || fold.confirmedRows.length === 0) return;
+  try {
+    const stateDir = await findStateDir(request);
+    const { recordConfirmed } = await import('../journal/settle.js');
+    await recordConfirmed(stateDir, reportPath, fold.confirmedRows);
+  } catch {
+    // The campaign's counts stay those of its run; nothing is lost.
+  }
+}
+
+/**
+ * The state directory a send finds (--state-dir, SMS_SEND_STATE_DIR, config stateDir, or the
+ * default). Only the state directory is a setting here: dlr apply's --from is a log, not the
+ * originator that send's --from sets.
+ */
+async function findStateDir(request: DeliveriesRequest): Promise<string> {
+  const { stateDir } = await resolveSettings({
+    cwd: process.cwd(),
+    env: process.env,
+    flags: request.stateDir === undefined ? {} : { stateDir: request.stateDir },
+    configPath: request.config,
+    profile: request.profile,
+  });
+  return stateDir;
+}
+
+/** Believes only reports with a valid proof for the report's campaign (or, asked to, unsigned ones). */
+async function openVerifier(reportPath: string, request: DeliveriesRequest): Promise<DlrVerifier> {
+  const { DlrVerifier } = await import('../dlr/proof.js');
+  return DlrVerifier.open({
+    stateDir: await findStateDir(request),
+    reportPath,
+    acceptUnsigned: request.acceptUnsigned === true,
+  });
+}
+
+function requireReport(request: DeliveriesRequest): string {
+  if (request.report === undefined) throw new UsageError('--report is required');
+  readableFormat(request.report);
+  return request.report;
+}
+
+/** Where the receiver listens and writes, checked before anything is opened. */
+async function receiverPlace(
+  request: ReceiverRequest,
+): Promise<{ reportPath: string; logPath: string; host: string; port: number }> {
+  const reportPath = requireReport(request);
+  const port = request.port ?? DEFAULT_PORT;
+  const folder = dirname(resolve(reportPath));
+  if (
+    !(await stat(folder).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  ) {
+    throw new UsageError(`--report ${reportPath}: the folder ${folder} does not exist`);
+  }
+  const { defaultLogPath } = await import('../dlr/log.js');
+  const logPath = request.out ?? defaultLogPath(reportPath);
+  if (resolve(logPath) === resolve(reportPath)) {
+    throw new UsageError('--out must not be the report itself');
+  }
+  return { reportPath, logPath, host: request.host ?? '127.0.0.1', port };
+}

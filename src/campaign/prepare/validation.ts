@@ -1,0 +1,140 @@
+// Step three of a campaign: the validation pass, which plans the run and writes every record
+// ready to send to the spool, counting what this run will send (on resume, what is left).
+import { join } from 'node:path';
+import { ephemeralKey, loadDlrSecret } from '../../journal/dlr-secret.js';
+import type { CampaignIdentity } from '../../journal/identity.js';
+import type { Suppression } from '../../message/suppress.js';
+import type { Template } from '../../message/template.js';
+import { windowState, type SendWindow } from '../../shared/window.js';
+import { entryOf } from '../../validate/entries.js';
+import { planCampaign, type Plan } from '../../validate/plan.js';
+import { readCampaign } from '../../validate/reader.js';
+import type { SpoolWriter } from '../../validate/spool.js';
+import { RowBits } from './row-bits.js';
+import { selectRows } from '../follow-up/index.js';
+import type { CampaignRequest, Refusal } from '../types.js';
+
+export interface ValidationTarget {
+  identity: CampaignIdentity;
+  suppression: Suppression | undefined;
+  template: Template | undefined;
+  /** Where records ready to send go: a real run's spool. */
+  spool: SpoolWriter | undefined;
+  /** Spool lines are made (a real run, or a dry run that resumes and counts what is left). */
+  spooling: boolean;
+  /** Rows an earlier run settled: not this run's to send. */
+  settled: (row: number) => boolean;
+}
+
+export async function validateCampaign(
+  request: CampaignRequest,
+  target: ValidationTarget,
+): Promise<{ plan: Plan; toSend: number; timed: boolean; messages: RowBits }> {
+  const { settings, followUp } = request;
+  const { identity, spool: writer, spooling, settled } = target;
+  let toSend = 0;
+  /** The rows of the messages spooled, kept with the spool for a later run. */
+  const messages = RowBits.empty();
+  // Whether a message carries a validity counted from now: a later run must build it afresh.
+  let timed = false;
+  const countRepeats = request.dryRun && !request.dedupe;
+  const tallied = {
+    gsmNormalize: normalizes(request),
+    template: request.template,
+    pricePerSegment: settings.pricePerSegment,
+  };
+  const reader = readCampaign({
+    files: request.files,
+    inputFormat: request.inputFormat,
+    delimiter: request.delimiter,
+    mapping: request.mapping,
+    template: target.template,
+    defaults: settings.defaults,
+    country: settings.country,
+    campaignKey: identity.stem,
+    now: sendsFrom(settings.sendWindow, request.now),
+    limit: request.limit,
+    dedupe: request.dedupe,
+    suppress: target.suppression,
+    gsmNormalize: normalizes(request),
+    maxSegments: settings.maxSegments,
+    strict: settings.strict,
+    // A dry run sends no URL: a key of its own makes proofs of the same length.
+    dlrSigner: {
+      key: request.dryRun ? ephemeralKey() : await loadDlrSecret(settings.stateDir),
+      campaign: identity.id,
+    },
+    // Only a dry run, whose validation is the whole job, takes worker threads: a send's would
+    // keep their memory (which the allocator keeps after they end) through the whole send, for
+    // time its sending dwarfs (docs/input.md#large-inputs). A follow-up picks its rows out of
+    // built records, which parts validated by workers (spooled as they come) are not.
+    parallel:
+      followUp || !request.dryRun
+        ? undefined
+        : { ...request.workers, spool: spooling, digests: countRepeats, tally: tallied },
+  });
+  const plan = await planCampaign(
+    followUp ? selectRows(reader, followUp.rows, identity.stem) : reader,
+    {
+      batchSize: settings.batchSize,
+      ...tallied,
+      currency: settings.currency,
+      maxCost: settings.maxCost,
+      onRecord: spooling
+        ? (record) => {
+            const entry = entryOf(record);
+            if (record.built.ok && record.built.message.ValidationPeriod !== undefined)
+              timed = true;
+            if (entry.kind === 'message') {
+              messages.add(entry.row);
+              if (!settled(entry.row)) toSend++;
+            }
+            writer?.add(entry);
+            return undefined;
+          }
+        : undefined,
+      onSpool: spooling
+        ? (lines, messageRows) => {
+            timed = true;
+            for (const row of messageRows) {
+              messages.add(row);
+              if (!settled(row)) toSend++;
+            }
+            writer?.addBytes(lines);
+            return undefined;
+          }
+        : undefined,
+      onProgress: request.onValidated,
+      countRepeats,
+      spillDir: join(settings.stateDir, 'tmp'),
+    },
+  );
+  return { plan, toSend, timed, messages };
+}
+
+/** Why the plan refuses the run, if it does. */
+export function refusalOf(plan: Plan, request: CampaignRequest): Refusal | undefined {
+  if (plan.fileProblems.length > 0 || (plan.invalid > 0 && !request.skipInvalid)) {
+    return 'invalid-input';
+  }
+  if (plan.records === 0) return 'empty-input';
+  if (plan.cost?.maxCost !== undefined && plan.cost.total > plan.cost.maxCost) {
+    return 'over-max-cost';
+  }
+  return undefined;
+}
+
+/** Whether texts are normalised: as the original campaign did for a follow-up, else as asked. */
+export function normalizes(request: CampaignRequest): boolean {
+  const { followUp } = request;
+  return followUp ? followUp.shape.gsmNormalize === true : request.settings.gsmNormalize;
+}
+
+/**
+ * When sending can start: now, or when a closed send window opens. A relative --validity counts
+ * from then, or a run that waits for its window would send messages already expired.
+ */
+function sendsFrom(window: SendWindow | undefined, now: Date): Date {
+  const state = window ? windowState(window, now.getTime()) : undefined;
+  return state && !state.open ? new Date(state.opensAt) : now;
+}

@@ -1,0 +1,54 @@
+// A report read back without a terminal: its counts, held against --fail-under, and the campaign's
+// HTML page drawn from the same pass, so the page's totals are the counts printed.
+import { campaignPage, findReport, looksLikeReportPath } from '../report/html/campaign-page.js';
+import { judgeGates, parseGates, type GatesVerdict } from '../report/gates.js';
+import { summarizeReport, type ReportCounts } from '../report/read.js';
+import type { PricePerSegment } from '../message/cost.js';
+import { isFile } from '../shared/files.js';
+
+export interface ReportRequest {
+  /** A report's path, or a campaign's ID (prefix) in the state directory. */
+  what: string;
+  /** `--fail-under`'s spec. */
+  failUnder?: string;
+  /** The state directory, once settings are known; a report's path alone needs none. */
+  settings: () => Promise<ReportSettings>;
+  /** Draw the campaign's page too. */
+  page?: boolean;
+}
+
+export interface ReportSettings {
+  stateDir: string;
+  pricePerSegment?: PricePerSegment;
+  currency?: string;
+  /** Which of the prices were given for this page, not taken from the campaign or the config. */
+  given: { pricePerSegment: boolean; currency: boolean };
+}
+
+export interface ReportReading {
+  counts: ReportCounts;
+  verdict?: GatesVerdict;
+  /** The page's HTML, when asked for. */
+  html?: string;
+}
+
+/** Counts a report (and draws its page); a malformed --fail-under is refused before it is read. */
+export async function readReportCounts(request: ReportRequest): Promise<ReportReading> {
+  const gates = request.failUnder === undefined ? undefined : parseGates(request.failUnder);
+  const { counts, html } = await countsFor(request);
+  const verdict = gates && judgeGates(counts, gates);
+  return { counts, ...(verdict ? { verdict } : {}), ...(html === undefined ? {} : { html }) };
+}
+
+async function countsFor(request: ReportRequest): Promise<{ counts: ReportCounts; html?: string }> {
+  const { what } = request;
+  if (!request.page && ((await isFile(what)) || looksLikeReportPath(what))) {
+    return { counts: await summarizeReport(what) };
+  }
+  const settings = await request.settings();
+  if (!request.page) {
+    return { counts: await summarizeReport((await findReport(what, settings.stateDir)).report) };
+  }
+  const page = await campaignPage({ what, ...settings });
+  return { counts: page.data.counts, html: page.html };
+}

@@ -1,0 +1,123 @@
+// The HTML page of a campaign or report: finds the report and the campaign's state (manifest,
+// timeline), reads the report once, and renders the page (docs/report.md#the-html-page).
+import { maskUserInfo } from '../../shared/url.js';
+import { resolve as resolvePath } from 'node:path';
+import type { PricePerSegment } from '../../message/cost.js';
+import {
+  findCampaign,
+  listCampaigns,
+  type CampaignEntry,
+  type Pricing,
+} from '../../journal/state.js';
+import {
+  collectPage,
+  type CampaignFacts,
+  type PageData,
+  type PriceSource,
+  type PricingOptions,
+} from './data.js';
+import { renderPage } from './page.js';
+import { readTimeline } from './timeline.js';
+import { UsageError } from '../../shared/errors.js';
+import { isFile } from '../../shared/files.js';
+
+export interface PageRequest {
+  /** A report's path, or a campaign's ID (or an unambiguous prefix). */
+  what: string;
+  stateDir: string;
+  /** The prices of the settings (flags, environment, config file). */
+  pricePerSegment?: PricePerSegment;
+  currency?: string;
+  /** Which of them were given to this command: those override the campaign's own. */
+  given?: { pricePerSegment?: boolean; currency?: boolean };
+  /** How the program is run, for the follow-up commands the page names. */
+  program?: string;
+  now?: number;
+}
+
+/** A report and the campaign that wrote it, if the state directory knows it. */
+export async function findReport(
+  what: string,
+  stateDir: string,
+): Promise<{ report: string; entry?: CampaignEntry }> {
+  if (await isFile(what)) {
+    const path = resolvePath(what);
+    const entry = (await listCampaigns(stateDir)).find((e) => e.manifest.reports.includes(path));
+    return { report: what, entry };
+  }
+  // A path that is no file is a missing report, not a campaign to look for: the reader says so.
+  if (looksLikeReportPath(what)) return { report: what };
+  const entry = await findCampaign(stateDir, what);
+  const report = entry.manifest.reports.at(-1);
+  if (report === undefined || !(await isFile(report))) {
+    throw new UsageError(
+      `campaign ${entry.manifest.id}'s report ${report ?? '(none)'} does not exist`,
+      'no-report',
+    );
+  }
+  return { report, entry };
+}
+
+/** A path or a report's name (campaign IDs have neither a folder nor a report's extension). */
+export function looksLikeReportPath(what: string): boolean {
+  return /[/\\]/.test(what) || /\.(csv|json|ndjson|jsonl|xml)$/i.test(what);
+}
+
+/** What the page says of the campaign, from its manifest; credentials in an endpoint are masked. */
+export function campaignFacts(entry: CampaignEntry): CampaignFacts {
+  const m = entry.manifest;
+  const gateway = (m.shape?.defaults as { Gateway?: unknown } | undefined)?.Gateway;
+  return {
+    id: m.id,
+    inputs: m.inputs.map((i) => i.path),
+    createdAt: m.createdAt,
+    startedAt: m.startedAt,
+    ...(m.finishedAt === undefined ? {} : { finishedAt: m.finishedAt }),
+    status: entry.status,
+    target: maskUserInfo(m.target),
+    ...(typeof gateway === 'string' ? { gateway } : {}),
+    runs: m.runs,
+    ...(m.followUp ? { followUpOf: m.followUp.of } : {}),
+  };
+}
+
+/**
+ * The prices the page estimates the cost with: those given to the command, else the ones the
+ * campaign was sent with, else the settings' (a report no priced campaign wrote).
+ */
+export function pagePricing(request: PageRequest, campaign: Pricing | undefined): PricingOptions {
+  const given = request.given ?? {};
+  const price = given.pricePerSegment
+    ? request.pricePerSegment
+    : (campaign?.pricePerSegment ?? request.pricePerSegment);
+  if (price === undefined) return {};
+  const source: PriceSource = given.pricePerSegment
+    ? 'given'
+    : campaign === undefined
+      ? 'settings'
+      : 'campaign';
+  const currency = given.currency ? request.currency : (campaign?.currency ?? request.currency);
+  return {
+    pricePerSegment: price,
+    priceSource: source,
+    ...(currency === undefined ? {} : { currency }),
+  };
+}
+
+/** Reads the report and renders its page: the HTML, and the figures it shows. */
+export async function campaignPage(
+  request: PageRequest,
+): Promise<{ html: string; data: PageData; report: string }> {
+  const { report, entry } = await findReport(request.what, request.stateDir);
+  const timeline = entry ? await readTimeline(entry.paths.dir) : undefined;
+  const data = await collectPage(report, {
+    ...(entry ? { campaign: campaignFacts(entry) } : {}),
+    ...(timeline ? { timeline } : {}),
+    ...pagePricing(request, entry?.manifest.pricing),
+  });
+  const html = renderPage(data, {
+    generatedAt: request.now ?? Date.now(),
+    program: request.program ?? 'sms-send',
+  });
+  return { html, data, report };
+}

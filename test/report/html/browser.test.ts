@@ -1,0 +1,198 @@
+// The campaign's page in a real browser (Debian's chromium, or the one the npm package ships, driven
+// by playwright-core): its totals are `report --json`'s, it makes no request, and hostile texts
+// stay text. One launch for the file.
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runReport } from '../../../src/cli/commands/report.js';
+import { launchBrowser } from '../../helpers/browser.js';
+import { SERIES_PLOT } from '../../../src/report/html/svg.js';
+import { HOSTILE, writeFixture } from './fixture.js';
+
+let dir: string;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sms-send-page-'));
+  context = await launchBrowser(join(dir, 'profile'));
+}, 60_000);
+
+afterAll(async () => {
+  await context?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** `report CAMPAIGN --json --html FILE` in-process: the JSON document it printed. */
+async function reportWithPage(what: string, page: string): Promise<{ report: ReportJson }> {
+  let out = '';
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    out += String(chunk);
+    return true;
+  });
+  try {
+    expect(await runReport(what, { json: true, html: page })).toBe(0);
+  } finally {
+    write.mockRestore();
+  }
+  return JSON.parse(out) as { report: ReportJson };
+}
+
+interface ReportJson {
+  total: number;
+  suppressed: number;
+  delivered: number;
+  byOutcome: Record<string, number>;
+  byStatusCode: Record<string, { count: number; description: string }>;
+}
+
+/** Opens the page, noting every request that is not the file itself and every script of an input. */
+async function open(file: string): Promise<{ page: Page; requests: string[]; dialogs: string[] }> {
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const dialogs: string[] = [];
+  page.on('request', (request) => {
+    if (!/^(file|data|about):/.test(request.url())) requests.push(request.url());
+  });
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+  return { page, requests, dialogs };
+}
+
+/** A count as the page shows it, whatever the locale's grouping: its digits. */
+async function shown(page: Page, selector: string): Promise<number> {
+  const text = (await page.locator(selector).textContent()) ?? '';
+  return Number(text.replace(/\D/g, ''));
+}
+
+describe('the campaign page in chromium', () => {
+  it("shows report --json's totals, makes no request, and is saved as a screenshot", async () => {
+    const fixture = await writeFixture(dir, process.env.SMS_SEND_STATE_DIR!, false);
+    const file = join(dir, 'campaign.html');
+    const { report } = await reportWithPage(fixture.id, file);
+    expect(report.total).toBe(fixture.rows);
+    const { page, requests } = await open(file);
+    for (const [outcome, count] of Object.entries(report.byOutcome)) {
+      expect(await shown(page, `[data-count="${outcome}"]`), outcome).toBe(count);
+    }
+    expect(await shown(page, '[data-count="total"]')).toBe(report.total);
+    expect(await shown(page, '[data-count="suppressed"]')).toBe(report.suppressed);
+    expect(await shown(page, '[data-funnel="delivered"]')).toBe(report.delivered);
+    for (const [code, { count }] of Object.entries(report.byStatusCode)) {
+      if (code !== '0') expect(await shown(page, `[data-code="${code}"]`), code).toBe(count);
+    }
+    // The page's script ran (its policy allows it by hash): times are the reader's, not UTC.
+    const made = await page.locator('header time').textContent();
+    expect(made).not.toMatch(/UTC$/);
+    expect(made).toMatch(/\d/);
+    expect(await page.locator('#sending svg').count()).toBe(2);
+    expect(await page.locator('#delivery-times-chart-t').count()).toBe(1);
+    expect(requests).toEqual([]);
+    const shot = join(dir, 'campaign.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    expect((await stat(shot)).size).toBeGreaterThan(10_000);
+    await page.close();
+  });
+
+  it('draws every mark of the time charts inside its plot, and every label whole', async () => {
+    const fixture = await writeFixture(dir, process.env.SMS_SEND_STATE_DIR!, false);
+    const file = join(dir, 'drawn.html');
+    await reportWithPage(fixture.id, file);
+    const { page } = await open(file);
+    for (const id of ['rate-chart', 'latency-chart']) {
+      const found = await page.evaluate(
+        ({ id, plot }) => {
+          const svg = document.getElementById(`${id}-t`)!.closest('svg')!;
+          const box = svg.getBoundingClientRect();
+          const scale = box.width / svg.viewBox.baseVal.width;
+          const area = {
+            left: box.left + plot.left * scale,
+            right: box.left + plot.right * scale,
+            top: box.top + plot.top * scale,
+            bottom: box.top + plot.bottom * scale,
+          };
+          const outside: string[] = [];
+          // Half a pixel for anti-aliasing; a dot's radius may reach past the plot's edge.
+          const slack = 0.5 + 3 * scale;
+          const marks = svg.querySelectorAll(
+            'rect.bar, circle.dot, path.line, g.pause rect, rect.tick',
+          );
+          for (const mark of marks) {
+            const r = mark.getBoundingClientRect();
+            if (
+              r.left < area.left - slack ||
+              r.right > area.right + slack ||
+              r.top < area.top - slack ||
+              r.bottom > area.bottom + slack
+            )
+              outside.push(
+                `${mark.outerHTML.slice(0, 80)} at ${r.left},${r.top},${r.right},${r.bottom}`,
+              );
+          }
+          // Labels: whole inside the chart, and none over another.
+          const labels = [...svg.querySelectorAll('text')].map((t) => ({
+            text: t.textContent,
+            r: t.getBoundingClientRect(),
+          }));
+          for (const { text, r } of labels) {
+            if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5)
+              outside.push(`label ${text} cut off`);
+          }
+          for (let i = 0; i < labels.length; i++)
+            for (let j = i + 1; j < labels.length; j++) {
+              const [a, b] = [labels[i]!.r, labels[j]!.r];
+              if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+                outside.push(`labels ${labels[i]!.text} and ${labels[j]!.text} overlap`);
+            }
+          return { marks: marks.length, outside, visible: svg.previousElementSibling?.textContent };
+        },
+        { id, plot: SERIES_PLOT },
+      );
+      expect(found.outside, id).toEqual([]);
+      expect(found.marks, id).toBeGreaterThan(2);
+      expect(found.visible, id).toMatch(/ per 5 seconds$/);
+    }
+    // Each bar the value its row in the figures holds.
+    const pairs = await page.evaluate(() =>
+      [...document.querySelectorAll('#rate-chart-t ~ rect.bar')].map((bar) => [
+        bar.getAttribute('data-v'),
+        document
+          .querySelector(
+            `#sending-figures tr[data-at="${bar.getAttribute('data-at')}"] [data-answered]`,
+          )
+          ?.textContent?.replace(/\D/g, ''),
+      ]),
+    );
+    expect(pairs.length).toBe(2);
+    for (const [value, row] of pairs) expect(row).toBe(value);
+    await page.close();
+  });
+
+  it('holds every hostile text as text: no script of theirs runs, no attribute breaks out', async () => {
+    const fixture = await writeFixture(dir, process.env.SMS_SEND_STATE_DIR!, true);
+    const file = join(dir, 'hostile.html');
+    await reportWithPage(fixture.id, file);
+    const source = await readFile(file, 'utf8');
+    expect(source).not.toContain('Pw-PAGE-9');
+    const { page, requests, dialogs } = await open(file);
+    expect(await page.evaluate('typeof window.__pwned')).toBe('undefined');
+    expect(dialogs).toEqual([]);
+    expect(requests).toEqual([]);
+    // The page's own script is the only one; nothing of the input became an element or a handler.
+    expect(await page.locator('script').count()).toBe(1);
+    expect(await page.locator('img, [onerror], [onload], [onmouseover]').count()).toBe(0);
+    const text = (await page.locator('body').textContent()) ?? '';
+    for (const hostile of HOSTILE) {
+      expect(text, hostile).toContain(hostile.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
+    }
+    expect(await page.title()).toBe(`Campaign x${HOSTILE[1]}`);
+    await page.close();
+  });
+});

@@ -1,0 +1,65 @@
+// `send --html`: the run keeps its timeline in the campaign's state and writes the page when it
+// ends, with the totals `report --json` prints for the same campaign afterwards.
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readTimeline } from '../../../src/report/html/timeline.js';
+import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
+import { runInProcess } from '../../helpers/in-process.js';
+import { tempDir, writeCampaignCsv } from '../../helpers/files.js';
+import { stateJournal } from '../../helpers/reliability.js';
+
+const CREDENTIALS = { SMS_SEND_USERNAME: 'page-user', SMS_SEND_PASSWORD: 'page-pw' };
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let sim: Simulator;
+
+beforeAll(async () => {
+  dir = await tempDir();
+  sim = await startSimulator({ faults: { rejectMessage: 0.3 }, seed: 4 });
+});
+afterAll(async () => {
+  await sim.stop();
+  await dir.remove();
+});
+
+/** The page's outcome counts, as the numbers' exact values in it. */
+function pageCounts(page: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const [, key, value] of page.matchAll(/data-count="(\w+)"><span data-n="(\d+)"/g)) {
+    counts[key!] = Number(value);
+  }
+  return counts;
+}
+
+describe('send --html', () => {
+  it('writes the page as the run ends, and the timeline holds every answered row', async () => {
+    await writeCampaignCsv(join(dir.path, 'campaign.csv'), 30);
+    const args = [
+      'campaign.csv',
+      '--endpoint',
+      sim.url,
+      '--batch-size',
+      '4',
+      '--html',
+      'page.html',
+    ];
+    const sent = await runInProcess(args, { cwd: dir.path, env: CREDENTIALS });
+    expect(sent.code).toBe(1);
+    const json = await runInProcess(['report', 'campaign.report.csv', '--json'], { cwd: dir.path });
+    const { report } = JSON.parse(json.stdout) as {
+      report: { total: number; byOutcome: Record<string, number> };
+    };
+    expect(report.byOutcome.rejected).toBeGreaterThan(0);
+    const page = await readFile(join(dir.path, 'page.html'), 'utf8');
+    expect(pageCounts(page)).toEqual({ ...report.byOutcome, total: report.total });
+    const timeline = await readTimeline(dirname(stateJournal()));
+    const run = timeline!.runs[0]!;
+    expect(run.settings).toMatchObject({ batchSize: 4, concurrency: 4 });
+    expect(run.command).toBe(`sms-send ${args.join(' ')}`);
+    expect(run.buckets.reduce((sum, b) => sum + b[1], 0)).toBe(30);
+    const rows = run.sent.flatMap(([from, to]) =>
+      Array.from({ length: to - from + 1 }, (_, i) => from + i),
+    );
+    expect(rows.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+  });
+});
