@@ -12,7 +12,7 @@ import { refusedPlan, sendToTarget } from '../../campaign/flow.js';
 import { gatewayTarget, type Target } from '../../campaign/target.js';
 import { loadTemplate, prepareCampaign } from '../../campaign/prepare/index.js';
 import { refusalError } from '../../campaign/refusal.js';
-import { campaignRequest } from '../../campaign/request.js';
+import { campaignRequest, type CampaignChoices } from '../../campaign/request.js';
 import type { PreparedCampaign } from '../../campaign/types.js';
 import { SendEmitter } from '../../send/events.js';
 import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
@@ -37,29 +37,17 @@ import { shellWord } from '../ui/format.js';
 /** A terminal run this large asks before sending (--yes skips it; a non-TTY run never asks). */
 const CONFIRM_ABOVE = 1000;
 
-export interface SendFlags extends GatewayFlags {
-  report?: string;
+/** send's flags: the campaign's choices (declared once, in campaign/request.ts), and how to show it. */
+export interface SendFlags extends GatewayFlags, CampaignChoices {
   /** Also write the campaign's HTML page here when the run ends. */
   html?: string;
-  force?: boolean;
-  dryRun?: boolean;
   yes?: boolean;
-  skipInvalid?: boolean;
-  limit?: number;
-  dedupe?: boolean;
   json?: boolean;
-  resume?: boolean;
-  retryUnknown?: boolean;
-  /** false with --no-wait: outside the send window, exit 5 instead of waiting. */
-  wait?: boolean;
   quiet?: boolean;
   verbose?: boolean;
   progressInterval?: number;
   text?: string;
   textFile?: string;
-  map?: { to?: string; text?: string };
-  inputFormat?: string;
-  delimiter?: string;
 }
 
 export async function runSend(
