@@ -35,11 +35,14 @@ export function sendArgv(input, url, concurrency, report) {
   ];
 }
 
-/** `sms-send simulate` in its own process, with the probe reporting its first request on demand. */
-export function startSimulator() {
+/**
+ * `sms-send simulate` in its own process (with `extraArgs`, e.g. `--transaction-ids random`), the
+ * probe reporting its first request on demand.
+ */
+export function startSimulator(extraArgs = []) {
   const child = spawn(
     process.execPath,
-    ['--import', probe, bin, 'simulate', '--port', '0', '--no-color'],
+    ['--import', probe, bin, 'simulate', '--port', '0', '--no-color', ...extraArgs],
     { stdio: ['ignore', 'ignore', 'pipe'], env: { ...env, BENCH_FIRST_REQUEST: '1' } },
   );
   let seen = '';

@@ -58,7 +58,14 @@ export interface SimulatorOptions {
    * a test stands the simulator in for the real gateway.
    */
   rehearsal?: boolean;
+  /**
+   * `counter` (the default): a prefix and a counter, as a gateway that numbers its transactions
+   * gives; `random`: 32 random hex digits each, as a gateway that does not count up may give.
+   */
+  transactionIds?: TransactionIds;
 }
+
+export type TransactionIds = 'counter' | 'random';
 
 export interface Simulator {
   /** Base endpoint, e.g. 'http://127.0.0.1:41234'; the client POSTs to url + '/json/reply/RestSmsRequest'. */
@@ -121,7 +128,8 @@ function checkLimit(name: string, value: number | undefined, fallback: number): 
  * - Latency runs after processing, so a client that times out may find its messages in the
  *   ledger: exactly the "unknown" case a client must never retry blindly.
  * - TransactionIds are `<8 random hex><instance number, base 36>-<counter>`, unique for the
- *   life of the process and across instances; ExtraInfo.subnumref is the gateway number
+ *   life of the process and across instances (or, with `transactionIds: 'random'`, 32 random hex
+ *   digits, the longest the service interface allows); ExtraInfo.subnumref is the gateway number
  *   followed by a 10-digit counter; rejected messages carry ExtraInfo.server only.
  * - `requests` keeps the newest 100,000 records by default (`requestLimit`), `ledger` keeps
  *   everything unless `ledgerLimit` is set; the counts always cover the whole run.
@@ -158,6 +166,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     checkCredentials,
     tls: options.tls,
     rehearsal: options.rehearsal === true,
+    randomTransactionIds: options.transactionIds === 'random',
   });
   const port = await server.listen(options.port ?? 0, host);
   const scheme = options.tls ? 'https' : 'http';

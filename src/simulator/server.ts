@@ -1,6 +1,6 @@
 // The simulator's HTTP front: routing, format selection, JSONP, body limits, fault timing and answers.
 import { SIMULATOR_HEADER } from '../gateway/types.js';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
@@ -36,6 +36,8 @@ export interface ServerContext {
   readonly tls?: { key: string; cert: string };
   /** Every answer says it comes from a simulator: a campaign sent here is a rehearsal. */
   readonly rehearsal: boolean;
+  /** TransactionIds of 32 random hex digits instead of a prefix and a counter. */
+  readonly randomTransactionIds: boolean;
 }
 
 /** Numbers instances so two simulators in one process never share a TransactionId prefix. */
@@ -155,6 +157,7 @@ export class SimulatorServer {
   }
 
   private nextTransactionId(): string {
+    if (this.context.randomTransactionIds) return randomUUID().replaceAll('-', '');
     this.transactions += 1;
     return this.idPrefix + decimal(this.transactions);
   }

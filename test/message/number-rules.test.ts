@@ -54,7 +54,7 @@ function corpus(seed: number): Case[] {
       digits(1 + Math.floor(next() * 17)),
     ];
   };
-  while (cases.length < 30_000) {
+  while (cases.length < 15_000) {
     for (const country of countries) {
       const cc = getCountryCallingCode(country);
       const example = (examples as Record<string, string | undefined>)[country] ?? digits(9);
@@ -69,9 +69,9 @@ function corpus(seed: number): Case[] {
 }
 
 describe('compiled number rules', () => {
-  it('agree with libphonenumber-js on at least 30,000 generated numbers of every region', () => {
+  it('agree with libphonenumber-js on at least 15,000 generated numbers of every region', () => {
     const cases = corpus(13);
-    expect(cases.length).toBeGreaterThanOrEqual(30_000);
+    expect(cases.length).toBeGreaterThanOrEqual(15_000);
     const kinds = new Map<string, number>();
     const differences: string[] = [];
     for (const [raw, country] of cases) {

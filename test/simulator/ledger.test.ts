@@ -36,6 +36,17 @@ describe('TransactionId', () => {
     expect(sim.ledger.map((e) => e.transactionId)).toEqual(ids);
   });
 
+  it("with transactionIds: 'random', is 32 random hex digits, unique, in the ledger too", async () => {
+    const sim = await start({ transactionIds: 'random' });
+    const ids = await transactionIds(sim, 5, 100);
+    expect(ids).toHaveLength(500);
+    expect(new Set(ids).size).toBe(500);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}$/);
+    // Not counting up: no two in a row share the 24 digits a counter would keep.
+    expect(ids.some((id, i) => i > 0 && id.slice(0, 24) === ids[i - 1]!.slice(0, 24))).toBe(false);
+    expect(sim.ledger.map((e) => e.transactionId)).toEqual(ids);
+  });
+
   it('differs between two instances', async () => {
     const a = await start();
     const b = await start();

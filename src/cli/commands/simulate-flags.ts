@@ -1,5 +1,5 @@
 // `sms-send simulate`: its flags and action; the simulator is src/simulator's.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { colorOption } from '../flags.js';
 import { keyValue, nonNegativeInt, port } from '../options.js';
 import type { RunState } from '../run-state.js';
@@ -14,6 +14,12 @@ export function defineSimulate(program: Command, state: RunState): void {
     .option('--port <n>', 'port (default 8099; 0 picks a free one)', port)
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
     .option('--seed <n>', 'seed for fault decisions', nonNegativeInt)
+    .addOption(
+      new Option(
+        '--transaction-ids <kind>',
+        'counter (a prefix and a count, the default) or random (32 hex digits each)',
+      ).choices(['counter', 'random']),
+    )
     .option(
       '--credentials <user:password>',
       'accept only these credentials (default: any non-empty)',

@@ -1,6 +1,6 @@
 // `sms-send simulate`: runs the simulator in the foreground until Ctrl-C.
 import { ExitCode, UsageError } from '../../shared/errors.js';
-import type { DeliveryReportOptions, FaultOptions } from '../../simulator/index.js';
+import type { DeliveryReportOptions, FaultOptions, TransactionIds } from '../../simulator/index.js';
 import { PROBABILITIES, validateFaults } from '../../simulator/faults.js';
 import { fileURLToPath } from 'node:url';
 import { colorFor } from '../ui/color.js';
@@ -10,6 +10,7 @@ export interface SimulateFlags {
   port?: number;
   host?: string;
   seed?: number;
+  transactionIds?: TransactionIds;
   credentials?: string;
   fault?: Record<string, string>;
   dlr?: boolean;
@@ -38,6 +39,7 @@ export async function runSimulate(flags: SimulateFlags, program: string): Promis
     port: flags.port ?? 8099,
     host: flags.host ?? '127.0.0.1',
     seed: flags.seed,
+    ...(flags.transactionIds === undefined ? {} : { transactionIds: flags.transactionIds }),
     credentials,
     faults,
     deliveryReports,
