@@ -11,7 +11,7 @@ const [warmUp, more, rounds] = [
   Number(process.argv[3] ?? 3000),
   Number(process.argv[4] ?? 2),
 ];
-const messages = Array.from({ length: 20 }, (_, i) => ({
+const messages = Array.from({ length: 100 }, (_, i) => ({
   StatusCode: 0,
   StatusDescription: 'Accepted',
   MessageId: `m-${i}`,
@@ -31,7 +31,7 @@ const client = new GatewayClient({
   timeoutMs: 5_000,
 });
 const run = new AbortController();
-const body = Array.from({ length: 20 }, (_, i) => `{"MessageId":"m-${i}"}`);
+const body = Array.from({ length: 100 }, (_, i) => `{"MessageId":"m-${i}"}`);
 const ids = messages.map((m) => m.MessageId);
 
 async function post(requests: number): Promise<void> {
