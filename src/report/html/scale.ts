@@ -96,7 +96,8 @@ function labeller(resolution: number, manyDays: boolean): (at: number) => string
 export function timeAxis(from: number, to: number, step: number, width: number): TimeAxis {
   const start = bucketOf(from, step);
   const end = Math.max(start + step, Math.ceil(to / step) * step);
-  const manyDays = bucketOf(start, DAY) !== bucketOf(end - 1, DAY);
+  // The last tick may stand on `end` itself: an axis that ends at midnight spans two days.
+  const manyDays = bucketOf(start, DAY) !== bucketOf(end, DAY);
   const tick = pickTickStep(start, end, step, width, manyDays);
   const tickLabel = labeller(tick, manyDays);
   const ticks: TimeTick[] = [];

@@ -110,6 +110,23 @@ function timelineOf(campaign: { start: number; runs: Shape[] }): Timeline {
   return { v: 3, runs };
 }
 
+/** Three runs whose time axis ran from 00:00 to 00:00 the next day. */
+const midnightToMidnight = {
+  start: 1_767_463_278_187,
+  runs: [
+    [195_660_044, 2_506_697],
+    [2_932_947, 56_393],
+    [72_583_125, 3_382_608],
+  ].map(([gap, length]) => ({
+    gap: gap!,
+    length: length!,
+    batches: [{ at: 0, size: 1, latency: 0.2, verdict: 'results' as const }],
+    windows: [],
+    retries: [],
+    outage: undefined,
+  })),
+};
+
 const { left, right, top, bottom } = SERIES_PLOT;
 /** Coordinates are written to a tenth: a mark on the edge may be a twentieth past it. */
 const SLACK = 0.051;
@@ -170,7 +187,11 @@ describe('the time charts, drawn from generated campaigns', () => {
           }
         }
       }),
-      { numRuns: 150 },
+      {
+        numRuns: 150,
+        // Found by this property: an axis from one midnight to the next labelled both "00:00".
+        examples: [[midnightToMidnight]],
+      },
     );
   });
 });
