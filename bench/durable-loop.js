@@ -5,6 +5,7 @@ import { writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Pool } from 'undici';
+import { batchLine, resultLine } from '../dist/journal/journal.js';
 import { BATCH, msisdn, requestBodies } from './batches.js';
 
 const [url, recordsArg, concurrencyArg, folder] = process.argv.slice(2);
@@ -44,7 +45,7 @@ const loop = async () => {
     const batch = next++;
     const first = batch * BATCH;
     const rows = Array.from({ length: Math.min(BATCH, records - first) }, (_, i) => first + i + 1);
-    writeSync(journal.fd, `${JSON.stringify({ t: 'send', b: batch, rows })}\n`);
+    writeSync(journal.fd, `${JSON.stringify(batchLine(`1:${batch}`, rows))}\n`);
     await synced();
     const response = await pool.request({
       method: 'POST',
@@ -61,7 +62,17 @@ const loop = async () => {
       m.StatusDescription,
       m.TransactionId,
     ]);
-    writeSync(journal.fd, `${JSON.stringify({ t: 'done', b: batch, r: results })}\n`);
+    const settled = results.map(
+      ([row, outcome, attempts, statusCode, statusDescription, transactionId]) => ({
+        row,
+        outcome,
+        attempts,
+        statusCode,
+        statusDescription,
+        transactionId,
+      }),
+    );
+    writeSync(journal.fd, `${JSON.stringify(resultLine(`1:${batch}`, settled))}\n`);
     writeSync(
       report.fd,
       results

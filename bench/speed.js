@@ -23,7 +23,7 @@ const bareLoop = join(root, 'bench', 'bare-loop.js');
 const durableLoop = join(root, 'bench', 'durable-loop.js');
 const args = process.argv.slice(2);
 const records = Number(args.find((a) => /^\d+$/.test(a)) ?? 200_000);
-/** A small campaign, the common case: what a run costs before anything scales (DESIGN §10). */
+/** A small campaign, the common case: what a run costs before anything scales (docs/benchmark.md#budgets). */
 const FIXED_RECORDS = 20_000;
 const json = args.includes('--json');
 const bigRecords = args.includes('--skip-million')
@@ -167,7 +167,7 @@ try {
 }
 
 /**
- * The bound of DESIGN §10 at one concurrency: the journaled loop plus the validation pass without
+ * The bound of docs/benchmark.md#budgets at one concurrency: the journaled loop plus the validation pass without
  * a second process start (the dry run less a one-record dry run), which no validated, journaled
  * send beats; as CPU per record and msg/s, and against the bare loop.
  */
@@ -182,7 +182,7 @@ function boundOf(durable, dry, start, bare) {
   };
 }
 
-/** A send's CPU and msg/s against the bound: the figures DESIGN §10's budgets are judged on. */
+/** A send's CPU and msg/s against the bound: the figures the budgets are judged on. */
 function vsBound(send, bound) {
   return {
     cpuRatio: round(send.cpuUsPerRecord / bound.cpuUsPerRecord, 2),
@@ -282,7 +282,7 @@ result.loadAverage = {
   after: loadavg().map((l) => round(l, 2)),
 };
 
-// The budgets of docs/benchmark.md#budgets (DESIGN §10), each with the figure it is judged on.
+// The budgets of docs/benchmark.md#budgets, each with the figure it is judged on.
 const budgets = [
   ...CONCURRENCIES.map((c) => ({
     budget: `send CPU per record ≤ 1.25× the bound at concurrency ${c} (journaled loop + dry run)`,
@@ -439,7 +439,9 @@ if (json) {
     say(`${b.met ? 'met   ' : 'MISSED'}  ${b.budget}: ${b.measured}`);
   }
   if (!result.million)
-    say('(the 1,000,000-record run was skipped: no peak RSS budget, no time to first request)');
+    say(
+      '(the 1,000,000-record run was skipped: no peak RSS at that size, no time to first request)',
+    );
   say(
     `load average ${result.loadAverage.before.join(' ')} before, ${result.loadAverage.after.join(' ')} after, on ${cpus().length} cores`,
   );

@@ -42,4 +42,5 @@ export {
   type LedgerEntry,
   type Simulator,
   type SimulatorOptions,
+  type TransactionIds,
 } from './simulator/index.js';

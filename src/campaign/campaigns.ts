@@ -20,15 +20,16 @@ export async function campaignShown(stateDir: string, id: string): Promise<Campa
   return campaignDetail(await findCampaign(stateDir, id));
 }
 
-/** Removes the state of campaigns finished longer ago than `olderThan` (a duration); their IDs. */
-export function pruneFinished(
-  stateDir: string,
-  olderThan: string | undefined,
-  now: Date,
-): Promise<string[]> {
+/** `--older-than` as milliseconds, refused (exit 2) when missing or not a duration. */
+export function pruneAge(olderThan: string | undefined): number {
   const ms = olderThan === undefined ? undefined : parseDuration(olderThan);
   if (ms === undefined) {
     throw new UsageError('prune needs --older-than DURATION, e.g. --older-than 90d');
   }
-  return pruneCampaigns(stateDir, new Date(now.getTime() - ms));
+  return ms;
+}
+
+/** Removes the state of campaigns finished more than `ageMs` before `now`; their IDs. */
+export function pruneFinished(stateDir: string, ageMs: number, now: Date): Promise<string[]> {
+  return pruneCampaigns(stateDir, new Date(now.getTime() - ageMs));
 }

@@ -26,7 +26,7 @@ export interface ClientOptions {
 // and memory at start than the four modules a run uses, see docs/benchmark.md). Its files are not a promise: a global
 // install resolves the version range afresh, and undici's security releases must be taken, so
 // nothing here may depend on where a file sits. This module is itself loaded only when a run is
-// about to send (campaign/gateway.ts), so --help, a dry run and the other commands pay nothing.
+// about to send (campaign/target.ts), so --help, a dry run and the other commands pay nothing.
 
 /** Cap on a response body we are willing to hold: far above any real RestSmsResponse. */
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;

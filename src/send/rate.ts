@@ -1,6 +1,6 @@
 // Messages-per-second limit shared by every worker, plus a pause while the gateway answers 429.
 
-import { systemClock, type Clock } from '../shared/clock.js';
+import { monotonicClock, type Clock } from '../shared/clock.js';
 
 /**
  * A token bucket refilled at `rate` tokens per second. A batch takes as many tokens as it has
@@ -18,7 +18,7 @@ export class RateLimiter {
 
   constructor(
     private readonly rate: number | undefined,
-    private readonly clock: Clock = systemClock,
+    private readonly clock: Clock = monotonicClock,
   ) {
     this.last = clock.now();
     this.tokens = this.capacity;
@@ -59,8 +59,7 @@ export class RateLimiter {
   private refill(now: number): void {
     this.tokens = Math.min(
       this.capacity,
-      // A wall clock set back refills nothing rather than draining the bucket.
-      this.tokens + (Math.max(0, now - this.last) * this.effectiveRate) / 1000,
+      this.tokens + ((now - this.last) * this.effectiveRate) / 1000,
     );
     this.last = now;
   }

@@ -1,4 +1,4 @@
-// What the workers of one send() share: the stop, the send window, the breaker's count, the one
+// What the workers of one sendLoop() share: the stop, the send window, the breaker's count, the one
 // outage wait, and the rows of records that end without being sent.
 import type { Answer, Verdict } from '../gateway/outcome.js';
 import type { MessageResult, RowResult } from '../message/outcome.js';
@@ -43,7 +43,7 @@ export class SendState {
     readonly events: SendEmitter,
   ) {
     this.clock = options.clock ?? systemClock;
-    this.limiter = options.limiter ?? new RateLimiter(undefined);
+    this.limiter = options.limiter ?? new RateLimiter(undefined, options.clock);
     this.maxFailures = options.maxConsecutiveFailures ?? 5;
     this.graceMs = options.outageGraceMs ?? 0;
     this.whenInterrupted = new Promise<void>((resolve) => {

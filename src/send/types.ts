@@ -1,4 +1,4 @@
-// What send() is given and what it answers: the gateway it posts to, the hooks around each
+// What sendLoop() is given and what it answers: the gateway it posts to, the hooks around each
 // request, the options of the loop, and how the run ended.
 import type { Answer } from '../gateway/outcome.js';
 import type { RowResult } from '../message/outcome.js';
@@ -10,7 +10,7 @@ import type { RateLimiter } from './rate.js';
 export type MessageEntry = Extract<Entry, { kind: 'message' }>;
 
 /**
- * The one thing send() needs of the gateway client: a batch POSTed, its answer classified and
+ * The one thing sendLoop() needs of the gateway client: a batch POSTed, its answer classified and
  * already free of secrets. Tests may pass another implementation.
  */
 export interface Poster {

@@ -33,3 +33,17 @@ export const systemClock: Clock = {
     }
   },
 };
+
+/**
+ * The same clock for intervals (the rate limit's pauses and refills): its time never goes back
+ * when the wall clock is set, so a pause never grows by the amount the clock was set back.
+ */
+export const monotonicClock: Clock = {
+  now: () => performance.now(),
+  sleep: (ms, signal) => systemClock.sleep(ms, signal),
+  async sleepUntil(at, signal) {
+    while (!signal?.aborted && performance.now() < at) {
+      await systemClock.sleep(at - performance.now(), signal);
+    }
+  },
+};

@@ -1,6 +1,6 @@
 // The simulator's HTTP front: routing, format selection, JSONP, body limits, fault timing and answers.
 import { SIMULATOR_HEADER } from '../gateway/types.js';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
@@ -157,7 +157,7 @@ export class SimulatorServer {
   }
 
   private nextTransactionId(): string {
-    if (this.context.randomTransactionIds) return randomUUID().replaceAll('-', '');
+    if (this.context.randomTransactionIds) return randomBytes(16).toString('hex');
     this.transactions += 1;
     return this.idPrefix + decimal(this.transactions);
   }

@@ -1,11 +1,11 @@
-// Turns a built record into what send() consumes: a serialised message, or a decided final row.
+// Turns a built record into what sendLoop() consumes: a serialised message, or a decided final row.
 import type { MessageResult, RowResult } from '../message/outcome.js';
 import type { BuiltRecord, CampaignBatch } from './types.js';
 
 /** What the report says of a record's text, whatever becomes of it (segments, encoding, normalized). */
 export type TextColumns = Pick<RowResult, 'segments' | 'encoding' | 'normalized'>;
 
-/** What send() consumes: a message to send (already serialised), or a record decided beforehand. */
+/** What sendLoop() consumes: a message to send (already serialised), or a record decided beforehand. */
 export type Entry =
   | ({ kind: 'message'; row: number; to: string; messageId: string; json: string } & TextColumns)
   | ({

@@ -94,7 +94,7 @@ export function spoolLine(entry: Entry): string {
 }
 
 /**
- * Streams the spool back for send(), a chunk of entries per read. With `keep`, a message whose
+ * Streams the spool back for sendLoop(), a chunk of entries per read. With `keep`, a message whose
  * row it turns down is passed over from its row's bytes, never decoded: a resume reads past
  * millions of settled records at the speed of the disk (see docs/architecture.md#resume).
  */

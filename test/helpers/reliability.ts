@@ -34,7 +34,7 @@ export function messageEntries(count: number, prefix: string, firstRow = 1): Ent
   });
 }
 
-/** An async stream over a list, as send() and runCampaign() consume: one item a chunk. */
+/** An async stream over a list, as sendLoop() and runCampaign() consume: one item a chunk. */
 export async function* streamOf<T>(items: Iterable<T>): AsyncGenerator<T[]> {
   for (const item of items) {
     await Promise.resolve();

@@ -1,5 +1,5 @@
 // sendLoop(): the loop of batches, workers, retries, breaker, signals and hooks, driven by a scripted
-// Poster and an injected sleep, so every decision is visible and nothing waits for real.
+// Poster and an injected Clock, so every decision is visible and nothing waits for real.
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/gateway/exchange.js';
 import { answerOf, type Answer } from '../../src/gateway/outcome.js';
@@ -141,7 +141,7 @@ function expectEachRowOnce(records: readonly RowResult[], count: number): void {
 
 const outcomes = (r: Run) => r.records.map((x) => x.outcome);
 
-describe('send: the happy path', () => {
+describe('sendLoop: the happy path', () => {
   it('sends each batch once and reports every record with its TransactionId', async () => {
     const poster = new ScriptedPoster(({ ids }) => accepted(ids));
     const r = await run(messageEntries(7, 'm'), { poster, batchSize: 3, concurrency: 2 });
@@ -191,7 +191,7 @@ describe('send: the happy path', () => {
   });
 });
 
-describe('send: retries', () => {
+describe('sendLoop: retries', () => {
   it('retries a 503 after its Retry-After, then reports the recovered batch accepted', async () => {
     const poster = new ScriptedPoster(({ n, ids }) =>
       n === 1 ? response(503, 'busy', { 'retry-after': '2' }) : accepted(ids),
@@ -274,7 +274,7 @@ describe('send: retries', () => {
   });
 });
 
-describe('send: ambiguous answers are unknown and never resent', () => {
+describe('sendLoop: ambiguous answers are unknown and never resent', () => {
   const mismatched = response(200, {
     ProcessResult: true,
     Messages: [
@@ -376,7 +376,7 @@ describe('send: ambiguous answers are unknown and never resent', () => {
   });
 });
 
-describe('send: credentials refused stop the run at once', () => {
+describe('sendLoop: credentials refused stop the run at once', () => {
   it.each<[string, Exchange]>([
     ['HTTP 401', response(401)],
     ['HTTP 403', response(403)],
@@ -421,7 +421,7 @@ describe('send: credentials refused stop the run at once', () => {
   });
 });
 
-describe('send: the circuit breaker', () => {
+describe('sendLoop: the circuit breaker', () => {
   it.each<[string, Exchange, number]>([
     ['HTTP 500', response(500), 3],
     ['ProcessResult false', refused('Simulated fault: the request was not processed'), 3],
@@ -471,7 +471,7 @@ describe('send: the circuit breaker', () => {
   });
 });
 
-describe('send: signals', () => {
+describe('sendLoop: signals', () => {
   it('stopSignal: the batch in flight finishes, the rest is skipped and counted in notSent', async () => {
     const stop = new AbortController();
     const poster = new ScriptedPoster(({ n, ids }) => {
@@ -556,7 +556,7 @@ describe('send: signals', () => {
   });
 });
 
-describe('send: hooks and events', () => {
+describe('sendLoop: hooks and events', () => {
   it('beforeSend → post → (notSent → beforeSend → post) → afterResult → batch → record, each hook awaited', async () => {
     const log: string[] = [];
     const poster = new ScriptedPoster(
@@ -686,7 +686,7 @@ describe('send: hooks and events', () => {
   });
 });
 
-describe('send: 429 and the rate limiter', () => {
+describe('sendLoop: 429 and the rate limiter', () => {
   it('a 429 pauses the limiter for Retry-After and halves the rate; success creeps back', async () => {
     const clock = new InstantClock();
     const limiter = new RateLimiter(100, clock);
@@ -733,7 +733,7 @@ describe('send: 429 and the rate limiter', () => {
 // through) makes the run wait, probing with an empty request, instead of stopping.
 const OK_EMPTY = { ProcessResult: true, Messages: [] };
 
-describe('send: waiting out an outage (--outage-grace)', () => {
+describe('sendLoop: waiting out an outage (--outage-grace)', () => {
   /** A gateway down for `down` calls (probes included), answering `during` meanwhile. */
   function blip(down: number, during: Exchange = response(503)) {
     return new ScriptedPoster(({ n, ids }) => (n <= down ? during : accepted(ids)));
@@ -847,7 +847,7 @@ describe('send: waiting out an outage (--outage-grace)', () => {
   });
 });
 
-describe('send: a gateway never reached', () => {
+describe('sendLoop: a gateway never reached', () => {
   it.each([
     ['refused', networkError('ECONNREFUSED', false), /^the gateway was never reached: /],
     ['a DNS failure', networkError('ENOTFOUND', false), /^the gateway was never reached: /],
@@ -881,7 +881,7 @@ describe('send: a gateway never reached', () => {
   });
 });
 
-describe('send: Ctrl-C ends a long wait at once', () => {
+describe('sendLoop: Ctrl-C ends a long wait at once', () => {
   it('a Retry-After wait is cut short by the stop signal; the batch is failed, the rest skipped', async () => {
     const stop = new AbortController();
     const poster = new ScriptedPoster(() => response(503, '', { 'retry-after': '3600' }));

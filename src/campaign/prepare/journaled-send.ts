@@ -308,7 +308,8 @@ function loopOptions(
     retries: options.retries,
     outageGraceMs: options.outageGraceMs,
     retryUnknown: options.retryUnknown,
-    limiter: new RateLimiter(options.rate, clock),
+    // The limiter keeps its own monotonic clock unless a test brings one.
+    limiter: new RateLimiter(options.rate, options.clock),
     stopSignal: options.stopSignal,
     abortSignal: options.abortSignal,
     windowOpen: options.windowOpen,

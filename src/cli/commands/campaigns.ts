@@ -1,5 +1,5 @@
 // `sms-send campaigns`: lists, shows and prunes the campaigns in the state directory.
-import { campaignShown, campaignsIn, pruneFinished } from '../../campaign/campaigns.js';
+import { campaignShown, campaignsIn, pruneAge, pruneFinished } from '../../campaign/campaigns.js';
 import { ExitCode } from '../../shared/errors.js';
 import { campaignJson, renderCampaign, renderCampaignList } from '../ui/campaigns.js';
 import { colorFor } from '../ui/color.js';
@@ -33,8 +33,10 @@ export async function runCampaignShow(id: string, flags: CampaignsFlags): Promis
 }
 
 export async function runCampaignPrune(flags: CampaignsFlags): Promise<ExitCode> {
+  // A missing or malformed age is refused before any setting is read.
+  const age = pruneAge(flags.olderThan);
   const { stateDir } = await settingsFor(flags);
-  const removed = await pruneFinished(stateDir, flags.olderThan, new Date());
+  const removed = await pruneFinished(stateDir, age, new Date());
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ stateDir, removed })}\n`);
   } else {

@@ -2,6 +2,7 @@
 // delivery status, with --fail-under holds their shares against thresholds (exit 1 when one is
 // below), and with --html writes the campaign's page (docs/report.md#the-html-page).
 import { readReportCounts, type ReportSettings } from '../../campaign/reports.js';
+import { parseGates } from '../../report/gates.js';
 import { ExitCode, UsageError } from '../../shared/errors.js';
 import { flagLayer, settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
@@ -16,6 +17,8 @@ export interface ReportFlags extends GatewayFlags {
 }
 
 export async function runReport(what: string, flags: ReportFlags): Promise<ExitCode> {
+  // A malformed spec is refused first, before prices are judged or the report is read.
+  if (flags.failUnder !== undefined) parseGates(flags.failUnder);
   refuseUnusedPrices(flags);
   const { counts, verdict, html } = await readReportCounts({
     what,
