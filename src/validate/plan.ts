@@ -43,7 +43,7 @@ export interface PlanOptions {
   countRepeats?: boolean;
   /**
    * Where counting repeats keeps its digests once they outgrow a megabyte of buffers (the state
-   * directory's `tmp/`; removed when the pass ends): about 16 bytes a record on disk.
+   * directory's `tmp/`; removed when the pass ends): one digest a record on disk.
    */
   spillDir?: string;
   /** --gsm-normalize is on: count what it changed (`Plan.normalized`). */

@@ -11,7 +11,7 @@ import { tempDir } from './files.js';
 export interface SuiteFolder {
   /** The temp folder. */
   readonly path: string;
-  /** The temp folder with symlinks resolved, as a spawned binary's process.cwd() reports it. */
+  /** The temp folder with symlinks resolved, as the binary's process.cwd() reports it. */
   readonly root: string;
   /** A simulator stopped when the file is done. */
   simulator(options?: SimulatorOptions): Promise<Simulator>;

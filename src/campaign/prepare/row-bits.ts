@@ -1,4 +1,4 @@
-// A set of row numbers as one bit each: the rows a spool holds messages for, 1.25 MB at 10,000,000.
+// A set of row numbers as one bit each: the rows a spool holds messages for, an eighth of a byte a row.
 
 export class RowBits {
   private constructor(private bits: Uint8Array) {}

@@ -42,7 +42,7 @@ export interface SendProgress {
 }
 
 /**
- * `sending 400 / 1,200 (33%)  accepted 400  211 msg/s  ETA 4 s`; within `width` columns, the least
+ * `sending N / M (P%)  accepted A  R msg/s  ETA T`; within `width` columns, the least
  * telling parts are left out whole (the rate first, then retries, accepted, the ETA), never cut.
  */
 export function renderSendProgress(p: SendProgress, width = Infinity): string {
