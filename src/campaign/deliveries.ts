@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { resolveSettings } from '../config/resolve.js';
 import type { FoldDone, FoldResult, LogCounts } from '../dlr/apply.js';
 import type { DlrVerifier } from '../dlr/proof.js';
-import type { DlrReceiver } from '../dlr/receiver.js';
+import type { DlrReceiver, ReceiverCounts } from '../dlr/receiver.js';
 import { readableFormat } from '../report/format.js';
 import { LockedError, UsageError } from '../shared/errors.js';
 import { isFile } from '../shared/files.js';
@@ -176,4 +176,17 @@ async function receiverPlace(
     throw new UsageError('--out must not be the report itself');
   }
   return { reportPath, logPath, host: request.host ?? '127.0.0.1', port };
+}
+
+/** What a receiver's session came to, for its summary (printed, or `dlr --json`). */
+export interface ReceiverSummary {
+  counts: ReceiverCounts;
+  fold: FoldResult | undefined;
+  /** Rows the session's folds turned from unknown into accepted. */
+  confirmed?: number;
+  reportPath: string;
+  logPath: string;
+  acceptUnsigned?: boolean;
+  /** How the user runs sms-send, for the command that folds the log in later. */
+  program: string;
 }

@@ -1,11 +1,15 @@
-// The result documents: the dry run's plan, the run's summary, an error. `--json` prints them and
-// the programmatic API returns them, the same objects; docs/json.md describes each, change both
-// together.
+// The result documents: the dry run's plan, the run's summary, an error, and each other command's
+// (campaigns, report, dlr, dlr apply). `--json` prints them and the programmatic API returns them,
+// the same objects; docs/json.md describes each, change both together.
+import type { FoldResult, LogCounts } from '../dlr/apply.js';
+import type { CampaignEntry } from '../journal/state.js';
 import type { Outcome } from '../message/outcome.js';
+import type { ReportCounts } from '../report/read.js';
 import type { RunSummary } from '../report/summary.js';
 import type { Problem, SmsSendError } from '../shared/errors.js';
 import { windowState, type SendWindow, type WindowState } from '../shared/window.js';
 import type { Plan } from '../validate/plan.js';
+import type { ReceiverSummary } from './deliveries.js';
 import type { CampaignResult, PreparedCampaign, ResumeCounts, StateLeft } from './types.js';
 
 /** The `error` member of an error document. */
@@ -238,4 +242,88 @@ export function planProblems(plan: Plan): Problem[] {
       problems.map(({ field, reason }) => ({ file, line, row, field, reason })),
     ),
   ];
+}
+
+/** The stable JSON shape of one campaign (`campaigns --json`, `campaigns show --json`). */
+export function campaignDocument(entry: CampaignEntry) {
+  const m = entry.manifest;
+  return {
+    id: m.id,
+    named: m.named,
+    status: entry.status,
+    createdAt: m.createdAt,
+    startedAt: m.startedAt,
+    finishedAt: m.finishedAt ?? null,
+    runs: m.runs,
+    records: m.records,
+    counts: entry.counts,
+    inputs: m.inputs,
+    target: m.target,
+    report: m.reports.at(-1) ?? null,
+    reports: m.reports,
+    reason: m.reason ?? null,
+    followUp: m.followUp ?? null,
+    rehearsal: m.rehearsal === true,
+    stateFolder: entry.paths.dir,
+  };
+}
+
+/** `sms-send report --json`. */
+export function reportCountsDocument(counts: ReportCounts): Record<string, unknown> {
+  return { report: counts };
+}
+
+/** `sms-send dlr --json`: the summary as one document (docs/json.md). */
+export function receiverDocument(summary: ReceiverSummary): Record<string, unknown> {
+  const { counts, fold } = summary;
+  return {
+    dlr: {
+      report: summary.reportPath,
+      log: summary.logPath,
+      received: counts.received,
+      byStatus: counts.byStatus,
+      withoutStatus: counts.withoutStatus,
+      malformed: counts.malformed,
+      refused: counts.refused,
+      notLogged: counts.notLogged,
+      acceptUnsigned: summary.acceptUnsigned === true,
+      unsigned: counts.unsigned,
+      confirmed: summary.confirmed ?? 0,
+      fold: fold === undefined ? null : foldDocument(fold),
+    },
+  };
+}
+
+/** `sms-send dlr apply --json`. */
+export function dlrApplyDocument(
+  log: LogCounts,
+  fold: Extract<FoldResult, { kind: 'updated' }>,
+  paths: { reportPath: string; logPath: string },
+  acceptUnsigned: boolean,
+): Record<string, unknown> {
+  return {
+    dlrApply: {
+      report: paths.reportPath,
+      log: paths.logPath,
+      reports: log.reports,
+      withoutStatus: log.withoutStatus,
+      malformed: log.malformed,
+      refused: log.refused,
+      acceptUnsigned,
+      unsigned: log.unsigned,
+      ...foldDocument(fold),
+    },
+  };
+}
+
+function foldDocument(fold: FoldResult): Record<string, unknown> {
+  if (fold.kind === 'deferred')
+    return { kind: fold.kind, reason: fold.reason, message: fold.message };
+  return {
+    kind: fold.kind,
+    matched: fold.matched,
+    unmatched: fold.unmatched,
+    changedRows: fold.changedRows,
+    confirmed: fold.confirmed,
+  };
 }

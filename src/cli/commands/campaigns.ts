@@ -1,7 +1,8 @@
 // `sms-send campaigns`: lists, shows and prunes the campaigns in the state directory.
 import { campaignShown, campaignsIn, pruneAge, pruneFinished } from '../../campaign/campaigns.js';
 import { ExitCode } from '../../shared/errors.js';
-import { campaignJson, renderCampaign, renderCampaignList } from '../ui/campaigns.js';
+import { campaignDocument } from '../../campaign/documents.js';
+import { renderCampaign, renderCampaignList } from '../ui/campaigns.js';
 import { colorFor } from '../ui/color.js';
 import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
 
@@ -15,7 +16,7 @@ export async function runCampaigns(flags: CampaignsFlags): Promise<ExitCode> {
   const entries = await campaignsIn(stateDir);
   process.stdout.write(
     flags.json
-      ? `${JSON.stringify({ stateDir, campaigns: entries.map(campaignJson) })}\n`
+      ? `${JSON.stringify({ stateDir, campaigns: entries.map(campaignDocument) })}\n`
       : `${renderCampaignList(entries, stateDir, colorFor('stdout'))}\n`,
   );
   return ExitCode.ok;
@@ -26,7 +27,7 @@ export async function runCampaignShow(id: string, flags: CampaignsFlags): Promis
   const entry = await campaignShown(stateDir, id);
   process.stdout.write(
     flags.json
-      ? `${JSON.stringify({ ...campaignJson(entry), setAside: entry.setAside })}\n`
+      ? `${JSON.stringify({ ...campaignDocument(entry), setAside: entry.setAside })}\n`
       : `${renderCampaign(entry, colorFor('stdout'))}\n`,
   );
   return ExitCode.ok;

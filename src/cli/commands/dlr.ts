@@ -4,12 +4,11 @@ import {
   startReceiver,
   type ReceiverRequest,
 } from '../../campaign/deliveries.js';
+import { dlrApplyDocument, receiverDocument } from '../../campaign/documents.js';
 import { ExitCode } from '../../shared/errors.js';
 import { isFile } from '../../shared/files.js';
 import { colorFor } from '../ui/color.js';
 import {
-  applyJson,
-  receiverSummaryJson,
   renderApply,
   renderReceiverStart,
   renderReceiverSummary,
@@ -78,7 +77,7 @@ export async function runDlr(flags: DlrFlags, program: string): Promise<ExitCode
   };
   process.stdout.write(
     flags.json
-      ? `${JSON.stringify(receiverSummaryJson(summary))}\n`
+      ? `${JSON.stringify(receiverDocument(summary))}\n`
       : `${renderReceiverSummary(summary, colorFor('stdout'))}\n`,
   );
   // Nothing is lost when the last update could not be made (all is in the log), but the report is behind.
@@ -91,7 +90,7 @@ export async function runDlrApply(flags: DlrApplyFlags): Promise<ExitCode> {
   const acceptUnsigned = flags.acceptUnsigned === true;
   process.stdout.write(
     flags.json
-      ? `${JSON.stringify(applyJson(log, fold, paths, acceptUnsigned))}\n`
+      ? `${JSON.stringify(dlrApplyDocument(log, fold, paths, acceptUnsigned))}\n`
       : `${renderApply(log, fold, { ...paths, acceptUnsigned }, colorFor('stdout'))}\n`,
   );
   // Reports for MessageIds the report does not have: another campaign's log, or the wrong report.

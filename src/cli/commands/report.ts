@@ -1,12 +1,13 @@
 // `sms-send report FILE|CAMPAIGN` (alias summary): counts a report's rows by outcome, StatusCode and
 // delivery status, with --fail-under holds their shares against thresholds (exit 1 when one is
 // below), and with --html writes the campaign's page (docs/report.md#the-html-page).
+import { reportCountsDocument } from '../../campaign/documents.js';
 import { readReportCounts, type ReportSettings } from '../../campaign/reports.js';
 import { parseGates } from '../../report/gates.js';
 import { ExitCode, UsageError } from '../../shared/errors.js';
 import { flagLayer, settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
-import { renderReportCounts, reportCountsJson } from '../ui/dlr.js';
+import { renderReportCounts } from '../ui/dlr.js';
 import { renderGates } from '../ui/gates.js';
 import { writePage } from '../page-file.js';
 
@@ -32,7 +33,7 @@ export async function runReport(what: string, flags: ReportFlags): Promise<ExitC
   }
   const c = colorFor('stdout');
   if (flags.json) {
-    const document = reportCountsJson(counts);
+    const document = reportCountsDocument(counts);
     if (verdict) document['failUnder'] = verdict;
     process.stdout.write(`${JSON.stringify(document)}\n`);
   } else {

@@ -1,33 +1,9 @@
-// Renders the campaigns of the state directory (list, one campaign) as strings, and their JSON shape.
+// Renders the campaigns of the state directory (list, one campaign) as strings.
 import type { ChalkInstance } from 'chalk';
 import { basename } from 'node:path';
 import type { CampaignDetail, CampaignEntry, CampaignStatus } from '../../journal/state.js';
 import { formatBytes, formatCount } from './format.js';
 import { formatTable } from './table.js';
-
-/** The stable JSON shape of one campaign (`campaigns --json`, `campaigns show --json`). */
-export function campaignJson(entry: CampaignEntry) {
-  const m = entry.manifest;
-  return {
-    id: m.id,
-    named: m.named,
-    status: entry.status,
-    createdAt: m.createdAt,
-    startedAt: m.startedAt,
-    finishedAt: m.finishedAt ?? null,
-    runs: m.runs,
-    records: m.records,
-    counts: entry.counts,
-    inputs: m.inputs,
-    target: m.target,
-    report: m.reports.at(-1) ?? null,
-    reports: m.reports,
-    reason: m.reason ?? null,
-    followUp: m.followUp ?? null,
-    rehearsal: m.rehearsal === true,
-    stateFolder: entry.paths.dir,
-  };
-}
 
 function paintStatus(status: CampaignStatus, c: ChalkInstance): string {
   const paint = { finished: c.green, running: c.cyan, interrupted: c.yellow, stopped: c.red };

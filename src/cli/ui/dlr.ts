@@ -4,6 +4,7 @@ import type { FoldResult, LogCounts } from '../../dlr/apply.js';
 import type { DeliveryReport } from '../../dlr/matching.js';
 import { REFUSALS, type ProofRefusal } from '../../dlr/proof.js';
 import type { DlrReceiver, MalformedRequest, ReceiverCounts } from '../../dlr/receiver.js';
+import type { ReceiverSummary } from '../../campaign/deliveries.js';
 import type { ReportCounts } from '../../report/read.js';
 import { OUTCOMES } from '../../message/outcome.js';
 import { formatCount, plural } from './format.js';
@@ -218,18 +219,6 @@ function confirmedNote(rows: number): string {
   return `${plural(rows, 'unknown row')} confirmed accepted by their delivery report`;
 }
 
-export interface ReceiverSummary {
-  counts: ReceiverCounts;
-  fold: FoldResult | undefined;
-  /** Rows the session's folds turned from unknown into accepted. */
-  confirmed?: number;
-  reportPath: string;
-  logPath: string;
-  acceptUnsigned?: boolean;
-  /** How the user runs sms-send, for the command that folds the log in later. */
-  program: string;
-}
-
 /** What `sms-send dlr` prints when it stops (stdout). */
 export function renderReceiverSummary(summary: ReceiverSummary, c: ChalkInstance): string {
   const { counts, fold } = summary;
@@ -320,61 +309,6 @@ export function renderApply(
   return [head, ...table(rows)].join('\n');
 }
 
-/** `sms-send dlr --json`: the summary as one document (docs/json.md). */
-export function receiverSummaryJson(summary: ReceiverSummary): Record<string, unknown> {
-  const { counts, fold } = summary;
-  return {
-    dlr: {
-      report: summary.reportPath,
-      log: summary.logPath,
-      received: counts.received,
-      byStatus: counts.byStatus,
-      withoutStatus: counts.withoutStatus,
-      malformed: counts.malformed,
-      refused: counts.refused,
-      notLogged: counts.notLogged,
-      acceptUnsigned: summary.acceptUnsigned === true,
-      unsigned: counts.unsigned,
-      confirmed: summary.confirmed ?? 0,
-      fold: fold === undefined ? null : foldJson(fold),
-    },
-  };
-}
-
-/** `sms-send dlr apply --json`. */
-export function applyJson(
-  log: LogCounts,
-  fold: Extract<FoldResult, { kind: 'updated' }>,
-  paths: { reportPath: string; logPath: string },
-  acceptUnsigned: boolean,
-): Record<string, unknown> {
-  return {
-    dlrApply: {
-      report: paths.reportPath,
-      log: paths.logPath,
-      reports: log.reports,
-      withoutStatus: log.withoutStatus,
-      malformed: log.malformed,
-      refused: log.refused,
-      acceptUnsigned,
-      unsigned: log.unsigned,
-      ...foldJson(fold),
-    },
-  };
-}
-
-function foldJson(fold: FoldResult): Record<string, unknown> {
-  if (fold.kind === 'deferred')
-    return { kind: fold.kind, reason: fold.reason, message: fold.message };
-  return {
-    kind: fold.kind,
-    matched: fold.matched,
-    unmatched: fold.unmatched,
-    changedRows: fold.changedRows,
-    confirmed: fold.confirmed,
-  };
-}
-
 /** What `sms-send report` prints. */
 export function renderReportCounts(counts: ReportCounts, c: ChalkInstance): string {
   const lines = [c.bold(`${counts.path}: ${plural(counts.total, 'row')}`)];
@@ -409,9 +343,4 @@ export function renderReportCounts(counts: ReportCounts, c: ChalkInstance): stri
     lines.push(...table(deliveries, '    '));
   }
   return lines.join('\n');
-}
-
-/** `sms-send report --json`. */
-export function reportCountsJson(counts: ReportCounts): Record<string, unknown> {
-  return { report: counts };
 }
