@@ -1,7 +1,7 @@
 // A report read back without a terminal: its counts, held against --fail-under, and the campaign's
 // HTML page drawn from the same pass, so the page's totals are the counts printed.
 import { campaignPage, findReport, looksLikeReportPath } from '../report/html/campaign-page.js';
-import { judgeGates, parseGates, type GatesVerdict } from '../report/gates.js';
+import { judgeGates, type Gate, type GatesVerdict } from '../report/gates.js';
 import { summarizeReport, type ReportCounts } from '../report/read.js';
 import type { PricePerSegment } from '../message/cost.js';
 import { isFile } from '../shared/files.js';
@@ -9,8 +9,8 @@ import { isFile } from '../shared/files.js';
 export interface ReportRequest {
   /** A report's path, or a campaign's ID (prefix) in the state directory. */
   what: string;
-  /** `--fail-under`'s spec. */
-  failUnder?: string;
+  /** `--fail-under`'s thresholds, parsed (and a malformed spec refused) before anything is read. */
+  gates?: readonly Gate[];
   /** The state directory, once settings are known; a report's path alone needs none. */
   settings: () => Promise<ReportSettings>;
   /** Draw the campaign's page too. */
@@ -32,11 +32,10 @@ export interface ReportReading {
   html?: string;
 }
 
-/** Counts a report (and draws its page); a malformed --fail-under is refused before it is read. */
+/** Counts a report (and draws its page), and holds the counts against the gates given. */
 export async function readReportCounts(request: ReportRequest): Promise<ReportReading> {
-  const gates = request.failUnder === undefined ? undefined : parseGates(request.failUnder);
   const { counts, html } = await countsFor(request);
-  const verdict = gates && judgeGates(counts, gates);
+  const verdict = request.gates && judgeGates(counts, request.gates);
   return { counts, ...(verdict ? { verdict } : {}), ...(html === undefined ? {} : { html }) };
 }
 

@@ -19,11 +19,11 @@ export interface ReportFlags extends GatewayFlags {
 
 export async function runReport(what: string, flags: ReportFlags): Promise<ExitCode> {
   // A malformed spec is refused first, before prices are judged or the report is read.
-  if (flags.failUnder !== undefined) parseGates(flags.failUnder);
+  const gates = flags.failUnder === undefined ? undefined : parseGates(flags.failUnder);
   refuseUnusedPrices(flags);
   const { counts, verdict, html } = await readReportCounts({
     what,
-    ...(flags.failUnder === undefined ? {} : { failUnder: flags.failUnder }),
+    ...(gates === undefined ? {} : { gates }),
     page: flags.html !== undefined,
     settings: () => reportSettings(flags),
   });
