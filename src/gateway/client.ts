@@ -2,7 +2,7 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type { Readable } from 'node:stream';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
-import { openDispatcher, proxyRefusal, tracked, type Tracker } from './dispatcher.js';
+import { closeWithin, openDispatcher, proxyRefusal, tracked, type Tracker } from './dispatcher.js';
 import type { Exchange } from './exchange.js';
 import type { Proxy } from './proxy.js';
 import { answerOf, type Answer } from './outcome.js';
@@ -27,6 +27,12 @@ export interface ClientOptions {
 // install resolves the version range afresh, and undici's security releases must be taken, so
 // nothing here may depend on where a file sits. This module is itself loaded only when a run is
 // about to send (campaign/target.ts), so --help, a dry run and the other commands pay nothing.
+
+/**
+ * The longest a close may take: it is called once the run's requests have ended, so it has nothing
+ * to wait for but sockets; past this they are destroyed (see closeWithin).
+ */
+const CLOSE_BOUND_MS = 5_000;
 
 /** Cap on a response body we are willing to hold: far above any real RestSmsResponse. */
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
@@ -155,13 +161,14 @@ export class GatewayClient {
     return tlsByHost.get(this.hostKey);
   }
 
+  /** Closes the connections; bounded, so a run always ends (see closeWithin). */
   async close(): Promise<void> {
-    await this.pool.close();
+    await closeWithin(this.pool, Math.min(this.timeoutMs, CLOSE_BOUND_MS));
   }
 
   /** Aborts every request in flight; their batches become `unknown`. */
   async destroy(): Promise<void> {
-    await this.pool.destroy();
+    await closeWithin(this.pool, Math.min(this.timeoutMs, CLOSE_BOUND_MS), 'destroy');
   }
 }
 

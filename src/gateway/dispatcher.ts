@@ -38,19 +38,25 @@ export function tracked(
 }
 
 /**
- * A Pool's client, with an interceptor that marks its dispatches. At a Pool's level a request may
- * wait in a queue; a Client creates undici's request object the moment it is called.
+ * A Pool's client that marks its dispatches. At a Pool's level a request may wait in a queue; a
+ * Client creates undici's request object the moment it is called. A subclass, not a composed
+ * Client: a Pool drops a client whose connection failed by its identity, and a composed Client is
+ * another object, so the failed one stayed and the Pool's close() never settled.
  */
-function trackingClient(origin: URL, options: object): Dispatcher {
-  return new Client(origin, options).compose((dispatch) => (opts, handler) => {
+class TrackingClient extends Client {
+  override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     const outer = dispatching;
     dispatching = (opts as { [TRACKED]?: Tracker })[TRACKED];
     try {
-      return dispatch(opts, handler);
+      return super.dispatch(opts, handler);
     } finally {
       dispatching = outer;
     }
-  });
+  }
+}
+
+function trackingClient(origin: URL, options: object): Dispatcher {
+  return new TrackingClient(origin, options);
 }
 
 export interface DispatcherOptions {
@@ -103,4 +109,41 @@ export function proxyRefusal(error: { code?: unknown; message?: unknown }): stri
   if (/^Proxy Authentication Required \(407\)/.test(message)) return 'PROXY_407';
   if (error.code === 'UND_ERR_PRX_TLS') return 'PROXY_TLS';
   return undefined;
+}
+
+/** How a bounded close ended: closed as asked, or its connections destroyed, or let go. */
+export type Closing = 'closed' | 'destroyed' | 'abandoned';
+
+/**
+ * Closes a dispatcher (or with `destroy`, abandons what is in flight at once), waiting at most
+ * `ms` for it; past that its connections are destroyed, and past as long again it is let go. A
+ * run ends after its client closes, so a close that undici never settles (as a Pool of composed
+ * clients did after a failed TLS connection) must not keep the run from ending, its lock from
+ * being released or its summary from being printed.
+ */
+export async function closeWithin(
+  dispatcher: Dispatcher,
+  ms: number,
+  how: 'close' | 'destroy' = 'close',
+): Promise<Closing> {
+  if (how === 'close' && (await settlesWithin(dispatcher.close(), ms)) === 'settled') {
+    return 'closed';
+  }
+  const destroyed = await settlesWithin(dispatcher.destroy(), ms);
+  return destroyed === 'settled' ? 'destroyed' : 'abandoned';
+}
+
+/** Whether a promise settles (either way) within `ms`; the timer keeps the process alive meanwhile. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<'settled' | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  const settled = promise.then(
+    () => 'settled' as const,
+    () => 'settled' as const,
+  );
+  try {
+    return await Promise.race([settled, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,17 +1,10 @@
 // The binary on a real (pseudo-)terminal, through script(1) from util-linux: NO_COLOR honoured,
 // the spinner drawn, the confirmation asked and answered, Ctrl-C at it. Pipes cannot show these.
-import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { shellWord } from '../../src/cli/ui/format.js';
-import { BIN, cleanEnv } from '../helpers/cli.js';
 import { tempDir, writeCampaignCsv } from '../helpers/files.js';
+import { onTerminal, SCRIPT } from '../helpers/terminal.js';
 
-/** util-linux's script: `-e` returns the child's exit code, `-c` runs a command, `-q` is quiet. */
-const SCRIPT = (() => {
-  const probe = spawnSync('script', ['--version'], { encoding: 'utf8' });
-  return probe.status === 0 && probe.stdout.includes('util-linux');
-})();
 const MISSING = 'script(1) from util-linux is not installed: the pseudo-terminal tests did not run';
 if (!SCRIPT) process.stderr.write(`test/e2e/terminal.test.ts: ${MISSING}\n`);
 
@@ -21,52 +14,8 @@ const SPINNER_FRAMES = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 const INTERRUPTED = // eslint-disable-next-line no-control-regex
   /^[^\n]*\r?\nsms-send: interrupted at the confirmation: nothing was sent\r?\n(?:\x1b\[\?25h)?$/;
 const PROMPT = 'Send 1,200 messages to the built-in simulator? [y/N] ';
-
-interface PtyResult {
-  code: number | null;
-  /** Everything the terminal showed: stdout and stderr together, with the pty's CR LF. */
-  screen: string;
-}
-
-/**
- * Runs `sms-send ARGS` on a pseudo-terminal of 100 columns (script's own has none, and the spinner
- * needs a width); `answer` is typed once the prompt shows.
- */
-function onTerminal(
-  args: string[],
-  options: { cwd: string; env?: Record<string, string | undefined>; answer?: string },
-): Promise<PtyResult> {
-  const command = [
-    'stty cols 100 rows 30 &&',
-    'exec',
-    shellWord(process.execPath),
-    shellWord(BIN),
-    ...args.map(shellWord),
-  ].join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], {
-    cwd: options.cwd,
-    // A terminal that takes colour; CI=true (cleanEnv's) would make ora draw no spinner.
-    env: cleanEnv({ CI: undefined, NO_COLOR: undefined, TERM: 'xterm-256color', ...options.env }),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let screen = '';
-  let answered = false;
-  child.stdout.on('data', (chunk: Buffer) => {
-    screen += chunk.toString();
-    if (options.answer !== undefined && !answered && screen.includes('[y/N] ')) {
-      answered = true;
-      child.stdin.write(options.answer);
-    }
-  });
-  child.stderr.on('data', (chunk: Buffer) => (screen += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => {
-      child.stdin.destroy();
-      resolve({ code, screen });
-    });
-  });
-}
+/** The answer typed at the prompt. */
+const answer = (keys: string) => [{ when: '[y/N] ', keys }];
 
 describe.skipIf(!SCRIPT).concurrent('on a terminal (a pseudo-terminal from script(1))', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -96,7 +45,7 @@ describe.skipIf(!SCRIPT).concurrent('on a terminal (a pseudo-terminal from scrip
     const run = await onTerminal([campaign, '--simulate', '--report', report], {
       cwd: dir.path,
       env: { NO_COLOR: '1', ...ownState('yes') },
-      answer: 'y\r',
+      type: answer('y\r'),
     });
     expect(run.code).toBe(0);
     expect(run.screen).toContain(PROMPT);
@@ -110,7 +59,7 @@ describe.skipIf(!SCRIPT).concurrent('on a terminal (a pseudo-terminal from scrip
     const run = await onTerminal([campaign, '--simulate', '--report', report], {
       cwd: dir.path,
       env: { NO_COLOR: '1', ...ownState('interrupted') },
-      answer: '\x03',
+      type: answer('\x03'),
     });
     expect(run.code).toBe(130);
     const after = run.screen.slice(run.screen.indexOf(PROMPT) + PROMPT.length);

@@ -26,21 +26,24 @@ function certificate(
   subject: string,
   publicKey: forge.pki.rsa.PublicKey,
   extensions: object[],
+  expired = false,
 ): forge.pki.Certificate {
   const cert = forge.pki.createCertificate();
   cert.publicKey = publicKey;
   cert.serialNumber = `01${randomBytes(8).toString('hex')}`;
-  cert.validity.notBefore = new Date(Date.now() - 60_000);
-  cert.validity.notAfter = new Date(Date.now() + 24 * 3600_000);
+  // An expired one ended yesterday, after a day's validity.
+  const shift = expired ? -2 * 24 * 3600_000 : 0;
+  cert.validity.notBefore = new Date(Date.now() - 60_000 + shift);
+  cert.validity.notAfter = new Date(Date.now() + 24 * 3600_000 + shift);
   cert.setSubject([{ name: 'commonName', value: subject }]);
   cert.setExtensions(extensions);
   return cert;
 }
 
 /** A CA of the test's own, trusted by nothing until it is named. */
-export function makeCa(
-  name = 'sms-send test CA',
-): KeyAndCertificate & { sign: (hosts: string[]) => KeyAndCertificate } {
+export function makeCa(name = 'sms-send test CA'): KeyAndCertificate & {
+  sign: (hosts: string[], options?: { expired?: boolean }) => KeyAndCertificate;
+} {
   const { key, forgeKey, publicKey } = keyPair();
   const cert = certificate(name, publicKey, [
     { name: 'basicConstraints', cA: true, critical: true },
@@ -51,18 +54,26 @@ export function makeCa(
   return {
     key,
     cert: forge.pki.certificateToPem(cert),
-    /** A server certificate for these host names and IP addresses, signed by this CA. */
-    sign(hosts: string[]): KeyAndCertificate {
+    /**
+     * A server certificate for these host names and IP addresses, signed by this CA; with
+     * `expired`, one whose validity ended yesterday.
+     */
+    sign(hosts: string[], options: { expired?: boolean } = {}): KeyAndCertificate {
       const leaf = keyPair();
       const altNames = hosts.map((host) =>
         /^[\d.]+$|:/.test(host) ? { type: 7, ip: host } : { type: 2, value: host },
       );
-      const server = certificate(hosts[0]!, leaf.publicKey, [
-        { name: 'basicConstraints', cA: false },
-        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-        { name: 'extKeyUsage', serverAuth: true },
-        { name: 'subjectAltName', altNames },
-      ]);
+      const server = certificate(
+        hosts[0]!,
+        leaf.publicKey,
+        [
+          { name: 'basicConstraints', cA: false },
+          { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+          { name: 'extKeyUsage', serverAuth: true },
+          { name: 'subjectAltName', altNames },
+        ],
+        options.expired,
+      );
       server.setIssuer(cert.subject.attributes);
       server.sign(forgeKey, forge.md.sha256.create());
       return { key: leaf.key, cert: forge.pki.certificateToPem(server) };

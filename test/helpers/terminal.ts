@@ -1,0 +1,70 @@
+// sms-send on a real (pseudo-)terminal, through script(1) from util-linux: what pipes cannot show
+// (the spinner, the prompt, Ctrl-C typed as a key) for the tests that need a terminal.
+import { spawn, spawnSync } from 'node:child_process';
+import { shellWord } from '../../src/cli/ui/format.js';
+import { BIN, cleanEnv } from './cli.js';
+
+/** util-linux's script: `-e` returns the child's exit code, `-c` runs a command, `-q` is quiet. */
+export const SCRIPT = (() => {
+  const probe = spawnSync('script', ['--version'], { encoding: 'utf8' });
+  return probe.status === 0 && probe.stdout.includes('util-linux');
+})();
+
+export interface PtyResult {
+  code: number | null;
+  /** Everything the terminal showed: stdout and stderr together, with the pty's CR LF. */
+  screen: string;
+}
+
+/** Keys typed once the screen shows `when`, each at most once and in order. */
+export interface Keystrokes {
+  when: string | RegExp;
+  keys: string;
+}
+
+/**
+ * Runs `sms-send ARGS` on a pseudo-terminal of 100 columns (script's own has none, and the spinner
+ * needs a width); `type` lists keys to press once the screen shows what each waits for.
+ */
+export function onTerminal(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; type?: Keystrokes[] },
+): Promise<PtyResult> {
+  const command = [
+    'stty cols 100 rows 30 &&',
+    'exec',
+    shellWord(process.execPath),
+    shellWord(BIN),
+    ...args.map(shellWord),
+  ].join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    cwd: options.cwd,
+    // A terminal that takes colour; CI=true (cleanEnv's) would make ora draw no spinner.
+    env: cleanEnv({ CI: undefined, NO_COLOR: undefined, TERM: 'xterm-256color', ...options.env }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let screen = '';
+  const pending = [...(options.type ?? [])];
+  const press = () => {
+    const next = pending[0];
+    if (!next) return;
+    const seen =
+      typeof next.when === 'string' ? screen.includes(next.when) : next.when.test(screen);
+    if (!seen) return;
+    pending.shift();
+    child.stdin.write(next.keys);
+    press();
+  };
+  child.stdout.on('data', (chunk: Buffer) => {
+    screen += chunk.toString();
+    press();
+  });
+  child.stderr.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      child.stdin.destroy();
+      resolve({ code, screen });
+    });
+  });
+}
