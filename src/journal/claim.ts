@@ -1,5 +1,5 @@
 // Before anything is sent, a campaign's state decides: start, resume, or refuse (finished, unfinished, running).
-import { setAsideRehearsal } from './rehearsal.js';
+import { moveRehearsalReport, setAsideRehearsal } from './rehearsal.js';
 import { rm, rmdir } from 'node:fs/promises';
 import { leadingTo, LockedError, UsageError } from '../shared/errors.js';
 import { groupDigits, plural } from '../shared/count.js';
@@ -28,6 +28,11 @@ export interface ClaimOptions {
   inputs?: readonly { sha256: string }[];
   /** The report this run would write, when it exists already (and is not to be replaced). */
   existingReport?: string;
+  /**
+   * The report this run writes, when a rehearsal wrote it and the campaign's state lets this run
+   * in: moved out of the way once the run starts, never before.
+   */
+  rehearsalReport?: string;
 }
 
 /** A campaign this run holds the lock of, with what earlier runs left. */
@@ -43,11 +48,17 @@ export interface Claim {
    */
   finished: boolean;
   loadJournal(): Promise<JournalState>;
-  /** The ID a rehearsal of this content was set aside under, when this run found one. */
-  setAside?: string;
+  /**
+   * A finished rehearsal of this content, set aside under a name of its own when this run starts
+   * (and only then: a run declined or refused before it starts leaves it as it was).
+   */
+  rehearsal?: Manifest;
+  /** What starting the run did to earlier state that is worth saying (a rehearsal set aside). */
+  readonly notes: string[];
   /**
    * Marks the campaign running: from here on its state is kept, whatever happens. A run given no
-   * prices keeps those an earlier run of the campaign was priced with.
+   * prices keeps those an earlier run of the campaign was priced with. A finished rehearsal of
+   * the campaign, and the report it wrote where this run writes its own, are set aside first.
    */
   start(
     manifest: Omit<Manifest, 'createdAt' | 'runs' | 'reports'> & { report: string },
@@ -108,12 +119,14 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
   const claim: Claim = {
     paths,
     finished: false,
+    notes: [],
     async loadJournal() {
       claim.journal ??= (await readJournal(paths.journal)) ?? emptyJournalState();
       return claim.journal;
     },
     async start(fields) {
       const { report, rehearsal, ...rest } = fields;
+      await setAsideRehearsals(claim, options);
       current = {
         ...(previous?.pricing ? { pricing: previous.pricing } : {}),
         ...rest,
@@ -142,24 +155,25 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
       await writeManifest(paths.manifest, current);
     },
     async release() {
-      if (!started && !previous) {
-        // Nothing was handed to the gateway: no state may block the next run.
+      // Nothing was handed to the gateway: no state may block the next run. A rehearsal this run
+      // would have set aside is still the campaign's state, and stays.
+      const unsent = !started && !previous && !claim.rehearsal;
+      if (unsent) {
         await rm(paths.journal, { force: true });
         await rm(paths.manifest, { force: true });
       }
       await releaseSpool(paths, started || previous ? (current ?? previous)?.status : undefined);
       await lock.release();
-      if (!started && !previous) await rmdir(paths.dir).catch(() => undefined);
+      if (unsent) await rmdir(paths.dir).catch(() => undefined);
     },
   };
 
   let previous: Manifest | undefined;
   try {
     const decision = await decide(paths, options, existed);
-    if (decision.setAside && decision.manifest) {
-      claim.setAside = await setAsideRehearsal(options.stateDir, paths, decision.manifest);
-    }
-    if (decision.fresh && !decision.keepManifest) {
+    // A finished rehearsal stays as it is until this run starts (Claim.start).
+    if (decision.setAside) claim.rehearsal = decision.manifest;
+    else if (decision.fresh && !decision.keepManifest) {
       // A run killed before its first batch (or stopped by validation): nothing to keep. With
       // --force the earlier journal stays until the send pass archives it, so a forced run that
       // sends nothing (declined, refused, killed) leaves the campaign as it was.
@@ -180,9 +194,34 @@ export async function claimCampaign(options: ClaimOptions): Promise<Claim> {
   }
 }
 
+/**
+ * What a rehearsal left in the way of a run that starts: the campaign's own finished rehearsal,
+ * set aside under a name of its own, and a report a rehearsal wrote where this run writes its
+ * own, renamed. Done as the run starts, never before; said in the claim's notes.
+ */
+async function setAsideRehearsals(claim: Claim, options: ClaimOptions): Promise<void> {
+  const rehearsal = claim.rehearsal;
+  if (rehearsal) {
+    const keptAs = await setAsideRehearsal(options.stateDir, claim.paths, rehearsal);
+    claim.rehearsal = undefined;
+    claim.notes.push(
+      `campaign ${rehearsal.id} was a rehearsal (sent to a simulator only): kept as ${keptAs}; ` +
+        'this run starts it afresh',
+    );
+  }
+  if (options.rehearsalReport === undefined) return;
+  const moved = await moveRehearsalReport(options.stateDir, options.rehearsalReport);
+  if (moved !== undefined) {
+    claim.notes.push(`the report ${options.rehearsalReport} was a rehearsal's: it is now ${moved}`);
+  }
+}
+
 interface Decision {
   manifest?: Manifest;
-  /** The campaign's state is a rehearsal's: moved to a folder of its own before a fresh start. */
+  /**
+   * The campaign's state is a finished rehearsal's: moved to a folder of its own when the fresh
+   * run starts.
+   */
   setAside?: boolean;
   /** Start without the earlier journal. */
   fresh: boolean;
@@ -219,9 +258,10 @@ async function decide(
     if (options.resume && !existed) throw await nothingToResume(options);
     return { manifest, fresh: true, keepManifest: false };
   }
-  // A rehearsal (every run went to a simulator) makes nothing sent: a new run starts afresh, and
-  // the rehearsal is kept under a name of its own. A --resume goes on with it.
-  if (manifest.rehearsal && !options.resume)
+  // A finished rehearsal (every run went to a simulator) makes nothing sent: a new run starts
+  // afresh, and the rehearsal is kept under a name of its own. A --resume goes on with it. An
+  // unfinished one is refused like any campaign: what a rehearsal rehearses is that guard.
+  if (manifest.rehearsal && finished && !options.resume)
     return { manifest, fresh: true, keepManifest: false, setAside: true };
   const status: CampaignStatus = manifest.status === 'running' ? 'interrupted' : manifest.status;
   if (manifest.contentHash !== identity.contentHash && !options.force) {
@@ -348,11 +388,15 @@ function refusal(
   // The journal knows what an interrupted run settled; its manifest was last written at the start.
   const settled = journalCounts(journal ?? emptyJournalState());
   const why = status === 'stopped' && manifest.reason ? ` (${manifest.reason})` : '';
+  // A rehearsal's messages went to a simulator: starting it afresh sends nothing twice to a phone.
+  const what = manifest.rehearsal ? 'rehearsal' : 'campaign';
+  const force = manifest.rehearsal
+    ? 'or --force to start the rehearsal afresh (its messages went to a simulator only)'
+    : `or --force to send it all again${twice(settled.accepted ?? 0)}`;
   const error = new UsageError(
-    `campaign ${manifest.id} was ${status}${why} on ${day(manifest)}: ` +
+    `${what} ${manifest.id} was ${status}${why} on ${day(manifest)}: ` +
       `${countsText(settled)} of ${groupDigits(manifest.records)} records; report ${report ?? '(none)'}. ` +
-      'Nothing was sent. Finish it with --resume (nothing settled is sent again), ' +
-      `or --force to send it all again${twice(settled.accepted ?? 0)}.`,
+      `Nothing was sent. Finish it with --resume (nothing settled is sent again), ${force}.`,
     'unfinished',
   );
   return leadingTo(error, { say: 'Finish it', add: ['--resume'], drop: ['--force'] });

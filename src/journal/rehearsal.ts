@@ -1,6 +1,7 @@
-// A rehearsal set aside: when a campaign that only ever went to a simulator is sent again without
-// --resume (for real, or rehearsed anew), its state moves to a folder of its own, `<id>-rehearsal-N`,
-// where `sms-send campaigns` still lists it, and the new run starts with nothing behind it.
+// A rehearsal set aside: when a finished campaign that only ever went to a simulator is sent again
+// without --resume (for real, or rehearsed anew), its state moves to a folder of its own,
+// `<id>-rehearsal-N`, where `sms-send campaigns` still lists it, and the new run starts with
+// nothing behind it. Done when the new run starts sending, never before.
 import { rm } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { makeFolders, renameFile, syncFolder } from '../shared/disk.js';
@@ -14,8 +15,8 @@ import {
 } from './state.js';
 
 /**
- * Moves the rehearsal's files (not the lock the new run holds) and returns its new ID. The manifest
- * goes last: until it has gone, the folder still says it holds a rehearsal.
+ * Moves the rehearsal's files (not the lock, nor the spool the new run validated into) and returns
+ * its new ID. The manifest goes last: until it has gone, the folder still says it holds a rehearsal.
  */
 export async function setAsideRehearsal(
   stateDir: string,
@@ -29,7 +30,9 @@ export async function setAsideRehearsal(
     target = campaignPaths(stateDir, id);
   }
   await makeFolders(target.dir);
-  const keep = new Set([basename(paths.lock), basename(paths.manifest)]);
+  const keep = new Set(
+    [paths.lock, paths.manifest, paths.spool, paths.spoolStamp].map((path) => basename(path)),
+  );
   for (const name of await listIfExists(paths.dir)) {
     if (!keep.has(name)) await renameFile(join(paths.dir, name), join(target.dir, name));
   }
@@ -38,6 +41,17 @@ export async function setAsideRehearsal(
   await syncFolder(paths.dir);
   await syncFolder(target.dir);
   return id;
+}
+
+/** The campaign (a rehearsal) that wrote a report, if one did. */
+export async function rehearsalOf(
+  stateDir: string,
+  report: string,
+): Promise<Awaited<ReturnType<typeof listCampaigns>>[number] | undefined> {
+  const path = resolve(report);
+  return (await listCampaigns(stateDir)).find(
+    (e) => e.manifest.rehearsal === true && e.manifest.reports.includes(path),
+  );
 }
 
 /**
@@ -50,9 +64,7 @@ export async function moveRehearsalReport(
   report: string,
 ): Promise<string | undefined> {
   const path = resolve(report);
-  const owner = (await listCampaigns(stateDir)).find(
-    (e) => e.manifest.rehearsal === true && e.manifest.reports.includes(path),
-  );
+  const owner = await rehearsalOf(stateDir, path);
   if (!owner) return undefined;
   const ext = extname(path);
   const stem = path.slice(0, path.length - ext.length).replace(/\.report$/, '');

@@ -26,6 +26,8 @@ export interface SendEvents {
   validated: [records: number];
   /** A problem that does not stop the run, such as a password file others can read. */
   warning: [message: string];
+  /** What starting the run did to earlier state, worth saying: a rehearsal set aside, its report moved. */
+  note: [message: string];
   /** `earlier`: settled by an earlier run of the campaign (from its journal), not sent by this one. */
   record: [row: RowResult, earlier?: boolean];
   batch: [BatchReport];

@@ -1,7 +1,9 @@
 // The binary on a real (pseudo-)terminal, through script(1) from util-linux: NO_COLOR honoured,
 // the spinner drawn, the confirmation asked and answered, Ctrl-C at it. Pipes cannot show these.
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { onTerminal, SCRIPT } from '../helpers/terminal.js';
 
@@ -67,6 +69,44 @@ describe.skipIf(!SCRIPT).concurrent('on a terminal (a pseudo-terminal from scrip
     expect(after).toMatch(INTERRUPTED);
   });
 });
+
+describe.skipIf(!SCRIPT)('a finished rehearsal, on a terminal', () => {
+  it('declined at the prompt, it stays as it was: not set aside, its report where it was', async ({
+    expect,
+  }) => {
+    const dir = await tempDir();
+    try {
+      const campaign = join(dir.path, 'reh.csv');
+      await writeCampaignCsv(campaign, 1200);
+      const env = { NO_COLOR: '1', SMS_SEND_STATE_DIR: join(dir.path, 'state') };
+      const rehearsed = await runCli([campaign, '--simulate', '--yes'], { cwd: dir.path, env });
+      expect(rehearsed.code, rehearsed.stderr).toBe(0);
+      const before = await listed(dir.path, env);
+
+      const declined = await onTerminal([campaign, '--simulate'], {
+        cwd: dir.path,
+        env,
+        type: answer('n\r'),
+      });
+      expect(declined.code).toBe(2);
+      expect(declined.screen).toContain('not confirmed: nothing was sent');
+      expect(declined.screen).not.toContain('kept as');
+      expect(await listed(dir.path, env)).toEqual(before);
+      await access(join(dir.path, 'reh.report.csv'));
+    } finally {
+      await dir.remove();
+    }
+  });
+});
+
+/** The campaigns of a state directory: ID, status, whether a rehearsal, report. */
+async function listed(cwd: string, env: Record<string, string>): Promise<unknown[]> {
+  const run = await runCli(['campaigns', '--json'], { cwd, env });
+  const { campaigns } = JSON.parse(run.stdout) as {
+    campaigns: { id: string; status: string; rehearsal: boolean; report: string }[];
+  };
+  return campaigns.map(({ id, status, rehearsal, report }) => ({ id, status, rehearsal, report }));
+}
 
 // Without script(1), the suite lists a skipped test that says why, rather than passing in silence.
 if (!SCRIPT) {

@@ -22,14 +22,23 @@ export interface Keystrokes {
   keys: string;
 }
 
+/** A run on a pseudo-terminal the test types into while it runs. */
+export interface TerminalRun {
+  /** What the terminal has shown so far. */
+  screen(): string;
+  /** Types keys (`\x03` is Ctrl-C). */
+  type(keys: string): void;
+  done: Promise<PtyResult>;
+}
+
 /**
- * Runs `sms-send ARGS` on a pseudo-terminal of 100 columns (script's own has none, and the spinner
- * needs a width); `type` lists keys to press once the screen shows what each waits for.
+ * Starts `sms-send ARGS` on a pseudo-terminal of 100 columns (script's own has none, and the
+ * spinner needs a width); `type` lists keys to press once the screen shows what each waits for.
  */
-export function onTerminal(
+export function startOnTerminal(
   args: string[],
   options: { cwd: string; env?: Record<string, string | undefined>; type?: Keystrokes[] },
-): Promise<PtyResult> {
+): TerminalRun {
   const command = [
     'stty cols 100 rows 30 &&',
     'exec',
@@ -60,11 +69,20 @@ export function onTerminal(
     press();
   });
   child.stderr.on('data', (chunk: Buffer) => (screen += chunk.toString()));
-  return new Promise((resolve, reject) => {
+  const done = new Promise<PtyResult>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => {
       child.stdin.destroy();
       resolve({ code, screen });
     });
   });
+  return { screen: () => screen, type: (keys) => child.stdin.write(keys), done };
+}
+
+/** Runs `sms-send ARGS` on a pseudo-terminal to its end (see startOnTerminal). */
+export function onTerminal(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; type?: Keystrokes[] },
+): Promise<PtyResult> {
+  return startOnTerminal(args, options).done;
 }

@@ -5,6 +5,7 @@ import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import type { CliResult } from '../helpers/cli.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { runInProcess } from '../helpers/in-process.js';
 
@@ -54,6 +55,10 @@ describe('rehearsals', () => {
     expect(real.code, real.stderr).toBe(0);
     expect(gateway.ledger).toHaveLength(RECORDS);
     const kept = `${first!.id}-rehearsal-1`;
+    // Said before the prompt, and again with its name once the run starts.
+    expect(real.stderr).toContain(
+      `campaign ${first!.id} was a rehearsal (sent to a simulator only): it is kept under a name of its own once this run starts`,
+    );
     expect(real.stderr).toContain(
       `campaign ${first!.id} was a rehearsal (sent to a simulator only): kept as ${kept}`,
     );
@@ -94,4 +99,47 @@ describe('rehearsals', () => {
     );
     expect(simulated?.rehearsal).toBe(true);
   });
+
+  it('an interrupted rehearsal is refused like any campaign, with --resume named, and never sent twice', async () => {
+    const slow = await startSimulator({ rehearsal: true, faults: { latencyMs: 20 } });
+    try {
+      await writeCampaignCsv(join(dir.path, 'slow.csv'), 400);
+      const line = ['slow.csv', '--endpoint', slow.url, '--batch-size', '10', '--concurrency', '1'];
+      const stopped = await interruptWhen(slow, line, 50);
+      expect(stopped.code, stopped.stderr).toBe(130);
+      const sentBefore = slow.ledger.length;
+      expect(sentBefore).toBeGreaterThan(0);
+      expect(sentBefore).toBeLessThan(400);
+
+      // The same line without --resume: refused, nothing moved, nothing sent.
+      const again = await run(line);
+      expect(again.code).toBe(2);
+      expect(again.stderr).toMatch(/rehearsal \w+ was interrupted on .*Finish it with --resume/);
+      expect(again.stderr).toContain('Finish it with:');
+      expect(again.stderr).not.toContain('kept as');
+      expect(slow.ledger.length).toBe(sentBefore);
+      const listed = (await campaigns()).filter((c) => c.report.endsWith('slow.report.csv'));
+      expect(listed).toHaveLength(1);
+
+      // What it names finishes it: every MessageId exactly once at the simulator.
+      const resumed = await run([...line, '--resume']);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const ids = slow.ledger.map((entry) => entry.messageId);
+      expect(ids).toHaveLength(400);
+      expect(new Set(ids).size).toBe(400);
+    } finally {
+      await slow.stop();
+    }
+  });
 });
+
+/** Runs ARGS until the simulator accepted `after` messages, then sends the run Ctrl-C's signal. */
+async function interruptWhen(sim: Simulator, args: string[], after: number): Promise<CliResult> {
+  const before = new Set(process.listeners('SIGINT'));
+  const running = run(args);
+  while (sim.ledger.length < after) await new Promise((r) => setTimeout(r, 2));
+  for (const listener of process.listeners('SIGINT')) {
+    if (!before.has(listener)) listener('SIGINT');
+  }
+  return running;
+}

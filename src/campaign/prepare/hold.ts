@@ -4,7 +4,7 @@ import { basename, dirname, extname, join, resolve as resolvePath } from 'node:p
 import { claimCampaign, inspectCampaign, type Claim } from '../../journal/claim.js';
 import { expandPlaceholders, type CampaignIdentity } from '../../journal/identity.js';
 import { acquireLock, lockPath, type Lock } from '../../journal/lock.js';
-import { moveRehearsalReport } from '../../journal/rehearsal.js';
+import { rehearsalOf } from '../../journal/rehearsal.js';
 import { stateDirProblem } from '../../journal/state.js';
 import { reportFormat } from '../../report/format.js';
 import { reportExistsError } from '../../report/writer.js';
@@ -77,27 +77,28 @@ export class CampaignHold {
     }
     if (followUp)
       this.originalLock = await holdOriginal(settings.stateDir, followUp, request.program);
-    this.claim = await claimCampaign(claimOptions);
+    // A report in the way is refused here, before anything is read, unless a rehearsal wrote it:
+    // then it is moved aside when the run starts (Claim.start), never before.
+    const inTheWay = !request.force && !request.resume && (await exists(reportPath));
+    const rehearsalReport =
+      inTheWay && (await rehearsalOf(settings.stateDir, reportPath)) ? reportPath : undefined;
+    this.claim = await claimCampaign({ ...claimOptions, rehearsalReport });
     // The report's own lock keeps a delivery-report fold from rewriting it under this run.
     this.reportLock = await acquireLock(lockPath(reportPath), `writing the report ${reportPath}`);
     await clearStaleReportLocks(this.claim.previous?.reports ?? [], reportPath);
-    if (this.claim.setAside) {
+    if (this.claim.rehearsal) {
       this.notes.push(
-        `campaign ${taken.identity.id} was a rehearsal (sent to a simulator only): kept as ` +
-          `${this.claim.setAside}; this run starts it afresh`,
+        `campaign ${taken.identity.id} was a rehearsal (sent to a simulator only): it is kept ` +
+          'under a name of its own once this run starts sending it afresh',
       );
     }
     // The campaign's state has let this run in without --force or --resume: no run of it is
-    // recorded, so the report is not its own; a rehearsal's report is moved out of its way.
-    if (!request.force && !request.resume && (await exists(reportPath))) {
-      const moved = await moveRehearsalReport(settings.stateDir, reportPath);
-      if (moved === undefined) {
-        throw reportExistsError(reportPath, {
-          campaign: taken.identity.id,
-          stateDir: settings.stateDir,
-        });
-      }
-      this.notes.push(`the report ${reportPath} was a rehearsal's: it is now ${moved}`);
+    // recorded, so the report is not its own unless a rehearsal wrote it.
+    if (inTheWay && rehearsalReport === undefined) {
+      throw reportExistsError(reportPath, {
+        campaign: taken.identity.id,
+        stateDir: settings.stateDir,
+      });
     }
     return undefined;
   }

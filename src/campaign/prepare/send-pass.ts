@@ -62,6 +62,7 @@ export async function sendPass(
   await claim.start(manifestOf(request, input, options.target, report)).catch((error: unknown) => {
     throw unsentStateError(error) ?? error;
   });
+  for (const note of claim.notes) options.events.emit('note', note);
   const { run, sent } = await sendCounted(request, input, options, clock);
   const windowClosed =
     run.windowClosed && window ? closedWindow(window, clock, sent, run.notSent) : undefined;

@@ -254,6 +254,12 @@ async function sendWithProgress(
     verbose: flags.verbose === true,
     endpoint: target.label,
   });
+  // Said as it happens (a rehearsal set aside as the run starts); under --json on stderr.
+  if (!flags.quiet) {
+    events.on('note', (line) =>
+      flags.json ? process.stderr.write(`${line}\n`) : progress.note(line),
+    );
+  }
   // While the run waits for its send window nothing is in flight, and a stop says so.
   let windowOpensAt = 0;
   events.on('waiting', (wait) => (windowOpensAt = wait.opensAt));
