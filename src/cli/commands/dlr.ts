@@ -8,6 +8,7 @@ import { dlrApplyDocument, receiverDocument } from '../../campaign/documents.js'
 import { ExitCode } from '../../shared/errors.js';
 import { isFile } from '../../shared/files.js';
 import { colorFor } from '../ui/color.js';
+import { watchSignals } from '../ui/signals.js';
 import {
   renderApply,
   renderReceiverStart,
@@ -24,25 +25,23 @@ export interface DlrApplyFlags extends DlrFlags {
   from?: string;
 }
 
-/** Resolves on the first SIGINT or SIGTERM: the receiver runs until the operator stops it. */
-function untilStopped(): Promise<void> {
-  return new Promise<void>((done) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      done();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}
-
 export async function runDlr(flags: DlrFlags, program: string): Promise<ExitCode> {
   const started = await startReceiver(flags);
   const { receiver, reportPath, logPath, host } = started;
-  // Listening for the stop before the template is out: a script that reads it may stop at once.
-  const stopped = untilStopped();
   const err = colorFor('stderr');
+  // Listening for the stop before the template is out: a script that reads it may stop at once.
+  // The listeners stay until the summary is out: on a terminal the spinner's cursor handling
+  // listens to signals too, and ends the process at once when it is the only listener left.
+  const signals = watchSignals({
+    first: () => undefined,
+    second: () =>
+      process.stderr.write(
+        err.dim('stopping: recording the reports already acknowledged (the log has them all)\n'),
+      ),
+  });
+  const stopped = new Promise((resolve) =>
+    signals.stop.addEventListener('abort', resolve, { once: true }),
+  );
   // The template alone on stdout, so a script can capture it; the rest is for the operator.
   // With --json, stdout holds the one summary document, and the template goes to stderr.
   (flags.json ? process.stderr : process.stdout).write(`${receiver.template}\n`);
@@ -62,10 +61,32 @@ export async function runDlr(flags: DlrFlags, program: string): Promise<ExitCode
     )}\n`,
   );
   const progress = showReceiverProgress(receiver, { verbose: flags.verbose === true }, err);
-  await stopped;
-  const fold = await receiver.stop();
-  await started.recorded();
-  progress.stop();
+  try {
+    await stopped;
+    const fold = await receiver.stop();
+    await started.recorded();
+    progress.stop();
+    return printSummary(flags, program, { receiver, fold, reportPath, logPath });
+  } finally {
+    signals.dispose();
+  }
+}
+
+type Receiving = Awaited<ReturnType<typeof startReceiver>>;
+
+interface SummaryParts {
+  receiver: Receiving['receiver'];
+  fold: Awaited<ReturnType<Receiving['receiver']['stop']>>;
+  reportPath: string;
+  logPath: string;
+}
+
+/** The receiver's summary (or its --json document); exit 1 when the last update was deferred. */
+function printSummary(
+  flags: DlrFlags,
+  program: string,
+  { receiver, fold, reportPath, logPath }: SummaryParts,
+): ExitCode {
   const summary = {
     counts: receiver.counts,
     fold,
