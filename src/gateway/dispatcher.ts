@@ -44,7 +44,10 @@ export function tracked(
  * another object, so the failed one stayed and the Pool's close() never settled.
  */
 class TrackingClient extends Client {
-  override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+  override dispatch(
+    opts: Dispatcher.DispatchOptions,
+    handler: Dispatcher.DispatchHandler,
+  ): boolean {
     const outer = dispatching;
     dispatching = (opts as { [TRACKED]?: Tracker })[TRACKED];
     try {
