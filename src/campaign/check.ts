@@ -4,7 +4,12 @@
 import type { Settings } from '../config/settings.js';
 import type { CanaryResult } from '../dlr/canary.js';
 import type { DlrReceiver } from '../dlr/receiver.js';
-import { checkGateway, type CheckResult, type TestMessage } from '../gateway/check.js';
+import {
+  checkGateway,
+  type CheckResult,
+  type CheckRetries,
+  type TestMessage,
+} from '../gateway/check.js';
 import { buildMessage } from '../message/build.js';
 import { planColumns } from '../message/columns.js';
 import { ExitCode, GatewayUnusableError, UsageError, type SmsSendError } from '../shared/errors.js';
@@ -59,10 +64,15 @@ export async function checkTarget(
     caFile: settings.caFile,
   });
   try {
-    return await checkGateway(gateway.client, gateway.label, test);
+    return await checkGateway(gateway.client, gateway.label, test, retriesOf(settings));
   } finally {
     await gateway.close();
   }
+}
+
+/** A check sends again what a send would: as often as --retries, each wait within --timeout. */
+function retriesOf(settings: Settings): CheckRetries {
+  return { retries: settings.retries, timeoutMs: settings.timeoutMs };
 }
 
 /**
@@ -175,6 +185,7 @@ async function canaryCheck(
         deliveryReportUrl,
         receiver,
         awaitMs: request.awaitMs!,
+        retry: retriesOf(settings),
         onAccepted: listener.accepted?.bind(listener),
         onInterim: listener.interim?.bind(listener),
       });

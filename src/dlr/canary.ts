@@ -1,5 +1,10 @@
 // The end-to-end canary of `check --await-dlr`: one test message sent, and its delivery report awaited.
-import { checkGateway, type CheckResult, type TestMessage } from '../gateway/check.js';
+import {
+  checkGateway,
+  type CheckResult,
+  type CheckRetries,
+  type TestMessage,
+} from '../gateway/check.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { DeliveryReport } from './matching.js';
 import type { DlrReceiver } from './receiver.js';
@@ -38,6 +43,8 @@ export interface CanaryOptions {
   receiver: DlrReceiver;
   /** How long to wait after acceptance for a final delivery report. */
   awaitMs: number;
+  /** How the test message is sent again when the gateway surely did not process it. */
+  retry?: CheckRetries;
   /** The gateway accepted the test message: waiting starts. */
   onAccepted?: (result: CheckResult, acceptedAfterMs: number) => void;
   /** An interim status arrived; waiting goes on. */
@@ -67,7 +74,12 @@ export async function runCanary(options: CanaryOptions): Promise<CanaryResult> {
   };
   receiver.on('report', onReport);
   try {
-    const check: CanaryResult = await checkGateway(options.client, options.endpoint, test);
+    const check: CanaryResult = await checkGateway(
+      options.client,
+      options.endpoint,
+      test,
+      options.retry,
+    );
     const acceptedAfterMs = Date.now() - sentAt;
     if (!check.ok) return check;
     options.onAccepted?.(check, acceptedAfterMs);

@@ -2,7 +2,7 @@
 // settled as results, failed or unknown. sendBatch() is the whole retry policy of one batch.
 import type { Answer, Verdict } from '../gateway/outcome.js';
 import type { MessageResult, RowResult } from '../message/outcome.js';
-import { backoffDelay } from './backoff.js';
+import { backoffDelay } from '../shared/backoff.js';
 import { toRow, type SendState } from './state.js';
 import type { MessageEntry } from './types.js';
 

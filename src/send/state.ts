@@ -4,7 +4,7 @@ import type { Answer, Verdict } from '../gateway/outcome.js';
 import type { MessageResult, RowResult } from '../message/outcome.js';
 import type { Entry } from '../validate/entries.js';
 import { systemClock, type Clock } from '../shared/clock.js';
-import { backoffDelay } from './backoff.js';
+import { backoffDelay } from '../shared/backoff.js';
 import type { SendEmitter } from './events.js';
 import { RateLimiter } from './rate.js';
 import type { MessageEntry, SendLoopOptions, SendOutcome } from './types.js';

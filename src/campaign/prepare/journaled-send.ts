@@ -26,7 +26,7 @@ import {
   type Earlier,
 } from './resume.js';
 import type { ResumeCounts, RunResult } from '../types.js';
-import { backoffDelay } from '../../send/backoff.js';
+import { backoffDelay } from '../../shared/backoff.js';
 import { sendLoop } from '../../send/send.js';
 import { StateWriteError, toRow } from '../../send/state.js';
 import type { Poster, SendLoopOptions, SendOutcome } from '../../send/types.js';

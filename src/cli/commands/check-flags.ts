@@ -27,6 +27,8 @@ export function defineCheck(program: Command, state: RunState): void {
     .optionsGroup('Test message:')
     .option('--to <msisdn>', 'send one real test message to this number instead')
     .option('--text <text>', 'text of the test message (with --to)');
+  // A request the gateway surely did not process is sent again, as a send's batch would be.
+  settingOptions(check, { keys: ['retries'], heading: GROUP.gateway });
   settingOptions(check, { groups: ['message'], heading: 'Test message:' })
     .optionsGroup('Canary:')
     .option(

@@ -14,6 +14,11 @@ export function renderCheck(result: CheckResult, c: ChalkInstance): string {
     `  TLS             ${result.tls ?? '-'}`,
     `  proxy           ${result.proxy}`,
   ];
+  if (result.retried) {
+    lines.push(
+      `  attempts        ${result.attempts}, sent again after ${result.retried.join(', ')}`,
+    );
+  }
   if (result.message) {
     const m = result.message;
     lines.push(

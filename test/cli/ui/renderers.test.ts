@@ -784,6 +784,8 @@ describe('renderCheck', () => {
             roundTripMs: 42,
             tls: 'TLSv1.3',
             proxy: 'http://***@proxy.example:3128 (HTTPS_PROXY)',
+            attempts: 3,
+            retried: ['HTTP 503', 'HTTP 429'],
             message: {
               to: '4741234567',
               messageId: 'm1',
@@ -804,6 +806,7 @@ describe('renderCheck', () => {
         round trip      42 ms
         TLS             TLSv1.3
         proxy           http://***@proxy.example:3128 (HTTPS_PROXY)
+        attempts        3, sent again after HTTP 503, HTTP 429
         test message    to 4741234567: StatusCode 0 Accepted
         TransactionId   t-1",
         "plain": "✔ gateway check passed
@@ -813,6 +816,7 @@ describe('renderCheck', () => {
         round trip      42 ms
         TLS             TLSv1.3
         proxy           http://***@proxy.example:3128 (HTTPS_PROXY)
+        attempts        3, sent again after HTTP 503, HTTP 429
         test message    to 4741234567: StatusCode 0 Accepted
         TransactionId   t-1",
       }
@@ -830,6 +834,7 @@ describe('renderCheck', () => {
             processResultDescription: 'Authentication failed',
             roundTripMs: 3,
             proxy: 'none',
+            attempts: 1,
             reason: 'credentials refused',
           },
           c,

@@ -1,6 +1,6 @@
 // backoffDelay: exponential backoff with full jitter, capped; random injected so the bounds are exact.
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, DEFAULT_BACKOFF } from '../../src/send/backoff.js';
+import { backoffDelay, DEFAULT_BACKOFF } from '../../src/shared/backoff.js';
 
 const OPTIONS = { baseMs: 500, capMs: 30_000 };
 const JUST_BELOW_ONE = 1 - Number.EPSILON;
