@@ -8,6 +8,7 @@ import { delimiter, join, sep } from 'node:path';
 import type { NextStep } from '../shared/errors.js';
 import { shellWord } from './ui/format.js';
 import { SETTING_KEYS, SETTINGS, type SettingSpec } from '../config/table.js';
+import { maskUserInfo } from '../shared/url.js';
 
 /** The program as the user runs it, and the arguments of this run (for "the same, with --resume"). */
 export interface Invocation {
@@ -68,12 +69,24 @@ export function currentInvocation(packageName: string, argv: readonly string[]):
   return { program, args: argv.slice(2) };
 }
 
-/** The command line of a next step, as the user would type it: theirs changed, or another one. */
+/**
+ * The command line of a next step, as the user would type it: theirs changed, or another one. A
+ * password in a URL (a proxy's) is masked: these lines land in cron mail and CI logs.
+ */
 export function commandFor(invocation: Invocation, next: Omit<NextStep, 'say'>): string {
-  if (next.args) return [invocation.program, ...next.args.map(shellWord)].join(' ');
+  const word = (arg: string) => shellWord(maskUserInfo(arg));
+  if (next.args) return [invocation.program, ...next.args.map(word)].join(' ');
   const drop = new Set([...(next.drop ?? []), ...(next.add ?? [])]);
   const args = invocation.args.filter((arg) => !drop.has(arg));
-  return [invocation.program, ...args.map(shellWord), ...(next.add ?? [])].join(' ');
+  return [invocation.program, ...args.map(word), ...(next.add ?? [])].join(' ');
+}
+
+/** Under a command whose URL password was masked: how to run it all the same. */
+export function maskedNote(command: string): string {
+  return command.includes('***@')
+    ? '\n  (a password in a URL is shown as ***: type it in again, or keep the URL in ' +
+        'SMS_SEND_PROXY or the config file, which the command then need not carry)'
+    : '';
 }
 
 /** Flags that say where a campaign goes and where its state is, and whether each takes a value. */

@@ -1,6 +1,9 @@
 // URLs as sms-send shows them: a user and password in one (a proxy's, an endpoint's) never printed.
 
-/** `https://user:secret@host/` → `https://***@host/`. */
-export function maskUserInfo(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1***@');
+/**
+ * `https://user:secret@host/` → `https://***@host/`, wherever a URL stands in the text
+ * (`--proxy=http://u:p@host` too).
+ */
+export function maskUserInfo(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1***@');
 }

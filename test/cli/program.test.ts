@@ -285,6 +285,8 @@ describe('help', () => {
         --password-stdin              read the password from standard input
         --allow-insecure              allow credentials over plain http to a
                                       non-loopback host
+        --retries <n>                 retries of a request the gateway surely did not
+                                      process (default 3)
 
       Test message:
         --to <msisdn>                 send one real test message to this number
@@ -362,7 +364,7 @@ describe('help', () => {
         NO_COLOR             no colours in output (as --no-color)
       "
     `);
-    for (const flag of ['--batch-size', '--concurrency', '--rate', '--retries', '--campaign']) {
+    for (const flag of ['--batch-size', '--concurrency', '--rate', '--campaign']) {
       expect(help).not.toContain(flag);
     }
   });

@@ -4,7 +4,7 @@ import { ExitCode, NotAllAcceptedError } from '../../shared/errors.js';
 import { summaryDocument } from '../../campaign/documents.js';
 import { endingError } from '../../campaign/flow.js';
 import type { CampaignResult, ResumeCounts } from '../../campaign/types.js';
-import { commandFor, gatewayArgs, type Invocation } from '../invocation.js';
+import { commandFor, gatewayArgs, maskedNote, type Invocation } from '../invocation.js';
 import { colorFor } from './color.js';
 import { groupDigits } from '../../shared/count.js';
 import { plural } from './format.js';
@@ -54,7 +54,7 @@ export function endRun(result: CampaignResult, options: EndOptions): ExitCode {
   const ending = (what: string, finish: string) =>
     quiet
       ? `${what}; ${renderQuietLine(summary)}; ${finish.toLowerCase()}: ${resume}`
-      : `${what}. ${finish}:\n  ${resume}`;
+      : `${what}. ${finish}:\n  ${resume}${maskedNote(resume ?? '')}`;
   const error = endingError(result, document, ending);
   if (error) throw error;
   if (quiet && exitCode !== ExitCode.ok) throw new NotAllAcceptedError(renderQuietLine(summary));
@@ -81,7 +81,7 @@ function retryHint(n: number, options: EndOptions): string {
   });
   return (
     `${plural(n, 'record')} ${n === 1 ? 'was' : 'were'} rejected or failed (none of them reached a phone). ` +
-    `Once what the StatusCodes and errors in the report say is fixed, send them again as a follow-up campaign with:\n  ${command}`
+    `Once what the StatusCodes and errors in the report say is fixed, send them again as a follow-up campaign with:\n  ${command}${maskedNote(command)}`
   );
 }
 

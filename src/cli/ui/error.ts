@@ -2,12 +2,13 @@
 import { CommanderError } from 'commander';
 import { ExitCode, SmsSendError } from '../../shared/errors.js';
 import { errorJson } from '../../campaign/documents.js';
-import { commandFor, type Invocation } from '../invocation.js';
+import { commandFor, maskedNote, type Invocation } from '../invocation.js';
 
 /** `Finish it with:\n  sms-send campaign.csv --resume\n`, or nothing. */
 function nextText(error: SmsSendError, invocation: Invocation | undefined): string {
   if (!error.next || !invocation) return '';
-  return `${error.next.say} with:\n  ${commandFor(invocation, error.next)}\n`;
+  const command = commandFor(invocation, error.next);
+  return `${error.next.say} with:\n  ${command}${maskedNote(command)}\n`;
 }
 
 export interface ErrorOutput {
