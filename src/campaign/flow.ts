@@ -120,8 +120,9 @@ function stateLeftText(result: CampaignResult): string {
   const { run } = result;
   const left = run.left;
   if (!left) {
+    // Not counted from the spool (it did not read back): the resume reads the input again.
     const settled = result.summary.total - run.notSent;
-    return `${plural(settled, 'record')} settled and kept, ${plural(run.notSent, 'record')} not sent`;
+    return `${plural(settled, 'record')} settled and kept; --resume reads the input again for the rest`;
   }
   const parts = [
     `${plural(left.settled, 'record')} settled and kept` +

@@ -39,9 +39,26 @@ async function worker(run: SendState, pending: AsyncIterator<MessageEntry[]>): P
     if (run.outage && !(await run.outage)) return;
     run.windowShut();
     if (run.halted()) return;
+    const next = await nextBatch(run, pending);
+    if (!next) return;
+    await sendBatch(run, next);
+  }
+}
+
+/**
+ * The next batch, or undefined when there is none: the stream ended, or it failed (its records
+ * could not be read back), which stops the run as state it cannot rely on, nothing of it sent.
+ */
+async function nextBatch(
+  run: SendState,
+  pending: AsyncIterator<MessageEntry[]>,
+): Promise<MessageEntry[] | undefined> {
+  try {
     const next = await pending.next();
-    if (next.done) return;
-    await sendBatch(run, next.value);
+    return next.done ? undefined : next.value;
+  } catch (error) {
+    run.stop(error instanceof Error ? error.message : String(error), false, true);
+    return undefined;
   }
 }
 
@@ -52,9 +69,9 @@ async function reportNotSent(
 ): Promise<void> {
   const result = run.notSentResult();
   for (;;) {
-    const next = await pending.next();
-    if (next.done) break;
-    for (const entry of next.value) {
+    const next = await nextBatch(run, pending);
+    if (!next) break;
+    for (const entry of next) {
       run.notSent++;
       run.events.emit('record', toRow(entry, result, 0));
     }

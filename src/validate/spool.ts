@@ -1,6 +1,6 @@
 // The validation pass writes each record ready to send; the send pass streams it back. The input is
 // read and every record built once, and the file keeps memory flat however large the campaign is.
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { DiskFile } from '../shared/disk.js';
 import { describeSystemError, UsageError } from '../shared/errors.js';
 import type { Encoding } from '../message/encoding.js';
@@ -74,13 +74,31 @@ export class SpoolWriter {
     }
   }
 
+  /**
+   * Writes what is buffered and syncs the spool: the send pass reads it back, and a spool whose
+   * sync failed may read back short or as zeros (the kernel may have dropped its pages), so it is
+   * never read: the run stops here, before anything is sent.
+   */
   async close(): Promise<void> {
     try {
       this.flush();
+      await this.file.datasync().catch((error: unknown) => {
+        throw unwritable(this.path, error);
+      });
     } finally {
       // Closed also when the last write fails, or the handle would wait for the garbage collector.
       await this.file.close();
     }
+  }
+}
+
+/**
+ * The spool read back is not what the validation pass wrote (a failing disk): nothing of it is
+ * sent. The send loop stops on it as on any state it cannot rely on.
+ */
+export class SpoolUnreadableError extends Error {
+  constructor(path: string, what: string) {
+    super(`the campaign's spool ${path} does not read back as written (${what})`);
   }
 }
 
@@ -96,53 +114,130 @@ export function spoolLine(entry: Entry): string {
 /**
  * Streams the spool back for sendLoop(), a chunk of entries per read. With `keep`, a message whose
  * row it turns down is passed over from its row's bytes, never decoded: a resume reads past
- * millions of settled records at the speed of the disk (see docs/architecture.md#resume).
+ * millions of settled records at the speed of the disk (see docs/architecture.md#resume). Every
+ * line is checked as it passes (its kind, its row counting up, a message's JSON whole) and, with
+ * `lines`, their number: a spool that does not read back as written is never sent from.
  */
 export async function* readSpool(
   path: string,
   keep?: (row: number) => boolean,
+  lines?: number,
 ): AsyncGenerator<Entry[]> {
   const handle = await open(path, 'r');
+  const check = new LineCheck(path);
   try {
+    await endsWithNewline(handle, check);
     if (!keep) {
-      for await (const lines of lineChunks(handle)) yield lines.map(parseLine);
-      return;
+      for await (const chunk of lineChunks(handle)) yield chunk.map((line) => check.next(line));
+    } else {
+      for await (const block of lineBlocks(handle)) {
+        const entries: Entry[] = [];
+        eachLine(block, (start, end) => {
+          const row = check.passed(block, start);
+          if (row === 0 || keep(row)) entries.push(check.whole(block.toString('utf8', start, end)));
+        });
+        if (entries.length > 0) yield entries;
+      }
     }
-    for await (const block of lineBlocks(handle)) {
-      const entries: Entry[] = [];
-      eachLine(block, (start, end) => {
-        if (block[start] !== MESSAGE || keep(rowAt(block, start))) {
-          entries.push(parseLine(block.toString('utf8', start, end)));
-        }
-      });
-      if (entries.length > 0) yield entries;
+    if (lines !== undefined && check.count !== lines) {
+      throw new SpoolUnreadableError(path, `${check.count} of its ${lines} lines`);
     }
   } finally {
     await handle.close();
   }
 }
 
-/** `M`, the first byte of a message's line (`F` begins a final entry's). */
-const MESSAGE = 0x4d;
-const TAB = 0x09;
-
-/** The row of the message line starting at `start`: the digits after `M\t`. */
-function rowAt(block: Buffer, start: number): number {
-  let row = 0;
-  for (let at = start + 2; at < block.length && block[at] !== TAB; at++) {
-    row = row * 10 + block[at]! - 0x30;
-  }
-  return row;
+/** Every line the spool writes ends with a newline: a file that does not was cut short. */
+async function endsWithNewline(handle: FileHandle, check: LineCheck): Promise<void> {
+  const { size } = await handle.stat();
+  if (size === 0) return;
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  if (last[0] !== NEWLINE) check.refuse('its last line is cut short');
 }
 
-function parseLine(line: string): Entry {
-  if (line.startsWith('F\t')) return JSON.parse(line.slice(2)) as Entry;
+const NEWLINE = 0x0a;
+/** `M`, the first byte of a message's line (`F` begins a final entry's). */
+const MESSAGE = 0x4d;
+const FINAL = 0x46;
+const TAB = 0x09;
+
+/**
+ * What every spool line must be before anything of it is used: a message line with its row after
+ * the one before and its JSON whole, or a final entry's line. Counted, so the reader can say
+ * whether every line came back.
+ */
+class LineCheck {
+  count = 0;
+  private lastRow = 0;
+
+  constructor(private readonly path: string) {}
+
+  /** The next line, decoded: counted, in order, whole. */
+  next(line: string): Entry {
+    const entry = this.whole(line);
+    this.count++;
+    if (entry.kind === 'message') this.follows(entry.row);
+    return entry;
+  }
+
+  /** The next line, from its bytes: counted, in order; its row, or 0 for a final entry's. */
+  passed(block: Buffer, start: number): number {
+    const kind = block[start];
+    if (block[start + 1] !== TAB || (kind !== MESSAGE && kind !== FINAL)) {
+      return this.refuse(`line ${this.count + 1} is not a spool line`);
+    }
+    this.count++;
+    if (kind === FINAL) return 0;
+    const row = rowAt(block, start);
+    this.follows(row);
+    return row;
+  }
+
+  /** A line's entry, once the line is whole: its kind, a message's JSON closed, a final's parsed. */
+  whole(line: string): Entry {
+    const entry = line.startsWith('M\t') && line.endsWith('}') ? parseLine(line) : undefined;
+    if (entry) return entry;
+    if (line.startsWith('F\t')) {
+      try {
+        return JSON.parse(line.slice(2)) as Entry;
+      } catch {
+        // Refused below, as a line cut short.
+      }
+    }
+    return this.refuse(`line ${this.count + 1} is not a whole spool line`);
+  }
+
+  private follows(row: number): void {
+    if (!(row > this.lastRow)) this.refuse(`line ${this.count} is out of order`);
+    this.lastRow = row;
+  }
+
+  refuse(what: string): never {
+    throw new SpoolUnreadableError(this.path, what);
+  }
+}
+/** The row of the message line starting at `start`: the digits after `M\t` (0 when none are). */
+function rowAt(block: Buffer, start: number): number {
+  let row = 0;
+  let at = start + 2;
+  for (; at < block.length && block[at] !== TAB; at++) {
+    const digit = block[at]! - 0x30;
+    if (digit < 0 || digit > 9) return 0;
+    row = row * 10 + digit;
+  }
+  return at === start + 2 ? 0 : row;
+}
+
+/** A message line's entry, or undefined when it lacks a column. */
+function parseLine(line: string): Entry | undefined {
   const a = line.indexOf('\t', 2);
   const b = line.indexOf('\t', a + 1);
   const c = line.indexOf('\t', b + 1);
   const d = line.indexOf('\t', c + 1);
   const e = line.indexOf('\t', d + 1);
   const f = line.indexOf('\t', e + 1);
+  if (f < 0) return undefined;
   const entry: Entry = {
     kind: 'message',
     row: Number(line.slice(2, a)),

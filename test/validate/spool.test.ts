@@ -4,7 +4,7 @@ import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entry } from '../../src/validate/entries.js';
-import { readSpool, SpoolWriter } from '../../src/validate/spool.js';
+import { readSpool, SpoolUnreadableError, SpoolWriter } from '../../src/validate/spool.js';
 import { lineBlocks, lineChunks, TEXT_PIECE_BYTES } from '../../src/shared/files.js';
 import { tempDir } from '../helpers/files.js';
 import { messageEntries } from '../helpers/reliability.js';
@@ -85,6 +85,72 @@ describe('the spool', () => {
     expect(back.filter((e) => e.kind === 'final')).toHaveLength(
       MIXED.filter((e) => e.kind === 'final').length,
     );
+  });
+});
+
+describe('a spool read back', () => {
+  const SMALL = MIXED.slice(0, 12);
+  /** The small spool's text with `change` made to it. */
+  async function damaged(name: string, change: (text: string) => string | Buffer) {
+    const path = await spoolOf(name, SMALL);
+    const { readFile } = await import('node:fs/promises');
+    await writeFile(path, change(await readFile(path, 'utf8')));
+    return path;
+  }
+  const lines = (text: string) => text.split('\n');
+
+  it.each([
+    ['as zeros', (t: string) => Buffer.alloc(Buffer.byteLength(t)), /its last line is cut short/],
+    ['cut in its last line', (t: string) => t.slice(0, -5), /its last line is cut short/],
+    [
+      'short of its last lines',
+      (t: string) => lines(t).slice(0, 9).join('\n') + '\n',
+      /9 of its 12 lines/,
+    ],
+    ['empty', () => '', /0 of its 12 lines/],
+    [
+      'with a block of zeros amid its lines',
+      (t: string) => {
+        const l = lines(t);
+        l[3] = '\0'.repeat(l[3]!.length);
+        return l.join('\n');
+      },
+      /line 4 is not/,
+    ],
+    [
+      'with two lines swapped',
+      (t: string) => {
+        const l = lines(t);
+        [l[1], l[2]] = [l[2]!, l[1]!];
+        return l.join('\n');
+      },
+      /line \d+ is out of order/,
+    ],
+    ['with a row that is not a number', (t: string) => t.replace('M\t1\t', 'M\tx\t'), /line 1 is/],
+  ])(
+    '%s: refused before any of it is given back, whichever way it is read',
+    async (name, change, says) => {
+      const path = await damaged(`${name.replace(/\W+/g, '-')}.spool`, change);
+      for (const keep of [undefined, () => true, () => false]) {
+        const back: Entry[] = [];
+        const reading = (async () => {
+          for await (const chunk of readSpool(path, keep, SMALL.length)) back.push(...chunk);
+        })();
+        await expect(reading).rejects.toThrow(says);
+        await expect(reading).rejects.toBeInstanceOf(SpoolUnreadableError);
+      }
+    },
+  );
+
+  it('gives back a whole spool with its count, and refuses another count', async () => {
+    const path = await spoolOf('counted.spool', SMALL);
+    const back: Entry[] = [];
+    for await (const chunk of readSpool(path, undefined, SMALL.length)) back.push(...chunk);
+    expect(back).toEqual(SMALL);
+    const more = (async () => {
+      for await (const chunk of readSpool(path, () => false, SMALL.length + 1)) void chunk;
+    })();
+    await expect(more).rejects.toThrow(`12 of its 13 lines`);
   });
 });
 

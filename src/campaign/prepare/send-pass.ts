@@ -18,7 +18,9 @@ import {
 } from '../../shared/errors.js';
 import { describeWindow, windowState, type SendWindow } from '../../shared/window.js';
 import type { Plan } from '../../validate/plan.js';
-import { readSpool } from '../../validate/spool.js';
+import type { Entry } from '../../validate/entries.js';
+import { readSpool, SpoolUnreadableError } from '../../validate/spool.js';
+import { unstamp } from './kept-spool.js';
 import { runCampaign } from './journaled-send.js';
 import type {
   CampaignRequest,
@@ -195,12 +197,13 @@ async function sendCounted(
   const deliveries = claim.journal
     ? await recordedDeliveries(newest === undefined ? [] : [newest])
     : undefined;
+  const spool = checkedSpool(claim.paths.spool, input.plan.records);
   let run: RunResult;
   try {
     run = await runCampaign(
       {
-        entries: readSpool(claim.paths.spool),
-        reread: (keep) => readSpool(claim.paths.spool, keep),
+        entries: spool.read(),
+        reread: (keep) => spool.read(keep),
         reportPath,
         journalPath: claim.paths.journal,
         contentHash: identity.contentHash,
@@ -228,8 +231,26 @@ async function sendCounted(
     options.events.off('record', onRecord);
     options.events.off('batch', onBatch);
   }
+  // A spool that did not read back as written is not kept for the next run: it validates again.
+  if (spool.unreadable) await unstamp(claim.paths).catch(() => undefined);
   if (deliveries) await restoreDeliveries(reportPath, deliveries);
   return { run, sent };
+}
+
+/** The spool read back, each line checked and counted; whether a reading found it unreadable. */
+function checkedSpool(path: string, lines: number) {
+  const spool = {
+    unreadable: false,
+    async *read(keep?: (row: number) => boolean): AsyncGenerator<Entry[]> {
+      try {
+        yield* readSpool(path, keep, lines);
+      } catch (error) {
+        if (error instanceof SpoolUnreadableError) spool.unreadable = true;
+        throw error;
+      }
+    },
+  };
+  return spool;
 }
 
 /** How a run the send window stopped stands: what it sent, what is left, when it opens again. */

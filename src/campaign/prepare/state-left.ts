@@ -6,6 +6,7 @@ import { emptyJournalState, readJournal } from '../../journal/journal.js';
 import { takeAnswersFromReport, type SpoolReader } from './kept-answers.js';
 import { earlierResult, isEarlier, noResumeCounts, type Earlier } from './resume.js';
 import type { StateLeft } from '../types.js';
+import { SpoolUnreadableError } from '../../validate/spool.js';
 
 /** What the resume reads, as the run that stopped knows it. */
 export interface LeftBehind {
@@ -25,6 +26,20 @@ export async function stateLeft(
 ): Promise<StateLeft | undefined> {
   const { reread } = files;
   if (!reread) return undefined;
+  try {
+    return await countLeft(files, reread, held);
+  } catch (error) {
+    // A spool that does not read back cannot be counted from: the resume validates again.
+    if (error instanceof SpoolUnreadableError) return undefined;
+    throw error;
+  }
+}
+
+async function countLeft(
+  files: LeftBehind,
+  reread: SpoolReader,
+  held: readonly SettledResult[],
+): Promise<StateLeft> {
   const journal = (await readJournal(files.journalPath)) ?? emptyJournalState();
   await takeAnswersFromReport(journal, files.reportPath, reread);
   const counts = noResumeCounts();
