@@ -2,6 +2,7 @@
 // the send pass to its gateway target, and the typed error a run ends with. No terminal here: the
 // caller listens to the events and words the way to finish.
 import type { Settings } from '../config/settings.js';
+import { rangesOf } from '../journal/columns.js';
 import type { SendEmitter } from '../send/events.js';
 import { groupDigits, plural } from '../shared/count.js';
 import {
@@ -141,19 +142,14 @@ function stateLeftText(result: CampaignResult): string {
     );
   }
   parts.push(`${groupDigits(left.toSend)} not sent`);
-  const lost = countRows(left.lost);
+  const lost = left.lost.length;
   const lostText =
     lost > 0
-      ? `; ${plural(lost, 'answer')} the gateway gave could not be kept anywhere (rows ` +
-        `${rangesText(left.lost)}): --resume reports them unknown`
+      ? `; ${plural(lost, 'answer')} the gateway gave could not be made durable anywhere (rows ` +
+        `${rangesText(rangesOf(left.lost.map((answer) => answer.row)))}), each listed with ` +
+        'its MessageId and TransactionId (stateLeft.lost in --json) to keep: --resume reports them unknown'
       : '';
   return parts.join(', ') + lostText;
-}
-
-function countRows(ranges: readonly number[]): number {
-  let count = 0;
-  for (let k = 0; k + 1 < ranges.length; k += 2) count += ranges[k + 1]! - ranges[k]! + 1;
-  return count;
 }
 
 /** `1-100, 301, 305-310`, the first ten ranges and a count of the rest. */

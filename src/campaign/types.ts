@@ -2,7 +2,6 @@
 // plan, the send pass's options and result, and a follow-up's part of the request.
 import type { Settings } from '../config/settings.js';
 import type { InputFile } from '../input/open.js';
-import type { Ranges } from '../journal/columns.js';
 import type { CampaignIdentity, CampaignShape } from '../journal/identity.js';
 import type { FollowUpOf } from '../journal/state.js';
 import type { Mapping } from '../message/columns.js';
@@ -147,8 +146,21 @@ export interface StateLeft {
   unposted: number;
   /** Records the resume sends. */
   toSend: number;
-  /** Rows whose answer came but neither the journal nor the report kept: the resume reports them unknown. */
-  lost: Ranges;
+  /**
+   * Answers that came but that no successful sync made durable (neither the journal's nor the
+   * report's), in row order: the stop lists them for the operator to keep, since the resume may
+   * find none of them (it reports them unknown).
+   */
+  lost: LostAnswer[];
+}
+
+/** An answer the gateway gave that could not be made durable: what the operator keeps of it. */
+export interface LostAnswer {
+  row: number;
+  messageId: string;
+  outcome: string;
+  statusCode?: number;
+  transactionId?: string;
 }
 
 export interface RunResult extends SendOutcome {

@@ -1,14 +1,15 @@
 // Every write and sync of a small send fails in turn, as SQLite's I/O-error tests fail the 1st, 2nd,
 // 3rd … operation of a run: for every N, a full disk (ENOSPC, sticky), a passing I/O error (EIO),
-// and in turn the other sticky errnos a disk gives. Then the fault is freed and
+// in turn the other sticky errnos a disk gives, and every sync from N on failing while writes go
+// through; a failed sync drops what it covered. Then the fault is freed and
 // the campaign is finished as the error says. No answer the gateway gave is lost, nothing is sent
 // twice, every record is reported once, and a stop counts what the resume then finds
 // (docs/campaign-state.md#when-the-disk-fails).
+import { statSync, truncateSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send, startSimulator, type Simulator, type SummaryDocument } from '../../src/index.js';
-import { rowsOf } from '../../src/journal/columns.js';
 import { campaignIdentity } from '../../src/journal/identity.js';
 import { findDuplicates, type LedgerEntry } from '../../src/simulator/index.js';
 import { injectDiskFault, type DiskFault, type DiskOp } from '../../src/shared/disk.js';
@@ -20,8 +21,11 @@ const RECORDS = 200;
 /** Four batches, two in flight at a time. */
 const SENDING = { batchSize: 50, concurrency: 2, outageGrace: 0 };
 
-/** A full disk and a quota stay full, a read-only remount stays so, a file at its size limit too; an I/O error passes. */
-type Errno = [code: string, words: string, sticky: boolean];
+/**
+ * A full disk and a quota stay full, a read-only remount stays so, a file at its size limit too;
+ * an I/O error passes. `syncs`: only syncs fail, writes go through (a writeback error).
+ */
+type Errno = [code: string, words: string, sticky: boolean, syncs?: 'syncs'];
 const FULL: Errno = ['ENOSPC', 'no space left on device', true];
 const PASSING: Errno = ['EIO', 'i/o error', false];
 /**
@@ -33,7 +37,16 @@ const OTHER_STICKY: Errno[] = [
   ['EROFS', 'read-only file system', true],
   ['EFBIG', 'file too large', true],
 ];
-const errnosOf = (n: number): Errno[] => [FULL, PASSING, OTHER_STICKY[n % OTHER_STICKY.length]!];
+/** Every sync from the Nth operation on fails with EIO while writes succeed: the classic writeback error. */
+const SYNCS_FAIL: Errno = ['EIO', 'i/o error', true, 'syncs'];
+const errnosOf = (n: number): Errno[] => [
+  FULL,
+  PASSING,
+  OTHER_STICKY[n % OTHER_STICKY.length]!,
+  SYNCS_FAIL,
+];
+/** A case's name: its errno (with `SYNC` when only syncs fail) and its N. */
+const caseName = ([code, , , syncs]: Errno, n: number) => `${code}${syncs ? 'SYNC' : ''}-${n}`;
 
 /** Each case's fault, by the folder its files are in: the cases of one N run side by side. */
 const faults = new Map<string, DiskFault>();
@@ -88,19 +101,50 @@ function options(name: string, more: { resume?: boolean; force?: boolean } = {})
 
 /**
  * The Nth operation of case `name` fails, and with `sticky` every one after it, until the fault
- * is cleared; a write puts its first 7 bytes in the file first, as one on a full disk does.
+ * is cleared; a write puts its first 7 bytes in the file first, as one on a full disk does. A
+ * sync that fails drops what it covered, as the kernel may: the file is cut back to what its
+ * last good sync made durable (PostgreSQL's 2018 lesson), so nothing unsynced can pass for kept.
  */
-function failFrom(name: string, n: number, errno: Errno): { failed: string[] } {
-  const [code, words, sticky] = errno;
-  const seen = { count: 0, failed: [] as string[] };
+function failFrom(
+  name: string,
+  n: number,
+  errno: Errno,
+): { failed: string[]; powerCut: () => void } {
+  const [code, words, sticky, syncs] = errno;
+  const durable = new Map<string, number>();
+  const undone = new Set<string>();
+  const drop = (path: string) => truncateSync(path, Math.min(durable.get(path) ?? 0, sizeOf(path)));
+  const seen = {
+    count: 0,
+    failed: [] as string[],
+    // What a failed sync left in the page cache is gone once the power is: only what a good
+    // sync made durable stays. Only syncs fail: the process reads its pages back until then.
+    powerCut: () => undone.forEach((path) => isFile(path) && drop(path)),
+  };
   faults.set(name, (op: DiskOp, path) => {
     seen.count++;
-    if (seen.count < n || (!sticky && seen.count > n)) return undefined;
+    const syncing = op === 'sync' || op === 'datasync';
+    if (seen.count < n || (!sticky && seen.count > n) || (syncs && !syncing)) {
+      if (syncing) durable.set(path, sizeOf(path));
+      return undefined;
+    }
     seen.failed.push(`${op} ${path.slice(dir.path.length)}`);
+    if (syncing && isFile(path)) {
+      if (syncs) undone.add(path);
+      else drop(path);
+    }
     const error = Object.assign(new Error(`${code}: ${words}, ${op}`), { code });
     return { error, written: 7 };
   });
   return seen;
+}
+
+function sizeOf(path: string): number {
+  return statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+}
+
+function isFile(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
 }
 
 type Outcome = { document?: SummaryDocument; error?: SmsSendError };
@@ -118,10 +162,11 @@ async function attempt(run: Promise<SummaryDocument>): Promise<Outcome> {
 /** Sends with the Nth operation failing, then finishes the campaign as the error says to. */
 async function runCase(n: number, errno: Errno): Promise<void> {
   const [code, words] = errno;
-  const name = `${code}-${n}`;
+  const name = caseName(errno, n);
   const from = sim.ledger.length;
   const fault = failFrom(name, n, errno);
   const first = await attempt(send(options(name))).finally(() => faults.delete(name));
+  fault.powerCut();
   const context = `${name}, failed ${fault.failed[0] ?? 'nothing'}: ${first.error?.message ?? 'no error'}`;
   const firstLedger = ledgerOf(name, from);
   const accepted = new Map(firstLedger.map((entry) => [entry.messageId, entry]));
@@ -151,7 +196,17 @@ async function runCase(n: number, errno: Errno): Promise<void> {
     context,
   ).toEqual(Array.from({ length: RECORDS }, (_v, i) => i + 1));
   const left = first.error?.document && stateLeftOf(first.error.document);
-  const lost = new Set(left ? [...rowsOf(left.lost)] : []);
+  const lost = new Set(left ? left.lost.map((answer) => answer.row) : []);
+  // What the stop lists of an answer it could not keep is the gateway's answer: the operator's copy.
+  for (const answer of left?.lost ?? []) {
+    const entry = accepted.get(answer.messageId);
+    if (answer.outcome === 'accepted') {
+      expect({ row: answer.row, transactionId: answer.transactionId }, context).toEqual({
+        row: answer.row,
+        transactionId: entry?.transactionId,
+      });
+    }
+  }
   answersKept(rows, accepted, lost, context);
   if (left) {
     // The stop said what the resume found, number for number (a stop before the first batch
@@ -239,6 +294,6 @@ describe('a send whose Nth write or sync fails, for every N', () => {
 
   afterAll(() => {
     // Every N of every errno ran, and counted: the closing note reports the figure.
-    expect(cases).toBe(3 * operations.length);
+    expect(cases).toBe(4 * operations.length);
   });
 });

@@ -100,14 +100,15 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
   const resumed = previous ? noResumeCounts() : undefined;
   const streams = entryStreams(options, resumed);
   let outcome: SendOutcome | undefined;
+  let reportDurable = false;
   try {
     outcome = await sendAndReport(streams, loopOptions(options, journal, sink, run), events);
   } finally {
     unwire();
-    await endState(journal, sink, outcome, options, events);
+    reportDurable = await endState(journal, sink, outcome, options, events);
   }
   const left = outcome.stopped?.stateUnwritable
-    ? await stateLeft(options, unrecordedAnswers(journal))
+    ? await stateLeft({ ...options, reportDurable }, unrecordedAnswers(journal))
     : undefined;
   return { ...outcome, resumed, left };
 }
@@ -163,7 +164,8 @@ function wireReport(options: RunOptions, sink: ReportSink, events: SendEmitter):
 /**
  * The end of a run's writing: answers the journal could not record are tried again, then the
  * report and the journal are closed. A run whose state could not be kept ends stopped (exit 6),
- * its sending done or not: --resume then finds what the journal and the report hold.
+ * its sending done or not: --resume then finds what the journal and the report hold. True when
+ * the report was written and synced whole: only then are the answers it holds kept.
  */
 async function endState(
   journal: JournalWriter,
@@ -171,7 +173,7 @@ async function endState(
   outcome: SendOutcome | undefined,
   options: RunOptions,
   events: SendEmitter,
-): Promise<void> {
+): Promise<boolean> {
   // The results written since the last synced intent reach the disk here; a sync that fails
   // holds them like any failed write.
   const kept = (await journal.settle()) || (await keepAnswers(journal, options, events));
@@ -187,6 +189,7 @@ async function endState(
   await journal.close().catch((error: unknown) => {
     if (!outcome?.stopped?.stateUnwritable) throw error;
   });
+  return reportFailure === undefined;
 }
 
 /** Marks a run that did not stop for another reason as stopped by unwritable state. */

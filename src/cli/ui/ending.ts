@@ -3,7 +3,7 @@
 import { ExitCode, NotAllAcceptedError } from '../../shared/errors.js';
 import { summaryDocument } from '../../campaign/documents.js';
 import { endingError } from '../../campaign/flow.js';
-import type { CampaignResult, ResumeCounts } from '../../campaign/types.js';
+import type { CampaignResult, LostAnswer, ResumeCounts } from '../../campaign/types.js';
 import { commandFor, gatewayArgs, maskedNote, type Invocation } from '../invocation.js';
 import { colorFor } from './color.js';
 import { groupDigits } from '../../shared/count.js';
@@ -49,6 +49,10 @@ export function endRun(result: CampaignResult, options: EndOptions): ExitCode {
     };
     process.stdout.write(`${renderSummary(summary, context, out)}\n`);
   }
+  // Answers no sync made durable are the operator's to keep: on stderr, whatever the mode.
+  if (run.left && run.left.lost.length > 0) {
+    process.stderr.write(`${renderLostAnswers(run.left.lost)}\n`);
+  }
   // Under --quiet the summary was not printed: the error says, on one line, how the run ended.
   const quiet = options.quiet && !options.json;
   const ending = (what: string, finish: string) =>
@@ -68,6 +72,26 @@ export function endRun(result: CampaignResult, options: EndOptions): ExitCode {
     process.stderr.write(`${retryHint(again, options)}\n`);
   }
   return exitCode;
+}
+
+/**
+ * The gateway's answers that could not be made durable anywhere, one line each: what the operator
+ * keeps of them, since the resume may not find them.
+ */
+export function renderLostAnswers(lost: readonly LostAnswer[]): string {
+  const lines = lost.map((answer) =>
+    [
+      `  row ${answer.row}`,
+      `MessageId ${answer.messageId}`,
+      answer.outcome,
+      `StatusCode ${answer.statusCode ?? '-'}`,
+      `TransactionId ${answer.transactionId ?? '-'}`,
+    ].join('  '),
+  );
+  return [
+    `${plural(lost.length, 'answer')} the gateway gave could not be made durable anywhere (keep this list):`,
+    ...lines,
+  ].join('\n');
 }
 
 /**
