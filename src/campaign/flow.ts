@@ -138,7 +138,7 @@ function stateLeftText(result: CampaignResult): string {
   }
   if (left.unposted > 0) {
     parts.push(
-      `${groupDigits(left.unposted)} recorded but perhaps never sent (unknown, not sent again)`,
+      `${groupDigits(left.unposted)} recorded, not known to have left (unknown, not sent again)`,
     );
   }
   parts.push(`${groupDigits(left.toSend)} not sent`);

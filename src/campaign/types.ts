@@ -132,7 +132,7 @@ export interface ResumeCounts {
   fromReport: number;
   /** Records an earlier run sent without an answer: unknown, not sent again. */
   inFlight: number;
-  /** Records an earlier run recorded as about to be sent, perhaps never sent: unknown too. */
+  /** Records an earlier run recorded as about to be sent, not known to have left: unknown too. */
   unposted: number;
 }
 
@@ -142,7 +142,7 @@ export interface StateLeft {
   inReport: number;
   /** Unknown, and not sent again: sent without an answer. */
   sentNoAnswer: number;
-  /** Unknown, and not sent again: recorded as about to be sent, perhaps never sent. */
+  /** Unknown, and not sent again: recorded as about to be sent, not known to have left. */
   unposted: number;
   /** Records the resume sends. */
   toSend: number;

@@ -414,7 +414,7 @@ function journalCounts(journal: JournalState): Record<string, number> {
   const unposted = journal.unposted.size;
   const sent = journal.inFlight.size - unposted;
   if (sent > 0) counts['sent without an answer'] = sent;
-  if (unposted > 0) counts['recorded but perhaps never sent'] = unposted;
+  if (unposted > 0) counts['recorded, not known to have left'] = unposted;
   return counts;
 }
 

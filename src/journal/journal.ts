@@ -75,7 +75,7 @@ export class JournalWriter {
    * still know the batch may have reached the gateway. A result line is only written: lost in a
    * machine crash (never in a killed process), its batch reads as in flight, `unknown` on resume
    * and not sent again, so a sync per result (half of all syncs) would buy detail, not safety. The
-   * same holds for `posted`, whose loss leaves the batch "recorded, perhaps never sent".
+   * same holds for `posted`, whose loss leaves the batch "recorded, not known to have left".
    */
   append(line: JournalLine): Promise<void> {
     const detail = line.t === 'result' || line.t === 'posted';
@@ -127,9 +127,9 @@ export interface JournalState {
   /** Rows of batches recorded as sent with no result since: how many times each was sent. */
   inFlight: Map<number, number>;
   /**
-   * Rows in flight whose request no journal line records as written whole: "recorded, perhaps
-   * never sent" (the run ended between the intent and the request), where the others are "sent,
-   * no answer" (see docs/campaign-state.md#two-kinds-of-unknown).
+   * Rows in flight whose request no journal line records as written whole: "recorded, not known
+   * to have left" (the run was killed before the request left, or its journal failed after it
+   * did), where the others are "sent, no answer" (see docs/campaign-state.md#two-kinds-of-unknown).
    */
   unposted: Set<number>;
   /**

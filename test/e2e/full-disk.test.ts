@@ -59,7 +59,7 @@ function countsOf(stop: string) {
     settled: number(/([\d,]+) records? settled and kept/),
     inReport: number(/\(([\d,]+) of them only in the report/),
     sentNoAnswer: number(/([\d,]+) sent without a recorded answer/),
-    unposted: number(/([\d,]+) recorded but perhaps never sent/),
+    unposted: number(/([\d,]+) recorded, not known to have left/),
     toSend: number(/([\d,]+) not sent/),
   };
 }

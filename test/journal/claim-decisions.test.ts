@@ -93,7 +93,7 @@ describe('refusals, word for word', () => {
       code: 'unfinished',
       message: expect.stringMatching(
         new RegExp(
-          `^campaign ${ID} was stopped on 2026-11-21: 3 recorded but perhaps never sent of 4,000 records; ` +
+          `^campaign ${ID} was stopped on 2026-11-21: 3 recorded, not known to have left of 4,000 records; ` +
             'report \\(none\\)\\. ',
         ),
       ) as unknown,

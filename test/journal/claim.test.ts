@@ -118,7 +118,7 @@ describe('claimCampaign', () => {
       exitCode: 2,
       code: 'unfinished',
       message: expect.stringMatching(
-        /was interrupted on 2026-11-22: 1 accepted, 1 failed, 2 recorded but perhaps never sent of 4 records;.*--resume/,
+        /was interrupted on 2026-11-22: 1 accepted, 1 failed, 2 recorded, not known to have left of 4 records;.*--resume/,
       ) as unknown,
     });
   });

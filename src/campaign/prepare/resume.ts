@@ -10,16 +10,21 @@ export function noResumeCounts(): ResumeCounts {
   return { fromJournal: 0, fromReport: 0, inFlight: 0, unposted: 0 };
 }
 
-/** What a record left in flight is reported as: sent with no answer, or perhaps never sent. */
+/**
+ * What a record left in flight is reported as: sent with no answer, or not known to have left.
+ * The journal cannot tell a run killed before its request left from one whose journal failed
+ * (a full disk) after it had left: either leaves the batch without its `posted` line, so the
+ * second kind claims nothing about whether it was sent.
+ */
 export const SENT_NO_ANSWER = 'sent by an interrupted run that got no answer';
-export const PERHAPS_UNSENT =
-  'recorded as about to be sent by a run that ended before its request was written whole: perhaps never sent';
+export const NOT_KNOWN_SENT =
+  'recorded as about to be sent, with no record that its request left whole (the run was killed, or could not write its journal): the gateway may have it';
 
 /** Counts a record in flight by its kind, and says what it is. */
 function inFlightError(journal: JournalState, row: number, counts: ResumeCounts): string {
   if (journal.unposted.has(row)) {
     counts.unposted++;
-    return PERHAPS_UNSENT;
+    return NOT_KNOWN_SENT;
   }
   counts.inFlight++;
   return SENT_NO_ANSWER;

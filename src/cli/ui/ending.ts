@@ -127,7 +127,7 @@ export function unknownWarning(n: number, resumed?: ResumeCounts): string {
   const unposted = resumed?.unposted ?? 0;
   const kinds =
     unposted > 0
-      ? ` (${groupDigits(unposted)} of them recorded by an earlier run but perhaps never sent)`
+      ? ` (${groupDigits(unposted)} of them recorded by an earlier run, not known to have left)`
       : '';
   return (
     `${head}${kinds}. A delivery report settles each: \`dlr\` receives them when the campaign ` +

@@ -108,7 +108,7 @@ export function resumedText(resumed: ResumeCounts): string {
   }
   if (unposted > 0) {
     parts.push(
-      `${formatCount(unposted)} recorded but perhaps never sent ${unposted === 1 ? 'is' : 'are'} unknown`,
+      `${formatCount(unposted)} recorded, not known to have left, ${unposted === 1 ? 'is' : 'are'} unknown`,
     );
   }
   return parts.length > 0 ? parts.join('; ') : 'no record was settled by an earlier run';
