@@ -4,6 +4,7 @@
 import { fstatSync, ftruncateSync, readSync, writeSync, type Stats } from 'node:fs';
 import { access, link, mkdir, open, rename, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { namedSystemError, systemErrorCode } from './errors.js';
 
 /** The operations a disk can refuse. Reads and removals are not among them. */
 export type DiskOp = 'open' | 'write' | 'datasync' | 'sync' | 'rename' | 'link' | 'mkdir';
@@ -54,7 +55,7 @@ export class DiskFile {
   /** Opens `path` to write (`flags` as fs.open takes them: 'w', 'wx', 'a', 'a+', 'r+'). */
   static async open(path: string, flags: string, mode = 0o600): Promise<DiskFile> {
     refuse('open', path);
-    return new DiskFile(path, await open(path, flags, mode));
+    return new DiskFile(path, await open(path, flags, mode).catch(rethrowNamed));
   }
 
   get fd(): number {
@@ -65,7 +66,12 @@ export class DiskFile {
   write(text: string): void {
     const failure = fault && check('write', this.path, text);
     if (failure) this.tear(Buffer.from(text, 'utf8'), failure);
-    const written = writeSync(this.handle.fd, text);
+    let written: number;
+    try {
+      written = writeSync(this.handle.fd, text);
+    } catch (error) {
+      rethrowNamed(error);
+    }
     if (written === Buffer.byteLength(text)) return;
     this.writeFrom(Buffer.from(text, 'utf8'), written);
   }
@@ -78,7 +84,13 @@ export class DiskFile {
   }
 
   private writeFrom(bytes: Uint8Array, done: number): void {
-    while (done < bytes.length) done += writeSync(this.handle.fd, bytes, done, bytes.length - done);
+    try {
+      while (done < bytes.length) {
+        done += writeSync(this.handle.fd, bytes, done, bytes.length - done);
+      }
+    } catch (error) {
+      rethrowNamed(error);
+    }
   }
 
   /** A write that fails after its first bytes, as one on a disk that fills up does. */
@@ -91,13 +103,13 @@ export class DiskFile {
   /** fdatasync: the file's data (and its size) on the disk. */
   async datasync(): Promise<void> {
     refuse('datasync', this.path);
-    await this.handle.datasync();
+    await this.handle.datasync().catch(rethrowNamed);
   }
 
   /** fsync: data and every attribute. */
   async sync(): Promise<void> {
     refuse('sync', this.path);
-    await this.handle.sync();
+    await this.handle.sync().catch(rethrowNamed);
   }
 
   size(): number {
@@ -129,13 +141,13 @@ export class DiskFile {
 
 export async function renameFile(from: string, to: string): Promise<void> {
   refuse('rename', to);
-  await rename(from, to);
+  await rename(from, to).catch(rethrowNamed);
 }
 
 /** A hard link: fails with EEXIST when `to` exists, which is what locks are made of. */
 export async function linkFile(from: string, to: string): Promise<void> {
   refuse('link', to);
-  await link(from, to);
+  await link(from, to).catch(rethrowNamed);
 }
 
 /** Errors of a folder's fsync that mean the file system cannot sync folders, not that it failed. */
@@ -160,7 +172,7 @@ export async function syncFolder(path: string): Promise<void> {
     refuse('sync', path);
     await folder.sync();
   } catch (error) {
-    if (!CANNOT_SYNC_FOLDERS.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    if (!CANNOT_SYNC_FOLDERS.has((error as NodeJS.ErrnoException).code ?? '')) rethrowNamed(error);
   } finally {
     await folder.close();
   }
@@ -169,7 +181,7 @@ export async function syncFolder(path: string): Promise<void> {
 /** `mkdir -p` (private folders) whose new folders are each synced in their parent. */
 export async function makeFolders(path: string): Promise<void> {
   refuse('mkdir', path);
-  const first = await mkdir(path, { recursive: true, mode: 0o700 }).catch(truerMkdirError(path));
+  const first = await makeFoldersOnce(path);
   if (first === undefined) return;
   // Every folder from `first` down to `path` is new; each parent's entry for it is synced.
   const parents: string[] = [];
@@ -181,26 +193,43 @@ export async function makeFolders(path: string): Promise<void> {
 }
 
 /**
- * A recursive mkdir on a read-only file system (or in a folder without write permission) reports
- * ENOENT, as if a parent were missing: the first missing folder is made on its own, which fails
- * with the error that says why (EROFS, EACCES).
+ * A recursive mkdir, returning the first folder it made. Node reports a recursive mkdir that failed
+ * as ENOENT, as if a parent were missing, whatever the cause (a read-only file system, a folder
+ * without write permission, a full disk, errno 122): the first missing folder is then made on its
+ * own, which fails with the error that says why. When that one succeeds the failure has passed
+ * (a disk that had a moment's trouble), and the rest is made once more.
  */
-function truerMkdirError(path: string): (error: NodeJS.ErrnoException) => Promise<never> {
-  return async (error) => {
-    if (error.code !== 'ENOENT') throw error;
-    let missing = path;
-    while (
-      dirname(missing) !== missing &&
-      !(await access(dirname(missing)).then(
-        () => true,
-        () => false,
-      ))
-    ) {
-      missing = dirname(missing);
-    }
-    await mkdir(missing, { mode: 0o700 }).catch((truer: NodeJS.ErrnoException) => {
-      throw truer.code === 'ENOENT' ? error : truer;
+async function makeFoldersOnce(path: string): Promise<string | undefined> {
+  try {
+    return await mkdir(path, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    if (systemErrorCode(error) !== 'ENOENT') rethrowNamed(error);
+    const missing = await firstMissing(path);
+    await mkdir(missing, { mode: 0o700 }).catch((truer: unknown) => {
+      rethrowNamed(systemErrorCode(truer) === 'ENOENT' ? error : truer);
     });
-    throw error;
-  };
+    if (missing !== path) await mkdir(path, { recursive: true, mode: 0o700 }).catch(rethrowNamed);
+    return missing;
+  }
+}
+
+/** The highest folder of `path` that does not exist. */
+async function firstMissing(path: string): Promise<string> {
+  let missing = path;
+  while (dirname(missing) !== missing && !(await exists(dirname(missing)))) {
+    missing = dirname(missing);
+  }
+  return missing;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Throws a failed operation's error with its code named (errno 122 is EDQUOT; see errors.ts). */
+function rethrowNamed(error: unknown): never {
+  throw namedSystemError(error);
 }

@@ -1,4 +1,5 @@
 // Exit codes, named once, and the errors that end a run; each error carries its code so only main.ts maps them.
+import { constants as osConstants } from 'node:os';
 
 /** docs/architecture.md#exit-codes: the same codes for every command. */
 export const ExitCode = {
@@ -154,16 +155,55 @@ export class InterruptedError extends SmsSendError {
   }
 }
 
+/** Errno numbers by name, the first name of each number (EAGAIN before EWOULDBLOCK). */
+const ERRNO_NAMES = new Map<number, string>();
+for (const [name, number] of Object.entries(osConstants.errno)) {
+  if (!ERRNO_NAMES.has(number)) ERRNO_NAMES.set(number, name);
+}
+
+/**
+ * Words for errnos libuv has no name for, so Node reports them as `Unknown system error -122`
+ * (or `UNKNOWN` from a synchronous call) on every supported line: EDQUOT is the one a disk gives.
+ */
+const UNNAMED_WORDS: Record<string, string> = { EDQUOT: 'disk quota exceeded' };
+
+/**
+ * A system error's code by name (`ENOSPC`), also where Node knows only its number: errno -122
+ * is EDQUOT whatever Node called it. Undefined for an error that is not a system call's.
+ */
+export function systemErrorCode(error: unknown): string | undefined {
+  const { code, errno } = (error ?? {}) as NodeJS.ErrnoException;
+  if (typeof code === 'string' && /^E[A-Z0-9]+$/.test(code)) return code;
+  return typeof errno === 'number' ? ERRNO_NAMES.get(Math.abs(errno)) : undefined;
+}
+
+/**
+ * The same error with its code named and its message in words where Node could not (errno 122,
+ * EDQUOT): every disk operation's failure passes here, so the code that meets it sees the name.
+ */
+export function namedSystemError<E>(error: E): E {
+  const code = systemErrorCode(error);
+  const failure = error as NodeJS.ErrnoException;
+  if (code === undefined || failure.code === code || !(error instanceof Error)) return error;
+  const words = UNNAMED_WORDS[code] ?? code;
+  failure.message = failure.message.replace(
+    /^(Unknown system error -?\d+|UNKNOWN): [^,]*/,
+    `${code}: ${words}`,
+  );
+  failure.code = code;
+  return error;
+}
+
 /**
  * A system error in words, with its code: `no space left on device (ENOSPC)`, `read-only file
  * system (EROFS)`. Node's own message leads with the code and ends with the call and the path.
  */
 export function describeSystemError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const code = (error as NodeJS.ErrnoException).code;
-  if (typeof code !== 'string' || !/^E[A-Z0-9]+$/.test(code)) return error.message;
-  const words = error.message
-    .replace(new RegExp(`^${code}: `), '')
+  const code = systemErrorCode(error);
+  if (code === undefined) return error.message;
+  const words = namedSystemError(error)
+    .message.replace(new RegExp(`^${code}: `), '')
     .replace(/, \w+( '.*')?$/, '')
     .trim();
   return words === '' || words === code ? code : `${words} (${code})`;
@@ -172,15 +212,18 @@ export function describeSystemError(error: unknown): string {
 /** Errors of a disk that cannot take a write: full, over quota, read-only, failing, too large. */
 const DISK_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EFBIG', 'EACCES', 'EPERM']);
 
+/** Whether an error is a disk's refusal to take a write (by its name or its errno number). */
+export function isDiskError(error: unknown): boolean {
+  const code = systemErrorCode(error);
+  return code !== undefined && DISK_ERRORS.has(code);
+}
+
 /**
  * A failure to write campaign state before anything was sent, as the refusal it is (exit 2):
  * undefined when `error` is not a disk's.
  */
 export function unsentStateError(error: unknown): UsageError | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (error instanceof SmsSendError || typeof code !== 'string' || !DISK_ERRORS.has(code)) {
-    return undefined;
-  }
+  if (error instanceof SmsSendError || !isDiskError(error)) return undefined;
   const refusal = new UsageError(
     `campaign state could not be written: ${describeSystemError(error)}; nothing was sent. ` +
       'Make room in the state directory (or make it writable) and run again.',

@@ -1,6 +1,13 @@
 // System errors in words with their code, and which of them refuse a run before it sends.
 import { describe, expect, it } from 'vitest';
-import { describeSystemError, unsentStateError, UsageError } from '../../src/shared/errors.js';
+import {
+  describeSystemError,
+  isDiskError,
+  namedSystemError,
+  systemErrorCode,
+  unsentStateError,
+  UsageError,
+} from '../../src/shared/errors.js';
 
 const errno = (message: string, code?: string) => Object.assign(new Error(message), { code });
 
@@ -20,6 +27,56 @@ describe('describeSystemError', () => {
 
   it('says what a value that is no error is', () => {
     expect(describeSystemError('plain')).toBe('plain');
+  });
+});
+
+/** An error as Node gives it for an errno libuv has no name for (EDQUOT, 122, on every line). */
+const unnamed = (message: string, code: string, number: number) =>
+  Object.assign(new Error(message), { code, errno: number });
+
+describe('an errno Node has no name for', () => {
+  const async122 = () =>
+    unnamed(
+      'Unknown system error -122: Unknown system error -122, fdatasync',
+      'Unknown system error -122',
+      -122,
+    );
+  const sync122 = () => unnamed('UNKNOWN: unknown error, write', 'UNKNOWN', -122);
+
+  it.each([
+    ['an asynchronous call', async122, 'EDQUOT'],
+    ['a synchronous call', sync122, 'EDQUOT'],
+    [
+      'a named one',
+      () => unnamed('ENOSPC: no space left on device, write', 'ENOSPC', -28),
+      'ENOSPC',
+    ],
+    ['an errno with two names', () => unnamed('x', 'UNKNOWN', -11), 'EAGAIN'],
+    ['no errno at all', () => new Error('plain'), undefined],
+    ['an errno no name has', () => unnamed('UNKNOWN: unknown error', 'UNKNOWN', -9999), undefined],
+  ])('is named by its number from %s', (_how, make, code) => {
+    expect(systemErrorCode(make())).toBe(code);
+  });
+
+  it.each([
+    [async122, 'disk quota exceeded (EDQUOT)'],
+    [sync122, 'disk quota exceeded (EDQUOT)'],
+  ])(
+    'is said in words, and refuses a run before it sends as a full disk does (%#)',
+    (make, words) => {
+      expect(describeSystemError(make())).toBe(words);
+      expect(isDiskError(make())).toBe(true);
+      expect(unsentStateError(make())?.message).toContain(`could not be written: ${words}`);
+      const named = namedSystemError(make());
+      expect(named.code).toBe('EDQUOT');
+      expect(named.message).toMatch(/^EDQUOT: disk quota exceeded, (fdatasync|write)$/);
+    },
+  );
+
+  it('leaves a named error as it was', () => {
+    const error = unnamed('ENOSPC: no space left on device, write', 'ENOSPC', -28);
+    expect(namedSystemError(error)).toBe(error);
+    expect(error.message).toBe('ENOSPC: no space left on device, write');
   });
 });
 

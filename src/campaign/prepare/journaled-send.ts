@@ -30,7 +30,7 @@ import { backoffDelay } from '../../shared/backoff.js';
 import { sendLoop } from '../../send/send.js';
 import { StateWriteError, toRow } from '../../send/state.js';
 import type { Poster, SendLoopOptions, SendOutcome } from '../../send/types.js';
-import { describeSystemError, leadingTo, StateUnwritableError } from '../../shared/errors.js';
+import { describeSystemError, leadingTo, UsageError } from '../../shared/errors.js';
 import { stateLeft } from './state-left.js';
 import type { Entry } from '../../validate/entries.js';
 
@@ -367,8 +367,13 @@ async function startJournal(options: RunOptions, run: number): Promise<JournalWr
   }
 }
 
-function notStarted(error: unknown): StateUnwritableError {
-  const stop = new StateUnwritableError(`${stateReason(error)}. Nothing was sent.`);
+/**
+ * The journal could not be started: nothing was sent, so the refusal is exit 2, as every state
+ * write that fails before the first batch is. The campaign is marked running by now, so what
+ * moves on is --resume (which starts it, since nothing of it was sent).
+ */
+function notStarted(error: unknown): UsageError {
+  const stop = new UsageError(`${stateReason(error)}. Nothing was sent.`, 'state-unwritable');
   return leadingTo(stop, {
     say: 'Once there is room, send it',
     add: ['--resume'],
