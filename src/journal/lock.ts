@@ -162,10 +162,12 @@ const MAX_TAKEOVERS = 20;
 /**
  * Whether a takeover file's run is gone. Takeover files are linked into place whole, so one
  * without a readable name was not written by sms-send: it is left alone, and the lock with it.
+ * An empty one is what a machine crash leaves of one whose text had not reached the disk: its
+ * run is gone with the machine, and the next generation's file is taken.
  */
 async function takeoverAbandoned(mutex: string, system: System): Promise<boolean> {
   const text = await readIfExists(mutex);
-  if (text === undefined) return true;
+  if (text === undefined || text === '') return true;
   const holder = parseLock(text);
   return holder !== undefined && !isAlive(holder, text, system);
 }

@@ -1,8 +1,8 @@
 // Report writers: rows are appended in their format's layout as results arrive, never held in memory.
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
-import { DiskFile } from '../shared/disk.js';
+import { basename, dirname, extname } from 'node:path';
+import { DiskFile, syncFolder } from '../shared/disk.js';
 import { describeSystemError, leadingTo, UsageError } from '../shared/errors.js';
 import { FORMATS, reportFormat, type Layout, type ReportFormat } from './format.js';
 import { junitCase, junitHead, JUNIT_TAIL } from './junit.js';
@@ -117,6 +117,9 @@ export async function openReport(
     throw unwritableReport(path, error);
   }
   try {
+    // Its name synced in its folder before anything is sent: a campaign's manifest names its
+    // report, and after a machine crash that name must lead somewhere (a follow-up reads it).
+    await syncFolder(dirname(path) || '.');
     return await writerOf(path, format, handle, columns);
   } catch (error) {
     // A report this run made and could not start is no report: the next run must not find it.

@@ -1,5 +1,6 @@
 // The names the first batch depends on are durable before it leaves: the campaign's folder synced
-// in campaigns/, the journal's name synced in the campaign's folder, each after it was made. The
+// in campaigns/, the journal's name synced in the campaign's folder, the report's in its own,
+// each after it was made. The
 // file-system calls of a whole send, in-process, are logged in order by spies on node:fs/promises.
 import type * as fsPromises from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
@@ -81,5 +82,9 @@ describe('durable names', () => {
       .filter((l) => l === `sync ${campaigns}` || l === `sync ${campaign}`);
     expect(folderSyncs).toEqual([`sync ${campaigns}`, `sync ${campaign}`, `sync ${campaign}`]);
     expect(basename(campaigns)).toBe('campaigns');
+    // The report the manifest names is findable after a crash: its name synced in its folder.
+    const reportMade = at(`open ${run.report} wx`);
+    const reportNamed = at(`sync ${dirname(run.report)}`, reportMade);
+    expect(reportNamed).toBeLessThan(firstBatch);
   });
 });

@@ -282,6 +282,18 @@ describe('acquireLock', () => {
     await lock.release();
   });
 
+  it('takes the next takeover file past one a machine crash left empty, and removes them all', async () => {
+    const { options, sleeps } = world();
+    const stale = lockText(DEAD);
+    await writeFile(path, stale);
+    // Linked whole, its text was lost in a crash before the disk had it: the run that made it is gone.
+    await writeFile(takeoverPath(path, stale, 1), '');
+    const lock = await acquireLock(path, undefined, options);
+    expect(await readdir(dir)).toEqual(['campaign.lock']);
+    expect(sleeps).toEqual([]);
+    await lock.release();
+  });
+
   it('takes over at the twentieth takeover file, and no further', async () => {
     const stale = lockText(DEAD);
     for (const killed of [19, 20]) {
