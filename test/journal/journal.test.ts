@@ -6,8 +6,10 @@ import { injectDiskFault } from '../../src/shared/disk.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/shared/errors.js';
 import {
+  adoptResults,
   ARCHIVED_JOURNAL,
   archiveJournal,
+  emptyJournalState,
   JOURNAL_VERSION,
   resultLine,
   JournalWriter,
@@ -384,5 +386,71 @@ describe('archiveJournal', () => {
       'journal-1.ndjsonx',
     ])
       expect(name).not.toMatch(ARCHIVED_JOURNAL);
+  });
+});
+
+describe('the journal, line by line: what the edges do', () => {
+  it('batchLine records each row once, in order, as ranges', () => {
+    expect(batchLine('b', [5, 3, 4, 3, 9, 8])).toEqual({ t: 'batch', b: 'b', r: [3, 5, 8, 9] });
+  });
+
+  it('an empty journal state names no campaign and has sent nothing', () => {
+    expect(emptyJournalState()).toMatchObject({ campaign: '', runs: 0, sent: false });
+    expect(emptyJournalState().inFlight.size).toBe(0);
+  });
+
+  it('adopting no results changes nothing; adopting some settles them in row order as the report batch', async () => {
+    const state = await read(start(1), send('1:1', [1, 2, 3]));
+    adoptResults(state, []);
+    expect(state.adopted).toBeUndefined();
+    expect(inFlight(state)).toEqual({ 1: 1, 2: 1, 3: 1 });
+    adoptResults(state, [
+      { row: 3, outcome: 'accepted', attempts: 1, statusCode: 0, transactionId: 't3' },
+      { row: 1, outcome: 'rejected', attempts: 1, statusCode: 5 },
+    ]);
+    expect([...state.adopted!.keys()]).toEqual([1, 3]);
+    expect(state.results.get(3)).toMatchObject({ transactionId: 't3' });
+    expect(state.results.outcome(1)).toBe('rejected');
+    expect(inFlight(state)).toEqual({ 2: 1 });
+  });
+
+  it('a batch sent again after a posted send stays posted: its rows left whole once', async () => {
+    const state = await read(
+      start(1),
+      send('1:1', [1]),
+      { t: 'posted', b: '1:1' },
+      send('1:1', [1]),
+    );
+    expect(inFlight(state)).toEqual({ 1: 2 });
+    expect(state.unposted.size).toBe(0);
+  });
+
+  it('an unsent line takes back one of two sends, and the batch stays in flight', async () => {
+    const state = await read(start(1), send('1:1', [1]), send('1:1', [1]), unsent('1:1'));
+    expect(inFlight(state)).toEqual({ 1: 1 });
+  });
+
+  it('a result for part of a batch settles those rows; the batch waits for the rest', async () => {
+    const state = await read(
+      start(1),
+      send('1:1', [1, 2]),
+      done('1:1', [1, 'accepted', 1, 0]),
+      send('1:1', [1, 2]),
+    );
+    // The batch is still waiting, sent twice: both rows are in flight for both sends.
+    expect(inFlight(state)).toEqual({ 1: 2, 2: 2 });
+  });
+
+  it('a journal that ends on a blank line reads as the lines before it', async () => {
+    const state = await read(start(1), send('1:1', [1]), '', '');
+    expect(inFlight(state)).toEqual({ 1: 1 });
+  });
+
+  it('appends to an empty journal that exists without adding a line before its first', async () => {
+    await writeFile(path, '');
+    const writer = await JournalWriter.open(path);
+    await writer.append({ t: 'unsent', b: 'x' });
+    await writer.close();
+    expect(await readFile(path, 'utf8')).toBe('{"t":"unsent","b":"x"}\n');
   });
 });

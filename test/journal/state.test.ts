@@ -15,6 +15,7 @@ import {
   listCampaigns,
   pruneCampaigns,
   readManifest,
+  stateDirProblem,
   writeManifest,
   type Manifest,
 } from '../../src/journal/state.js';
@@ -334,5 +335,60 @@ describe('pruneCampaigns', () => {
 
   it('prunes nothing in a state directory without campaigns', async () => {
     expect(await pruneCampaigns(join(stateDir, 'none'), CUTOFF)).toEqual([]);
+  });
+});
+
+describe('stateDirProblem: what a dry run says a real run would meet', () => {
+  it('none for a state directory that can be made below a writable folder', async () => {
+    expect(await stateDirProblem(join(stateDir, 'a', 'b'))).toBeUndefined();
+    await ensureStateDir(stateDir);
+    expect(await stateDirProblem(stateDir)).toBeUndefined();
+  });
+
+  it('the refusal of a real run for one below a folder it cannot write', async () => {
+    // As root every folder is writable: what cannot be made is a folder below a file.
+    const blocked = join(stateDir, 'file');
+    await writeFile(blocked, '');
+    const problem = await stateDirProblem(join(blocked, 'state'));
+    expect(problem).toBeInstanceOf(UsageError);
+    expect(problem?.message).toContain(
+      `the state directory ${join(blocked, 'state')} cannot be written`,
+    );
+  });
+});
+
+describe('listCampaigns and campaignDetail: what they pass over', () => {
+  it('passes over a campaign whose manifest cannot be read, and lists the rest', async () => {
+    await save(manifest('good'));
+    const bad = campaignPaths(stateDir, 'bad');
+    await mkdir(bad.dir, { recursive: true });
+    await writeFile(bad.manifest, '{not json');
+    expect((await listCampaigns(stateDir)).map((e) => e.manifest.id)).toEqual(['good']);
+  });
+
+  it('counts a stopped campaign by its manifest, its journal unread', async () => {
+    await save(manifest('stopped', { status: 'stopped' }), journal);
+    const [entry] = await listCampaigns(stateDir);
+    expect(await campaignDetail(entry!)).toMatchObject({
+      counts: COUNTS,
+      countedFromJournal: false,
+      setAside: { journals: 0, bytes: 0 },
+    });
+  });
+});
+
+describe('pruneCampaigns: what it keeps', () => {
+  it('keeps a campaign with a manifest whose lock a live run holds, even one finished long ago', async () => {
+    await save(manifest('old', { finishedAt: '2000-01-01T00:00:00.000Z' }));
+    const lock = await acquireLock(campaignPaths(stateDir, 'old').lock);
+    expect(await pruneCampaigns(stateDir, new Date('2040-01-01'))).toEqual([]);
+    await lock.release();
+    expect(await pruneCampaigns(stateDir, new Date('2040-01-01'))).toEqual(['old']);
+    expect(await readdir(join(stateDir, 'campaigns'))).toEqual([]);
+  });
+
+  it('keeps an unfinished campaign whatever its age', async () => {
+    await save(manifest('open', { status: 'interrupted', updatedAt: '2000-01-01T00:00:00.000Z' }));
+    expect(await pruneCampaigns(stateDir, new Date('2040-01-01'))).toEqual([]);
   });
 });
