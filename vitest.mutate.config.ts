@@ -13,7 +13,7 @@ export default defineConfig({
     projects: undefined,
     include: [
       'test/{config,gateway,input,journal,message,report,send,shared,validate}/*.test.ts',
-      'test/campaign/prepare/*.test.ts',
+      'test/campaign/steps/*.test.ts',
       'test/dlr/{matching,apply}.test.ts',
       'test/pipeline/{retry,send,identity}.test.ts',
     ],

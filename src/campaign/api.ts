@@ -1,7 +1,6 @@
 // The programmatic API: send(), plan() and check() for Node scripts. The same core steps the
 // command line takes, minus the terminal: no prompt, no spinner, nothing printed, no exit. Each
 // returns the document `--json` prints, or throws the typed error carrying its exit code.
-import { isAbsolute, resolve as resolvePath } from 'node:path';
 import type * as v from 'valibot';
 import { resolveSettings } from '../config/resolve.js';
 import type { Settings } from '../config/settings.js';
@@ -16,12 +15,19 @@ import {
   type PlanDocument,
   type SummaryDocument,
 } from './documents.js';
-import { endingError, refusedPlan, sendToTarget } from './flow.js';
-import { gatewayTarget } from './target.js';
-import { loadTemplate, prepareCampaign } from './prepare/index.js';
+import { endingError, refusedPlan } from './ending.js';
 import { refusalError } from './refusal.js';
-import { campaignRequest, type CampaignChoices } from './request.js';
-import type { PreparedCampaign } from './types.js';
+import {
+  campaignRun,
+  fromCwd,
+  inputFiles,
+  loadTemplate,
+  type CampaignChoices,
+  type CampaignRun,
+} from './run.js';
+import { planCampaign, sendCampaign } from './steps/index.js';
+import { gatewayAccess } from './target.js';
+import type { PlannedCampaign } from './types.js';
 
 /** Settings by their config-file names (`endpoint`, `username`, `password`, `batchSize`, …). */
 export type SettingsInput = Partial<v.InferInput<typeof settingsSchema>>;
@@ -50,7 +56,8 @@ export interface CommonOptions {
 }
 
 /** A campaign: the inputs and how they are read, as the flags of `sms-send send` say it. */
-export interface CampaignOptions extends CommonOptions, Omit<CampaignChoices, 'dryRun'> {
+export interface CampaignOptions
+  extends CommonOptions, Omit<CampaignChoices, 'dryRun' | 'simulate' | 'allowInsecure'> {
   /** CSV, JSON or NDJSON files, in order. */
   inputs: readonly string[];
   /** The message template (`{{column}}`), when the input has no text column. */
@@ -83,31 +90,17 @@ export async function send(options: SendOptions): Promise<SummaryDocument> {
   if (options.force && options.resume) {
     throw new UsageError('force and resume contradict each other');
   }
-  const events = options.events ?? new SendEmitter();
-  const settings = await settingsOf(options, events);
-  // Where to send is known before the campaign's state is looked at, as on the command line.
-  const target = gatewayTarget(settings, options);
-  const prepared = await prepare(options, settings, events, false);
-  try {
-    const problem = refusalError(prepared, options.inputs);
-    if (problem) throw problem;
-    if (options.signal?.aborted) {
-      throw new InterruptedError('interrupted before sending: nothing was sent');
-    }
-    const { result, simulated } = await sendToTarget(prepared, {
-      settings,
-      target,
-      choice: options,
-      events,
-      stopSignal: options.signal,
-    });
-    const document = summaryDocument(result, { campaign: prepared.identity.id, simulated });
-    const error = endingError(result, document, (what, how) => `${what}. ${how} resume: true`);
-    if (error) throw error;
-    return document;
-  } finally {
-    await prepared.close();
+  const run = await runOf(options, false);
+  if (options.signal?.aborted) {
+    throw new InterruptedError('interrupted before sending: nothing was sent');
   }
+  const { campaign, result, simulated } = await sendCampaign(run, {
+    planned: (planned) => warnOf(run, planned),
+  });
+  const document = summaryDocument(result, { campaign: campaign.identity.id, simulated });
+  const error = endingError(result, document, (what, how) => `${what}. ${how} resume: true`);
+  if (error) throw error;
+  return document;
 }
 
 /**
@@ -116,17 +109,13 @@ export async function send(options: SendOptions): Promise<SummaryDocument> {
  * send would be refused (invalid input, a campaign already sent, …).
  */
 export async function plan(options: PlanOptions): Promise<PlanDocument> {
-  const events = options.events ?? new SendEmitter();
-  const settings = await settingsOf(options, events);
-  const prepared = await prepare(options, settings, events, true);
-  try {
-    const document = planDocument(prepared, settings.sendWindow);
-    const problem = refusalError(prepared, options.inputs) ?? prepared.stateRefusal;
-    if (problem) throw refusedPlan(problem, document);
-    return document;
-  } finally {
-    await prepared.close();
-  }
+  const run = await runOf(options, true);
+  const planned = await planCampaign(run);
+  warnOf(run, planned);
+  const document = planDocument(planned, run.settings.sendWindow);
+  const problem = refusalError(planned, options.inputs) ?? planned.stateRefusal;
+  if (problem) throw refusedPlan(problem, document);
+  return document;
 }
 
 /**
@@ -138,8 +127,8 @@ export async function check(options: CheckOptions = {}): Promise<CheckDocument> 
   const awaitMs = awaitOf(options);
   const events = options.events ?? new SendEmitter();
   const settings = await settingsOf(options, events);
-  const target = gatewayTarget(settings, options);
-  const result = await checkTarget(settings, target, options, { ...options, awaitMs });
+  const access = gatewayAccess(settings, options);
+  const result = await checkTarget(settings, access, options, { ...options, awaitMs });
   const { document, error } = checkEnding(result);
   if (error) throw error;
   return document;
@@ -177,29 +166,56 @@ async function settingsOf(options: CommonOptions, events: SendEmitter): Promise<
   return settings;
 }
 
-/** The campaign prepared for a send or a dry run, validation reported as `validated` events. */
-async function prepare(
-  options: CampaignOptions,
-  settings: Settings,
-  events: SendEmitter,
-  dryRun: boolean,
-): Promise<PreparedCampaign> {
+/**
+ * The run the options ask for, built once: settings resolved, inputs and report found from `cwd`,
+ * the template read, the caller's events and signal as the run's.
+ */
+async function runOf(options: SendOptions, dryRun: boolean): Promise<CampaignRun> {
   if (options.inputs.length === 0) throw new UsageError('no inputs: name at least one file');
   if (options.inputs.includes('-')) {
     throw new UsageError('standard input (-) is for the command line; name a file');
   }
-  const cwd = options.cwd;
-  const from = (path: string | undefined) =>
-    cwd === undefined || path === undefined || isAbsolute(path) ? path : resolvePath(cwd, path);
-  const template = await loadTemplate(options.text, from(options.textFile));
-  // Inputs found from `cwd` are named by their full paths, so the default report lands beside them.
-  const inputs = options.inputs.map((input) => from(input)!);
-  const prepared = await prepareCampaign({
-    ...campaignRequest(inputs, { ...options, dryRun }, { settings, template, cwd }),
-    onValidated: (records) => events.emit('validated', records),
+  const events = options.events ?? new SendEmitter();
+  const settings = await settingsOf(options, events);
+  const from = (path: string) => fromCwd(path, options.cwd);
+  const choices: CampaignChoices = { dryRun };
+  for (const key of CHOICES)
+    if (options[key] !== undefined) Object.assign(choices, { [key]: options[key] });
+  if (options.report !== undefined) choices.report = from(options.report);
+  if (options.html !== undefined) choices.html = from(options.html);
+  return campaignRun({
+    // Inputs found from `cwd` are named by their full paths, so the default report lands beside them.
+    inputs: inputFiles(options.inputs.map(from)),
+    settings,
+    choices,
+    template: await loadTemplate(
+      options.text,
+      options.textFile === undefined ? undefined : from(options.textFile),
+    ),
+    io: { events, ...(options.signal ? { stop: options.signal } : {}) },
   });
-  for (const { file, message } of prepared.plan.warnings)
-    events.emit('warning', `${file}: ${message}`);
-  for (const note of prepared.notes) events.emit('warning', note);
-  return prepared;
+}
+
+/** The options that are the campaign's choices, by the same names. */
+const CHOICES = [
+  'simulate',
+  'allowInsecure',
+  'map',
+  'inputFormat',
+  'delimiter',
+  'limit',
+  'dedupe',
+  'skipInvalid',
+  'force',
+  'resume',
+  'retryUnknown',
+  'wait',
+] as const satisfies readonly (keyof CampaignChoices & keyof SendOptions)[];
+
+/** The plan's warnings and what claiming the campaign found, as `warning` events. */
+function warnOf(run: CampaignRun, planned: PlannedCampaign): void {
+  for (const { file, message } of planned.plan.warnings) {
+    run.io.events.emit('warning', `${file}: ${message}`);
+  }
+  for (const note of planned.notes) run.io.events.emit('warning', note);
 }

@@ -14,7 +14,7 @@ import { buildMessage } from '../message/build.js';
 import { planColumns } from '../message/columns.js';
 import { ExitCode, GatewayUnusableError, UsageError, type SmsSendError } from '../shared/errors.js';
 import type { DeliveryReportOptions } from '../simulator/index.js';
-import { isLoopbackUrl, openGateway, type Target, type TargetChoice } from './target.js';
+import { isLoopbackUrl, openGateway, type GatewayAccess, type GatewayChoice } from './target.js';
 
 /** How long after acceptance the simulator behind `simulate` reports: quick, but after the answer. */
 const SIMULATED_DLR_DELAY_MS = 100;
@@ -48,21 +48,16 @@ export interface CheckDocument {
 /** The check against a target: the gateway's answer, and with `awaitMs` the delivery. */
 export async function checkTarget(
   settings: Settings,
-  target: Target,
-  choice: TargetChoice,
+  access: GatewayAccess,
+  choice: GatewayChoice,
   request: CheckRequest,
   listener: CanaryListener = {},
 ): Promise<CanaryResult> {
   if (request.awaitMs !== undefined) {
-    return canaryCheck(settings, target, choice, request, listener);
+    return canaryCheck(settings, access, choice, request, listener);
   }
   const test = request.to === undefined ? undefined : testMessage(request, settings);
-  const gateway = await openGateway(target, choice, {
-    connections: 1,
-    timeoutMs: settings.timeoutMs,
-    proxies: settings.proxies,
-    caFile: settings.caFile,
-  });
+  const gateway = await openGateway(access, { settings, choices: choice }, { connections: 1 });
   try {
     return await checkGateway(gateway.client, gateway.label, test, retriesOf(settings));
   } finally {
@@ -110,8 +105,8 @@ export function checkEnding(result: CanaryResult): {
  */
 function publicBase(
   request: CheckRequest,
-  choice: TargetChoice,
-  target: Target,
+  choice: GatewayChoice,
+  access: GatewayAccess,
   receiver: DlrReceiver,
 ): string {
   if (request.dlrPublicUrl !== undefined) {
@@ -129,7 +124,7 @@ function publicBase(
     }
     return request.dlrPublicUrl.replace(/\/+$/, '');
   }
-  if (choice.simulate || (target.endpoint !== undefined && isLoopbackUrl(target.endpoint))) {
+  if (choice.simulate || (access.endpoint !== undefined && isLoopbackUrl(access.endpoint))) {
     return receiver.url;
   }
   throw new UsageError(
@@ -140,8 +135,8 @@ function publicBase(
 
 async function canaryCheck(
   settings: Settings,
-  target: Target,
-  choice: TargetChoice,
+  access: GatewayAccess,
+  choice: GatewayChoice,
   request: CheckRequest,
   listener: CanaryListener,
 ): Promise<CanaryResult> {
@@ -155,22 +150,23 @@ async function canaryCheck(
     throw error;
   });
   try {
-    const base = publicBase(request, choice, target, receiver);
+    const base = publicBase(request, choice, access, receiver);
     const deliveryReportUrl = urlTemplate(base);
     const test = testMessage(request, {
       ...settings,
       defaults: { ...settings.defaults, deliveryReportUrl },
     });
-    const gateway = await openGateway(target, choice, {
-      connections: 1,
-      timeoutMs: settings.timeoutMs,
-      proxies: settings.proxies,
-      caFile: settings.caFile,
-      deliveryReports: {
-        delayMs: SIMULATED_DLR_DELAY_MS,
-        ...(request.dlrMix === undefined ? {} : { statusMix: request.dlrMix }),
+    const gateway = await openGateway(
+      access,
+      { settings, choices: choice },
+      {
+        connections: 1,
+        deliveryReports: {
+          delayMs: SIMULATED_DLR_DELAY_MS,
+          ...(request.dlrMix === undefined ? {} : { statusMix: request.dlrMix }),
+        },
       },
-    });
+    );
     try {
       listener.start?.({
         to: test.to,

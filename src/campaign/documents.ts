@@ -10,7 +10,7 @@ import type { Problem, SmsSendError } from '../shared/errors.js';
 import { windowState, type SendWindow, type WindowState } from '../shared/window.js';
 import type { Plan } from '../validate/plan.js';
 import type { ReceiverSummary } from './deliveries.js';
-import type { CampaignResult, PreparedCampaign, ResumeCounts, StateLeft } from './types.js';
+import type { CampaignResult, PlannedCampaign, ResumeCounts, StateLeft } from './types.js';
 
 /** The `error` member of an error document. */
 export interface ErrorJson {
@@ -136,18 +136,18 @@ export function planJson(plan: Plan, campaign: string): { plan: PlanJson } {
 }
 
 /**
- * A prepared campaign's dry-run document: the plan, what a resume leaves to send, and the send
+ * A campaign campaign's dry-run document: the plan, what a resume leaves to send, and the send
  * window with whether it is open at `now`. `extra` goes beside `plan` (retry's `followUp`).
  */
 export function planDocument<Extra extends object = object>(
-  prepared: PreparedCampaign,
+  campaign: PlannedCampaign,
   sendWindow: SendWindow | undefined,
   extra?: Extra,
   now = Date.now(),
 ): PlanDocument & Extra {
-  const document = { ...planJson(prepared.plan, prepared.identity.id), ...extra } as PlanDocument &
+  const document = { ...planJson(campaign.plan, campaign.identity.id), ...extra } as PlanDocument &
     Extra;
-  if (prepared.resuming) document.plan.leftToSend = prepared.toSend;
+  if (campaign.resuming) document.plan.leftToSend = campaign.toSend;
   if (sendWindow) document.plan.window = windowJson(sendWindow, windowState(sendWindow, now));
   return document;
 }

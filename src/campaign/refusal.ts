@@ -4,29 +4,29 @@ import { formatMoney, groupDigits, plural } from '../shared/count.js';
 import { UsageError } from '../shared/errors.js';
 import type { Plan } from '../validate/plan.js';
 import { planProblems } from './documents.js';
-import type { PreparedCampaign } from './types.js';
+import type { PlannedCampaign } from './types.js';
 
 /** The plan's refusal (exit 2), or undefined when the run may go on. `inputs` as the user named them. */
 export function refusalError(
-  prepared: PreparedCampaign,
+  campaign: PlannedCampaign,
   inputs: readonly string[],
 ): UsageError | undefined {
-  if (prepared.refusal === 'invalid-input') {
-    const problems = planProblems(prepared.plan);
+  if (campaign.refusal === 'invalid-input') {
+    const problems = planProblems(campaign.plan);
     // A follow-up has no --skip-invalid to offer: its records are the original's.
-    const hint = !prepared.followUp;
+    const hint = !campaign.followUp;
     return new UsageError(
-      invalidMessage(prepared.plan, hint),
+      invalidMessage(campaign.plan, hint),
       'invalid-input',
       undefined,
       problems,
     );
   }
-  if (prepared.refusal === 'empty-input') {
+  if (campaign.refusal === 'empty-input') {
     return new UsageError(`${inputs.join(', ')}: no records to send`, 'empty-input');
   }
-  if (prepared.refusal === 'over-max-cost') {
-    return new UsageError(overMaxCostMessage(prepared.plan), 'over-max-cost');
+  if (campaign.refusal === 'over-max-cost') {
+    return new UsageError(overMaxCostMessage(campaign.plan), 'over-max-cost');
   }
   return undefined;
 }

@@ -1,14 +1,15 @@
-// Where a campaign is sent: the gateway target the settings name (an endpoint, or the in-process
-// simulator), checked before anything is read, and the client opened to it and closed after.
+// Where a campaign is sent: the gateway the settings name (an endpoint and its credentials, or the
+// in-process simulator), checked before anything is read, and the client opened to it and closed after.
 import type { Settings } from '../config/settings.js';
 import type { GatewayClient } from '../gateway/client.js';
 import { readFile } from 'node:fs/promises';
-import { proxyFor, type Proxies } from '../gateway/proxy.js';
+import { proxyFor } from '../gateway/proxy.js';
 import { describeSystemError, UsageError } from '../shared/errors.js';
-import type { DeliveryReportOptions, Simulator } from '../simulator/index.js';
+import { maskUserInfo } from '../shared/url.js';
+import type { DeliveryReportOptions, Simulator, SimulatorOptions } from '../simulator/index.js';
 
-/** How the caller asks for a target: the built-in simulator, or the endpoint (plain http refused unless allowed). */
-export interface TargetChoice {
+/** The caller's choice of gateway: the built-in simulator, or the endpoint (plain http refused unless allowed). */
+export interface GatewayChoice {
   simulate?: boolean;
   allowInsecure?: boolean;
 }
@@ -16,15 +17,16 @@ export interface TargetChoice {
 /** Credentials the in-process simulator accepts when the user configured none. */
 export const SIMULATOR_CREDENTIALS = { username: 'simulator', password: 'simulator' };
 
-export interface Target {
+/** How the gateway is reached: its endpoint (none for the simulator), credentials, and its name in output. */
+export interface GatewayAccess {
   endpoint?: string;
   username: string;
   password: string;
   label: string;
 }
 
-export function gatewayTarget(settings: Settings, flags: TargetChoice): Target {
-  if (flags.simulate) {
+export function gatewayAccess(settings: Settings, choice: GatewayChoice): GatewayAccess {
+  if (choice.simulate) {
     return {
       username: settings.username ?? SIMULATOR_CREDENTIALS.username,
       password: settings.password ?? SIMULATOR_CREDENTIALS.password,
@@ -51,7 +53,7 @@ export function gatewayTarget(settings: Settings, flags: TargetChoice): Target {
       'bad-endpoint',
     );
   }
-  if (url.protocol === 'http:' && !isLoopbackUrl(url) && !flags.allowInsecure) {
+  if (url.protocol === 'http:' && !isLoopbackUrl(url) && !choice.allowInsecure) {
     throw new UsageError(
       `${settings.endpoint} is plain http: the password would cross the network unencrypted. ` +
         'Use https, or pass --allow-insecure if you really mean it.',
@@ -135,34 +137,42 @@ export interface OpenGateway {
   /** What to call it in output: the endpoint, or "built-in simulator". */
   label: string;
   simulated: boolean;
+  /** What the manifest records it was sent to: "simulator", or the endpoint (a password in it masked). */
+  sentTo: string;
   close(options?: { abort?: boolean }): Promise<void>;
 }
 
+/** The part of a run the gateway is opened with: its connections, proxies, CAs, the simulator. */
+export interface GatewayRun {
+  settings: Pick<Settings, 'concurrency' | 'timeoutMs' | 'proxies' | 'caFile'>;
+  choices: { simulate?: boolean };
+  /** The built-in simulator's options, when the run brings its own. */
+  simulator?: SimulatorOptions;
+}
+
 export async function openGateway(
-  target: Target,
-  flags: TargetChoice,
+  access: GatewayAccess,
+  run: GatewayRun,
   options: {
-    connections: number;
-    timeoutMs: number;
-    /** The proxies of the settings: the endpoint's is used, unless NO_PROXY names its host. */
-    proxies?: Proxies;
-    /** A PEM file of CA certificates to trust besides Node's. */
-    caFile?: string;
+    /** Connections to the gateway; the run's concurrency unless given (a check needs one). */
+    connections?: number;
     /** What the simulator behind --simulate does with DeliveryReportUrls (default: nothing). */
     deliveryReports?: DeliveryReportOptions;
-  },
+  } = {},
 ): Promise<OpenGateway> {
+  const { settings } = run;
   let simulator: Simulator | undefined;
-  let endpoint = target.endpoint;
-  if (flags.simulate) {
+  let endpoint = access.endpoint;
+  if (run.choices.simulate) {
     const { startSimulator } = await import('../simulator/index.js');
     // The in-process simulator keeps no ledger and no request log: nobody reads them, and what
     // they hold would grow with the run, or outlive V8's young generation.
     simulator = await startSimulator({
-      port: 0,
       ledgerLimit: 1,
       requestLimit: 1,
       deliveryReports: options.deliveryReports,
+      ...run.simulator,
+      port: 0,
     });
     endpoint = simulator.url;
   }
@@ -170,18 +180,19 @@ export async function openGateway(
   const { GatewayClient } = await import('../gateway/client.js');
   const client = new GatewayClient({
     endpoint: endpoint!,
-    username: target.username,
-    password: target.password,
-    connections: options.connections,
-    timeoutMs: options.timeoutMs,
+    username: access.username,
+    password: access.password,
+    connections: options.connections ?? settings.concurrency,
+    timeoutMs: settings.timeoutMs,
     // The built-in simulator is on this machine: never through a proxy.
-    proxy: simulator || !options.proxies ? undefined : proxyFor(endpoint!, options.proxies),
-    ca: options.caFile === undefined ? undefined : await trustedCas(options.caFile),
+    proxy: simulator ? undefined : proxyFor(endpoint!, settings.proxies),
+    ca: settings.caFile === undefined ? undefined : await trustedCas(settings.caFile),
   });
   return {
     client,
     label: simulator ? 'built-in simulator' : endpoint!,
     simulated: simulator !== undefined,
+    sentTo: simulator ? 'simulator' : maskUserInfo(endpoint!),
     async close({ abort = false } = {}) {
       if (abort) await client.destroy();
       else await client.close();

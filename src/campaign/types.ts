@@ -1,62 +1,17 @@
-// What a campaign is asked to do and what it answers: the request, the prepared campaign with its
-// plan, the send pass's options and result, and a follow-up's part of the request.
-import type { Settings } from '../config/settings.js';
-import type { InputFile } from '../input/open.js';
+// What a campaign run answers: the planned campaign, the run's result, and a follow-up's part of
+// the run (the run itself is run.ts's).
 import type { CampaignIdentity, CampaignShape } from '../journal/identity.js';
 import type { FollowUpOf } from '../journal/state.js';
-import type { Mapping } from '../message/columns.js';
 import type { RunSummary, Tally } from '../report/summary.js';
-import type { SendEmitter } from '../send/events.js';
-import type { Poster, SendOutcome } from '../send/types.js';
-import type { Clock } from '../shared/clock.js';
+import type { SendOutcome } from '../send/types.js';
 import type { ExitCode, UsageError } from '../shared/errors.js';
 import type { Plan } from '../validate/plan.js';
-import type { ValidationWorkers } from '../validate/types.js';
-
-export interface CampaignRequest {
-  /** The inputs in order; standard input already copied to a file (it is read more than once). */
-  files: InputFile[];
-  settings: Settings;
-  /** To the built-in simulator: a campaign of its own, apart from the same content sent for real. */
-  simulate: boolean;
-  mapping: Mapping;
-  /** `--text`, or the contents of `--text-file`. */
-  template?: string;
-  inputFormat?: string;
-  delimiter?: string;
-  limit?: number;
-  dedupe?: boolean;
-  skipInvalid?: boolean;
-  /** `--report`, with {date}, {time} and {name} still to fill. */
-  report?: string;
-  force: boolean;
-  resume: boolean;
-  retryUnknown: boolean;
-  /** Outside the send window, end at once (exit 5) instead of waiting for it to open. */
-  noWait?: boolean;
-  /** Validate only: no state is claimed, nothing is spooled; repeats are counted for the plan. */
-  dryRun: boolean;
-  now: Date;
-  /** Told the number of records validated so far, as they are validated (progress for the UI). */
-  onValidated?: (records: number) => void;
-  /** Tuning of the validation pass's worker threads; the tests force them on small files. */
-  workers?: ValidationWorkers;
-  /**
-   * A follow-up campaign (`sms-send retry`): its own identity, only the chosen rows of the
-   * original inputs (which must not have changed), new MessageIds, each row linked to the original.
-   */
-  followUp?: FollowUp;
-  /**
-   * How the user runs sms-send (`sms-send`, `npx sms-send`): commands named in refusals are
-   * written so. The command line decides it; `sms-send` when not given.
-   */
-  program?: string;
-}
 
 /** Why the plan refuses the run; refusal.ts words it, exit 2. */
 export type Refusal = 'invalid-input' | 'empty-input' | 'over-max-cost';
 
-export interface PreparedCampaign {
+/** A campaign validated and planned: what the caller shows, and asks about, before it is sent. */
+export interface PlannedCampaign {
   identity: CampaignIdentity;
   reportPath: string;
   plan: Plan;
@@ -69,25 +24,10 @@ export interface PreparedCampaign {
   followUp: boolean;
   /** Dry run only: what the campaign's state would refuse a real run with (exit 2, or 4). */
   stateRefusal?: UsageError;
-  /** Counts every row as it is reported; progress reads it while the send pass runs. */
+  /** Counts every row as it is reported; progress reads it while the run sends. */
   tally: Tally;
-  /** What preparing it did to the campaign's state that is worth saying (a rehearsal set aside). */
+  /** What claiming it found worth saying before it is sent (a rehearsal to set aside). */
   readonly notes: readonly string[];
-  /** The send pass; once, and only when the plan was not refused and this is no dry run. */
-  send(options: SendPassOptions): Promise<CampaignResult>;
-  /** Releases the locks and the spool; a campaign that never started leaves no state behind. */
-  close(): Promise<void>;
-}
-
-export interface SendPassOptions {
-  poster: Poster;
-  /** What the manifest records as the target: the endpoint, or "simulator". */
-  target: string;
-  events: SendEmitter;
-  stopSignal?: AbortSignal;
-  abortSignal?: AbortSignal;
-  /** Wall time for the send window and waits; the system's unless a test injects one. */
-  clock?: Clock;
 }
 
 /** How a run the send window stopped stands: what it sent, what is left, when it opens again. */

@@ -101,7 +101,7 @@ export interface CampaignPaths {
   journal: string;
   lock: string;
   spool: string;
-  /** Beside a complete spool kept for the campaign's next run (campaign/prepare/kept-spool.ts). */
+  /** Beside a complete spool kept for the campaign's next run (campaign/steps/kept-spool.ts). */
   spoolStamp: string;
 }
 

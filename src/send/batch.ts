@@ -81,16 +81,16 @@ class BatchTries {
    */
   async attempt(): Promise<{ answer: Answer; verdict: Verdict } | undefined> {
     const { run } = this;
-    const { options } = run;
+    const { gateway } = run;
     await run.limiter.acquire(this.batch.length);
-    const hooks = options.hooks;
+    const hooks = gateway.hooks;
     if (!this.recorded && !(await run.record(() => hooks?.beforeSend?.(this.number, this.rows)))) {
       return undefined;
     }
     this.recorded = true;
     this.attempts++;
     this.tries++;
-    const answer = await options.poster.post(this.json, this.messageIds, options.abortSignal, () =>
+    const answer = await gateway.poster.post(this.json, this.messageIds, run.run.io.abort, () =>
       hooks?.posted?.(this.number),
     );
     run.attempted = true;
@@ -98,7 +98,7 @@ class BatchTries {
     run.noteUnreachable(answer.verdict);
     let verdict = answer.verdict;
     if (verdict.kind === 'unknown') this.ambiguous = true;
-    if (verdict.kind === 'unknown' && options.retryUnknown) {
+    if (verdict.kind === 'unknown' && run.run.choices.retryUnknown === true) {
       verdict = { kind: 'retry', reason: `${verdict.reason}; resending (--retry-unknown)` };
     }
     // Not taken back when that cannot be written: the batch then reads as in flight, never unsent.
@@ -111,8 +111,8 @@ class BatchTries {
   /** True when the batch is to be sent again: a retry was left and its wait ran out undisturbed. */
   async retryAfterWait(verdict: RetryVerdict): Promise<boolean> {
     const { run } = this;
-    if (this.tries > run.options.retries || run.halted() || run.windowShut()) return false;
-    const delayMs = verdict.retryAfterMs ?? backoffDelay(this.tries, undefined, run.options.random);
+    if (this.tries > run.run.settings.retries || run.halted() || run.windowShut()) return false;
+    const delayMs = verdict.retryAfterMs ?? backoffDelay(this.tries, undefined, run.gateway.random);
     run.events.emit('retry', {
       batch: this.number,
       attempt: this.attempts,
@@ -159,7 +159,7 @@ class BatchTries {
     const rows: RowResult[] = batch.map((entry, i) => toRow(entry, results[i]!, attempts));
     // A result that cannot be journaled still goes to the report; the journal reads the batch as
     // in flight (unknown on resume, never sent again).
-    await run.record(() => run.options.hooks?.afterResult?.(this.number, rows));
+    await run.record(() => run.gateway.hooks?.afterResult?.(this.number, rows));
     run.events.emit('batch', {
       batch: this.number,
       size: batch.length,

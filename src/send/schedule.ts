@@ -5,21 +5,25 @@ import type { Clock } from '../shared/clock.js';
 import type { SendEmitter } from './events.js';
 import { describeOpening, describeWindow, windowState, type SendWindow } from '../shared/window.js';
 
+/** The part of a run the wait reads: whether to wait at all, and its io. */
+export interface WaitingRun {
+  /** `wait: false`: outside the window, end at once (exit 5) instead of waiting. */
+  choices: { wait?: boolean };
+  io: { clock: Clock; events: SendEmitter; stop?: AbortSignal };
+}
+
 /**
- * Returns once the window is open (true), or when `signal` cut the wait short (false). With
- * `noWait`, a closed window ends the run at once: exit 5, nothing sent.
+ * Returns once the window is open (true), or when the run's stop cut the wait short (false).
+ * With `wait: false`, a closed window ends the run at once: exit 5, nothing sent.
  */
-export async function awaitWindow(
-  window: SendWindow,
-  options: { clock: Clock; events: SendEmitter; noWait: boolean; signal?: AbortSignal },
-): Promise<boolean> {
-  const { clock, events, signal } = options;
+export async function awaitWindow(window: SendWindow, run: WaitingRun): Promise<boolean> {
+  const { clock, events, stop: signal } = run.io;
   for (;;) {
     if (signal?.aborted) return false;
     const now = clock.now();
     const state = windowState(window, now);
     if (state.open) return true;
-    if (options.noWait) {
+    if (run.choices.wait === false) {
       throw new OutsideWindowError(
         `outside the send window (${describeWindow(window)}): it ` +
           `${describeOpening(state.opensAt, now, window.timeZone)}. Nothing was sent; ` +

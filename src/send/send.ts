@@ -1,23 +1,25 @@
 // The send loop: batches from a stream, a fixed number of workers, each taking the next batch
 // until the stream ends or the run stops; a batch's retries are batch.ts's, shared state state.ts's.
+import { isDiskError } from '../shared/errors.js';
 import type { Entry } from '../validate/entries.js';
+import { SpoolUnreadableError } from '../validate/spool.js';
 import { sendBatch } from './batch.js';
 import { batches } from './batcher.js';
-import type { SendEmitter } from './events.js';
 import { SendState, toRow } from './state.js';
-import type { MessageEntry, SendLoopOptions, SendOutcome } from './types.js';
+import type { LoopGateway, LoopRun, MessageEntry, SendOutcome } from './types.js';
 
 /** `entries` comes in chunks (any size): the stream costs one await per chunk, not per record. */
 export async function sendLoop(
   entries: AsyncIterable<readonly Entry[]>,
-  options: SendLoopOptions,
-  events: SendEmitter,
+  loop: LoopRun,
+  gateway: LoopGateway,
 ): Promise<SendOutcome> {
-  const run = new SendState(options, events);
-  const pending = batches(entries, options.batchSize, (entry) =>
+  const run = new SendState(loop, gateway);
+  const { events } = run;
+  const pending = batches(entries, loop.settings.batchSize, (entry) =>
     events.emit('record', toRow(entry, entry.result, entry.attempts ?? 0), entry.earlier),
   )[Symbol.asyncIterator]();
-  await Promise.all(Array.from({ length: options.concurrency }, () => worker(run, pending)));
+  await Promise.all(Array.from({ length: loop.settings.concurrency }, () => worker(run, pending)));
   if (run.attempted && !run.reached && !run.interrupted()) {
     run.stop(`the gateway was never reached: ${run.lastReason}`, false);
   }
@@ -57,7 +59,10 @@ async function nextBatch(
     const next = await pending.next();
     return next.done ? undefined : next.value;
   } catch (error) {
-    run.stop(error instanceof Error ? error.message : String(error), false, true);
+    // A spool that does not read back, or a disk that fails reading it: state the run cannot
+    // rely on. Anything else is a bug, and ends the run as one.
+    if (!(error instanceof SpoolUnreadableError) && !isDiskError(error)) throw error;
+    run.stop((error as Error).message, false, true);
     return undefined;
   }
 }

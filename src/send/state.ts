@@ -3,11 +3,11 @@
 import type { Answer, Verdict } from '../gateway/outcome.js';
 import type { MessageResult, RowResult } from '../message/outcome.js';
 import type { Entry } from '../validate/entries.js';
-import { systemClock, type Clock } from '../shared/clock.js';
+import type { Clock } from '../shared/clock.js';
 import { backoffDelay } from '../shared/backoff.js';
 import type { SendEmitter } from './events.js';
 import { RateLimiter } from './rate.js';
-import type { MessageEntry, SendLoopOptions, SendOutcome } from './types.js';
+import type { LoopGateway, LoopRun, MessageEntry, SendOutcome } from './types.js';
 
 export const WINDOW_CLOSED = 'not sent: the send window closed; --resume sends it';
 
@@ -38,23 +38,27 @@ export class SendState {
   notSent = 0;
   private readonly whenInterrupted: Promise<void>;
 
+  readonly events: SendEmitter;
+
   constructor(
-    readonly options: SendLoopOptions,
-    readonly events: SendEmitter,
+    readonly run: LoopRun,
+    readonly gateway: LoopGateway,
   ) {
-    this.clock = options.clock ?? systemClock;
-    this.limiter = options.limiter ?? new RateLimiter(undefined, options.clock);
-    this.maxFailures = options.maxConsecutiveFailures ?? 5;
-    this.graceMs = options.outageGraceMs ?? 0;
+    this.events = run.io.events;
+    this.clock = run.io.clock;
+    // The rate limit waits on a monotonic clock of its own unless a test brings a limiter.
+    this.limiter = gateway.limiter ?? new RateLimiter(run.settings.rate);
+    this.maxFailures = gateway.maxConsecutiveFailures ?? 5;
+    this.graceMs = run.settings.outageGraceMs;
     this.whenInterrupted = new Promise<void>((resolve) => {
-      for (const signal of [options.stopSignal, options.abortSignal]) {
+      for (const signal of [run.io.stop, run.io.abort]) {
         signal?.addEventListener('abort', () => resolve(), { once: true });
       }
     });
   }
 
   interrupted(): boolean {
-    return this.options.stopSignal?.aborted === true || this.options.abortSignal?.aborted === true;
+    return this.run.io.stop?.aborted === true || this.run.io.abort?.aborted === true;
   }
 
   halted(): boolean {
@@ -63,7 +67,7 @@ export class SendState {
 
   /** Asks the send window before anything is sent, again included: once closed, it stays so. */
   windowShut(): boolean {
-    const open = this.options.windowOpen;
+    const open = this.gateway.windowOpen;
     if (open && !this.windowClosed && !open()) {
       this.windowClosed = true;
       this.events.emit('windowClosed');
@@ -173,18 +177,18 @@ export class SendState {
   }
 
   private async probeUntilAnswered(reason: string): Promise<boolean> {
-    const { options, graceMs } = this;
+    const { gateway, graceMs } = this;
     this.events.emit('outage', { reason, graceMs });
     const started = this.clock.now();
     for (let attempt = 1; ; attempt++) {
       const left = graceMs - (this.clock.now() - started);
       await this.pause(
-        Math.max(0, Math.min(left, 250 + backoffDelay(attempt, undefined, options.random))),
+        Math.max(0, Math.min(left, 250 + backoffDelay(attempt, undefined, gateway.random))),
       );
       if (this.interrupted()) return false;
       // A gateway that said 429 asked for quiet: the probe keeps its Retry-After too.
       await this.limiter.acquire(0);
-      const probe = await options.poster.post([], [], options.abortSignal);
+      const probe = await gateway.poster.post([], [], this.run.io.abort);
       if (probe.throttled && probe.verdict.kind === 'retry') {
         this.limiter.throttled(probe.verdict.retryAfterMs);
       }

@@ -4,6 +4,7 @@ import type { Answer } from '../gateway/outcome.js';
 import type { RowResult } from '../message/outcome.js';
 import type { Clock } from '../shared/clock.js';
 import type { Entry } from '../validate/entries.js';
+import type { SendEmitter } from './events.js';
 import type { RateLimiter } from './rate.js';
 
 /** An entry that is a message to send, as batches hold them. */
@@ -33,33 +34,49 @@ export interface SendHooks {
   afterResult?(batch: number, rows: readonly RowResult[]): Promise<void>;
 }
 
-export interface SendLoopOptions {
+/**
+ * The part of a campaign run the send loop reads, in place: its sending settings, its choices and
+ * its io (the run's one value satisfies it; tests give only these).
+ */
+export interface LoopRun {
+  settings: {
+    batchSize: number;
+    concurrency: number;
+    retries: number;
+    /**
+     * How long an open breaker (or a batch that surely did not get through) waits for the gateway,
+     * probing it with an empty request, before the run stops; 0 never waits.
+     */
+    outageGraceMs: number;
+    /** Messages per second; undefined means unlimited. */
+    rate?: number;
+  };
+  /** `retryUnknown`: also resend batches whose outcome is unknown (may deliver twice). */
+  choices: { retryUnknown?: boolean };
+  io: {
+    events: SendEmitter;
+    /** The clock the grace is measured with and retries wait on; a test's need not wait. */
+    clock: Clock;
+    /** Once aborted, no new batch is taken; batches in flight finish. */
+    stop?: AbortSignal;
+    /** Once aborted, requests in flight are abandoned (their records become unknown). */
+    abort?: AbortSignal;
+  };
+}
+
+/** What the loop sends through, and what it asks around each request. */
+export interface LoopGateway {
   poster: Poster;
-  batchSize: number;
-  concurrency: number;
-  retries: number;
-  /** Also resend batches whose outcome is unknown (may deliver twice). */
-  retryUnknown?: boolean;
-  /** Request-level failures in a row that open the circuit breaker. */
-  maxConsecutiveFailures?: number;
-  /**
-   * How long an open breaker (or a batch that surely did not get through) waits for the gateway,
-   * probing it with an empty request, before the run stops; 0 (the default here) never waits.
-   */
-  outageGraceMs?: number;
-  /** The clock the grace is measured with and retries wait on; injectable so tests need not wait. */
-  clock?: Clock;
-  limiter?: RateLimiter;
   hooks?: SendHooks;
-  /** Once aborted, no new batch is taken; batches in flight finish. */
-  stopSignal?: AbortSignal;
-  /** Once aborted, requests in flight are abandoned (their records become unknown). */
-  abortSignal?: AbortSignal;
   /**
    * Asked before each new batch is taken: once it says no, the send window has closed, no new
    * batch is taken and those in flight finish.
    */
   windowOpen?: () => boolean;
+  /** The rate limit, when a test brings one; else the run's `rate` on a monotonic clock. */
+  limiter?: RateLimiter;
+  /** Request-level failures in a row that open the circuit breaker (default 5). */
+  maxConsecutiveFailures?: number;
   random?: () => number;
 }
 

@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gatewayTarget } from '../../src/campaign/target.js';
+import { gatewayAccess } from '../../src/campaign/target.js';
 import { resolveSettings } from '../../src/config/resolve.js';
 import { UsageError } from '../../src/shared/errors.js';
 import { tempDir } from '../helpers/files.js';
@@ -55,10 +55,10 @@ describe('a password that cannot be had is a warning until a real gateway needs 
     expect(settings.passwordProblem).toMatch(reason);
     expect(settings.warnings.join('\n')).toContain(settings.passwordProblem);
     // The simulator needs no password; the real gateway refuses, saying why.
-    expect(gatewayTarget(settings, { simulate: true }).label).toBe('the built-in simulator');
+    expect(gatewayAccess(settings, { simulate: true }).label).toBe('the built-in simulator');
     let refused: unknown;
     try {
-      gatewayTarget(settings, {});
+      gatewayAccess(settings, {});
     } catch (error) {
       refused = error;
     }
@@ -88,6 +88,6 @@ describe('a password that cannot be had is a warning until a real gateway needs 
       configPath: sample,
     });
     expect(settings.endpoint).toBe('https://smsgw.intele.no/pushsms/rest');
-    expect(gatewayTarget(settings, { simulate: true }).label).toBe('the built-in simulator');
+    expect(gatewayAccess(settings, { simulate: true }).label).toBe('the built-in simulator');
   });
 });

@@ -1,20 +1,20 @@
 // `sms-send send` and `sms-send retry` in-process against a simulator the test holds, with campaign
 // state kept across runs: argv parsed by the real program, then the commands' own core entries.
 import { readFile } from 'node:fs/promises';
-import { parseIncludes, retryRequest, type RetryFlags } from '../../src/cli/commands/retry.js';
+import { resolve } from 'node:path';
+import { parseIncludes, type RetryFlags } from '../../src/cli/commands/retry.js';
 import { refusalError } from '../../src/campaign/refusal.js';
-import { campaignRequest } from '../../src/campaign/request.js';
+import { campaignRun, inputFiles, type CampaignRun } from '../../src/campaign/run.js';
 import { flagLayer } from '../../src/cli/gateway-settings.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { resolveSettings } from '../../src/config/resolve.js';
 import { ExitCode, SmsSendError } from '../../src/shared/errors.js';
-import { prepareCampaign } from '../../src/campaign/prepare/index.js';
-import type { CampaignRequest } from '../../src/campaign/types.js';
-import { SendEmitter } from '../../src/send/events.js';
-import { planFollowUp, type RetryPlan } from '../../src/campaign/follow-up/index.js';
-import type { Simulator } from '../../src/simulator/index.js';
+import { planCampaign, sendCampaign } from '../../src/campaign/steps/index.js';
+import type { PlannedCampaign } from '../../src/campaign/types.js';
+import { followUpRun, planFollowUp, type RetryPlan } from '../../src/campaign/follow-up/index.js';
+import type { Simulator, SimulatorOptions } from '../../src/simulator/index.js';
 import { parseCsv } from './files.js';
-import { parseSendArgs, simulatorClient } from './pipeline.js';
+import { parseSendArgs } from './pipeline.js';
 
 export interface CommandRun {
   code: number;
@@ -52,7 +52,13 @@ async function parseRetryArgs(argv: string[]): Promise<{ campaign: string; flags
  */
 export async function runCommand(
   argv: string[],
-  options: { cwd: string; stateDir: string; sim: Simulator },
+  options: {
+    cwd: string;
+    stateDir: string;
+    sim: Simulator;
+    /** With --simulate: the built-in simulator's options (the messages go there, not to `sim`). */
+    simulator?: SimulatorOptions;
+  },
 ): Promise<CommandRun> {
   const { sim } = options;
   const before = sim.ledger.length;
@@ -62,12 +68,11 @@ export async function runCommand(
     const settingsOf = (flags: RetryFlags) =>
       resolveSettings({
         cwd: options.cwd,
-        env: { SMS_SEND_STATE_DIR: options.stateDir },
+        env: { SMS_SEND_STATE_DIR: options.stateDir, ...CREDENTIALS },
         flags: flagLayer(flags),
         configPath: flags.config,
       });
-    let request: CampaignRequest;
-    let inputs: string[];
+    let run: CampaignRun;
     if (argv[0] === 'retry') {
       const { campaign, flags } = await parseRetryArgs(full);
       const settings = await settingsOf(flags);
@@ -80,39 +85,47 @@ export async function runCommand(
       });
       result.retry = plan;
       if (!plan.followUp) return result;
-      inputs = plan.followUp.inputs.map((i) => i.path);
-      request = retryRequest({ ...plan, followUp: plan.followUp }, settings, flags);
+      run = followUpRun(plan.followUp, plan.report, {
+        settings,
+        choices: {
+          simulate: flags.simulate,
+          report: flags.report,
+          force: flags.force,
+          resume: flags.resume === true || plan.resume === true,
+          dryRun: flags.dryRun,
+          wait: flags.wait,
+        },
+        simulator: options.simulator,
+      });
     } else {
-      const { inputs: files, flags } = await parseSendArgs(full);
-      inputs = files;
-      request = campaignRequest(files, flags, {
+      const { inputs, flags } = await parseSendArgs(full);
+      run = campaignRun({
+        inputs: inputFiles(inputs, { cwd: options.cwd }),
         settings: await settingsOf(flags),
-        cwd: options.cwd,
+        choices: {
+          ...flags,
+          ...(flags.report === undefined ? {} : { report: resolve(options.cwd, flags.report) }),
+        },
+        simulator: options.simulator,
       });
     }
-    const prepared = await prepareCampaign(request);
-    try {
-      result.campaign = prepared.identity.id;
-      result.report = prepared.reportPath;
-      const problem = refusalError(prepared, inputs);
+    const keep = (campaign: PlannedCampaign) => {
+      result.campaign = campaign.identity.id;
+      result.report = campaign.reportPath;
+    };
+    if (run.choices.dryRun) {
+      const campaign = await planCampaign(run);
+      keep(campaign);
+      const problem = refusalError(
+        campaign,
+        run.inputs.map((input) => input.label),
+      );
       if (problem) throw problem;
-      if (request.dryRun) return result;
-      const client = simulatorClient(sim, request.settings);
-      try {
-        const sent = await prepared.send({
-          poster: client,
-          // As the CLI records it: --simulate goes to "simulator", whatever serves it here.
-          target: request.simulate ? 'simulator' : sim.url,
-          events: new SendEmitter(),
-        });
-        result.code = sent.exitCode;
-      } finally {
-        await client.close();
-      }
-    } finally {
-      await prepared.close();
+      return result;
     }
-    result.rows = parseCsv(await readFile(result.report, 'utf8')).sort(
+    const sent = await sendCampaign(run, { planned: keep });
+    result.code = sent.result.exitCode;
+    result.rows = parseCsv(await readFile(result.report!, 'utf8')).sort(
       (a, b) => Number(a.row) - Number(b.row),
     );
     return result;
@@ -125,3 +138,6 @@ export async function runCommand(
     result.messages = sim.ledger.slice(before).map((entry) => entry.message);
   }
 }
+
+/** The credentials these runs give the simulator. */
+const CREDENTIALS = { SMS_SEND_USERNAME: 'tester', SMS_SEND_PASSWORD: 'not-a-secret' };

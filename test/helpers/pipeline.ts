@@ -7,19 +7,19 @@ import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { Chalk } from 'chalk';
 import type { SendFlags } from '../../src/cli/commands/send.js';
-import { refusalError } from '../../src/campaign/refusal.js';
-import { campaignRequest } from '../../src/campaign/request.js';
 import { flagLayer } from '../../src/cli/gateway-settings.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { planJson, type PlanJson } from '../../src/campaign/documents.js';
 import { renderPlan } from '../../src/cli/ui/plan.js';
 import { resolveSettings } from '../../src/config/resolve.js';
 import { ExitCode, SmsSendError } from '../../src/shared/errors.js';
-import { GatewayClient } from '../../src/gateway/client.js';
 import { spoolStream, type Spooled } from '../../src/input/stdin.js';
 import type { Plan } from '../../src/validate/plan.js';
 import type { RunSummary } from '../../src/report/summary.js';
-import { loadTemplate, prepareCampaign } from '../../src/campaign/prepare/index.js';
+import { refusalError } from '../../src/campaign/refusal.js';
+import { campaignRun, inputFiles, loadTemplate } from '../../src/campaign/run.js';
+import { planCampaign, sendCampaign } from '../../src/campaign/steps/index.js';
+import type { PlannedCampaign } from '../../src/campaign/types.js';
 import type { WindowClosed } from '../../src/campaign/types.js';
 import { SendEmitter } from '../../src/send/events.js';
 import type { Clock } from '../../src/shared/clock.js';
@@ -116,55 +116,44 @@ export async function runPipeline(argv: string[], options: PipelineOptions): Pro
     ]);
     const settings = await resolveSettings({
       cwd: options.cwd,
-      env: { SMS_SEND_STATE_DIR: join(work, 'state') },
+      env: { SMS_SEND_STATE_DIR: join(work, 'state'), ...CREDENTIALS },
       flags: flagLayer(flags),
       configPath: flags.config === undefined ? undefined : resolve(options.cwd, flags.config),
       profile: flags.profile,
     });
     const textFile =
       flags.textFile === undefined ? undefined : resolve(options.cwd, flags.textFile);
-    const template = await loadTemplate(flags.text, textFile);
     if (inputs.includes('-')) stdin = await spoolStream(Readable.from([options.stdin ?? '']));
-    // The command's own mapping from flags to the core request, with the run's own report.
-    const prepared = await prepareCampaign({
-      ...campaignRequest(inputs, flags, {
-        settings,
-        template,
-        stdinPath: stdin?.path,
-        cwd: options.cwd,
-      }),
+    const events = new SendEmitter();
+    options.onEvents?.(events);
+    // The command's own run, with the run's own report and inputs found from the test's folder.
+    const run = campaignRun({
+      inputs: inputFiles(inputs, { stdinPath: stdin?.path, cwd: options.cwd }),
+      settings,
+      choices: { ...flags, report: resolve(options.cwd, flags.report!) },
+      template: await loadTemplate(flags.text, textFile),
       // Large inputs are validated by worker threads, which run the built module (npm test builds).
       workers: { worker: { url: VALIDATION_WORKER } },
-      // The run starts when the test's clock says (the command reads the system's).
-      ...(options.clock ? { now: new Date(options.clock.now()) } : {}),
+      // The run's time is the test's clock when it brings one.
+      io: { events, ...(options.clock ? { clock: options.clock } : {}) },
     });
-    try {
-      result.plan = prepared.plan;
-      result.planJson = planJson(prepared.plan, prepared.identity.id).plan;
-      result.planText = renderPlan(prepared.plan, plain);
-      const problem = refusalError(prepared, inputs);
+    const planned = (campaign: PlannedCampaign) => {
+      result.plan = campaign.plan;
+      result.planJson = planJson(campaign.plan, campaign.identity.id).plan;
+      result.planText = renderPlan(campaign.plan, plain);
+    };
+    if (flags.dryRun) {
+      const campaign = await planCampaign(run);
+      planned(campaign);
+      const problem = refusalError(campaign, inputs);
       if (problem) throw problem;
-      if (flags.dryRun) return result;
-      const client = simulatorClient(sim, settings);
-      try {
-        await options.beforeSend?.();
-        const events = new SendEmitter();
-        options.onEvents?.(events);
-        const sent = await prepared.send({
-          poster: client,
-          target: sim.url,
-          events,
-          clock: options.clock,
-        });
-        result.code = sent.exitCode;
-        result.windowClosed = sent.windowClosed;
-        result.summary = sent.summary;
-      } finally {
-        await client.close();
-      }
-    } finally {
-      await prepared.close();
+      return result;
     }
+    // The one path to the gateway, as the command takes it; the test stands where it asks.
+    const sent = await sendCampaign(run, { planned, confirm: () => options.beforeSend?.() });
+    result.code = sent.result.exitCode;
+    result.windowClosed = sent.result.windowClosed;
+    result.summary = sent.result.summary;
     const rows = parseCsv(await readFile(report, 'utf8'));
     result.rows = rows.sort((a, b) => Number(a.row) - Number(b.row));
     return result;
@@ -181,16 +170,6 @@ export async function runPipeline(argv: string[], options: PipelineOptions): Pro
   }
 }
 
-/** A gateway client to a test's simulator, with the run's connections and timeout. */
-export function simulatorClient(
-  sim: { url: string },
-  settings: { concurrency: number; timeoutMs: number },
-): GatewayClient {
-  return new GatewayClient({
-    endpoint: sim.url,
-    username: 'tester',
-    password: 'not-a-secret',
-    connections: settings.concurrency,
-    timeoutMs: settings.timeoutMs,
-  });
-}
+/** The credentials the pipeline's runs give the simulator. */
+const CREDENTIALS = { SMS_SEND_USERNAME: 'tester', SMS_SEND_PASSWORD: 'not-a-secret' };
+

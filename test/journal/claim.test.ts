@@ -14,7 +14,7 @@ import {
   type Manifest,
 } from '../../src/journal/state.js';
 import { Tally } from '../../src/report/summary.js';
-import { settledRows } from '../../src/campaign/prepare/resume.js';
+import { settledRows } from '../../src/campaign/steps/resume.js';
 import { readJournal } from '../../src/journal/journal.js';
 import { tempDir } from '../helpers/files.js';
 

@@ -2,28 +2,18 @@
 // reported exactly once, the gateway's ledger never holds a message twice, retried faults recover
 // and ambiguous ones end `unknown`. The report must agree with the simulator's own record of each
 // request, so these tests prove the outcomes true, not just present.
-import type { Entry } from '../../src/validate/entries.js';
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Answer } from '../../src/gateway/outcome.js';
 import { GatewayClient } from '../../src/gateway/client.js';
-import { rowsOf } from '../../src/journal/columns.js';
-import { readJournal } from '../../src/journal/journal.js';
 import { ReportSink } from '../../src/report/sink.js';
 import { openReport } from '../../src/report/writer.js';
 import { SendEmitter, type RetryNotice } from '../../src/send/events.js';
 import { RateLimiter } from '../../src/send/rate.js';
-import { runCampaign } from '../../src/campaign/prepare/journaled-send.js';
-import type { RunResult } from '../../src/campaign/types.js';
 import { sendLoop } from '../../src/send/send.js';
 import type { Poster, SendOutcome } from '../../src/send/types.js';
-import {
-  findDuplicates,
-  startSimulator,
-  type FaultOptions,
-  type Simulator,
-} from '../../src/simulator/index.js';
+import { startSimulator, type FaultOptions, type Simulator } from '../../src/simulator/index.js';
 import { InstantClock } from '../helpers/clock.js';
 import { parseCsv, tempDir } from '../helpers/files.js';
 import {
@@ -33,7 +23,6 @@ import {
   messageEntries,
   promiseBreaches,
   streamOf,
-  waitFor,
 } from '../helpers/reliability.js';
 
 const USERNAME = 'acme';
@@ -124,21 +113,23 @@ async function sendThrough(
   events.on('retry', (retry) => retries.push(retry));
   let outcome: SendOutcome;
   try {
+    const settings = {
+      batchSize: options.batchSize ?? BATCH,
+      concurrency,
+      retries: options.retries ?? 10,
+      outageGraceMs: 0,
+    };
     outcome = await sendLoop(
       streamOf(messageEntries(count, 'f')),
+      { settings, choices: {}, io: { events, clock: new InstantClock(sleeps) } },
       {
         poster: options.wrap ? options.wrap(gateway) : gateway,
-        batchSize: options.batchSize ?? BATCH,
-        concurrency,
-        retries: options.retries ?? 10,
         maxConsecutiveFailures:
           options.maxConsecutiveFailures === 'default'
             ? undefined
             : (options.maxConsecutiveFailures ?? 1_000_000),
         limiter: new RateLimiter(undefined, new InstantClock()),
-        clock: new InstantClock(sleeps),
       },
-      events,
     );
   } finally {
     await sink.close();
@@ -354,344 +345,5 @@ describe('faults against the simulator, one at a time', () => {
     // Only 503 and 429 were sent again: every other request carried its messages once.
     const retried = sim.requests.filter((r) => r.outcome === '503' || r.outcome === '429');
     expect(carried(sim) - retried.reduce((sum, r) => sum + r.messageCount, 0)).toBe(600);
-  });
-});
-
-describe('runCampaign: the journal makes faults resumable', () => {
-  // The campaign's state folder holds the journal; here a file beside the report stands in for it.
-  const journalPath = (reportPath: string) => `${reportPath}.journal`;
-  const options = async (
-    sim: Simulator,
-    reportPath: string,
-    over: { resume?: boolean; retryUnknown?: boolean } = {},
-  ) => ({
-    entries: streamOf(messageEntries(RECORDS, 'j')),
-    reportPath,
-    journalPath: journalPath(reportPath),
-    contentHash: 'faultcamp1',
-    previous: over.resume ? await readJournal(journalPath(reportPath)) : undefined,
-    overwriteReport: over.resume ?? false,
-    retryUnknown: over.retryUnknown ?? false,
-    poster: client(sim),
-    batchSize: BATCH,
-    concurrency: 3,
-    retries: 3,
-  });
-
-  async function campaign(
-    sim: Simulator,
-    reportPath: string,
-    over: {
-      resume?: boolean;
-      retryUnknown?: boolean;
-      stopSignal?: AbortSignal;
-      abortSignal?: AbortSignal;
-    } = {},
-  ): Promise<{ result: RunResult; rows: Record<string, string>[] }> {
-    const opts = {
-      ...(await options(sim, reportPath, over)),
-      stopSignal: over.stopSignal,
-      abortSignal: over.abortSignal,
-    };
-    try {
-      const result = await runCampaign(opts, new SendEmitter());
-      return { result, rows: parseCsv(await readFile(reportPath, 'utf8')) };
-    } finally {
-      await opts.poster.close();
-    }
-  }
-
-  it('a resume whose settled records cannot be reported fails, and the next one finishes it', async () => {
-    const sim = await simulator({}, 7);
-    const reportPath = join(dir.path, 'unreportable.csv');
-    const stop = new AbortController();
-    let answered = 0;
-    const events = new SendEmitter();
-    events.on('batch', () => ++answered === 4 && stop.abort());
-    const first = { ...(await options(sim, reportPath)), stopSignal: stop.signal };
-    await runCampaign(first, events);
-    await first.poster.close();
-    const broken = new Error('the spool could not be read again');
-    async function* unreadable(): AsyncGenerator<Entry[]> {
-      await Promise.resolve();
-      yield* [];
-      throw broken;
-    }
-    // The first reading is what the resume sends; the second, of what earlier runs settled, fails.
-    let readings = 0;
-    const reread = () => (++readings === 1 ? streamOf(messageEntries(RECORDS, 'j')) : unreadable());
-    const failing = { ...(await options(sim, reportPath, { resume: true })), reread };
-    await expect(runCampaign(failing, new SendEmitter())).rejects.toBe(broken);
-    await failing.poster.close();
-    // What it sent is in the journal: the next resume sends nothing again and reports every record.
-    const before = sim.ledger.length;
-    const again = {
-      ...(await options(sim, reportPath, { resume: true })),
-      reread: () => streamOf(messageEntries(RECORDS, 'j')),
-    };
-    await runCampaign(again, new SendEmitter());
-    await again.poster.close();
-    expect(sim.ledger.length).toBe(before);
-    const rows = parseCsv(await readFile(reportPath, 'utf8'));
-    expect(promiseBreaches(rows, RECORDS, sim.ledger)).toEqual([]);
-    expect(rows.map((r) => r.outcome)).toEqual(Array.from({ length: RECORDS }, () => 'accepted'));
-  });
-
-  it('resume sends again only what surely failed; unknown stays unknown; --retry-unknown resends it', async () => {
-    const sim = await simulator(
-      { processResultFalse: 0.25, errorAfterProcessing: 0.2, resetBeforeProcessing: 0.1 },
-      31,
-    );
-    const reportPath = join(dir.path, 'camp.csv');
-    const first = await campaign(sim, reportPath);
-    expect(promiseBreaches(first.rows, RECORDS, sim.ledger)).toEqual([]);
-    const before = new Map(first.rows.map((r) => [r.row, r]));
-    const unknown1 = first.rows.filter((r) => r.outcome === 'unknown');
-    const accepted1 = first.rows.filter((r) => r.outcome === 'accepted');
-    expect(unknown1.length).toBeGreaterThan(0);
-    expect(first.rows.some((r) => r.outcome === 'failed')).toBe(true);
-
-    sim.setFaults({});
-    const second = await campaign(sim, reportPath, { resume: true });
-    expect(promiseBreaches(second.rows, RECORDS, sim.ledger)).toEqual([]);
-    expect(second.result.resumed).toEqual({
-      fromJournal: accepted1.length + unknown1.length,
-      fromReport: 0,
-      inFlight: 0,
-      unposted: 0,
-    });
-    for (const row of second.rows) {
-      const earlier = before.get(row.row)!;
-      if (earlier.outcome === 'accepted' || earlier.outcome === 'unknown') {
-        // Settled by the first run: taken from the journal, not sent again.
-        expect({ row: row.row, outcome: row.outcome, tx: row.transactionId }).toEqual({
-          row: earlier.row,
-          outcome: earlier.outcome,
-          tx: earlier.transactionId,
-        });
-      } else {
-        expect({ row: row.row, outcome: row.outcome }).toEqual({
-          row: row.row,
-          outcome: 'accepted',
-        });
-      }
-    }
-    expect(findDuplicates(sim.ledger)).toEqual([]);
-
-    // --retry-unknown resends the unknown ones: duplicates are exactly those the gateway had.
-    const hadThem = new Set(sim.ledger.map((e) => e.messageId));
-    const third = await campaign(sim, reportPath, { resume: true, retryUnknown: true });
-    expect(countOutcomes(third.rows)).toEqual({ accepted: RECORDS });
-    const duplicated = findDuplicates(sim.ledger)
-      .map((group) => group[0]!.messageId)
-      .sort();
-    expect(duplicated).toEqual(
-      unknown1
-        .map((r) => r.messageId!)
-        .filter((id) => hadThem.has(id))
-        .sort(),
-    );
-    expect((await readJournal(journalPath(reportPath)))?.runs).toBe(3);
-  });
-
-  it('a run stopped between batches, whose last journal line was torn, resumes without loss or resend', async () => {
-    const sim = await simulator({});
-    const reportPath = join(dir.path, 'torn.csv');
-    const stop = new AbortController();
-    let answered = 0;
-    const events = new SendEmitter();
-    events.on('batch', () => ++answered === 4 && stop.abort());
-    const opts = { ...(await options(sim, reportPath)), stopSignal: stop.signal };
-    const result = await runCampaign(opts, events);
-    await opts.poster.close();
-    expect(result.interrupted).toBe(true);
-    const rows1 = parseCsv(await readFile(reportPath, 'utf8'));
-    expect(promiseBreaches(rows1, RECORDS, sim.ledger)).toEqual([]);
-    const skipped = rows1.filter((r) => r.outcome === 'skipped');
-    expect(skipped.length).toBe(result.notSent);
-    expect(skipped.length).toBeGreaterThan(0);
-
-    // As if killed while writing the last result: its line is cut in half.
-    const journal = journalPath(reportPath);
-    const lines = (await readFile(journal, 'utf8')).split('\n').filter((l) => l !== '');
-    const lastDone = lines.findLastIndex((l) => l.startsWith('{"t":"result"'));
-    const tornBatch = JSON.parse(lines[lastDone]!) as { r: number[] };
-    const tornRows = new Set([...rowsOf(tornBatch.r)].map(String));
-    const kept = lines.filter((_, i) => i !== lastDone);
-    await writeFile(journal, `${kept.join('\n')}\n`);
-    await appendFile(journal, lines[lastDone]!.slice(0, lines[lastDone]!.length >> 1));
-
-    const second = await campaign(sim, reportPath, { resume: true });
-    expect(promiseBreaches(second.rows, RECORDS, sim.ledger)).toEqual([]);
-    expect(second.result.resumed?.inFlight).toBe(tornRows.size);
-    for (const row of second.rows) {
-      expect({ row: row.row, outcome: row.outcome }).toEqual({
-        row: row.row,
-        outcome: tornRows.has(row.row!) ? 'unknown' : 'accepted',
-      });
-    }
-    expect(sim.ledger).toHaveLength(RECORDS);
-  });
-
-  it('abandoned requests (second Ctrl-C) are unknown, the rest skipped; resume sends only the rest', async () => {
-    const sim = await simulator({ hang: 1 });
-    const reportPath = join(dir.path, 'abandon.csv');
-    const stop = new AbortController();
-    const abort = new AbortController();
-    const running = campaign(sim, reportPath, {
-      stopSignal: stop.signal,
-      abortSignal: abort.signal,
-    });
-    await waitFor(() => requestsWith(sim, 'hang') === 3, 'three hung requests');
-    stop.abort();
-    abort.abort();
-    const first = await running;
-    expect(first.result).toMatchObject({ interrupted: true, notSent: RECORDS - 3 * BATCH });
-    expect(promiseBreaches(first.rows, RECORDS, sim.ledger)).toEqual([]);
-    const unknown = first.rows.filter((r) => r.outcome === 'unknown');
-    expect(unknown).toHaveLength(3 * BATCH);
-    for (const row of unknown) expect(row.error).toMatch(/abort/i);
-    expect(countOutcomes(first.rows)).toEqual({ unknown: 3 * BATCH, skipped: RECORDS - 3 * BATCH });
-
-    sim.setFaults({});
-    const second = await campaign(sim, reportPath, { resume: true });
-    expect(promiseBreaches(second.rows, RECORDS, sim.ledger)).toEqual([]);
-    expect(countOutcomes(second.rows)).toEqual({
-      unknown: 3 * BATCH,
-      accepted: RECORDS - 3 * BATCH,
-    });
-    expect(sim.ledger).toHaveLength(RECORDS - 3 * BATCH);
-  });
-
-  it('an abandoned request that was still queued, never written, is failed and sent on resume', async () => {
-    // One connection for two workers: the second batch waits in the client's queue, unsent,
-    // behind the first, which hangs. Abandoning both must tell them apart (docs/architecture.md#outcomes: only what
-    // may have reached the gateway is unknown).
-    const sim = await simulator({ hang: 1 });
-    const reportPath = join(dir.path, 'queued.csv');
-    const stop = new AbortController();
-    const abort = new AbortController();
-    const gateway = client(sim, 30_000, 1);
-    const sentBatches: string[][] = [];
-    const poster: Poster = {
-      post(messages, ids, signal) {
-        sentBatches.push([...ids]);
-        return gateway.post(messages, ids, signal);
-      },
-    };
-    const running = runCampaign(
-      {
-        ...(await options(sim, reportPath)),
-        poster,
-        concurrency: 2,
-        stopSignal: stop.signal,
-        abortSignal: abort.signal,
-      },
-      new SendEmitter(),
-    );
-    await waitFor(
-      () => requestsWith(sim, 'hang') === 1 && sentBatches.length === 2,
-      'one hung, one queued',
-    );
-    stop.abort();
-    abort.abort();
-    await running;
-    await gateway.destroy();
-    expect(sim.requests).toHaveLength(1); // the queued batch never reached the gateway
-    expect(sim.requests[0]!.messageCount).toBe(BATCH);
-    const rows = parseCsv(await readFile(reportPath, 'utf8'));
-    // The pool sends in order: the first post is the one that hangs, the second the one queued.
-    const hungIds = sentBatches[0]!;
-    const queuedIds = sentBatches[1]!;
-    const outcomeOf = (id: string) => rows.find((r) => r.messageId === id)?.outcome;
-    expect(hungIds.map(outcomeOf)).toEqual(hungIds.map(() => 'unknown'));
-    // Actual (bug): 'unknown', "no answer during the request (20: This operation was aborted)":
-    // undici rejects with the signal's DOMException, whose numeric `code` 20 is taken as the error
-    // code (client.ts describeError), so classify() never sees an abort code.
-    expect(queuedIds.map((id) => [id, outcomeOf(id)])).toEqual(
-      queuedIds.map((id) => [id, 'failed']),
-    );
-
-    // Being `failed`, they are sent by --resume; the hung batch stays unknown and is not resent.
-    sim.setFaults({});
-    const second = await campaign(sim, reportPath, { resume: true });
-    expect(promiseBreaches(second.rows, RECORDS, sim.ledger)).toEqual([]);
-    expect(countOutcomes(second.rows)).toEqual({ unknown: BATCH, accepted: RECORDS - BATCH });
-  });
-});
-
-describe('runCampaign: an outage of the gateway mid-run (--outage-grace)', () => {
-  async function outageRun(
-    sim: Simulator,
-    reportPath: string,
-    graceMs: number,
-    onAnswer: (answer: Answer, n: number) => void,
-    resume = false,
-  ): Promise<{ result: RunResult; rows: Record<string, string>[] }> {
-    const journalPath = `${reportPath}.journal`;
-    const inner = client(sim);
-    try {
-      const result = await runCampaign(
-        {
-          entries: streamOf(messageEntries(RECORDS, 'o')),
-          reportPath,
-          journalPath,
-          contentHash: 'outage',
-          previous: resume ? await readJournal(journalPath) : undefined,
-          overwriteReport: resume,
-          retryUnknown: false,
-          poster: watching(inner, onAnswer),
-          batchSize: BATCH,
-          concurrency: 2,
-          retries: 0,
-          outageGraceMs: graceMs,
-        },
-        new SendEmitter(),
-      );
-      return { result, rows: parseCsv(await readFile(reportPath, 'utf8')) };
-    } finally {
-      await inner.close();
-    }
-  }
-
-  it('down for a moment: new batches wait, the gateway is probed, the run finishes with nothing twice', async () => {
-    const sim = await simulator({});
-    let probes = 0;
-    const { result, rows } = await outageRun(sim, join(dir.path, 'blip.csv'), 30_000, (a, n) => {
-      if (n === 5) sim.setFaults({ unavailable: 1 });
-      if (
-        a.httpStatus === 503 &&
-        a.verdict.kind !== 'results' &&
-        sim.requests.at(-1)?.messageCount === 0
-      ) {
-        if (++probes === 2) sim.setFaults({});
-      }
-    });
-    expect(result.stopped).toBeUndefined();
-    expect(probes).toBe(2);
-    expect(promiseBreaches(rows, RECORDS, sim.ledger)).toEqual([]);
-    expect(countOutcomes(rows)).toEqual({ accepted: RECORDS });
-    expect(findDuplicates(sim.ledger)).toEqual([]);
-    expect(sim.ledger).toHaveLength(RECORDS);
-  });
-
-  it('down for longer than the grace: the run stops; --resume later finishes it with nothing twice', async () => {
-    const sim = await simulator({});
-    const reportPath = join(dir.path, 'outage.csv');
-    const first = await outageRun(sim, reportPath, 1_000, (_a, n) => {
-      if (n === 5) sim.setFaults({ unavailable: 1 });
-    });
-    expect(first.result.stopped?.reason).toMatch(/^the gateway stayed unusable for 1s \(HTTP 503/);
-    expect(promiseBreaches(first.rows, RECORDS, sim.ledger)).toEqual([]);
-    const accepted = first.rows.filter((r) => r.outcome === 'accepted').length;
-    expect(accepted).toBe(sim.ledger.length);
-    expect(first.rows.filter((r) => r.outcome === 'failed')).toHaveLength(RECORDS - accepted);
-
-    sim.setFaults({});
-    const second = await outageRun(sim, reportPath, 1_000, () => undefined, true);
-    expect(second.result.stopped).toBeUndefined();
-    expect(countOutcomes(second.rows)).toEqual({ accepted: RECORDS });
-    expect(findDuplicates(sim.ledger)).toEqual([]);
-    expect(sim.ledger).toHaveLength(RECORDS);
   });
 });

@@ -12,7 +12,7 @@ import {
   type Simulator,
 } from '../../src/index.js';
 import { campaignPaths } from '../../src/journal/state.js';
-import { RowBits } from '../../src/campaign/prepare/row-bits.js';
+import { RowBits } from '../../src/campaign/steps/row-bits.js';
 import { mobile, parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { readFile, writeFile } from 'node:fs/promises';
 

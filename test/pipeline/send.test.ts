@@ -8,6 +8,7 @@ import { readCampaign } from '../../src/validate/reader.js';
 import { ReportSink } from '../../src/report/sink.js';
 import { openReport } from '../../src/report/writer.js';
 import { toEntries } from '../../src/validate/entries.js';
+import { systemClock } from '../../src/shared/clock.js';
 import { SendEmitter, type BatchReport } from '../../src/send/events.js';
 import { sendLoop } from '../../src/send/send.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
@@ -63,8 +64,12 @@ describe('send pipeline against the simulator', () => {
 
     const outcome = await sendLoop(
       toEntries(campaign.records()),
-      { poster: client, batchSize: BATCH_SIZE, concurrency: 4, retries: 3 },
-      events,
+      {
+        settings: { batchSize: BATCH_SIZE, concurrency: 4, retries: 3, outageGraceMs: 0 },
+        choices: {},
+        io: { events, clock: systemClock },
+      },
+      { poster: client },
     );
     await sink.close();
     await client.close();

@@ -4,11 +4,10 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { campaignRequest } from '../../src/campaign/request.js';
+import { campaignRun, inputFiles } from '../../src/campaign/run.js';
 import { flagLayer } from '../../src/cli/gateway-settings.js';
 import { resolveSettings } from '../../src/config/resolve.js';
-import { GatewayClient } from '../../src/gateway/client.js';
-import { prepareCampaign } from '../../src/campaign/prepare/index.js';
+import { sendCampaign } from '../../src/campaign/steps/index.js';
 import { SendEmitter } from '../../src/send/events.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { mobile, parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
@@ -117,13 +116,6 @@ describe('--suppress', () => {
     const work = join(dir.path, 'resume');
     await mkdir(work, { recursive: true });
     const report = join(work, 'report.csv');
-    const client = new GatewayClient({
-      endpoint: sim.url,
-      username: 'tester',
-      password: 'not-a-secret',
-      connections: 1,
-      timeoutMs: 5000,
-    });
     const run = async (extra: string[], stopAfterFirstBatch: boolean) => {
       const { inputs, flags } = await parseSendArgs([
         'campaign.csv',
@@ -134,29 +126,31 @@ describe('--suppress', () => {
         '1',
         '--report',
         report,
+        '--endpoint',
+        sim.url,
         ...extra,
       ]);
       const settings = await resolveSettings({
         cwd: dir.path,
-        env: { SMS_SEND_STATE_DIR: join(work, 'state') },
+        env: {
+          SMS_SEND_STATE_DIR: join(work, 'state'),
+          SMS_SEND_USERNAME: 'tester',
+          SMS_SEND_PASSWORD: 'not-a-secret',
+        },
         flags: flagLayer(flags),
       });
-      const prepared = await prepareCampaign(
-        campaignRequest(inputs, flags, { settings, cwd: dir.path }),
-      );
       const events = new SendEmitter();
       const stop = new AbortController();
       if (stopAfterFirstBatch) events.on('batch', () => stop.abort());
-      try {
-        return await prepared.send({
-          poster: client,
-          target: sim.url,
-          events,
-          stopSignal: stop.signal,
-        });
-      } finally {
-        await prepared.close();
-      }
+      const sent = await sendCampaign(
+        campaignRun({
+          inputs: inputFiles(inputs, { cwd: dir.path }),
+          settings,
+          choices: flags,
+          io: { events, stop: stop.signal },
+        }),
+      );
+      return sent.result;
     };
     // Overnight, one recipient the first run reached and one it did not opt out.
     const [reached, notYet] = [SENT[0]!, SENT.at(-1)!];
@@ -169,7 +163,6 @@ describe('--suppress', () => {
       const second = await run(['--resume', '--suppress', 'late.txt'], false);
       expect(second.exitCode).toBe(0);
     } finally {
-      await client.close();
       await sim.stop();
     }
     // Each recipient not on a list exactly once over both runs; none on a list, ever.

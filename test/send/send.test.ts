@@ -7,9 +7,9 @@ import type { RowResult } from '../../src/message/outcome.js';
 import { SendEmitter, type BatchReport, type RetryNotice } from '../../src/send/events.js';
 import { RateLimiter } from '../../src/send/rate.js';
 import { sendLoop } from '../../src/send/send.js';
-import type { Poster, SendLoopOptions } from '../../src/send/types.js';
+import type { LoopGateway, LoopRun, Poster } from '../../src/send/types.js';
 import type { Entry } from '../../src/validate/entries.js';
-import { systemClock } from '../../src/shared/clock.js';
+import { systemClock, type Clock } from '../../src/shared/clock.js';
 import { InstantClock } from '../helpers/clock.js';
 import { messageEntries, settle, streamOf } from '../helpers/reliability.js';
 
@@ -100,10 +100,19 @@ interface Run {
   outcome: Awaited<ReturnType<typeof sendLoop>>;
 }
 
+/** A test's options for one loop: the run's part and the gateway's, given flat. */
+type LoopOptions = Partial<LoopRun['settings']> &
+  LoopGateway & {
+    retryUnknown?: boolean;
+    clock?: Clock;
+    stopSignal?: AbortSignal;
+    abortSignal?: AbortSignal;
+  };
+
 /** Runs sendLoop() with instant sleeps and an instant-clock limiter unless the test brings its own. */
 async function run(
   entries: Entry[],
-  options: Partial<SendLoopOptions> & { poster: Poster },
+  options: LoopOptions,
   events = new SendEmitter(),
 ): Promise<Run> {
   const records: RowResult[] = [];
@@ -115,19 +124,18 @@ async function run(
   events.on('batch', (batch) => batches.push(batch));
   events.on('retry', (retry) => retries.push(retry));
   events.on('stop', (stop) => stops.push(stop));
-  const outcome = await sendLoop(
-    streamOf(entries),
-    {
-      batchSize: 2,
-      concurrency: 1,
-      retries: 3,
-      limiter: new RateLimiter(undefined, new InstantClock()),
-      clock: new InstantClock(sleeps),
-      random: () => 0.5,
-      ...options,
-    },
-    events,
-  );
+  const { retryUnknown, clock, stopSignal, abortSignal, ...rest } = options;
+  const settings = { batchSize: 2, concurrency: 1, retries: 3, outageGraceMs: 0, ...rest };
+  const loop: LoopRun = {
+    settings,
+    choices: { retryUnknown },
+    io: { events, clock: clock ?? new InstantClock(sleeps), stop: stopSignal, abort: abortSignal },
+  };
+  const outcome = await sendLoop(streamOf(entries), loop, {
+    limiter: new RateLimiter(undefined, new InstantClock()),
+    random: () => 0.5,
+    ...rest,
+  });
   const byRow = new Map(records.map((r) => [r.row, r]));
   return { records, byRow, batches, retries, stops, sleeps, outcome };
 }
@@ -626,7 +634,7 @@ describe('sendLoop: hooks and events', () => {
     ]);
   });
 
-  it.each<[string, (log: string[]) => NonNullable<SendLoopOptions['hooks']>]>([
+  it.each<[string, (log: string[]) => NonNullable<LoopOptions['hooks']>]>([
     [
       'afterResult only',
       (log) => ({ afterResult: (b) => Promise.resolve(void log.push(`after ${b}`)) }),

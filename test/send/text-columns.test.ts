@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOf, type Answer } from '../../src/gateway/outcome.js';
 import type { JournalState } from '../../src/journal/journal.js';
 import type { RowResult } from '../../src/message/outcome.js';
+import { systemClock } from '../../src/shared/clock.js';
 import { SendEmitter } from '../../src/send/events.js';
 import { SettledResults } from '../../src/journal/results.js';
-import { applyJournal } from '../../src/campaign/prepare/resume.js';
+import { applyJournal } from '../../src/campaign/steps/resume.js';
 import { sendLoop } from '../../src/send/send.js';
 import type { Poster } from '../../src/send/types.js';
 import type { Entry } from '../../src/validate/entries.js';
@@ -85,8 +86,12 @@ describe('the text columns', () => {
     events.on('record', (row) => rows.push(row));
     await sendLoop(
       streamOf(ENTRIES),
-      { poster: acceptAll, batchSize: 2, concurrency: 1, retries: 0 },
-      events,
+      {
+        settings: { batchSize: 2, concurrency: 1, retries: 0, outageGraceMs: 0 },
+        choices: {},
+        io: { events, clock: systemClock },
+      },
+      { poster: acceptAll },
     );
     const byRow = new Map(rows.map((row) => [row.row, row]));
     expect([1, 2, 3, 4].map((row) => byRow.get(row))).toEqual([

@@ -334,7 +334,7 @@ describe('waiting for the window, and the question before each batch', () => {
     const events = new SendEmitter();
     const said: SendEvents['waiting'][0][] = [];
     events.on('waiting', (w) => said.push(w));
-    expect(await awaitWindow(evening, { clock, events, noWait: false })).toBe(true);
+    expect(await awaitWindow(evening, { choices: {}, io: { clock, events } })).toBe(true);
     expect(clock.sleeps).toEqual([at('2026-11-23T09:00+01:00')]);
     expect(said).toEqual([
       { opensAt: at('2026-11-23T09:00+01:00'), now: at('2026-11-22T21:58+01:00'), timeZone: OSLO },
@@ -343,7 +343,10 @@ describe('waiting for the window, and the question before each batch', () => {
 
   it('inside the window: no wait at all', async () => {
     const clock = new FakeClock(at('2026-11-23T10:00+01:00'));
-    const result = await awaitWindow(evening, { clock, events: new SendEmitter(), noWait: true });
+    const result = await awaitWindow(evening, {
+      choices: { wait: false },
+      io: { clock, events: new SendEmitter() },
+    });
     expect(result).toBe(true);
     expect(clock.sleeps).toEqual([]);
   });
@@ -351,9 +354,8 @@ describe('waiting for the window, and the question before each batch', () => {
   it('--no-wait outside the window: exit 5, saying when it opens', async () => {
     const clock = new FakeClock(at('2026-11-22T21:58+01:00'));
     const error = await awaitWindow(evening, {
-      clock,
-      events: new SendEmitter(),
-      noWait: true,
+      choices: { wait: false },
+      io: { clock, events: new SendEmitter() },
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutsideWindowError);
     expect((error as OutsideWindowError).exitCode).toBe(ExitCode.outsideWindow);
@@ -368,10 +370,8 @@ describe('waiting for the window, and the question before each batch', () => {
     const stop = new AbortController();
     stop.abort();
     const open = await awaitWindow(evening, {
-      clock,
-      events: new SendEmitter(),
-      noWait: false,
-      signal: stop.signal,
+      choices: {},
+      io: { clock, events: new SendEmitter(), stop: stop.signal },
     });
     expect(open).toBe(false);
     expect(clock.now()).toBe(at('2026-11-22T21:58+01:00'));

@@ -9,7 +9,8 @@ import {
   type CampaignShape,
 } from '../../journal/identity.js';
 import { listCampaigns, type CampaignEntry } from '../../journal/state.js';
-import type { CampaignRequest, FollowUp } from '../types.js';
+import type { FollowUp } from '../types.js';
+import { campaignRun, type CampaignRun, type RunParts } from '../run.js';
 import { findOriginal, retryable } from './original.js';
 import { chooseRows, earlierFollowUps } from './rows.js';
 import {
@@ -154,57 +155,44 @@ export function followUpReportPath(originalReport: string, id: string): string {
 }
 
 /**
- * The campaign request of a follow-up: the original inputs made into messages as the original
- * made them (its recorded shape), whatever message settings the config or flags give now; the
- * sending settings are this run's.
+ * The run of a follow-up: the original inputs made into messages as the original made them (its
+ * recorded shape), whatever message settings the config or flags give now; the sending settings
+ * and choices are this run's. Built once, from the retry's plan.
  */
-export function followUpCampaign(
+export function followUpRun(
   followUp: FollowUp,
   originalReport: string,
-  options: {
-    settings: Settings;
-    simulate: boolean;
-    report?: string;
-    force: boolean;
-    resume: boolean;
-    dryRun: boolean;
-    /** Outside the send window, end at once (exit 5) rather than wait. */
-    noWait?: boolean;
-    now: Date;
-    onValidated?: (records: number) => void;
-  },
-): CampaignRequest {
+  parts: Omit<RunParts, 'inputs' | 'followUp' | 'template'>,
+): CampaignRun {
   const { shape } = followUp;
-  const files: InputFile[] = followUp.inputs.map((input) => ({
+  const inputs: InputFile[] = followUp.inputs.map((input) => ({
     path: input.path,
     label: input.path,
   }));
-  return {
-    files,
+  const { settings, choices } = parts;
+  return campaignRun({
+    ...parts,
+    inputs,
     settings: {
-      ...options.settings,
+      ...settings,
       defaults: shape.defaults as Settings['defaults'],
       country: shape.country,
       campaign: undefined,
       // A number that opted out since the original was sent is not sent to now: the original's
       // lists, as they read today, and any this run names.
-      suppress: withLists(options.settings.suppress, followUp.suppress),
+      suppress: withLists(settings.suppress, followUp.suppress),
     },
-    simulate: options.simulate,
-    mapping: shape.mapping,
+    choices: {
+      ...choices,
+      map: shape.mapping,
+      inputFormat: shape.inputFormat,
+      delimiter: shape.delimiter,
+      report: choices.report ?? followUpReportPath(originalReport, followUp.identity.id),
+      retryUnknown: false,
+    },
     template: shape.template,
-    inputFormat: shape.inputFormat,
-    delimiter: shape.delimiter,
-    report: options.report ?? followUpReportPath(originalReport, followUp.identity.id),
-    force: options.force,
-    resume: options.resume,
-    retryUnknown: false,
-    dryRun: options.dryRun,
-    noWait: options.noWait,
-    now: options.now,
-    onValidated: options.onValidated,
     followUp,
-  };
+  });
 }
 
 /** The lists of this run and the original's, each path once. */

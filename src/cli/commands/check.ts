@@ -6,7 +6,7 @@ import type { ExitCode } from '../../shared/errors.js';
 import { UsageError } from '../../shared/errors.js';
 import { checkEnding, checkTarget, type CanaryListener } from '../../campaign/check.js';
 import type { CanaryResult } from '../../dlr/canary.js';
-import { gatewayTarget } from '../../campaign/target.js';
+import { gatewayAccess } from '../../campaign/target.js';
 import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { colorFor } from '../ui/color.js';
 import {
@@ -34,7 +34,7 @@ export async function runCheck(flags: CheckFlags): Promise<ExitCode> {
   }
   const awaitMs = canaryOptions(flags);
   const settings = await settingsFor(flags);
-  const target = gatewayTarget(settings, flags);
+  const access = gatewayAccess(settings, flags);
   const c = colorFor('stdout');
   const say = (line: string) => {
     if (!flags.json) process.stdout.write(`${line}\n`);
@@ -46,7 +46,7 @@ export async function runCheck(flags: CheckFlags): Promise<ExitCode> {
   };
   const result = await checkTarget(
     settings,
-    target,
+    access,
     flags,
     {
       to: flags.to,

@@ -9,7 +9,7 @@ import { flagLayer, settingsFor, type GatewayFlags } from '../gateway-settings.j
 import { colorFor } from '../ui/color.js';
 import { renderReportCounts } from '../ui/dlr.js';
 import { renderGates } from '../ui/gates.js';
-import { writePage } from '../page-file.js';
+import { writePage } from '../../report/html/page-file.js';
 
 export interface ReportFlags extends GatewayFlags {
   json?: boolean;

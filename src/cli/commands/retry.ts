@@ -1,23 +1,19 @@
-// `sms-send retry CAMPAIGN`: wiring only. Chooses the records, then prepares and sends them as any campaign.
+// `sms-send retry CAMPAIGN`: wiring only. Chooses the records, then sends them as any campaign: a
+// follow-up's run, on the campaign's one path.
 import { ExitCode, UsageError } from '../../shared/errors.js';
-import type { Settings } from '../../config/settings.js';
-import { prepareCampaign } from '../../campaign/prepare/index.js';
-import type { CampaignRequest, FollowUp } from '../../campaign/types.js';
 import {
-  followUpCampaign,
+  followUpRun,
   INCLUDES,
   planFollowUp,
   type Include,
-  type RetryPlan,
 } from '../../campaign/follow-up/index.js';
-import { gatewayTarget } from '../../campaign/target.js';
-import { SendEmitter } from '../../send/events.js';
+import { gatewayAccess } from '../../campaign/target.js';
 import { settingsFor } from '../gateway-settings.js';
 import type { Invocation } from '../invocation.js';
 import { colorFor } from '../ui/color.js';
-import { showValidationProgress } from '../ui/progress.js';
 import { followUpJson, renderFollowUp, renderUnknownRisk } from '../ui/retry.js';
-import { sendPrepared, type SendFlags } from './send.js';
+import { RunView } from '../ui/run-view.js';
+import { sendFromCommand, type SendFlags } from './send.js';
 
 export interface RetryFlags extends SendFlags {
   /** `--include unknown,undelivered`, repeatable. */
@@ -49,7 +45,8 @@ export async function runRetry(
   }
   const include = parseIncludes(flags.include);
   const settings = await settingsFor(flags);
-  const target = flags.dryRun ? undefined : gatewayTarget(settings, flags);
+  // Where to send is known before the campaign's state is looked at.
+  if (!flags.dryRun) gatewayAccess(settings, flags);
   const plan = await planFollowUp({
     campaign,
     include,
@@ -72,53 +69,27 @@ export async function runRetry(
   if (plan.selection.chosen.unknown > 0 && flags.json !== true) {
     process.stderr.write(`${renderUnknownRisk(plan.selection.chosen.unknown, err)}\n`);
   }
-  const events = new SendEmitter();
-  const validation = showValidationProgress({
-    intervalSeconds: flags.progressInterval ?? 10,
-    quiet: !talk,
-  });
-  events.on('validated', validation.read);
-  const prepared = await prepareCampaign({
-    ...retryRequest({ ...plan, followUp: plan.followUp }, settings, flags, (records) =>
-      events.emit('validated', records),
-    ),
-    program: invocation.program,
-  }).finally(() => validation.stop());
+  const view = new RunView(flags);
   try {
-    const inputs = plan.followUp.inputs.map((input) => input.path);
-    return await sendPrepared(prepared, {
+    const run = followUpRun(plan.followUp, plan.report, {
       settings,
-      flags,
-      inputs,
-      target,
-      events,
-      extra,
-      invocation,
+      // The follow-up's own choices: where its report goes and how it is sent, never how its
+      // records are read (the original's way). The same retry left unfinished is finished.
+      choices: {
+        simulate: flags.simulate,
+        allowInsecure: flags.allowInsecure,
+        report: flags.report,
+        force: flags.force,
+        resume: flags.resume === true || plan.resume === true,
+        dryRun: flags.dryRun,
+        wait: flags.wait,
+        html: flags.html,
+      },
+      program: invocation.program,
+      io: view.io,
     });
+    return await sendFromCommand(run, { flags, invocation, view, extra });
   } finally {
-    await prepared.close();
+    view.dispose();
   }
-}
-
-/**
- * The follow-up campaign as the command line asks for it. The same retry left unfinished is
- * finished, as --resume would: nothing it settled goes again.
- */
-export function retryRequest(
-  plan: RetryPlan & { followUp: FollowUp },
-  settings: Settings,
-  flags: RetryFlags,
-  onValidated?: (records: number) => void,
-): CampaignRequest {
-  return followUpCampaign(plan.followUp, plan.report, {
-    settings,
-    simulate: flags.simulate === true,
-    report: flags.report,
-    force: flags.force === true,
-    resume: flags.resume === true || plan.resume === true,
-    dryRun: flags.dryRun === true,
-    noWait: flags.wait === false,
-    now: new Date(),
-    onValidated,
-  });
 }

@@ -2,7 +2,7 @@
 // typed error that carries a failing run's exit code to main.ts.
 import { ExitCode, NotAllAcceptedError } from '../../shared/errors.js';
 import { summaryDocument } from '../../campaign/documents.js';
-import { endingError } from '../../campaign/flow.js';
+import { endingError } from '../../campaign/ending.js';
 import type { CampaignResult, LostAnswer, ResumeCounts } from '../../campaign/types.js';
 import { commandFor, gatewayArgs, maskedNote, type Invocation } from '../invocation.js';
 import { colorFor } from './color.js';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderWaiting, renderWindowPlan } from '../../../src/cli/ui/window.js';
 import { windowJson } from '../../../src/campaign/documents.js';
-import { windowClosedMessage as renderWindowClosed } from '../../../src/campaign/flow.js';
+import { windowClosedMessage as renderWindowClosed } from '../../../src/campaign/ending.js';
 import { windowState, type SendWindow } from '../../../src/shared/window.js';
 
 const at = (iso: string) => Date.parse(iso);

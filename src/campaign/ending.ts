@@ -1,9 +1,7 @@
-// The steps after a campaign is prepared, shared by the command line and the programmatic API:
-// the send pass to its gateway target, and the typed error a run ends with. No terminal here: the
-// caller listens to the events and words the way to finish.
-import type { Settings } from '../config/settings.js';
+// How a run ends when it does not end well, for the command line and the programmatic API alike:
+// the typed error carrying its exit code and summary, and the words of each stop. No terminal
+// here: the caller words the way to finish.
 import { rangesOf } from '../journal/columns.js';
-import type { SendEmitter } from '../send/events.js';
 import { groupDigits, plural } from '../shared/count.js';
 import {
   GatewayUnusableError,
@@ -15,45 +13,7 @@ import {
 } from '../shared/errors.js';
 import { describeOpening } from '../shared/window.js';
 import { errorJson, type PlanDocument } from './documents.js';
-import { openGateway, type Target, type TargetChoice } from './target.js';
-import type { CampaignResult, PreparedCampaign, WindowClosed } from './types.js';
-
-export interface SendToTarget {
-  settings: Settings;
-  target: Target;
-  choice: TargetChoice;
-  events: SendEmitter;
-  /** Aborted: no new batches; those in flight finish, and the run ends interrupted (exit 130). */
-  stopSignal?: AbortSignal;
-  /** Aborted: requests in flight are abandoned too (their records end `unknown`). */
-  abortSignal?: AbortSignal;
-}
-
-/** The one path to the gateway: opens the target, runs the send pass, closes it. */
-export async function sendToTarget(
-  prepared: PreparedCampaign,
-  options: SendToTarget,
-): Promise<{ result: CampaignResult; simulated: boolean }> {
-  const { settings, target } = options;
-  const gateway = await openGateway(target, options.choice, {
-    connections: settings.concurrency,
-    timeoutMs: settings.timeoutMs,
-    proxies: settings.proxies,
-    caFile: settings.caFile,
-  });
-  try {
-    const result = await prepared.send({
-      poster: gateway.client,
-      target: gateway.simulated ? 'simulator' : (settings.endpoint ?? ''),
-      events: options.events,
-      stopSignal: options.stopSignal,
-      abortSignal: options.abortSignal,
-    });
-    return { result, simulated: gateway.simulated };
-  } finally {
-    await gateway.close({ abort: options.abortSignal?.aborted === true });
-  }
-}
+import type { CampaignResult, WindowClosed } from './types.js';
 
 /** A dry run's refusal as the error to throw: its message and code, the plan beside `error`. */
 export function refusedPlan(problem: UsageError, document: PlanDocument): UsageError {

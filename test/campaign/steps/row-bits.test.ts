@@ -1,6 +1,6 @@
 // The rows a kept spool holds messages for, a bit each: what a resume counts as left to send.
 import { describe, expect, it } from 'vitest';
-import { RowBits } from '../../../src/campaign/prepare/row-bits.js';
+import { RowBits } from '../../../src/campaign/steps/row-bits.js';
 
 describe('RowBits', () => {
   it.each([

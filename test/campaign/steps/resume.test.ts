@@ -10,7 +10,7 @@ import {
   settledRows,
   withoutEarlier,
   type Earlier,
-} from '../../../src/campaign/prepare/resume.js';
+} from '../../../src/campaign/steps/resume.js';
 import type { ResumeCounts } from '../../../src/campaign/types.js';
 import type { Entry } from '../../../src/validate/entries.js';
 

@@ -1,5 +1,5 @@
-// Step three of a campaign: the validation pass, which plans the run and writes every record
-// ready to send to the spool, counting what this run will send (on resume, what is left).
+// The validation pass of step three: every record read and built, the plan tallied, and each record
+// ready to send written to the spool, counting what this run will send (on resume, what is left).
 import { join } from 'node:path';
 import { ephemeralKey, loadDlrSecret } from '../../journal/dlr-secret.js';
 import type { CampaignIdentity } from '../../journal/identity.js';
@@ -12,9 +12,11 @@ import { readCampaign } from '../../validate/reader.js';
 import type { SpoolWriter } from '../../validate/spool.js';
 import { RowBits } from './row-bits.js';
 import { selectRows } from '../follow-up/index.js';
-import type { CampaignRequest, Refusal } from '../types.js';
+import type { CampaignRun } from '../run.js';
+import type { Refusal } from '../types.js';
 
-export interface ValidationTarget {
+/** What the pass writes to, and what it leaves out. */
+export interface PassTarget {
   identity: CampaignIdentity;
   suppression: Suppression | undefined;
   template: Template | undefined;
@@ -26,42 +28,42 @@ export interface ValidationTarget {
   settled: (row: number) => boolean;
 }
 
-export async function validateCampaign(
-  request: CampaignRequest,
-  target: ValidationTarget,
+export async function validationPass(
+  run: CampaignRun,
+  target: PassTarget,
 ): Promise<{ plan: Plan; toSend: number; timed: boolean; messages: RowBits }> {
-  const { settings, followUp } = request;
+  const { settings, followUp, choices } = run;
   const { identity, spool: writer, spooling, settled } = target;
   let toSend = 0;
   /** The rows of the messages spooled, kept with the spool for a later run. */
   const messages = RowBits.empty();
   // Whether a message carries a validity counted from now: a later run must build it afresh.
   let timed = false;
-  const countRepeats = request.dryRun && !request.dedupe;
+  const countRepeats = choices.dryRun === true && !choices.dedupe;
   const tallied = {
-    gsmNormalize: normalizes(request),
-    template: request.template,
+    gsmNormalize: normalizes(run),
+    template: run.template,
     pricePerSegment: settings.pricePerSegment,
   };
   const reader = readCampaign({
-    files: request.files,
-    inputFormat: request.inputFormat,
-    delimiter: request.delimiter,
-    mapping: request.mapping,
+    files: run.inputs,
+    inputFormat: choices.inputFormat,
+    delimiter: choices.delimiter,
+    mapping: choices.map ?? {},
     template: target.template,
     defaults: settings.defaults,
     country: settings.country,
     campaignKey: identity.stem,
-    now: sendsFrom(settings.sendWindow, request.now),
-    limit: request.limit,
-    dedupe: request.dedupe,
+    now: sendsFrom(settings.sendWindow, run.at),
+    limit: choices.limit,
+    dedupe: choices.dedupe,
     suppress: target.suppression,
-    gsmNormalize: normalizes(request),
+    gsmNormalize: normalizes(run),
     maxSegments: settings.maxSegments,
     strict: settings.strict,
     // A dry run sends no URL: a key of its own makes proofs of the same length.
     dlrSigner: {
-      key: request.dryRun ? ephemeralKey() : await loadDlrSecret(settings.stateDir),
+      key: choices.dryRun ? ephemeralKey() : await loadDlrSecret(settings.stateDir),
       campaign: identity.id,
     },
     // Only a dry run, whose validation is the whole job, takes worker threads: a send's would
@@ -69,9 +71,9 @@ export async function validateCampaign(
     // time its sending dwarfs (docs/input.md#large-inputs). A follow-up picks its rows out of
     // built records, which parts validated by workers (spooled as they come) are not.
     parallel:
-      followUp || !request.dryRun
+      followUp || !choices.dryRun
         ? undefined
-        : { ...request.workers, spool: spooling, digests: countRepeats, tally: tallied },
+        : { ...run.workers, spool: spooling, digests: countRepeats, tally: tallied },
   });
   const plan = await planCampaign(
     followUp ? selectRows(reader, followUp.rows, identity.stem) : reader,
@@ -104,7 +106,7 @@ export async function validateCampaign(
             return undefined;
           }
         : undefined,
-      onProgress: request.onValidated,
+      onProgress: (records) => run.io.events.emit('validated', records),
       countRepeats,
       spillDir: join(settings.stateDir, 'tmp'),
     },
@@ -113,8 +115,8 @@ export async function validateCampaign(
 }
 
 /** Why the plan refuses the run, if it does. */
-export function refusalOf(plan: Plan, request: CampaignRequest): Refusal | undefined {
-  if (plan.fileProblems.length > 0 || (plan.invalid > 0 && !request.skipInvalid)) {
+export function refusalOf(plan: Plan, run: CampaignRun): Refusal | undefined {
+  if (plan.fileProblems.length > 0 || (plan.invalid > 0 && !run.choices.skipInvalid)) {
     return 'invalid-input';
   }
   if (plan.records === 0) return 'empty-input';
@@ -125,9 +127,9 @@ export function refusalOf(plan: Plan, request: CampaignRequest): Refusal | undef
 }
 
 /** Whether texts are normalised: as the original campaign did for a follow-up, else as asked. */
-export function normalizes(request: CampaignRequest): boolean {
-  const { followUp } = request;
-  return followUp ? followUp.shape.gsmNormalize === true : request.settings.gsmNormalize;
+export function normalizes(run: CampaignRun): boolean {
+  const { followUp } = run;
+  return followUp ? followUp.shape.gsmNormalize === true : run.settings.gsmNormalize;
 }
 
 /**

@@ -1,23 +1,33 @@
-// The journaled send: report, journal and resume around the send loop. Knows files, not terminals.
+// Step eight of a campaign, the journaled send: the report, the journal and a resume's reading of
+// earlier runs around the send loop. Knows files, not terminals.
+import type { Claim } from '../../journal/claim.js';
 import { resultAt, rowsOf, type SettledResult } from '../../journal/columns.js';
 import {
   archiveJournal,
-  resultLine,
+  batchLine,
   JOURNAL_VERSION,
   JournalWriter,
-  batchLine,
+  resultLine,
   type JournalLine,
-  type JournalState,
 } from '../../journal/journal.js';
-import { ReportSink } from '../../report/sink.js';
+import { recordedDeliveries, restoreDeliveries } from '../../dlr/carry.js';
 import type { RowResult } from '../../message/outcome.js';
 import { reportColumns } from '../../report/row.js';
-import { systemClock, type Clock } from '../../shared/clock.js';
+import { ReportSink } from '../../report/sink.js';
 import { openReport } from '../../report/writer.js';
 import type { SendEmitter } from '../../send/events.js';
-import { RateLimiter } from '../../send/rate.js';
+import { windowGate } from '../../send/schedule.js';
+import { sendLoop } from '../../send/send.js';
+import { StateWriteError, toRow } from '../../send/state.js';
+import type { LoopGateway, Poster, SendOutcome } from '../../send/types.js';
+import { backoffDelay } from '../../shared/backoff.js';
+import { describeSystemError, leadingTo, UsageError } from '../../shared/errors.js';
+import type { Entry } from '../../validate/entries.js';
+import { readSpool, SpoolUnreadableError } from '../../validate/spool.js';
+import type { CampaignRun } from '../run.js';
+import type { ResumeCounts, RunResult } from '../types.js';
+import { unstamp } from './kept-spool.js';
 import {
-  applyJournal,
   earlierOnly,
   maybeEarlier,
   noResumeCounts,
@@ -25,92 +35,133 @@ import {
   withoutEarlier,
   type Earlier,
 } from './resume.js';
-import type { ResumeCounts, RunResult } from '../types.js';
-import { backoffDelay } from '../../shared/backoff.js';
-import { sendLoop } from '../../send/send.js';
-import { StateWriteError, toRow } from '../../send/state.js';
-import type { Poster, SendLoopOptions, SendOutcome } from '../../send/types.js';
-import { describeSystemError, leadingTo, UsageError } from '../../shared/errors.js';
-import { stateLeft } from './state-left.js';
-import type { Entry } from '../../validate/entries.js';
+import { stateLeft, type LeftBehind } from './state-left.js';
+import type { Validated } from './validate.js';
+import { normalizes } from './validation-pass.js';
 
-export interface RunOptions {
-  /** In chunks of any size (see sendLoop()). */
-  entries: AsyncIterable<readonly Entry[]>;
-  /**
-   * The same entries read again from the start, passing over messages whose rows `keep` turns
-   * down: given, a resume reads what it sends from one reading and, after its first request, what
-   * earlier runs settled from another (see docs/architecture.md#resume).
-   */
-  reread?: (keep?: (row: number) => boolean) => AsyncIterable<readonly Entry[]>;
-  reportPath: string;
-  /** The campaign's journal, in its state folder. */
-  journalPath: string;
-  /** The campaign's content hash, written at the start of each run. */
-  contentHash: string;
-  /** What earlier runs recorded: given, this run continues the campaign (--resume). */
-  previous?: JournalState;
-  /** Rows of this campaign its follow-ups re-sent: a resume reports them, never sends them. */
-  resent?: ReadonlyMap<number, string>;
+/** What the send writes to and reads from: the claimed state, and the spool read back, checked. */
+interface Sending {
+  run: CampaignRun;
+  campaign: Validated;
+  claim: Claim;
+  spool: CheckedSpool;
   /** MessageIds an earlier report holds a delivery report for: a resume takes them as accepted. */
   delivered?: (messageId: string) => boolean;
-  /** Replace an existing report file (--force, --resume: the journal rewrites it complete). */
-  overwriteReport: boolean;
-  /** The report has a `normalized` column (--gsm-normalize). */
-  normalizedColumn?: boolean;
-  retryUnknown: boolean;
-  poster: Poster;
-  batchSize: number;
-  concurrency: number;
-  retries: number;
-  /** How long an unusable gateway is waited for before the run stops (0: never). */
-  outageGraceMs?: number;
-  rate?: number;
-  stopSignal?: AbortSignal;
-  abortSignal?: AbortSignal;
-  /** Asked before each new batch: false once the send window has closed. */
-  windowOpen?: () => boolean;
-  /** Wall time for waits and the outage grace; the system's unless a test injects one. */
-  clock?: Clock;
-  /**
-   * A follow-up campaign's link from a row to the MessageId it re-sends: the report gets an
-   * originalMessageId column.
-   */
-  originalMessageId?: (row: number) => string | undefined;
 }
 
-export async function runCampaign(options: RunOptions, events: SendEmitter): Promise<RunResult> {
-  const { previous } = options;
+/**
+ * Step eight of a campaign: the send loop streams the spool in batches, journals each batch before
+ * its request leaves, posts it, and turns the answer into one outcome per record, each written to
+ * the report as it arrives. Returns how the run ended and how many records may have gone out.
+ */
+export async function journaledSend(
+  run: CampaignRun,
+  campaign: Validated,
+  claim: Claim,
+  poster: Poster,
+): Promise<{ result: RunResult; sent: number }> {
+  const { events } = run.io;
+  const onRecord = campaign.tally.add.bind(campaign.tally);
+  events.on('record', onRecord);
+  let sent = 0;
+  // Batches refused or never answered were not sent; an unknown one may have been, so counts.
+  const onBatch = (batch: { size: number; verdict: string }) => {
+    if (batch.verdict !== 'failed') sent += batch.size;
+  };
+  events.on('batch', onBatch);
+  // A resume writes the report afresh from the journal: the deliveries earlier reports recorded
+  // are read first (the report may be rewritten in place) and written back once it is complete.
+  // The newest earlier report has them all (each run writes its report complete); older ones may
+  // be from before a --force run, whose same MessageIds they would wrongly settle.
+  const newest = claim.previous?.reports.at(-1);
+  const deliveries = claim.journal
+    ? await recordedDeliveries(newest === undefined ? [] : [newest])
+    : undefined;
+  const spool = checkedSpool(claim.paths.spool, campaign.plan.records);
+  let result: RunResult;
+  try {
+    const delivered = deliveries ? (id: string) => deliveries.get(id) !== undefined : undefined;
+    result = await sendJournaled({ run, campaign, claim, spool, delivered }, poster);
+  } finally {
+    events.off('record', onRecord);
+    events.off('batch', onBatch);
+  }
+  // A spool that did not read back as written is not kept for the next run: it validates again.
+  if (spool.unreadable) await unstamp(claim.paths).catch(() => undefined);
+  if (deliveries) await restoreDeliveries(campaign.reportPath, deliveries);
+  return { result, sent };
+}
+
+/** The spool read back, each line checked and counted; whether a reading found it unreadable. */
+interface CheckedSpool {
+  unreadable: boolean;
+  read(keep?: (row: number) => boolean): AsyncGenerator<Entry[]>;
+}
+
+function checkedSpool(path: string, lines: number): CheckedSpool {
+  const spool: CheckedSpool = {
+    unreadable: false,
+    async *read(keep) {
+      try {
+        yield* readSpool(path, keep, lines);
+      } catch (error) {
+        if (error instanceof SpoolUnreadableError) spool.unreadable = true;
+        throw error;
+      }
+    },
+  };
+  return spool;
+}
+
+/** Report and journal around the send loop; on a resume, the journal of earlier runs continued. */
+async function sendJournaled(sending: Sending, poster: Poster): Promise<RunResult> {
+  const { claim } = sending;
+  const previous = claim.journal;
   // A journal that is not continued belongs to a run that sent nothing, or to --force, whose
   // earlier journal is set aside (not deleted) only now that this run starts sending.
   if (!previous) {
-    await archiveJournal(options.journalPath).catch((error: unknown) => {
+    await archiveJournal(claim.paths.journal).catch((error: unknown) => {
       throw notStarted(error);
     });
   }
-  const run = (previous?.runs ?? 0) + 1;
+  const number = (previous?.runs ?? 0) + 1;
   // The journal before the report: answers taken from the earlier report are journaled before
   // this run's report, which may be the same file, replaces it.
-  const journal = await startJournal(options, run);
-  const sink = await openSink(options).catch(async (error: unknown) => {
+  const journal = await startJournal(sending, number);
+  const sink = await openSink(sending).catch(async (error: unknown) => {
     await journal.close().catch(noop);
     throw error;
   });
-  const unwire = wireReport(options, sink, events);
+  const unwire = wireReport(sending, sink);
   const resumed = previous ? noResumeCounts() : undefined;
-  const streams = entryStreams(options, resumed);
+  const streams = entryStreams(sending, resumed);
+  const gateway = loopGateway(sending, journal, sink, number, poster);
   let outcome: SendOutcome | undefined;
   let reportDurable = false;
   try {
-    outcome = await sendAndReport(streams, loopOptions(options, journal, sink, run), events);
+    outcome = await sendAndReport(streams, sending.run, gateway);
   } finally {
     unwire();
-    reportDurable = await endState(journal, sink, outcome, options, events);
+    reportDurable = await endState(journal, sink, outcome, sending);
   }
   const left = outcome.stopped?.stateUnwritable
-    ? await stateLeft({ ...options, reportDurable }, unrecordedAnswers(journal))
+    ? await stateLeft(leftBehind(sending, reportDurable), unrecordedAnswers(journal))
     : undefined;
   return { ...outcome, resumed, left };
+}
+
+/** What the resume of a run that stopped on its state will read. */
+function leftBehind(sending: Sending, reportDurable: boolean): LeftBehind {
+  const { run, campaign, claim, spool, delivered } = sending;
+  return {
+    journalPath: claim.paths.journal,
+    reportPath: campaign.reportPath,
+    reread: (keep) => spool.read(keep),
+    reportDurable,
+    retryUnknown: run.choices.retryUnknown === true,
+    resent: campaign.resent,
+    delivered,
+  };
 }
 
 /**
@@ -120,37 +171,45 @@ export async function runCampaign(options: RunOptions, events: SendEmitter): Pro
  */
 async function sendAndReport(
   streams: ReturnType<typeof entryStreams>,
-  loop: SendLoopOptions,
-  events: SendEmitter,
+  run: CampaignRun,
+  gateway: LoopGateway,
 ): Promise<SendOutcome> {
-  const sending = sendLoop(streams.entries, loop, events);
+  const sending = sendLoop(streams.entries, run, gateway);
   const { settled } = streams;
   const reporting = settled
-    ? sending.then(noop, noop).then(() => reportEarlier(settled(), events))
+    ? sending.then(noop, noop).then(() => reportEarlier(settled(), run.io.events))
     : undefined;
   const [sent, reported] = await Promise.allSettled([sending, reporting]);
   if (sent.status === 'rejected') throw sent.reason;
-  if (reported.status === 'rejected') throw reported.reason;
+  if (reported.status === 'rejected') {
+    // The settled records could not be read back to report: the run stops on its state, and the
+    // next resume (which validates again, the spool no longer kept) reports them.
+    if (!(reported.reason instanceof SpoolUnreadableError)) throw reported.reason;
+    stopFor(sent.value, reported.reason.message);
+  }
   return sent.value;
 }
 
 /** Opens the report; its rows are written as results arrive. */
-async function openSink(options: RunOptions): Promise<ReportSink> {
-  const writer = await openReport(options.reportPath, {
-    force: options.overwriteReport,
+async function openSink({ run, campaign }: Sending): Promise<ReportSink> {
+  const writer = await openReport(campaign.reportPath, {
+    // --force and --resume replace the report: the journal rewrites it complete.
+    force: run.choices.force === true || run.choices.resume === true,
     columns: reportColumns({
-      normalized: options.normalizedColumn === true,
-      followUp: options.originalMessageId !== undefined,
+      normalized: normalizes(run),
+      followUp: run.followUp !== undefined,
     }),
   });
   return new ReportSink(writer);
 }
 
 /** Each record's row goes to the report, written after each batch; returns the unwiring. */
-function wireReport(options: RunOptions, sink: ReportSink, events: SendEmitter): () => void {
-  const link = options.originalMessageId;
-  const onRecord = link
-    ? (row: RowResult) => sink.add({ ...row, originalMessageId: link(row.row) })
+function wireReport({ run }: Sending, sink: ReportSink): () => void {
+  const { events } = run.io;
+  // A follow-up's report links each row to the MessageId it re-sends.
+  const rows = run.followUp?.rows;
+  const onRecord = rows
+    ? (row: RowResult) => sink.add({ ...row, originalMessageId: rows.get(row.row) })
     : sink.add.bind(sink);
   const flush = () => void sink.flush();
   events.on('record', onRecord);
@@ -171,19 +230,18 @@ async function endState(
   journal: JournalWriter,
   sink: ReportSink,
   outcome: SendOutcome | undefined,
-  options: RunOptions,
-  events: SendEmitter,
+  { run, campaign }: Sending,
 ): Promise<boolean> {
   // The results written since the last synced intent reach the disk here; a sync that fails
   // holds them like any failed write.
-  const kept = (await journal.settle()) || (await keepAnswers(journal, options, events));
+  const kept = (await journal.settle()) || (await keepAnswers(journal, run));
   if (outcome && !kept) stopFor(outcome, stateReason(journal.failure!));
   const reportFailure = await sink.close().then(
     () => undefined,
     (error: unknown) => error,
   );
   if (outcome && reportFailure !== undefined) {
-    stopFor(outcome, reportReason(options.reportPath, reportFailure));
+    stopFor(outcome, reportReason(campaign.reportPath, reportFailure));
   }
   // After a write failed, closing can fail the same way; what was written stays written.
   await journal.close().catch((error: unknown) => {
@@ -210,13 +268,9 @@ function reportReason(path: string, error: unknown): string {
  * the terminal says so: a disk that gets room back in time loses nothing, and the resume need
  * not take them from the report. True once they are all on the disk.
  */
-async function keepAnswers(
-  journal: JournalWriter,
-  options: RunOptions,
-  events: SendEmitter,
-): Promise<boolean> {
-  const clock = options.clock ?? systemClock;
-  const graceMs = options.outageGraceMs ?? 0;
+async function keepAnswers(journal: JournalWriter, run: CampaignRun): Promise<boolean> {
+  const { clock, events, stop } = run.io;
+  const graceMs = run.settings.outageGraceMs;
   const started = clock.now();
   for (let attempt = 1; ; attempt++) {
     if (await journal.rewrite()) {
@@ -224,13 +278,13 @@ async function keepAnswers(
       return true;
     }
     const leftMs = graceMs - (clock.now() - started);
-    if (leftMs <= 0 || options.stopSignal?.aborted) return false;
+    if (leftMs <= 0 || stop?.aborted) return false;
     if (attempt === 1) {
       const answers = unrecordedAnswers(journal).length;
       events.emit('stateHeld', { answers, reason: stateReason(journal.failure), graceMs });
     }
     const waitMs = Math.min(leftMs, 250 + backoffDelay(attempt));
-    await clock.sleepUntil(clock.now() + waitMs, options.stopSignal);
+    await clock.sleepUntil(clock.now() + waitMs, stop);
   }
 }
 
@@ -252,27 +306,27 @@ function noop(): void {}
  * the settled ones, read again, to report (when the entries can be read again).
  */
 function entryStreams(
-  options: RunOptions,
+  { run, campaign, claim, spool, delivered }: Sending,
   counts: ResumeCounts | undefined,
 ): { entries: AsyncIterable<readonly Entry[]>; settled?: () => AsyncIterable<readonly Entry[]> } {
-  const { previous, reread } = options;
-  if (!previous || !counts) return { entries: options.entries };
+  const previous = claim.journal;
+  if (!previous || !counts) return { entries: spool.read() };
+  const retryUnknown = run.choices.retryUnknown === true;
   const earlier: Earlier = {
     journal: previous,
-    retryUnknown: options.retryUnknown,
+    retryUnknown,
     counts,
-    resent: options.resent,
-    delivered: options.delivered,
+    resent: campaign.resent,
+    delivered,
   };
-  if (!reread) return { entries: applyJournal(options.entries, earlier) };
   // Each reading passes over the rows it surely has no use for: isEarlier() decides the rest.
-  const settled = settledRows(previous, options.retryUnknown, options.resent);
+  const settled = settledRows(previous, retryUnknown, campaign.resent);
   return {
     entries: withoutEarlier(
-      reread((row) => !settled(row)),
+      spool.read((row) => !settled(row)),
       earlier,
     ),
-    settled: () => earlierOnly(reread(maybeEarlier(earlier)), earlier),
+    settled: () => earlierOnly(spool.read(maybeEarlier(earlier)), earlier),
   };
 }
 
@@ -280,18 +334,19 @@ function entryStreams(
  * The send loop's options: the run's settings, and the journal's lines around each request. A
  * report that cannot be written stops new batches too: --resume writes it whole from the journal.
  */
-function loopOptions(
-  options: RunOptions,
+function loopGateway(
+  { run: campaignRun, campaign }: Sending,
   journal: JournalWriter,
   sink: ReportSink,
   run: number,
-): SendLoopOptions {
-  const clock = options.clock ?? systemClock;
+  poster: Poster,
+): LoopGateway {
+  const window = campaignRun.settings.sendWindow;
   // A result is journaled whatever else failed (held, if the journal cannot take it); it is the
   // next intent a failed report refuses, so no batch goes out that could not be reported.
   const refuseOnFailure = () => {
     if (journal.failure) throw new StateWriteError(stateReason(journal.failure));
-    if (sink.failure) throw new StateWriteError(reportReason(options.reportPath, sink.failure));
+    if (sink.failure) throw new StateWriteError(reportReason(campaign.reportPath, sink.failure));
   };
   // An intent, once recorded, is sent whatever fails meanwhile: the journal says it may have left.
   const intent = async (line: JournalLine) => {
@@ -305,18 +360,8 @@ function loopOptions(
     refuseOnFailure();
   };
   return {
-    poster: options.poster,
-    batchSize: options.batchSize,
-    concurrency: options.concurrency,
-    retries: options.retries,
-    outageGraceMs: options.outageGraceMs,
-    retryUnknown: options.retryUnknown,
-    // The limiter keeps its own monotonic clock unless a test brings one.
-    limiter: new RateLimiter(options.rate, options.clock),
-    stopSignal: options.stopSignal,
-    abortSignal: options.abortSignal,
-    windowOpen: options.windowOpen,
-    clock,
+    poster,
+    windowOpen: window ? windowGate(window, campaignRun.io.clock) : undefined,
     hooks: {
       beforeSend: (batch, rows) => intent(batchLine(`${run}:${batch}`, rows)),
       posted: (batch) => void journal.append({ t: 'posted', b: `${run}:${batch}` }),
@@ -344,19 +389,22 @@ async function reportEarlier(
  * report (synced with the start). State that cannot be written (a full disk) stops the run here,
  * before anything is sent.
  */
-async function startJournal(options: RunOptions, run: number): Promise<JournalWriter> {
-  const journal = await JournalWriter.open(options.journalPath).catch((error: unknown) => {
+async function startJournal(
+  { run: campaignRun, campaign, claim }: Sending,
+  run: number,
+): Promise<JournalWriter> {
+  const journal = await JournalWriter.open(claim.paths.journal).catch((error: unknown) => {
     throw notStarted(error);
   });
   try {
     const start = journal.append({
       t: 'start',
       v: JOURNAL_VERSION,
-      campaign: options.contentHash,
+      campaign: campaign.identity.contentHash,
       run,
-      at: new Date().toISOString(),
+      at: new Date(campaignRun.io.clock.now()).toISOString(),
     });
-    const adopted = options.previous?.adopted;
+    const adopted = claim.journal?.adopted;
     if (adopted) void journal.append(resultLine('report', [...adopted.values()]));
     await start;
     if (journal.failure) throw journal.failure;

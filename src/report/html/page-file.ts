@@ -1,6 +1,6 @@
-// Writes the campaign's HTML page: aside, then renamed, so a reader never opens half a page.
-import { describeSystemError, UsageError } from '../shared/errors.js';
-import { replaceFile } from '../shared/files.js';
+// Writes a campaign's HTML page: aside, then renamed, so a reader never opens half a page.
+import { describeSystemError, UsageError } from '../../shared/errors.js';
+import { replaceFile } from '../../shared/files.js';
 
 export async function writePage(path: string, page: string): Promise<void> {
   try {

@@ -3,7 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerOf, takeAnswersFromReport } from '../../../src/campaign/prepare/kept-answers.js';
+import { answerOf, takeAnswersFromReport } from '../../../src/campaign/steps/kept-answers.js';
 import { emptyJournalState } from '../../../src/journal/journal.js';
 import type { Entry } from '../../../src/validate/entries.js';
 import { tempDir } from '../../helpers/files.js';

@@ -1,0 +1,72 @@
+// --resume of a finished campaign with nothing left to send: answered from its manifest at once,
+// without reading its journal or its inputs (a million records took minutes, and memory).
+import { resolve as resolvePath } from 'node:path';
+import { listCampaigns, type Manifest, type ManifestSummary } from '../../journal/state.js';
+import type { RunSummary } from '../../report/summary.js';
+import { ExitCode } from '../../shared/errors.js';
+import { isFile } from '../../shared/files.js';
+import type { CampaignRun } from '../run.js';
+import type { CampaignResult } from '../types.js';
+import type { CampaignHold } from './claim.js';
+import { noResumeCounts } from './resume.js';
+
+/** A finished campaign's manifest, with the summary its last run wrote. */
+export type ManifestAnswer = Manifest & { summary: ManifestSummary };
+
+/**
+ * The manifest answers when a resume would send nothing and rewrite the same report: the last run
+ * finished and wrote its summary, no record failed (nor, with --retry-unknown, was unknown), the
+ * report asked for is the campaign's newest and is there, and no follow-up re-sent any of its
+ * records (a resume would report those as the follow-up's).
+ */
+export async function answersFromManifest(
+  run: CampaignRun,
+  hold: CampaignHold,
+  reportPath: string,
+): Promise<ManifestAnswer | undefined> {
+  const { claim } = hold;
+  const manifest = claim?.previous;
+  if (!claim?.finished || !manifest?.summary || run.followUp) return undefined;
+  const { failed, unknown } = manifest.counts;
+  if (failed > 0 || (run.choices.retryUnknown && unknown > 0)) return undefined;
+  const report = manifest.reports.at(-1);
+  if (report !== resolvePath(reportPath) || !(await isFile(report))) return undefined;
+  const campaigns = await listCampaigns(run.settings.stateDir);
+  if (campaigns.some((e) => e.manifest.followUp?.of === manifest.id)) return undefined;
+  return { ...manifest, summary: manifest.summary };
+}
+
+/** The result a finished campaign's manifest gives: its summary again, nothing sent. */
+export function answeredResult(
+  run: CampaignRun,
+  answer: ManifestAnswer,
+  reportPath: string,
+): CampaignResult {
+  const { counts, records, summary: last } = answer;
+  const now = run.io.clock.now();
+  const summary: RunSummary = {
+    total: records,
+    byOutcome: { ...counts },
+    suppressed: last.suppressed,
+    byStatusCode: structuredClone(last.byStatusCode),
+    startedAt: now,
+    finishedAt: now,
+    durationMs: 0,
+    messagesPerSecond: 0,
+    reportPath,
+    exitCode: counts.accepted + counts.skipped === records ? ExitCode.ok : ExitCode.notAllAccepted,
+  };
+  return {
+    run: {
+      interrupted: false,
+      notSent: 0,
+      // Every record the gateway answered, or may have (no record failed): the journal's.
+      resumed: {
+        ...noResumeCounts(),
+        fromJournal: counts.accepted + counts.rejected + counts.unknown,
+      },
+    },
+    summary,
+    exitCode: summary.exitCode,
+  };
+}

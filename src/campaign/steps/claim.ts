@@ -1,0 +1,151 @@
+// Step two of a campaign: its state decides whether it may be sent, and what a real run holds while
+// it runs: the campaign's state (claimed), the report's lock, the original's lock for a follow-up,
+// the spool. A dry run looks at the state without taking anything.
+import { resolve as resolvePath } from 'node:path';
+import { claimCampaign, inspectCampaign, type Claim } from '../../journal/claim.js';
+import { acquireLock, lockPath, type Lock } from '../../journal/lock.js';
+import { rehearsalOf } from '../../journal/rehearsal.js';
+import { stateDirProblem, type CampaignPaths, type Manifest } from '../../journal/state.js';
+import type { JournalState } from '../../journal/journal.js';
+import { reportExistsError } from '../../report/writer.js';
+import { unsentStateError, type UsageError } from '../../shared/errors.js';
+import { exists } from '../../shared/files.js';
+import { SpoolWriter } from '../../validate/spool.js';
+import { holdOriginal } from '../follow-up/index.js';
+import type { CampaignRun } from '../run.js';
+import type { Identified } from './identify.js';
+import { unstamp } from './kept-spool.js';
+
+/** What a dry run saw of the campaign's state, or what a real run would be refused with. */
+export interface Looked {
+  refusal?: UsageError;
+  journal?: JournalState;
+  /** The campaign's folder and manifest, when a --resume would continue it. */
+  paths?: CampaignPaths;
+  previous?: Manifest;
+}
+
+/** What a run holds, released in reverse by close(); a dry run holds nothing. */
+export class CampaignHold {
+  claim: Claim | undefined;
+  /** A dry run's look at the state. */
+  looked: Looked | undefined;
+  spool: SpoolWriter | undefined;
+  /** What taking the campaign found that its run should say before it starts: a rehearsal to set aside. */
+  readonly notes: string[] = [];
+  reportLock: Lock | undefined;
+  originalLock: Lock | undefined;
+
+  /** The journal to continue from (a --resume), the claim's or, in a dry run, the look's. */
+  get journal(): JournalState | undefined {
+    return this.claim?.journal ?? this.looked?.journal;
+  }
+
+  /** The spool this run's validation pass writes: no longer complete, so no longer stamped. */
+  async openSpool(): Promise<void> {
+    if (!this.claim) return;
+    await unstamp(this.claim.paths);
+    this.spool = await SpoolWriter.create(this.claim.paths.spool);
+  }
+
+  /** The validation pass wrote every record: the spool is complete. */
+  async closeSpool(): Promise<void> {
+    await this.spool?.close();
+    this.spool = undefined;
+  }
+
+  /**
+   * Releases what was taken, each step on its own: a disk that refuses a removal (read-only
+   * since) leaves a lock of a dead run, which the next run takes over.
+   */
+  async close(): Promise<void> {
+    const release = (step: Promise<void> | undefined) => step?.catch(() => undefined);
+    await release(this.spool?.close());
+    await release(this.reportLock?.release());
+    await release(this.claim?.release());
+    await release(this.originalLock?.release());
+  }
+}
+
+/**
+ * Takes the campaign's state (exit 4 while another run holds it; exit 2 when it was sent or is
+ * unfinished, unless --force or --resume), the report's lock and, for a follow-up, the original's.
+ */
+export async function claim(run: CampaignRun, identified: Identified): Promise<CampaignHold> {
+  const { settings, followUp, choices } = run;
+  const { identity, reportPath } = identified;
+  const hold = new CampaignHold();
+  try {
+    if (followUp) {
+      hold.originalLock = await holdOriginal(settings.stateDir, followUp, run.program);
+    }
+    // A report in the way is refused here, before anything is read, unless a rehearsal wrote it:
+    // then it is moved aside when the run starts (Claim.start), never before.
+    const inTheWay = !choices.force && !choices.resume && (await exists(reportPath));
+    const rehearsalReport =
+      inTheWay && (await rehearsalOf(settings.stateDir, reportPath)) ? reportPath : undefined;
+    hold.claim = await claimCampaign({ ...(await claimOptions(run, identified)), rehearsalReport });
+    // The report's own lock keeps a delivery-report fold from rewriting it under this run.
+    hold.reportLock = await acquireLock(lockPath(reportPath), `writing the report ${reportPath}`);
+    await clearStaleReportLocks(hold.claim.previous?.reports ?? [], reportPath);
+    if (hold.claim.rehearsal) {
+      hold.notes.push(
+        `campaign ${identity.id} was a rehearsal (sent to a simulator only): it is kept ` +
+          'under a name of its own once this run starts sending it afresh',
+      );
+    }
+    // The campaign's state has let this run in without --force or --resume: no run of it is
+    // recorded, so the report is not its own unless a rehearsal wrote it.
+    if (inTheWay && rehearsalReport === undefined) {
+      throw reportExistsError(reportPath, { campaign: identity.id, stateDir: settings.stateDir });
+    }
+    return hold;
+  } catch (error) {
+    await hold.close();
+    // Nothing is sent while a campaign is claimed: a disk that refuses here refuses the run.
+    throw unsentStateError(error) ?? error;
+  }
+}
+
+/**
+ * A dry run's look at the campaign's state: what a real run would be refused with (a state
+ * directory it cannot write too), and on --resume the journal it would continue.
+ */
+export async function look(run: CampaignRun, identified: Identified): Promise<CampaignHold> {
+  const hold = new CampaignHold();
+  const unwritable = await stateDirProblem(run.settings.stateDir);
+  hold.looked = unwritable
+    ? { refusal: unwritable }
+    : await inspectCampaign(await claimOptions(run, identified));
+  return hold;
+}
+
+async function claimOptions(run: CampaignRun, { identity, reportPath, hashes }: Identified) {
+  const { choices } = run;
+  const reportExists = !choices.force && (await exists(reportPath));
+  return {
+    stateDir: run.settings.stateDir,
+    identity,
+    force: choices.force === true,
+    resume: choices.resume === true,
+    inputs: hashes,
+    // A report that would be refused as existing: --resume, finding nothing to resume, then
+    // names --force beside its advice to drop --resume.
+    existingReport: reportExists ? reportPath : undefined,
+  };
+}
+
+/**
+ * A run killed while it wrote an earlier report left that report's lock behind; when the campaign
+ * is resumed under another report name nothing else would ever take it over. A lock whose owner
+ * is alive (a delivery-report fold) is left alone, and so is anything that cannot be reached.
+ */
+async function clearStaleReportLocks(reports: readonly string[], current: string): Promise<void> {
+  for (const report of reports) {
+    if (resolvePath(report) === resolvePath(current)) continue;
+    if (!(await exists(lockPath(report)))) continue;
+    await acquireLock(lockPath(report))
+      .then((lock) => lock.release())
+      .catch(() => undefined);
+  }
+}

@@ -1,0 +1,120 @@
+// Step nine of a campaign: how the run ended goes into its manifest (finished, interrupted or
+// stopped, with the counts a list of campaigns shows), and the run's record is kept: its timeline
+// in the campaign's state, and with `html` its page beside the report.
+import { resolve as resolvePath } from 'node:path';
+import type { Claim } from '../../journal/claim.js';
+import { campaignPaths } from '../../journal/state.js';
+import { campaignPage } from '../../report/html/campaign-page.js';
+import { writePage } from '../../report/html/page-file.js';
+import type { TimelineRecorder } from '../../report/html/recorder.js';
+import type { RunSummary } from '../../report/summary.js';
+import type { Clock } from '../../shared/clock.js';
+import { describeSystemError, ExitCode, unsentStateError } from '../../shared/errors.js';
+import { describeWindow, windowState, type SendWindow } from '../../shared/window.js';
+import type { CampaignRun } from '../run.js';
+import type { CampaignResult, RunResult, WindowClosed } from '../types.js';
+import type { Validated } from './validate.js';
+
+/** Records how the run ended in the manifest, and answers with the campaign's result. */
+export async function finish(
+  run: CampaignRun,
+  campaign: Validated,
+  claim: Claim,
+  { result, sent }: { result: RunResult; sent: number },
+): Promise<CampaignResult> {
+  const window = run.settings.sendWindow;
+  const { clock } = run.io;
+  const windowClosed =
+    result.windowClosed && window ? closedWindow(window, clock, sent, result.notSent) : undefined;
+  const summary = campaign.tally.summary(campaign.reportPath);
+  const finished = claim.finish({
+    status:
+      result.stopped || windowClosed ? 'stopped' : result.interrupted ? 'interrupted' : 'finished',
+    counts: summary.byOutcome,
+    records: summary.total,
+    summary: { byStatusCode: summary.byStatusCode, suppressed: summary.suppressed ?? 0 },
+    reason:
+      result.stopped?.reason ??
+      (windowClosed ? `the send window closed: ${windowClosed.window}` : undefined),
+    rehearsal: result.rehearsal === true || campaign.shape.target === 'simulator',
+  });
+  // A manifest that cannot be written still says `running`, which the next run reads as
+  // interrupted: --resume finishes it all the same, from the journal, sending nothing twice.
+  await finished.catch((error: unknown) => {
+    if (!unsentStateError(error)) throw error;
+    result.stopped ??= {
+      reason: `campaign state could not be written: ${describeSystemError(error)}`,
+      authRefused: false,
+      stateUnwritable: true,
+    };
+  });
+  const previous = claim.previous?.reports.at(-1);
+  const report = resolvePath(campaign.reportPath);
+  return {
+    run: result,
+    summary,
+    previousReport: result.resumed && previous && previous !== report ? previous : undefined,
+    windowClosed,
+    exitCode: exitCodeOf(result, windowClosed, summary),
+  };
+}
+
+/**
+ * However the run ended: its timeline into the campaign's state, and with `html` the page beside
+ * the report. Neither may change what the run ends with (the report is the record), so a failure
+ * is a warning.
+ */
+export async function keepRunRecord(
+  run: CampaignRun,
+  campaign: Validated,
+  timeline: TimelineRecorder,
+  sentTo: string,
+): Promise<void> {
+  const { settings } = run;
+  const warn = (what: string, error: unknown) =>
+    run.io.events.emit('warning', `${what}: ${describeSystemError(error)}`);
+  const dir = campaignPaths(settings.stateDir, campaign.identity.id).dir;
+  await timeline
+    .finish(dir, sentTo)
+    .catch((error: unknown) => warn("the run's timeline was not kept", error));
+  const html = run.choices.html;
+  if (html === undefined) return;
+  try {
+    const page = await campaignPage({
+      what: campaign.identity.id,
+      stateDir: settings.stateDir,
+      pricePerSegment: settings.pricePerSegment,
+      currency: settings.currency,
+    });
+    await writePage(html, page.html);
+  } catch (error) {
+    warn(`the page ${html} was not written`, error);
+  }
+}
+
+/** How a run the send window stopped stands: what it sent, what is left, when it opens again. */
+function closedWindow(window: SendWindow, clock: Clock, sent: number, left: number): WindowClosed {
+  const now = clock.now();
+  const next = windowState(window, now);
+  return {
+    sent,
+    left,
+    window: describeWindow(window),
+    timeZone: window.timeZone,
+    now,
+    opensAt: next.open ? now : next.opensAt,
+  };
+}
+
+function exitCodeOf(
+  run: RunResult,
+  windowClosed: WindowClosed | undefined,
+  summary: RunSummary,
+): ExitCode {
+  if (run.stopped) {
+    return run.stopped.stateUnwritable ? ExitCode.stateUnwritable : ExitCode.gatewayUnusable;
+  }
+  if (run.interrupted) return ExitCode.interrupted;
+  if (windowClosed) return ExitCode.outsideWindow;
+  return summary.exitCode;
+}

@@ -1,0 +1,81 @@
+// Step seven of a campaign: it is marked running in its manifest (what it is, from what, sent where),
+// and from here on its state is kept, whatever happens. The run's time starts here.
+import { resolve as resolvePath } from 'node:path';
+import type { Claim } from '../../journal/claim.js';
+import { MANIFEST_VERSION } from '../../journal/state.js';
+import { OUTCOMES, type Outcome } from '../../message/outcome.js';
+import { unsentStateError } from '../../shared/errors.js';
+import type { CampaignRun } from '../run.js';
+import type { Validated } from './validate.js';
+
+/**
+ * Marks the campaign running, sent to `sentTo` (the endpoint, or "simulator"), and says what
+ * starting did to earlier state (a rehearsal set aside). Nothing has gone yet: a manifest that
+ * cannot be written refuses the run (exit 2).
+ */
+export async function markRunning(
+  run: CampaignRun,
+  campaign: Validated,
+  claim: Claim,
+  sentTo: string,
+): Promise<void> {
+  // The run's time (its rate, its ETA) is sending time: not the validation before it, not the
+  // confirmation prompt (which waits for a person), not the wait for the send window.
+  campaign.tally.startedAt = run.io.clock.now();
+  run.io.events.emit('started', { at: campaign.tally.startedAt });
+  await claim.start(manifestOf(run, campaign, claim, sentTo)).catch((error: unknown) => {
+    throw unsentStateError(error) ?? error;
+  });
+  for (const note of claim.notes) run.io.events.emit('note', note);
+}
+
+/** The manifest of a campaign that starts running: what it is, from what, to where. */
+function manifestOf(
+  run: CampaignRun,
+  campaign: Validated,
+  claim: Claim,
+  sentTo: string,
+): Parameters<Claim['start']>[0] {
+  const { identity, plan, shape, hashes } = campaign;
+  const { settings, followUp } = run;
+  const startedAt = new Date(run.io.clock.now()).toISOString();
+  return {
+    v: MANIFEST_VERSION,
+    id: identity.id,
+    named: identity.named,
+    contentHash: identity.contentHash,
+    inputs: run.inputs.map((f, i) => ({
+      path: f.label === '-' ? '-' : resolvePath(f.path),
+      ...hashes[i]!,
+    })),
+    target: sentTo,
+    report: resolvePath(campaign.reportPath),
+    startedAt,
+    updatedAt: startedAt,
+    status: 'running',
+    records: plan.records,
+    // A resumed run starts from what the earlier runs settled: a list of campaigns, which reads
+    // manifests only, shows no less for a run killed before it could write its own summary.
+    counts:
+      run.choices.resume && claim.previous
+        ? { ...claim.previous.counts }
+        : (Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>),
+    shape,
+    // The built-in simulator's runs are rehearsals from the start; another simulator's are
+    // known by its answers, when the run ends.
+    ...(shape.target === 'simulator' ? { rehearsal: true as const } : {}),
+    ...(settings.suppress.length > 0
+      ? { suppress: settings.suppress.map((list) => resolvePath(list.path)) }
+      : {}),
+    ...(followUp ? { followUp: { ...followUp.of, rows: [...followUp.rows] } } : {}),
+    ...(settings.pricePerSegment === undefined
+      ? {}
+      : {
+          pricing: {
+            pricePerSegment: settings.pricePerSegment,
+            ...(settings.currency === undefined ? {} : { currency: settings.currency }),
+          },
+        }),
+    signedDlr: true,
+  };
+}
