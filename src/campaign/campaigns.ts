@@ -1,23 +1,13 @@
-// The campaigns of a state directory, without a terminal: listed, one shown in full, the finished
-// ones past an age pruned (their reports are kept).
-import {
-  campaignDetail,
-  findCampaign,
-  listCampaigns,
-  pruneCampaigns,
-  type CampaignDetail,
-  type CampaignEntry,
-} from '../journal/state.js';
+// The campaigns of a store, without a terminal: listed, one shown in full, the finished ones past
+// an age pruned (their reports are kept).
+import type { CampaignDetail } from '../journal/state.js';
+import type { CampaignStore } from '../journal/store.js';
 import { parseDuration } from '../shared/duration.js';
 import { UsageError } from '../shared/errors.js';
 
-export function campaignsIn(stateDir: string): Promise<CampaignEntry[]> {
-  return listCampaigns(stateDir);
-}
-
 /** One campaign by its ID or an unambiguous prefix, with what it set aside. */
-export async function campaignShown(stateDir: string, id: string): Promise<CampaignDetail> {
-  return campaignDetail(await findCampaign(stateDir, id));
+export async function campaignShown(store: CampaignStore, id: string): Promise<CampaignDetail> {
+  return store.detail(await store.find(id));
 }
 
 /** `--older-than` as milliseconds, refused (exit 2) when missing or not a duration. */
@@ -30,6 +20,6 @@ export function pruneAge(olderThan: string | undefined): number {
 }
 
 /** Removes the state of campaigns finished more than `ageMs` before `now`; their IDs. */
-export function pruneFinished(stateDir: string, ageMs: number, now: Date): Promise<string[]> {
-  return pruneCampaigns(stateDir, new Date(now.getTime() - ageMs));
+export function pruneFinished(store: CampaignStore, ageMs: number, now: number): Promise<string[]> {
+  return store.prune(new Date(now - ageMs));
 }

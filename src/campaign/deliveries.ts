@@ -6,6 +6,10 @@ import { resolveSettings } from '../config/resolve.js';
 import type { FoldDone, FoldResult, LogCounts } from '../dlr/apply.js';
 import type { DlrVerifier } from '../dlr/proof.js';
 import type { DlrReceiver, ReceiverCounts } from '../dlr/receiver.js';
+import { openStore, withStore } from '../journal/open-store.js';
+import type { Settings } from '../config/settings.js';
+import type { CampaignStore } from '../journal/store.js';
+import { systemClock } from '../shared/clock.js';
 import { readableFormat } from '../report/format.js';
 import { LockedError, UsageError } from '../shared/errors.js';
 import { isFile } from '../shared/files.js';
@@ -16,7 +20,6 @@ const DEFAULT_PORT = 8098;
 /** Which report, and how its campaign's state is found (as a send finds it). */
 export interface DeliveriesRequest {
   report?: string;
-  acceptUnsigned?: boolean;
   stateDir?: string;
   config?: string;
   profile?: string;
@@ -38,14 +41,45 @@ export interface StartedReceiver {
   port: number;
   /** Resolves once every confirmed row the receiver folded in is recorded in the campaign's state. */
   recorded: () => Promise<void>;
+  /** Closes the campaign store, once the receiver stopped and its folds are recorded. */
+  close: () => Promise<void>;
 }
 
 /** Starts the receiver for a report; each fold it makes is recorded in the campaign's state. */
 export async function startReceiver(request: ReceiverRequest): Promise<StartedReceiver> {
   const { reportPath, logPath, host, port } = await receiverPlace(request);
-  const verifier = await openVerifier(reportPath, request);
+  const store = await findStore(request);
+  const verifier = await openVerifier(reportPath, store).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
+  const receiver = await listen(verifier, { reportPath, logPath, host, port }).catch(
+    async (error: unknown) => {
+      await store.close();
+      throw error;
+    },
+  );
+  // Folds are serialised by the receiver; their state updates are too.
+  let recording = Promise.resolve();
+  receiver.on('fold', (fold) => {
+    recording = recording.then(() => recordInState(store, reportPath, fold));
+  });
+  const recorded = () => recording;
+  const close = () => store.close();
+  return { receiver, verifier, reportPath, logPath, host, port, recorded, close };
+}
+
+async function listen(
+  verifier: DlrVerifier,
+  {
+    reportPath,
+    logPath,
+    host,
+    port,
+  }: { reportPath: string; logPath: string; host: string; port: number },
+): Promise<DlrReceiver> {
   const { DlrReceiver } = await import('../dlr/receiver.js');
-  const receiver = await DlrReceiver.start({
+  return DlrReceiver.start({
     reportPath,
     logPath,
     host,
@@ -60,12 +94,6 @@ export async function startReceiver(request: ReceiverRequest): Promise<StartedRe
     }
     throw error;
   });
-  // Folds are serialised by the receiver; their state updates are too.
-  let recording = Promise.resolve();
-  receiver.on('fold', (fold) => {
-    recording = recording.then(() => recordInState(reportPath, fold, request));
-  });
-  return { receiver, verifier, reportPath, logPath, host, port, recorded: () => recording };
 }
 
 export interface AppliedLog {
@@ -83,11 +111,20 @@ export async function applyDeliveryLog(
   if (!(await isFile(reportPath))) {
     throw new UsageError(`report ${reportPath} does not exist`, 'no-report');
   }
+  const from = request.from;
+  return withStore(await storeSettings(request), (store) => applyWith(store, reportPath, from));
+}
+
+async function applyWith(
+  store: CampaignStore,
+  reportPath: string,
+  from: string,
+): Promise<AppliedLog> {
   const { readLogInto, foldIntoReport } = await import('../dlr/apply.js');
   const { DeliveryBook } = await import('../dlr/matching.js');
   const book = new DeliveryBook();
-  const verifier = await openVerifier(reportPath, request);
-  const log = await readLogInto(request.from, book, undefined, verifier.verify);
+  const verifier = await openVerifier(reportPath, store);
+  const log = await readLogInto(from, book, undefined, verifier.verify);
   const fold = await foldIntoReport(reportPath, book);
   if (fold.kind === 'deferred') {
     switch (fold.reason) {
@@ -99,7 +136,7 @@ export async function applyDeliveryLog(
         throw new UsageError(`cannot update ${reportPath}: ${fold.message}`);
     }
   }
-  await recordInState(reportPath, fold, request);
+  await recordInState(store, reportPath, fold);
   return { reportPath, log, fold };
 }
 
@@ -109,44 +146,41 @@ export async function applyDeliveryLog(
  * right, so a state directory that cannot be found or written changes nothing else.
  */
 async function recordInState(
+  store: CampaignStore,
   reportPath: string,
   fold: FoldResult,
-  request: DeliveriesRequest,
 ): Promise<void> {
   if (fold.kind !== 'updated' || fold.confirmedRows.length === 0) return;
   try {
-    const stateDir = await findStateDir(request);
-    const { recordConfirmed } = await import('../journal/settle.js');
-    await recordConfirmed(stateDir, reportPath, fold.confirmedRows);
+    await store.recordConfirmed(reportPath, fold.confirmedRows);
   } catch {
     // The campaign's counts stay those of its run; nothing is lost.
   }
 }
 
 /**
- * The state directory a send finds (--state-dir, SMS_SEND_STATE_DIR, config stateDir, or the
- * default). Only the state directory is a setting here: dlr apply's --from is a log, not the
- * originator that send's --from sets.
+ * The campaign store a send finds (--state-dir, SMS_SEND_STATE_DIR, config stateDir, or the
+ * default). Only the state is a setting here: dlr apply's --from is a log, not the originator
+ * that send's --from sets.
  */
-async function findStateDir(request: DeliveriesRequest): Promise<string> {
-  const { stateDir } = await resolveSettings({
+async function storeSettings(request: DeliveriesRequest): Promise<Settings> {
+  return resolveSettings({
     cwd: process.cwd(),
     env: process.env,
     flags: request.stateDir === undefined ? {} : { stateDir: request.stateDir },
     configPath: request.config,
     profile: request.profile,
   });
-  return stateDir;
 }
 
-/** Believes only reports with a valid proof for the report's campaign (or, asked to, unsigned ones). */
-async function openVerifier(reportPath: string, request: DeliveriesRequest): Promise<DlrVerifier> {
+async function findStore(request: DeliveriesRequest): Promise<CampaignStore> {
+  return openStore(await storeSettings(request));
+}
+
+/** Believes only reports with a valid proof for the report's campaign. */
+async function openVerifier(reportPath: string, store: CampaignStore): Promise<DlrVerifier> {
   const { DlrVerifier } = await import('../dlr/proof.js');
-  return DlrVerifier.open({
-    stateDir: await findStateDir(request),
-    reportPath,
-    acceptUnsigned: request.acceptUnsigned === true,
-  });
+  return DlrVerifier.open({ store, reportPath, clock: systemClock });
 }
 
 function requireReport(request: DeliveriesRequest): string {
@@ -186,7 +220,6 @@ export interface ReceiverSummary {
   confirmed?: number;
   reportPath: string;
   logPath: string;
-  acceptUnsigned?: boolean;
   /** How the user runs sms-send, for the command that folds the log in later. */
   program: string;
 }

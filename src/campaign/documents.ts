@@ -244,6 +244,16 @@ export function planProblems(plan: Plan): Problem[] {
   ];
 }
 
+/** `sms-send campaigns --json`: where the campaigns are, and each of them. */
+export function campaignListDocument(where: string, entries: readonly CampaignEntry[]) {
+  return { state: where, campaigns: entries.map(campaignDocument) };
+}
+
+/** `sms-send campaigns prune --json`: the campaigns whose state was removed. */
+export function pruneDocument(where: string, removed: readonly string[]) {
+  return { state: where, removed };
+}
+
 /** The stable JSON shape of one campaign (`campaigns --json`, `campaigns show --json`). */
 export function campaignDocument(entry: CampaignEntry) {
   const m = entry.manifest;
@@ -264,7 +274,7 @@ export function campaignDocument(entry: CampaignEntry) {
     reason: m.reason ?? null,
     followUp: m.followUp ?? null,
     rehearsal: m.rehearsal === true,
-    stateFolder: entry.paths.dir,
+    state: entry.where,
   };
 }
 
@@ -286,8 +296,6 @@ export function receiverDocument(summary: ReceiverSummary): Record<string, unkno
       malformed: counts.malformed,
       refused: counts.refused,
       notLogged: counts.notLogged,
-      acceptUnsigned: summary.acceptUnsigned === true,
-      unsigned: counts.unsigned,
       confirmed: summary.confirmed ?? 0,
       fold: fold === undefined ? null : foldDocument(fold),
     },
@@ -299,7 +307,6 @@ export function dlrApplyDocument(
   log: LogCounts,
   fold: Extract<FoldResult, { kind: 'updated' }>,
   paths: { reportPath: string; logPath: string },
-  acceptUnsigned: boolean,
 ): Record<string, unknown> {
   return {
     dlrApply: {
@@ -309,8 +316,6 @@ export function dlrApplyDocument(
       withoutStatus: log.withoutStatus,
       malformed: log.malformed,
       refused: log.refused,
-      acceptUnsigned,
-      unsigned: log.unsigned,
       ...foldDocument(fold),
     },
   };

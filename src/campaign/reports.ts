@@ -5,6 +5,7 @@ import { judgeGates, type Gate, type GatesVerdict } from '../report/gates.js';
 import { summarizeReport, type ReportCounts } from '../report/read.js';
 import type { PricePerSegment } from '../message/cost.js';
 import { isFile } from '../shared/files.js';
+import { withStore, type StoreSettings } from '../journal/open-store.js';
 
 export interface ReportRequest {
   /** A report's path, or a campaign's ID (prefix) in the state directory. */
@@ -17,8 +18,7 @@ export interface ReportRequest {
   page?: boolean;
 }
 
-export interface ReportSettings {
-  stateDir: string;
+export interface ReportSettings extends StoreSettings {
   pricePerSegment?: PricePerSegment;
   currency?: string;
   /** Which of the prices were given for this page, not taken from the campaign or the config. */
@@ -45,9 +45,11 @@ async function countsFor(request: ReportRequest): Promise<{ counts: ReportCounts
     return { counts: await summarizeReport(what) };
   }
   const settings = await request.settings();
-  if (!request.page) {
-    return { counts: await summarizeReport((await findReport(what, settings.stateDir)).report) };
-  }
-  const page = await campaignPage({ what, ...settings });
-  return { counts: page.data.counts, html: page.html };
+  return withStore(settings, async (store) => {
+    if (!request.page) {
+      return { counts: await summarizeReport((await findReport(what, store)).report) };
+    }
+    const page = await campaignPage({ what, store, ...settings });
+    return { counts: page.data.counts, html: page.html };
+  });
 }

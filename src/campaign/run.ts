@@ -6,6 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { Settings } from '../config/settings.js';
 import type { InputFile } from '../input/open.js';
+import { openStore } from '../journal/open-store.js';
+import type { CampaignStore } from '../journal/store.js';
 import type { Mapping } from '../message/columns.js';
 import { SendEmitter } from '../send/events.js';
 import { systemClock, type Clock } from '../shared/clock.js';
@@ -53,6 +55,11 @@ export interface CampaignRun {
   /** The inputs in order; standard input already copied to a file (it is read more than once). */
   inputs: readonly InputFile[];
   settings: Settings;
+  /**
+   * Where the campaign's state is kept: the store the settings name. The call the run is given to
+   * (sendCampaign, planCampaign) closes it when done.
+   */
+  store: CampaignStore;
   choices: CampaignChoices;
   /** `--text`, or the contents of `--text-file`. */
   template?: string;
@@ -78,9 +85,10 @@ export interface CampaignRun {
 }
 
 /** The parts a caller gives; the run's clock (the system's unless given) is defaulted here, once. */
-export interface RunParts extends Omit<CampaignRun, 'io' | 'at' | 'program'> {
+export interface RunParts extends Omit<CampaignRun, 'io' | 'at' | 'program' | 'store'> {
   io?: Partial<RunIo>;
   program?: string;
+  store?: CampaignStore;
 }
 
 export function campaignRun(parts: RunParts): CampaignRun {
@@ -88,7 +96,8 @@ export function campaignRun(parts: RunParts): CampaignRun {
   const io: RunIo = { events: parts.io?.events ?? new SendEmitter(), clock };
   if (parts.io?.stop) io.stop = parts.io.stop;
   if (parts.io?.abort) io.abort = parts.io.abort;
-  return { ...parts, program: parts.program ?? 'sms-send', at: new Date(clock.now()), io };
+  const store = parts.store ?? openStore(parts.settings);
+  return { ...parts, store, program: parts.program ?? 'sms-send', at: new Date(clock.now()), io };
 }
 
 /** The inputs as the caller named them, `-` for standard input (copied to `stdinPath`). */

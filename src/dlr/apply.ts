@@ -161,8 +161,6 @@ export interface LogCounts {
   reports: number;
   /** Reports refused, by reason: they changed nothing. */
   refused: Record<ProofRefusal, number>;
-  /** Reports taken without a proof (--accept-unsigned). */
-  unsigned: number;
   /** Of those, reports without a status: nothing to record. */
   withoutStatus: number;
   /** Lines that are not reports: requests the receiver answered 400, torn or foreign lines. */
@@ -184,7 +182,6 @@ export async function readLogInto(
   const counts: LogCounts = {
     reports: 0,
     refused: noRefusals(),
-    unsigned: 0,
     withoutStatus: 0,
     malformed: 0,
     malformedLines: [],
@@ -195,12 +192,11 @@ export async function readLogInto(
       if (counts.malformedLines.length < SAMPLE) counts.malformedLines.push(entry.line);
       continue;
     }
-    const verdict: ProofVerdict = verify ? await verify(entry.report) : { ok: true, signed: true };
+    const verdict: ProofVerdict = verify ? await verify(entry.report) : { ok: true };
     if (!verdict.ok) {
       counts.refused[verdict.reason]++;
       continue;
     }
-    if (!verdict.signed) counts.unsigned++;
     counts.reports++;
     if (!book.add(entry.report)) counts.withoutStatus++;
     onReport?.(entry.report);

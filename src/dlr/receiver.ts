@@ -96,8 +96,6 @@ export interface ReceiverCounts {
   malformed: number;
   /** Reports refused, by reason: they changed nothing. */
   refused: Record<ProofRefusal, number>;
-  /** Reports taken without a proof (--accept-unsigned); also counted in `received`. */
-  unsigned: number;
   /** Refused or malformed requests not written to the log, past the limit per reason. */
   notLogged: number;
 }
@@ -162,7 +160,6 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
     withoutStatus: 0,
     malformed: 0,
     refused: noRefusals(),
-    unsigned: 0,
     notLogged: 0,
   };
   readonly book = new DeliveryBook();
@@ -361,7 +358,6 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
     const { report } = parsed;
     const verdict: ProofVerdict | Promise<ProofVerdict> = this.options.verify?.(report) ?? {
       ok: true,
-      signed: true,
     };
     if (verdict instanceof Promise) {
       void verdict.then(
@@ -394,7 +390,6 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
       );
       return;
     }
-    if (!verdict.signed) this.counts.unsigned++;
     // Counted and booked now, in arrival order, the same order as the log's lines.
     this.counts.received++;
     if (report.status === undefined) this.counts.withoutStatus++;

@@ -1,6 +1,6 @@
 // The secret that signs DeliveryReportUrls: `<state dir>/dlr-secret`, made on first use, readable by its owner only.
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { linkFile, syncFolder } from '../shared/disk.js';
 import { describeSystemError, UsageError } from '../shared/errors.js';
@@ -74,6 +74,16 @@ async function makeSecret(stateDir: string, path: string): Promise<void> {
     await rm(aside, { force: true });
   }
   await syncFolder(stateDir);
+}
+
+/** The current secret's version: a first send, or a rotation, changes it. */
+export async function dlrSecretsVersion(stateDir: string): Promise<string> {
+  try {
+    const info = await stat(secretPath(stateDir));
+    return `${info.ino}:${info.mtimeMs}:${info.size}`;
+  } catch {
+    return 'none';
+  }
 }
 
 /**

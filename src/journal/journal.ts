@@ -42,11 +42,31 @@ export type JournalLine =
   | ({ t: 'result'; b: string } & ResultColumns);
 
 /**
- * Appends journal lines; each append resolves once its line is on disk (grouped per sync). Once a
- * write or sync fails, intents are refused (their batches are never sent) and results are held
- * for rewrite(): an answer the gateway gave is never dropped while the process lives.
+ * Where a run records its journal: each batch before its request leaves (an append resolves once
+ * the line is durable), its answers after. Once a write fails, intents are refused (their batches
+ * are never sent) and answers are held for rewrite(): an answer the gateway gave is never dropped
+ * while the process lives. The state directory's JournalWriter is one; a store of another kind
+ * gives its own.
  */
-export class JournalWriter {
+export interface JournalSink {
+  append(line: JournalLine): Promise<void>;
+  /** The first write that failed; from then on no intent is recorded. */
+  readonly failure: Error | undefined;
+  /** Answers (and posted lines) held since a failure, not yet durable. */
+  unrecorded(): JournalLine[];
+  /** Writes what is held again; true once it is all durable. */
+  rewrite(): Promise<boolean>;
+  /** Makes every line written durable; false when that (or an earlier write) failed. */
+  settle(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/**
+ * Appends journal lines to the campaign's journal file; each append resolves once its line is on
+ * disk (grouped per sync). Once a write or sync fails, intents are refused and results are held
+ * for rewrite(), on a fresh descriptor.
+ */
+export class JournalWriter implements JournalSink {
   private constructor(
     readonly path: string,
     private readonly lines: LineAppender,

@@ -74,6 +74,9 @@ export async function moveRehearsalReport(
   }
   await renameFile(path, moved);
   const reports = owner.manifest.reports.map((r) => (r === path ? moved : r));
-  await writeManifest(owner.paths.manifest, { ...owner.manifest, reports });
+  await writeManifest(campaignPaths(stateDir, owner.manifest.id).manifest, {
+    ...owner.manifest,
+    reports,
+  });
   return moved;
 }

@@ -4,7 +4,7 @@ import { LockedError } from '../shared/errors.js';
 import type { RowResult } from '../message/outcome.js';
 import { resultLine, JournalWriter, readJournal } from './journal.js';
 import { acquireLock, type Lock } from './lock.js';
-import { listCampaigns, readManifest, writeManifest } from './state.js';
+import { campaignPaths, listCampaigns, readManifest, writeManifest } from './state.js';
 
 /**
  * Finds the campaign whose newest report is `reportPath` and records the rows as accepted: a
@@ -22,32 +22,33 @@ export async function recordConfirmed(
   const path = resolve(reportPath);
   const entry = (await listCampaigns(stateDir)).find((e) => e.manifest.reports.at(-1) === path);
   if (!entry) return undefined;
+  const paths = campaignPaths(stateDir, entry.manifest.id);
   let lock: Lock;
   try {
-    lock = await acquireLock(entry.paths.lock);
+    lock = await acquireLock(paths.lock);
   } catch (error) {
     if (error instanceof LockedError) return undefined;
     throw error;
   }
   try {
-    const manifest = await readManifest(entry.paths.manifest);
+    const manifest = await readManifest(paths.manifest);
     if (!manifest) return undefined;
     // Only rows the journal itself leaves open (unknown, or sent without an answer) are settled:
     // a report row that names another campaign's record must never settle one of this one's.
-    const state = await readJournal(entry.paths.journal);
+    const state = await readJournal(paths.journal);
     const open = rows.filter((row) => {
       const outcome = state?.results.outcome(row.row);
       return outcome === 'unknown' || (outcome === undefined && state?.inFlight.has(row.row));
     });
     if (open.length === 0) return manifest.id;
-    const journal = await JournalWriter.open(entry.paths.journal);
+    const journal = await JournalWriter.open(paths.journal);
     try {
       await journal.append(resultLine('dlr', open));
     } finally {
       await journal.close();
     }
     const moved = Math.min(open.length, manifest.counts.unknown);
-    await writeManifest(entry.paths.manifest, {
+    await writeManifest(paths.manifest, {
       ...manifest,
       counts: {
         ...manifest.counts,

@@ -49,11 +49,6 @@ export interface Manifest {
   /** Set on a follow-up campaign (`sms-send retry`): the campaign it re-sends records of. */
   followUp?: FollowUpOf;
   /**
-   * Every DeliveryReportUrl of the campaign carried its proof (set when its first run signed
-   * them): its delivery reports must too.
-   */
-  signedDlr?: true;
-  /**
    * The rest of the summary of the run that last ended or stopped (the counts are above): what a
    * --resume of a finished campaign answers with, without reading its journal or its inputs.
    * Absent while a first run goes.
@@ -183,7 +178,10 @@ export async function effectiveStatus(
 export interface CampaignEntry {
   manifest: Manifest;
   status: CampaignStatus;
-  paths: CampaignPaths;
+  /** Where its state is, as output names it: its folder, or its place in a database. */
+  where: string;
+  /** This host's folder of the campaign: its timeline, its spool. */
+  localDir: string;
   /**
    * Rows settled by outcome: the summary the manifest holds from when a run last ended or
    * stopped. For a campaign running, or killed mid-run, campaignDetail counts its journal.
@@ -199,18 +197,22 @@ export async function listCampaigns(stateDir: string): Promise<CampaignEntry[]> 
   const names = await listIfExists(join(stateDir, 'campaigns'));
   const entries: CampaignEntry[] = [];
   for (const name of names) {
-    const paths = campaignPaths(stateDir, name);
-    let manifest: Manifest | undefined;
-    try {
-      manifest = await readManifest(paths.manifest);
-    } catch {
-      continue;
-    }
-    if (!manifest) continue;
-    const status = await effectiveStatus(manifest, paths);
-    entries.push({ manifest, status, paths, counts: manifest.counts });
+    const entry = await campaignEntry(stateDir, name).catch(() => undefined);
+    if (entry) entries.push(entry);
   }
   return entries.sort((a, b) => (a.manifest.startedAt < b.manifest.startedAt ? 1 : -1));
+}
+
+/** The campaign of that exact ID, when its manifest is there. */
+export async function campaignEntry(
+  stateDir: string,
+  id: string,
+): Promise<CampaignEntry | undefined> {
+  const paths = campaignPaths(stateDir, id);
+  const manifest = await readManifest(paths.manifest);
+  if (!manifest) return undefined;
+  const status = await effectiveStatus(manifest, paths);
+  return { manifest, status, where: paths.dir, localDir: paths.dir, counts: manifest.counts };
 }
 
 /** One campaign in full, as `campaigns show` tells it. */
@@ -225,18 +227,22 @@ export interface CampaignDetail extends CampaignEntry {
  * The counts of a campaign still running, or killed mid-run, from its journal (its manifest was
  * last written when a run started), and the journals --force runs set aside beside it.
  */
-export async function campaignDetail(entry: CampaignEntry): Promise<CampaignDetail> {
+export async function campaignDetail(
+  stateDir: string,
+  entry: CampaignEntry,
+): Promise<CampaignDetail> {
+  const paths = campaignPaths(stateDir, entry.manifest.id);
   const setAside = { journals: 0, bytes: 0 };
-  for (const name of await listIfExists(entry.paths.dir)) {
+  for (const name of await listIfExists(paths.dir)) {
     if (!ARCHIVED_JOURNAL.test(name)) continue;
-    const info = await stat(join(entry.paths.dir, name)).catch(() => undefined);
+    const info = await stat(join(paths.dir, name)).catch(() => undefined);
     setAside.journals++;
     setAside.bytes += info?.size ?? 0;
   }
   if (entry.status !== 'running' && entry.status !== 'interrupted') {
     return { ...entry, countedFromJournal: false, setAside };
   }
-  const journal = await readJournal(entry.paths.journal).catch(() => undefined);
+  const journal = await readJournal(paths.journal).catch(() => undefined);
   if (!journal) return { ...entry, countedFromJournal: false, setAside };
   const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   for (const outcome of journal.results.outcomes()) counts[outcome]++;

@@ -9,6 +9,8 @@ import { loadDlrSecret } from '../../src/journal/dlr-secret.js';
 import { campaignPaths, writeManifest, type Manifest } from '../../src/journal/state.js';
 import type { RowResult } from '../../src/message/outcome.js';
 import { openReport } from '../../src/report/writer.js';
+import { FolderStore } from '../../src/journal/folder-store.js';
+import { systemClock } from '../../src/shared/clock.js';
 import { proofFor, type DlrSigner } from '../../src/shared/dlr-proof.js';
 import { parseCsv, tempDir } from '../helpers/files.js';
 
@@ -47,7 +49,6 @@ beforeEach(async () => {
     runs: 1,
     records: ROWS,
     counts: { accepted: 0, rejected: 0, invalid: 0, failed: 0, unknown: ROWS, skipped: 0 },
-    signedDlr: true,
   } satisfies Manifest);
   const writer = await openReport(report, { force: true });
   await writer.write(
@@ -91,7 +92,11 @@ async function pool(jobs: Array<() => Promise<void>>, width: number): Promise<vo
 
 describe('DlrReceiver under abuse', () => {
   it('applies the valid reports among forged, oversized and slow requests, and nothing else', async () => {
-    const verifier = await DlrVerifier.open({ stateDir, reportPath: report });
+    const verifier = await DlrVerifier.open({
+      store: new FolderStore(stateDir),
+      reportPath: report,
+      clock: systemClock,
+    });
     receiver = await DlrReceiver.start({
       reportPath: report,
       logPath: log,

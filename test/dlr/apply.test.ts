@@ -42,7 +42,6 @@ describe('readLogInto', () => {
     expect(counts).toEqual({
       reports: 4,
       refused: { unsigned: 0, 'bad signature': 0, 'unknown id': 0, 'bad status': 0 },
-      unsigned: 0,
       withoutStatus: 1,
       malformed: 3,
       malformedLines: [2, 6, 7],

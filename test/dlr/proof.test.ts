@@ -1,10 +1,11 @@
-// Which delivery reports are believed: a valid proof for a campaign that wrote the report, or --accept-unsigned for old campaigns.
+// Which delivery reports are believed: a valid proof for a campaign that wrote the report, nothing else.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeliveryReport } from '../../src/dlr/matching.js';
 import { DlrVerifier } from '../../src/dlr/proof.js';
-import { UsageError } from '../../src/shared/errors.js';
+import { FolderStore } from '../../src/journal/folder-store.js';
+import { systemClock } from '../../src/shared/clock.js';
 import { loadDlrSecret } from '../../src/journal/dlr-secret.js';
 import { campaignPaths, writeManifest, type Manifest } from '../../src/journal/state.js';
 import { proofFor } from '../../src/shared/dlr-proof.js';
@@ -22,7 +23,7 @@ beforeEach(async () => {
 });
 afterEach(() => dir.remove());
 
-async function campaign(id: string, reports: string[], signed: boolean): Promise<void> {
+async function campaign(id: string, reports: string[]): Promise<void> {
   const paths = campaignPaths(stateDir, id);
   await mkdir(paths.dir, { recursive: true });
   const manifest = {
@@ -40,7 +41,6 @@ async function campaign(id: string, reports: string[], signed: boolean): Promise
     runs: 1,
     records: 1,
     counts: { accepted: 0, rejected: 0, invalid: 0, failed: 0, unknown: 1, skipped: 0 },
-    ...(signed ? { signedDlr: true } : {}),
   } as Manifest;
   await writeManifest(paths.manifest, manifest);
 }
@@ -59,11 +59,17 @@ function dlr(messageId: string, proof?: string, status = 'DELIVRD'): DeliveryRep
 describe('DlrVerifier', () => {
   it('takes a valid proof for a campaign of the report and refuses the rest, each with its reason', async () => {
     const key = await loadDlrSecret(stateDir);
-    await campaign('aaaa', [report], true);
-    await campaign('bbbb', [join(dir.path, 'other.csv')], true);
-    const verify = (await DlrVerifier.open({ stateDir, reportPath: report })).verify;
+    await campaign('aaaa', [report]);
+    await campaign('bbbb', [join(dir.path, 'other.csv')]);
+    const verify = (
+      await DlrVerifier.open({
+        store: new FolderStore(stateDir),
+        reportPath: report,
+        clock: systemClock,
+      })
+    ).verify;
     const own = proofFor({ key, campaign: 'aaaa' }, 'aaaa-1');
-    expect(await verify(dlr('aaaa-1', own))).toEqual({ ok: true, signed: true });
+    expect(await verify(dlr('aaaa-1', own))).toEqual({ ok: true });
     expect(await verify(dlr('aaaa-1'))).toEqual({ ok: false, reason: 'unsigned' });
     expect(await verify(dlr('aaaa-2', own))).toEqual({ ok: false, reason: 'bad signature' });
     expect(await verify(dlr('aaaa-1', `${own.slice(0, 20)}xx.aaaa`))).toEqual({
@@ -84,55 +90,43 @@ describe('DlrVerifier', () => {
 
   it("takes a campaign's proofs for a copy of its report that no campaign wrote", async () => {
     const key = await loadDlrSecret(stateDir);
-    await campaign('aaaa', [join(dir.path, 'original.csv')], true);
-    const verify = (await DlrVerifier.open({ stateDir, reportPath: report })).verify;
+    await campaign('aaaa', [join(dir.path, 'original.csv')]);
+    const verify = (
+      await DlrVerifier.open({
+        store: new FolderStore(stateDir),
+        reportPath: report,
+        clock: systemClock,
+      })
+    ).verify;
     const proof = proofFor({ key, campaign: 'aaaa' }, 'aaaa-1');
-    expect(await verify(dlr('aaaa-1', proof))).toEqual({ ok: true, signed: true });
+    expect(await verify(dlr('aaaa-1', proof))).toEqual({ ok: true });
   });
 
   it('reads a secret made after it started (a receiver started before the first send)', async () => {
-    const verify = (await DlrVerifier.open({ stateDir, reportPath: report })).verify;
+    const verify = (
+      await DlrVerifier.open({
+        store: new FolderStore(stateDir),
+        reportPath: report,
+        clock: systemClock,
+      })
+    ).verify;
     const key = await loadDlrSecret(stateDir);
-    await campaign('aaaa', [report], true);
+    await campaign('aaaa', [report]);
     const proof = proofFor({ key, campaign: 'aaaa' }, 'aaaa-1');
     const verdicts = await Promise.all([
       verify(dlr('aaaa-1', proof)),
       verify(dlr('aaaa-1', proof)),
     ]);
-    expect(verdicts).toEqual([
-      { ok: true, signed: true },
-      { ok: true, signed: true },
-    ]);
+    expect(verdicts).toEqual([{ ok: true }, { ok: true }]);
   });
 
-  it('takes unsigned reports with --accept-unsigned for a campaign sent before proofs', async () => {
-    await campaign('old1', [report], false);
-    const verifier = await DlrVerifier.open({ stateDir, reportPath: report, acceptUnsigned: true });
-    expect(verifier.acceptsUnsigned).toBe(true);
-    expect(await verifier.verify(dlr('old1-1'))).toEqual({ ok: true, signed: false });
-    expect(await verifier.verify(dlr('old1-1', undefined, 'x'.repeat(40)))).toEqual({
-      ok: false,
-      reason: 'bad status',
+  it('refuses every report without a proof, whatever campaign wrote the report', async () => {
+    await campaign('old1', [report]);
+    const verifier = await DlrVerifier.open({
+      store: new FolderStore(stateDir),
+      reportPath: report,
+      clock: systemClock,
     });
-  });
-
-  it('refuses --accept-unsigned for a report a campaign with proofs wrote, or one not written yet', async () => {
-    await campaign('new1', [report], true);
-    await expect(
-      DlrVerifier.open({ stateDir, reportPath: report, acceptUnsigned: true }),
-    ).rejects.toThrow(/campaign new1 wrote .* with proofs/);
-    await expect(
-      DlrVerifier.open({ stateDir, reportPath: join(dir.path, 'later.csv'), acceptUnsigned: true }),
-    ).rejects.toThrow(UsageError);
-  });
-
-  it('stops taking unsigned reports once a campaign with proofs writes the report', async () => {
-    const verifier = await DlrVerifier.open({ stateDir, reportPath: report, acceptUnsigned: true });
-    expect(await verifier.verify(dlr('x-1'))).toEqual({ ok: true, signed: false });
-    const key = await loadDlrSecret(stateDir);
-    await campaign('new1', [report], true);
-    const proof = proofFor({ key, campaign: 'new1' }, 'new1-1');
-    expect(await verifier.verify(dlr('new1-1', proof))).toEqual({ ok: true, signed: true });
-    expect(await verifier.verify(dlr('x-1'))).toEqual({ ok: false, reason: 'unsigned' });
+    expect(await verifier.verify(dlr('old1-1'))).toEqual({ ok: false, reason: 'unsigned' });
   });
 });

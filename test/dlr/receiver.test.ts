@@ -104,7 +104,6 @@ describe('DlrReceiver', () => {
       withoutStatus: 0,
       malformed: 0,
       refused: { unsigned: 0, 'bad signature': 0, 'unknown id': 0, 'bad status': 0 },
-      unsigned: 0,
       notLogged: 0,
     });
     expect(

@@ -60,7 +60,6 @@ export async function signedCampaign(
     runs: 1,
     records: 0,
     counts: { accepted: 0, rejected: 0, invalid: 0, failed: 0, unknown: 0, skipped: 0 },
-    signedDlr: true,
   });
   return (messageId) => proofFor({ key, campaign: id }, messageId);
 }

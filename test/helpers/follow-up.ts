@@ -15,6 +15,7 @@ import { followUpRun, planFollowUp, type RetryPlan } from '../../src/campaign/fo
 import type { Simulator, SimulatorOptions } from '../../src/simulator/index.js';
 import { parseCsv } from './files.js';
 import { parseSendArgs } from './pipeline.js';
+import { openStore } from '../../src/journal/open-store.js';
 
 export interface CommandRun {
   code: number;
@@ -79,7 +80,7 @@ export async function runCommand(
       const plan = await planFollowUp({
         campaign,
         include: parseIncludes(flags.include),
-        stateDir: settings.stateDir,
+        store: openStore(settings),
         simulate: flags.simulate === true,
         resume: flags.resume === true,
       });

@@ -172,4 +172,3 @@ export async function runPipeline(argv: string[], options: PipelineOptions): Pro
 
 /** The credentials the pipeline's runs give the simulator. */
 const CREDENTIALS = { SMS_SEND_USERNAME: 'tester', SMS_SEND_PASSWORD: 'not-a-secret' };
-

@@ -4,7 +4,8 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claimCampaign, countsText, inspectCampaign } from '../../src/journal/claim.js';
+import { claimCampaign, inspectCampaign } from '../../src/journal/claim.js';
+import { countsText } from '../../src/journal/decide.js';
 import { campaignIdentity } from '../../src/journal/identity.js';
 import { campaignPaths, readManifest, type Manifest } from '../../src/journal/state.js';
 import { tempDir } from '../helpers/files.js';
@@ -53,7 +54,6 @@ async function seed(state: Manifest | undefined, journal?: string[], id = ID) {
 }
 
 const options = (over: { force?: boolean; resume?: boolean; hash?: string } = {}) => ({
-  stateDir,
   identity: over.hash ? { ...identity, contentHash: over.hash } : identity,
   force: over.force ?? false,
   resume: over.resume ?? false,
@@ -62,7 +62,7 @@ const options = (over: { force?: boolean; resume?: boolean; hash?: string } = {}
 describe('refusals, word for word', () => {
   it('finished with nothing failed and no report: --force only, report (none)', async () => {
     await seed(manifest({ reports: [] }), [START, RESULTS]);
-    await expect(claimCampaign(options())).rejects.toMatchObject({
+    await expect(claimCampaign(stateDir, options())).rejects.toMatchObject({
       code: 'already-sent',
       message:
         `campaign ${ID} was already sent on 2026-11-22: 3,000 accepted; report (none). ` +
@@ -75,7 +75,7 @@ describe('refusals, word for word', () => {
       START,
       RESULTS,
     ]);
-    await expect(claimCampaign(options())).rejects.toMatchObject({
+    await expect(claimCampaign(stateDir, options())).rejects.toMatchObject({
       code: 'unfinished',
       message:
         `campaign ${ID} was interrupted on 2026-11-21: 1 accepted, 1 rejected of 4,000 records; ` +
@@ -89,7 +89,7 @@ describe('refusals, word for word', () => {
       START,
       '{"t":"batch","b":"1","r":[1,3]}',
     ]);
-    await expect(claimCampaign(options())).rejects.toMatchObject({
+    await expect(claimCampaign(stateDir, options())).rejects.toMatchObject({
       code: 'unfinished',
       message: expect.stringMatching(
         new RegExp(
@@ -106,12 +106,12 @@ describe('refusals, word for word', () => {
       `campaign ${ID} was ${state} on ${day} from other inputs or settings, so its records ` +
       'cannot be matched; nothing was sent. Give this content its own --campaign name, or ' +
       '--force to send it under this name anyway.';
-    await expect(claimCampaign(options({ hash: 'e'.repeat(64) }))).rejects.toMatchObject({
+    await expect(claimCampaign(stateDir, options({ hash: 'e'.repeat(64) }))).rejects.toMatchObject({
       code: 'input-changed',
       message: text('sent', '2026-11-22'),
     });
     await seed(manifest({ status: 'running', finishedAt: undefined }), [START, RESULTS]);
-    await expect(claimCampaign(options({ hash: 'e'.repeat(64) }))).rejects.toMatchObject({
+    await expect(claimCampaign(stateDir, options({ hash: 'e'.repeat(64) }))).rejects.toMatchObject({
       message: text('interrupted', '2026-11-21'),
     });
   });
@@ -119,7 +119,7 @@ describe('refusals, word for word', () => {
   it('the lock names the campaign a live run is sending', async () => {
     const paths = await seed(manifest({ status: 'running' }), [START, RESULTS]);
     await writeFile(paths.lock, JSON.stringify({ pid: 1, host: hostname(), since: 'then' }));
-    await expect(claimCampaign(options({ resume: true }))).rejects.toThrow(
+    await expect(claimCampaign(stateDir, options({ resume: true }))).rejects.toThrow(
       `another sms-send (pid 1 on ${hostname()}, since then) is sending campaign ${ID}; nothing was sent.`,
     );
   });
@@ -132,15 +132,18 @@ describe('nothing to resume', () => {
   it('without inputs, or with inputs no campaign was sent from: it would be a new campaign', async () => {
     await seed(manifest({ id: 'other' }), [START, RESULTS], 'other');
     const plain = ' Without --resume this content is sent as a new campaign.';
-    await expect(claimCampaign(options({ resume: true }))).rejects.toMatchObject({
+    await expect(claimCampaign(stateDir, options({ resume: true }))).rejects.toMatchObject({
       code: 'nothing-to-resume',
       message: refusal(plain),
     });
     await expect(
-      claimCampaign({ ...options({ resume: true }), inputs: [{ sha256: 'zz' }] }),
+      claimCampaign(stateDir, { ...options({ resume: true }), inputs: [{ sha256: 'zz' }] }),
     ).rejects.toMatchObject({ message: refusal(plain) });
     await expect(
-      claimCampaign({ ...options({ resume: true }), inputs: [{ sha256: 'a1' }, { sha256: 'b2' }] }),
+      claimCampaign(stateDir, {
+        ...options({ resume: true }),
+        inputs: [{ sha256: 'a1' }, { sha256: 'b2' }],
+      }),
     ).rejects.toMatchObject({ message: refusal(plain) });
   });
 
@@ -155,9 +158,11 @@ describe('nothing to resume', () => {
     ];
     await seed(manifest({ id: 'kin-1', inputs }), [START], 'kin-1');
     const same = { ...options({ resume: true }), inputs: [{ sha256: 'a1' }, { sha256: 'b2' }] };
-    await expect(claimCampaign(same)).rejects.toMatchObject({ message: refusal(kinHint('')) });
+    await expect(claimCampaign(stateDir, same)).rejects.toMatchObject({
+      message: refusal(kinHint('')),
+    });
     await seed(manifest({ id: 'kin-1', inputs, named: true }), [START], 'kin-1');
-    await expect(claimCampaign(same)).rejects.toMatchObject({
+    await expect(claimCampaign(stateDir, same)).rejects.toMatchObject({
       message: refusal(kinHint(' (--campaign kin-1)')),
     });
   });
@@ -165,15 +170,15 @@ describe('nothing to resume', () => {
 
 describe('inspectCampaign: what a run would meet, changing nothing', () => {
   it('nothing for a new campaign, and no folder made', async () => {
-    expect(await inspectCampaign(options())).toEqual({});
+    expect(await inspectCampaign(stateDir, options())).toEqual({});
     expect(await readdir(stateDir).catch(() => [])).toEqual([]);
   });
 
   it('the refusal a real run would get, or the journal --resume would continue', async () => {
     const paths = await seed(manifest(), [START, RESULTS]);
-    const { refusal } = await inspectCampaign(options());
+    const { refusal } = await inspectCampaign(stateDir, options());
     expect(refusal).toMatchObject({ code: 'already-sent' });
-    const { journal, refusal: none } = await inspectCampaign(options({ resume: true }));
+    const { journal, refusal: none } = await inspectCampaign(stateDir, options({ resume: true }));
     expect(none).toBeUndefined();
     expect(journal?.results.size).toBe(2);
     expect(await readdir(paths.dir)).toEqual(['journal.ndjson', 'manifest.json']);
@@ -182,7 +187,7 @@ describe('inspectCampaign: what a run would meet, changing nothing', () => {
   it('passes on a failure that is no refusal', async () => {
     const paths = campaignPaths(stateDir, ID);
     await mkdir(paths.manifest, { recursive: true });
-    await expect(inspectCampaign(options())).rejects.toMatchObject({ code: 'EISDIR' });
+    await expect(inspectCampaign(stateDir, options())).rejects.toMatchObject({ code: 'EISDIR' });
   });
 });
 
@@ -194,9 +199,14 @@ describe('start, finish and release', () => {
   };
 
   it('a first run: created when started, run 1, its one report; finish before start writes nothing', async () => {
-    const c = await claimCampaign(options());
-    await c.finish({ status: 'finished', counts: manifest().counts, records: 1 });
-    expect(await readManifest(c.paths.manifest)).toBeUndefined();
+    const c = await claimCampaign(stateDir, options());
+    await c.finish({
+      at: '2026-12-02T00:00:00.000Z',
+      status: 'finished',
+      counts: manifest().counts,
+      records: 1,
+    });
+    expect(await readManifest(campaignPaths(stateDir, ID).manifest)).toBeUndefined();
     const started = await c.start(fields('/r/a.csv'));
     expect(started).toMatchObject({
       createdAt: '2026-12-01T00:00:00.000Z',
@@ -204,7 +214,7 @@ describe('start, finish and release', () => {
       reports: ['/r/a.csv'],
     });
     await c.release();
-    expect(await readdir(c.paths.dir)).toEqual(['manifest.json']);
+    expect(await readdir(campaignPaths(stateDir, ID).dir)).toEqual(['manifest.json']);
   });
 
   it('a report written again moves to the end of the list, once', async () => {
@@ -212,7 +222,7 @@ describe('start, finish and release', () => {
       START,
       RESULTS,
     ]);
-    const c = await claimCampaign(options({ resume: true }));
+    const c = await claimCampaign(stateDir, options({ resume: true }));
     const started = await c.start(fields('/r/a.csv'));
     expect(started).toMatchObject({
       createdAt: '2026-11-20T08:00:00.000Z',
@@ -223,32 +233,41 @@ describe('start, finish and release', () => {
   });
 
   it('finish records the reason of a stop, and a finish time only when finished', async () => {
-    const c = await claimCampaign(options());
+    const c = await claimCampaign(stateDir, options());
     await c.start(fields('/r/a.csv'));
     const counts = manifest().counts;
-    await c.finish({ status: 'stopped', counts, records: 4, reason: 'gateway down' });
-    let written = await readManifest(c.paths.manifest);
+    await c.finish({
+      at: '2026-12-02T00:00:00.000Z',
+      status: 'stopped',
+      counts,
+      records: 4,
+      reason: 'gateway down',
+    });
+    let written = await readManifest(campaignPaths(stateDir, ID).manifest);
     expect(written).toMatchObject({ status: 'stopped', reason: 'gateway down' });
     expect(written).not.toHaveProperty('finishedAt');
-    await c.finish({ status: 'finished', counts, records: 4 });
-    written = await readManifest(c.paths.manifest);
+    await c.finish({ at: '2026-12-02T00:00:00.000Z', status: 'finished', counts, records: 4 });
+    written = await readManifest(campaignPaths(stateDir, ID).manifest);
     expect(written).not.toHaveProperty('reason');
     expect(written!.finishedAt).toBe(written!.updatedAt);
     await c.release();
   });
 
   it('a run that never started leaves nothing, even a journal or manifest written meanwhile', async () => {
-    const c = await claimCampaign(options());
-    await writeFile(c.paths.journal, `${START}\n`);
-    await writeFile(c.paths.manifest, JSON.stringify(manifest({ status: 'running' })));
-    await writeFile(c.paths.spool, 'spooled');
+    const c = await claimCampaign(stateDir, options());
+    await writeFile(campaignPaths(stateDir, ID).journal, `${START}\n`);
+    await writeFile(
+      campaignPaths(stateDir, ID).manifest,
+      JSON.stringify(manifest({ status: 'running' })),
+    );
+    await writeFile(campaignPaths(stateDir, ID).spool, 'spooled');
     await c.release();
     expect(await readdir(join(stateDir, 'campaigns'))).toEqual([]);
   });
 
   it('a run that never started keeps an earlier campaign, but not its spool', async () => {
     const paths = await seed(manifest({ status: 'interrupted' }), [START, RESULTS]);
-    const c = await claimCampaign(options({ resume: true }));
+    const c = await claimCampaign(stateDir, options({ resume: true }));
     await writeFile(paths.spool, 'spooled');
     await c.release();
     expect(await readdir(paths.dir)).toEqual(['journal.ndjson', 'manifest.json']);

@@ -77,8 +77,7 @@ async function seed(state: Manifest | undefined, journal: string | undefined, lo
 }
 
 const claim = (over: { force?: boolean; resume?: boolean; hash?: string } = {}) =>
-  claimCampaign({
-    stateDir,
+  claimCampaign(stateDir, {
     identity: over.hash ? { ...identity, contentHash: over.hash } : identity,
     force: over.force ?? false,
     resume: over.resume ?? false,
@@ -92,9 +91,9 @@ describe('claimCampaign', () => {
   it('a new campaign: claimed; released without starting, it leaves no folder behind', async () => {
     const c = await claim();
     expect(c.previous).toBeUndefined();
-    expect(await exists(c.paths.lock)).toBe(true);
+    expect(await exists(campaignPaths(stateDir, identity.id).lock)).toBe(true);
     await c.release();
-    expect(await exists(c.paths.dir)).toBe(false);
+    expect(await exists(campaignPaths(stateDir, identity.id).dir)).toBe(false);
   });
 
   it('a finished campaign is refused (exit 2) with its date, counts, report and the way out', async () => {
@@ -223,7 +222,7 @@ describe('claimCampaign', () => {
       updatedAt: now,
       report: '/r/next.csv',
     });
-    let written = await readManifest(c.paths.manifest);
+    let written = await readManifest(campaignPaths(stateDir, identity.id).manifest);
     expect(written).toMatchObject({
       status: 'running',
       runs: 2,
@@ -231,12 +230,14 @@ describe('claimCampaign', () => {
       reports: ['/srv/reports/2026-11-22-tonight.csv', '/r/next.csv'],
     });
     const counts = { accepted: 4, rejected: 0, invalid: 0, failed: 0, unknown: 0, skipped: 0 };
-    await c.finish({ status: 'finished', counts, records: 4 });
-    written = await readManifest(c.paths.manifest);
+    await c.finish({ at: '2026-12-02T00:00:00.000Z', status: 'finished', counts, records: 4 });
+    written = await readManifest(campaignPaths(stateDir, identity.id).manifest);
     expect(written).toMatchObject({ status: 'finished', counts });
     expect(written?.finishedAt).toBeDefined();
     await c.release();
-    expect(JSON.parse(await readFile(c.paths.manifest, 'utf8'))).toEqual(written);
+    expect(
+      JSON.parse(await readFile(campaignPaths(stateDir, identity.id).manifest, 'utf8')),
+    ).toEqual(written);
   });
 });
 

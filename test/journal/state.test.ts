@@ -166,7 +166,8 @@ describe('listCampaigns', () => {
     expect(entries[0]).toEqual({
       manifest: manifest('new', { startedAt: '2030-03-01T00:00:00.000Z' }),
       status: 'finished',
-      paths: campaignPaths(stateDir, 'new'),
+      where: campaignPaths(stateDir, 'new').dir,
+      localDir: campaignPaths(stateDir, 'new').dir,
       counts: COUNTS,
     });
   });
@@ -203,14 +204,14 @@ describe('campaignDetail', () => {
     const fromJournal = { accepted: 2, rejected: 1, invalid: 0, failed: 0, unknown: 0, skipped: 0 };
     await save(manifest('i', { status: 'running' }), journal);
     const [killed] = await listCampaigns(stateDir);
-    expect(await campaignDetail(killed!)).toMatchObject({
+    expect(await campaignDetail(stateDir, killed!)).toMatchObject({
       status: 'interrupted',
       counts: fromJournal,
       countedFromJournal: true,
     });
-    const lock = await acquireLock(killed!.paths.lock);
+    const lock = await acquireLock(campaignPaths(stateDir, killed!.manifest.id).lock);
     const [running] = await listCampaigns(stateDir);
-    expect(await campaignDetail(running!)).toMatchObject({
+    expect(await campaignDetail(stateDir, running!)).toMatchObject({
       status: 'running',
       counts: fromJournal,
     });
@@ -224,7 +225,7 @@ describe('campaignDetail', () => {
       '{"t":"start","v":9,"campaign":"h","run":1,"at":"x"}\n',
     );
     for (const entry of await listCampaigns(stateDir)) {
-      expect(await campaignDetail(entry)).toMatchObject({
+      expect(await campaignDetail(stateDir, entry)).toMatchObject({
         counts: COUNTS,
         countedFromJournal: false,
       });
@@ -238,10 +239,10 @@ describe('campaignDetail', () => {
     await writeFile(join(dir, 'journal-1700000000001.ndjson'), 'x'.repeat(23));
     await writeFile(join(dir, 'journal-notes.txt'), 'not a journal');
     const [entry] = await listCampaigns(stateDir);
-    expect((await campaignDetail(entry!)).setAside).toEqual({ journals: 2, bytes: 123 });
+    expect((await campaignDetail(stateDir, entry!)).setAside).toEqual({ journals: 2, bytes: 123 });
     await save(manifest('plain'), journal);
     const plain = (await listCampaigns(stateDir)).find((e) => e.manifest.id === 'plain')!;
-    expect((await campaignDetail(plain)).setAside).toEqual({ journals: 0, bytes: 0 });
+    expect((await campaignDetail(stateDir, plain)).setAside).toEqual({ journals: 0, bytes: 0 });
   });
 });
 
@@ -369,7 +370,7 @@ describe('listCampaigns and campaignDetail: what they pass over', () => {
   it('counts a stopped campaign by its manifest, its journal unread', async () => {
     await save(manifest('stopped', { status: 'stopped' }), journal);
     const [entry] = await listCampaigns(stateDir);
-    expect(await campaignDetail(entry!)).toMatchObject({
+    expect(await campaignDetail(stateDir, entry!)).toMatchObject({
       counts: COUNTS,
       countedFromJournal: false,
       setAside: { journals: 0, bytes: 0 },

@@ -18,6 +18,7 @@ import {
   type Simulator,
 } from '../../src/simulator/index.js';
 import { tempDir, writeCampaignCsv } from '../helpers/files.js';
+import { FolderStore } from '../../src/journal/folder-store.js';
 import { runCommand } from '../helpers/follow-up.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -427,10 +428,10 @@ describe('sms-send retry', () => {
     const plan = await planFollowUp({
       campaign: original.campaign!,
       include: [],
-      stateDir,
+      store: new FolderStore(stateDir),
       simulate: false,
     });
-    const held = await holdOriginal(stateDir, plan.followUp!);
+    const held = await holdOriginal(new FolderStore(stateDir), plan.followUp!);
     try {
       const second = await run(['retry', original.campaign!, ...STEADY], sim);
       expect(second.code).toBe(4);

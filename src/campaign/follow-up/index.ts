@@ -8,7 +8,8 @@ import {
   type CampaignIdentity,
   type CampaignShape,
 } from '../../journal/identity.js';
-import { listCampaigns, type CampaignEntry } from '../../journal/state.js';
+import type { CampaignEntry } from '../../journal/state.js';
+import type { CampaignStore } from '../../journal/store.js';
 import type { FollowUp } from '../types.js';
 import { campaignRun, type CampaignRun, type RunParts } from '../run.js';
 import { findOriginal, retryable } from './original.js';
@@ -44,7 +45,7 @@ export async function planFollowUp(request: RetryRequest): Promise<RetryPlan> {
 
   const target: CampaignShape['target'] = request.simulate ? 'simulator' : 'gateway';
   const resumed = request.resume
-    ? await resumeFollowUp(request.stateDir, original, report, target)
+    ? await resumeFollowUp(request.store, original, report, target)
     : undefined;
   if (resumed) return resumed;
   const { rows, chosenIn } = await chooseRows(report, request.include);
@@ -52,7 +53,7 @@ export async function planFollowUp(request: RetryRequest): Promise<RetryPlan> {
   const identity = followUpIdentity(manifest.id, manifest.contentHash, target, include, rows);
   // The same retry ran before: finished, its rows are re-sent (and left out below); unfinished,
   // this run finishes it. Never a refusal that would offer --force.
-  const own = (await listCampaigns(request.stateDir)).find((e) => e.manifest.id === identity.id);
+  const own = (await request.store.list()).find((e) => e.manifest.id === identity.id);
   const unfinished = own !== undefined && own.status !== 'finished';
   // Rows an earlier follow-up of this campaign (this same retry, or another selection: delivery
   // reports arrived since, or other --include) has re-sent are not re-sent again: retry that
@@ -95,13 +96,13 @@ export async function planFollowUp(request: RetryRequest): Promise<RetryPlan> {
  * (so its journal) comes from those rows.
  */
 async function resumeFollowUp(
-  stateDir: string,
+  store: CampaignStore,
   original: CampaignEntry,
   report: string,
   target: CampaignShape['target'],
 ): Promise<RetryPlan | undefined> {
   const { manifest } = original;
-  for (const entry of await listCampaigns(stateDir)) {
+  for (const entry of await store.list()) {
     const of = entry.manifest.followUp;
     if (of?.of !== manifest.id || entry.status === 'finished' || !of.rows) continue;
     if ((entry.manifest.target === 'simulator') !== (target === 'simulator')) continue;

@@ -3,13 +3,9 @@ import { resolve as resolvePath } from 'node:path';
 import { LockedError, UsageError } from '../../shared/errors.js';
 import type { InputFile } from '../../input/open.js';
 import { hashFile, type CampaignShape } from '../../journal/identity.js';
-import { acquireLock, type Lock } from '../../journal/lock.js';
-import {
-  campaignPaths,
-  findCampaign,
-  listCampaigns,
-  type CampaignEntry,
-} from '../../journal/state.js';
+import type { Lock } from '../../journal/lock.js';
+import type { CampaignEntry } from '../../journal/state.js';
+import type { CampaignStore } from '../../journal/store.js';
 import { exists, isFile } from '../../shared/files.js';
 import type { FollowUp } from '../types.js';
 import type { RetryRequest } from './types.js';
@@ -72,13 +68,13 @@ export async function retryable(
 export async function findOriginal(
   request: RetryRequest,
 ): Promise<{ original: CampaignEntry; report: string }> {
-  const { stateDir, campaign, program = 'sms-send' } = request;
+  const { store, campaign, program = 'sms-send' } = request;
   if (await isFile(campaign)) {
     const path = resolvePath(campaign);
-    const original = (await listCampaigns(stateDir)).find((e) => e.manifest.reports.includes(path));
+    const original = (await store.list()).find((e) => e.manifest.reports.includes(path));
     if (!original) {
       throw new UsageError(
-        `no campaign in ${stateDir} wrote the report ${campaign}; name the campaign by its ID (${program} campaigns)`,
+        `no campaign in ${store.where} wrote the report ${campaign}; name the campaign by its ID (${program} campaigns)`,
         'campaign-unknown',
       );
     }
@@ -91,7 +87,7 @@ export async function findOriginal(
     }
     return { original, report: path };
   }
-  const original = await findCampaign(stateDir, campaign);
+  const original = await store.find(campaign);
   const report = original.manifest.reports.at(-1);
   if (report === undefined || !(await isFile(report))) {
     throw new UsageError(
@@ -108,18 +104,15 @@ export async function findOriginal(
  * its rows are refused: choosing again leaves them out.
  */
 export async function holdOriginal(
-  stateDir: string,
+  store: CampaignStore,
   followUp: FollowUp,
   program = 'sms-send',
 ): Promise<Lock> {
   const of = followUp.of.of;
-  const lock = await acquireLock(
-    campaignPaths(stateDir, of).lock,
-    `re-sending records of campaign ${of}`,
-  );
+  const lock = await store.hold(of, `re-sending records of campaign ${of}`);
   try {
     const target = followUp.shape.target;
-    const resent = await rowsResent(stateDir, of, target, {
+    const resent = await rowsResent(store, of, target, {
       except: followUp.identity.id,
       program,
     });

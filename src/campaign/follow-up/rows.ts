@@ -2,7 +2,7 @@
 import { isUndelivered } from '../../report/delivery-status.js';
 import { UsageError } from '../../shared/errors.js';
 import { type CampaignShape } from '../../journal/identity.js';
-import { listCampaigns } from '../../journal/state.js';
+import type { CampaignStore } from '../../journal/store.js';
 import type { BuiltRecord, CampaignReader } from '../../validate/types.js';
 import { generateMessageId } from '../../message/message-id.js';
 import { readableFormat } from '../../report/format.js';
@@ -91,8 +91,8 @@ export async function earlierFollowUps(
   self: string | undefined,
   target: CampaignShape['target'],
 ): Promise<{ ids: string[]; rows: Set<number> }> {
-  const { stateDir, program } = request;
-  const resent = await rowsResent(stateDir, of, target, { except: self, program });
+  const { store, program } = request;
+  const resent = await rowsResent(store, of, target, { except: self, program });
   return { ids: [...new Set(resent.values())], rows: new Set(resent.keys()) };
 }
 
@@ -102,14 +102,14 @@ export async function earlierFollowUps(
  * follow-up that is not finished is refused: its rows are not all known yet.
  */
 export async function rowsResent(
-  stateDir: string,
+  store: CampaignStore,
   of: string,
   target: CampaignShape['target'],
   options: { except?: string; program?: string } = {},
 ): Promise<Map<number, string>> {
   const { except, program = 'sms-send' } = options;
   const rows = new Map<number, string>();
-  for (const entry of await listCampaigns(stateDir)) {
+  for (const entry of await store.list()) {
     const { manifest } = entry;
     if (manifest.followUp?.of !== of || manifest.id === except) continue;
     if ((manifest.target === 'simulator') !== (target === 'simulator')) continue;

@@ -1,5 +1,6 @@
 // What `sms-send retry` is asked for and what it plans: the records of a sent campaign that did not get through.
 import { type CampaignEntry } from '../../journal/state.js';
+import type { CampaignStore } from '../../journal/store.js';
 import type { FollowUp } from '../types.js';
 
 /** What a follow-up re-sends besides `failed` and `rejected`, only when asked. */
@@ -38,7 +39,8 @@ export interface RetryRequest {
   /** An ID or ID prefix from `sms-send campaigns`, or the path of a campaign's report. */
   campaign: string;
   include: readonly Include[];
-  stateDir: string;
+  /** Where the campaigns are. */
+  store: CampaignStore;
   /** The follow-up goes to the simulator. */
   simulate: boolean;
   /** Resuming: an interrupted follow-up of the campaign goes on with the rows it chose. */

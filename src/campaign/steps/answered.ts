@@ -1,7 +1,7 @@
 // --resume of a finished campaign with nothing left to send: answered from its manifest at once,
 // without reading its journal or its inputs (a million records took minutes, and memory).
 import { resolve as resolvePath } from 'node:path';
-import { listCampaigns, type Manifest, type ManifestSummary } from '../../journal/state.js';
+import { type Manifest, type ManifestSummary } from '../../journal/state.js';
 import type { RunSummary } from '../../report/summary.js';
 import { ExitCode } from '../../shared/errors.js';
 import { isFile } from '../../shared/files.js';
@@ -31,7 +31,7 @@ export async function answersFromManifest(
   if (failed > 0 || (run.choices.retryUnknown && unknown > 0)) return undefined;
   const report = manifest.reports.at(-1);
   if (report !== resolvePath(reportPath) || !(await isFile(report))) return undefined;
-  const campaigns = await listCampaigns(run.settings.stateDir);
+  const campaigns = await run.store.list();
   if (campaigns.some((e) => e.manifest.followUp?.of === manifest.id)) return undefined;
   return { ...manifest, summary: manifest.summary };
 }

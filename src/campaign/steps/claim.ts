@@ -2,13 +2,11 @@
 // it runs: the campaign's state (claimed), the report's lock, the original's lock for a follow-up,
 // the spool. A dry run looks at the state without taking anything.
 import { resolve as resolvePath } from 'node:path';
-import { claimCampaign, inspectCampaign, type Claim } from '../../journal/claim.js';
+import type { Claim, ClaimOptions, Inspected } from '../../journal/claim.js';
 import { acquireLock, lockPath, type Lock } from '../../journal/lock.js';
-import { rehearsalOf } from '../../journal/rehearsal.js';
-import { stateDirProblem, type CampaignPaths, type Manifest } from '../../journal/state.js';
 import type { JournalState } from '../../journal/journal.js';
 import { reportExistsError } from '../../report/writer.js';
-import { unsentStateError, type UsageError } from '../../shared/errors.js';
+import { unsentStateError } from '../../shared/errors.js';
 import { exists } from '../../shared/files.js';
 import { SpoolWriter } from '../../validate/spool.js';
 import { holdOriginal } from '../follow-up/index.js';
@@ -16,20 +14,11 @@ import type { CampaignRun } from '../run.js';
 import type { Identified } from './identify.js';
 import { unstamp } from './kept-spool.js';
 
-/** What a dry run saw of the campaign's state, or what a real run would be refused with. */
-export interface Looked {
-  refusal?: UsageError;
-  journal?: JournalState;
-  /** The campaign's folder and manifest, when a --resume would continue it. */
-  paths?: CampaignPaths;
-  previous?: Manifest;
-}
-
 /** What a run holds, released in reverse by close(); a dry run holds nothing. */
 export class CampaignHold {
   claim: Claim | undefined;
   /** A dry run's look at the state. */
-  looked: Looked | undefined;
+  looked: Inspected | undefined;
   spool: SpoolWriter | undefined;
   /** What taking the campaign found that its run should say before it starts: a rehearsal to set aside. */
   readonly notes: string[] = [];
@@ -44,8 +33,8 @@ export class CampaignHold {
   /** The spool this run's validation pass writes: no longer complete, so no longer stamped. */
   async openSpool(): Promise<void> {
     if (!this.claim) return;
-    await unstamp(this.claim.paths);
-    this.spool = await SpoolWriter.create(this.claim.paths.spool);
+    await unstamp(this.claim.local);
+    this.spool = await SpoolWriter.create(this.claim.local.spool);
   }
 
   /** The validation pass wrote every record: the spool is complete. */
@@ -72,19 +61,19 @@ export class CampaignHold {
  * unfinished, unless --force or --resume), the report's lock and, for a follow-up, the original's.
  */
 export async function claim(run: CampaignRun, identified: Identified): Promise<CampaignHold> {
-  const { settings, followUp, choices } = run;
+  const { store, followUp, choices } = run;
   const { identity, reportPath } = identified;
   const hold = new CampaignHold();
   try {
     if (followUp) {
-      hold.originalLock = await holdOriginal(settings.stateDir, followUp, run.program);
+      hold.originalLock = await holdOriginal(store, followUp, run.program);
     }
     // A report in the way is refused here, before anything is read, unless a rehearsal wrote it:
     // then it is moved aside when the run starts (Claim.start), never before.
     const inTheWay = !choices.force && !choices.resume && (await exists(reportPath));
     const rehearsalReport =
-      inTheWay && (await rehearsalOf(settings.stateDir, reportPath)) ? reportPath : undefined;
-    hold.claim = await claimCampaign({ ...(await claimOptions(run, identified)), rehearsalReport });
+      inTheWay && (await store.rehearsalOf(reportPath)) ? reportPath : undefined;
+    hold.claim = await store.claim({ ...(await claimOptions(run, identified)), rehearsalReport });
     // The report's own lock keeps a delivery-report fold from rewriting it under this run.
     hold.reportLock = await acquireLock(lockPath(reportPath), `writing the report ${reportPath}`);
     await clearStaleReportLocks(hold.claim.previous?.reports ?? [], reportPath);
@@ -97,7 +86,7 @@ export async function claim(run: CampaignRun, identified: Identified): Promise<C
     // The campaign's state has let this run in without --force or --resume: no run of it is
     // recorded, so the report is not its own unless a rehearsal wrote it.
     if (inTheWay && rehearsalReport === undefined) {
-      throw reportExistsError(reportPath, { campaign: identity.id, stateDir: settings.stateDir });
+      throw reportExistsError(reportPath, { campaign: identity.id, stateDir: store.where });
     }
     return hold;
   } catch (error) {
@@ -113,18 +102,20 @@ export async function claim(run: CampaignRun, identified: Identified): Promise<C
  */
 export async function look(run: CampaignRun, identified: Identified): Promise<CampaignHold> {
   const hold = new CampaignHold();
-  const unwritable = await stateDirProblem(run.settings.stateDir);
+  const unwritable = await run.store.problem();
   hold.looked = unwritable
     ? { refusal: unwritable }
-    : await inspectCampaign(await claimOptions(run, identified));
+    : await run.store.inspect(await claimOptions(run, identified));
   return hold;
 }
 
-async function claimOptions(run: CampaignRun, { identity, reportPath, hashes }: Identified) {
+async function claimOptions(
+  run: CampaignRun,
+  { identity, reportPath, hashes }: Identified,
+): Promise<ClaimOptions> {
   const { choices } = run;
   const reportExists = !choices.force && (await exists(reportPath));
   return {
-    stateDir: run.settings.stateDir,
     identity,
     force: choices.force === true,
     resume: choices.resume === true,

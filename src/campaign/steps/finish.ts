@@ -3,7 +3,6 @@
 // in the campaign's state, and with `html` its page beside the report.
 import { resolve as resolvePath } from 'node:path';
 import type { Claim } from '../../journal/claim.js';
-import { campaignPaths } from '../../journal/state.js';
 import { campaignPage } from '../../report/html/campaign-page.js';
 import { writePage } from '../../report/html/page-file.js';
 import type { TimelineRecorder } from '../../report/html/recorder.js';
@@ -37,6 +36,7 @@ export async function finish(
       result.stopped?.reason ??
       (windowClosed ? `the send window closed: ${windowClosed.window}` : undefined),
     rehearsal: result.rehearsal === true || campaign.shape.target === 'simulator',
+    at: new Date(clock.now()).toISOString(),
   });
   // A manifest that cannot be written still says `running`, which the next run reads as
   // interrupted: --resume finishes it all the same, from the journal, sending nothing twice.
@@ -73,7 +73,7 @@ export async function keepRunRecord(
   const { settings } = run;
   const warn = (what: string, error: unknown) =>
     run.io.events.emit('warning', `${what}: ${describeSystemError(error)}`);
-  const dir = campaignPaths(settings.stateDir, campaign.identity.id).dir;
+  const dir = run.store.localFolder(campaign.identity.id);
   await timeline
     .finish(dir, sentTo)
     .catch((error: unknown) => warn("the run's timeline was not kept", error));
@@ -82,7 +82,7 @@ export async function keepRunRecord(
   try {
     const page = await campaignPage({
       what: campaign.identity.id,
-      stateDir: settings.stateDir,
+      store: run.store,
       pricePerSegment: settings.pricePerSegment,
       currency: settings.currency,
     });

@@ -11,7 +11,7 @@ import {
   type CampaignIdentity,
   type CampaignShape,
 } from '../../journal/identity.js';
-import { InputDigests } from '../../journal/input-digests.js';
+import type { InputDigests } from '../../journal/input-digests.js';
 import { loadSuppression, type Suppression } from '../../message/suppress.js';
 import { compileTemplate, type Template } from '../../message/template.js';
 import { reportFormat } from '../../report/format.js';
@@ -41,7 +41,7 @@ export async function identify(run: CampaignRun): Promise<Identified> {
   const { settings, followUp } = run;
   const template = run.template === undefined ? undefined : compileTemplate(run.template);
   // A send remembers its inputs' digests, so its resume need not read them again.
-  const digests = await InputDigests.open(settings.stateDir);
+  const digests = await run.store.inputDigests();
   const hashes = await hashInputs(run.inputs, digests);
   if (!run.choices.dryRun) await digests.save();
   const suppression = await loadSuppression(settings.suppress, settings.country);

@@ -32,10 +32,19 @@ export interface SentCampaign {
   simulated: boolean;
 }
 
+/** Sends the run's campaign; the run's store is closed once it is done. */
 export async function sendCampaign(
   run: CampaignRun,
   caller: RunCaller = {},
 ): Promise<SentCampaign> {
+  try {
+    return await sendSteps(run, caller);
+  } finally {
+    await run.store.close();
+  }
+}
+
+async function sendSteps(run: CampaignRun, caller: RunCaller): Promise<SentCampaign> {
   // Where to send is known before the campaign's state is looked at.
   const access = gatewayAccess(run.settings, run.choices);
   const identified = await identify(run);
@@ -68,11 +77,15 @@ export async function sendCampaign(
 
 /** The dry run: the campaign identified, its state looked at, validated and planned; nothing kept. */
 export async function planCampaign(run: CampaignRun): Promise<PlannedCampaign> {
-  const identified = await identify(run);
-  const hold = await look(run, identified);
   try {
-    return await validate(run, identified, hold);
+    const identified = await identify(run);
+    const hold = await look(run, identified);
+    try {
+      return await validate(run, identified, hold);
+    } finally {
+      await hold.close();
+    }
   } finally {
-    await hold.close();
+    await run.store.close();
   }
 }

@@ -3,12 +3,11 @@
 import type { Claim } from '../../journal/claim.js';
 import { resultAt, rowsOf, type SettledResult } from '../../journal/columns.js';
 import {
-  archiveJournal,
   batchLine,
   JOURNAL_VERSION,
-  JournalWriter,
   resultLine,
   type JournalLine,
+  type JournalSink,
 } from '../../journal/journal.js';
 import { recordedDeliveries, restoreDeliveries } from '../../dlr/carry.js';
 import type { RowResult } from '../../message/outcome.js';
@@ -77,7 +76,7 @@ export async function journaledSend(
   const deliveries = claim.journal
     ? await recordedDeliveries(newest === undefined ? [] : [newest])
     : undefined;
-  const spool = checkedSpool(claim.paths.spool, campaign.plan.records);
+  const spool = checkedSpool(claim.local.spool, campaign.plan.records);
   let result: RunResult;
   try {
     const delivered = deliveries ? (id: string) => deliveries.get(id) !== undefined : undefined;
@@ -87,7 +86,7 @@ export async function journaledSend(
     events.off('batch', onBatch);
   }
   // A spool that did not read back as written is not kept for the next run: it validates again.
-  if (spool.unreadable) await unstamp(claim.paths).catch(() => undefined);
+  if (spool.unreadable) await unstamp(claim.local).catch(() => undefined);
   if (deliveries) await restoreDeliveries(campaign.reportPath, deliveries);
   return { result, sent };
 }
@@ -120,7 +119,7 @@ async function sendJournaled(sending: Sending, poster: Poster): Promise<RunResul
   // A journal that is not continued belongs to a run that sent nothing, or to --force, whose
   // earlier journal is set aside (not deleted) only now that this run starts sending.
   if (!previous) {
-    await archiveJournal(claim.paths.journal).catch((error: unknown) => {
+    await claim.archiveJournal().catch((error: unknown) => {
       throw notStarted(error);
     });
   }
@@ -154,7 +153,7 @@ async function sendJournaled(sending: Sending, poster: Poster): Promise<RunResul
 function leftBehind(sending: Sending, reportDurable: boolean): LeftBehind {
   const { run, campaign, claim, spool, delivered } = sending;
   return {
-    journalPath: claim.paths.journal,
+    readJournal: () => claim.readJournal(),
     reportPath: campaign.reportPath,
     reread: (keep) => spool.read(keep),
     reportDurable,
@@ -227,7 +226,7 @@ function wireReport({ run }: Sending, sink: ReportSink): () => void {
  * the report was written and synced whole: only then are the answers it holds kept.
  */
 async function endState(
-  journal: JournalWriter,
+  journal: JournalSink,
   sink: ReportSink,
   outcome: SendOutcome | undefined,
   { run, campaign }: Sending,
@@ -268,7 +267,7 @@ function reportReason(path: string, error: unknown): string {
  * the terminal says so: a disk that gets room back in time loses nothing, and the resume need
  * not take them from the report. True once they are all on the disk.
  */
-async function keepAnswers(journal: JournalWriter, run: CampaignRun): Promise<boolean> {
+async function keepAnswers(journal: JournalSink, run: CampaignRun): Promise<boolean> {
   const { clock, events, stop } = run.io;
   const graceMs = run.settings.outageGraceMs;
   const started = clock.now();
@@ -289,7 +288,7 @@ async function keepAnswers(journal: JournalWriter, run: CampaignRun): Promise<bo
 }
 
 /** The results the journal holds but could not write: each row with its result. */
-function unrecordedAnswers(journal: JournalWriter): SettledResult[] {
+function unrecordedAnswers(journal: JournalSink): SettledResult[] {
   const results: SettledResult[] = [];
   for (const line of journal.unrecorded()) {
     if (line.t !== 'result') continue;
@@ -336,7 +335,7 @@ function entryStreams(
  */
 function loopGateway(
   { run: campaignRun, campaign }: Sending,
-  journal: JournalWriter,
+  journal: JournalSink,
   sink: ReportSink,
   run: number,
   poster: Poster,
@@ -392,8 +391,8 @@ async function reportEarlier(
 async function startJournal(
   { run: campaignRun, campaign, claim }: Sending,
   run: number,
-): Promise<JournalWriter> {
-  const journal = await JournalWriter.open(claim.paths.journal).catch((error: unknown) => {
+): Promise<JournalSink> {
+  const journal = await claim.openJournal().catch((error: unknown) => {
     throw notStarted(error);
   });
   try {

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { CampaignPaths } from '../../journal/state.js';
+import type { LocalFiles } from '../../journal/claim.js';
 import { DiskFile, syncFolder } from '../../shared/disk.js';
 import { exists, replaceFile } from '../../shared/files.js';
 import { RowBits } from './row-bits.js';
@@ -54,7 +54,7 @@ export function keyOf(parts: object): string {
 }
 
 /** The complete spool kept under this key, or undefined when there is none. */
-export async function keptSpool(paths: CampaignPaths, key: string): Promise<KeptSpool | undefined> {
+export async function keptSpool(paths: LocalFiles, key: string): Promise<KeptSpool | undefined> {
   let stamp: SpoolStamp;
   try {
     stamp = JSON.parse(await readFile(paths.spoolStamp, 'utf8')) as SpoolStamp;
@@ -76,7 +76,7 @@ export async function keptSpool(paths: CampaignPaths, key: string): Promise<Kept
  * is no loss: the next run validates again.
  */
 export async function stampSpool(
-  paths: CampaignPaths,
+  paths: LocalFiles,
   key: string,
   { plan, messages }: KeptSpool,
 ): Promise<void> {
@@ -101,7 +101,7 @@ export async function stampSpool(
  * The spool is about to be written again, or is done with: it is no longer complete. The
  * removal is synced in the folder, so a crash cannot bring the stamp back over a new spool.
  */
-export async function unstamp(paths: CampaignPaths): Promise<void> {
+export async function unstamp(paths: LocalFiles): Promise<void> {
   if (!(await exists(paths.spoolStamp))) return;
   await rm(paths.spoolStamp, { force: true });
   await syncFolder(paths.dir);

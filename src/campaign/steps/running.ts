@@ -76,6 +76,5 @@ function manifestOf(
             ...(settings.currency === undefined ? {} : { currency: settings.currency }),
           },
         }),
-    signedDlr: true,
   };
 }

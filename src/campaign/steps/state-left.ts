@@ -2,7 +2,7 @@
 // the --resume that finishes it counts, from the files it will read: the stop message says exactly
 // what that resume then finds (docs/campaign-state.md#when-the-disk-fails).
 import type { SettledResult } from '../../journal/columns.js';
-import { emptyJournalState, readJournal } from '../../journal/journal.js';
+import type { JournalState } from '../../journal/journal.js';
 import { takeAnswersFromReport, type SpoolReader } from './kept-answers.js';
 import { earlierResult, isEarlier, noResumeCounts, type Earlier } from './resume.js';
 import type { LostAnswer, StateLeft } from '../types.js';
@@ -10,7 +10,8 @@ import { SpoolUnreadableError } from '../../validate/spool.js';
 
 /** What the resume reads, as the run that stopped knows it. */
 export interface LeftBehind {
-  journalPath: string;
+  /** The journal as it stands now. */
+  readJournal(): Promise<JournalState>;
   reportPath: string;
   /** The spool, read again; without it nothing is counted. */
   reread?: SpoolReader;
@@ -45,7 +46,7 @@ async function countLeft(
   reread: SpoolReader,
   held: readonly SettledResult[],
 ): Promise<StateLeft> {
-  const journal = (await readJournal(files.journalPath)) ?? emptyJournalState();
+  const journal = await files.readJournal();
   if (files.reportDurable) await takeAnswersFromReport(journal, files.reportPath, reread);
   const lostRows = new Map(
     held

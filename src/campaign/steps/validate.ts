@@ -4,7 +4,6 @@
 // resume would send nothing is answered from its manifest instead.
 import { createHash } from 'node:crypto';
 import type { CampaignShape } from '../../journal/identity.js';
-import { loadDlrSecret } from '../../journal/dlr-secret.js';
 import type { JournalState } from '../../journal/journal.js';
 import { Tally } from '../../report/summary.js';
 import { unsentStateError } from '../../shared/errors.js';
@@ -121,7 +120,7 @@ async function resentRows(
   { identity, shape }: Identified,
 ): Promise<ReadonlyMap<number, string> | undefined> {
   if (run.followUp) return undefined;
-  return rowsResent(run.settings.stateDir, identity.id, shape.target, { program: run.program });
+  return rowsResent(run.store, identity.id, shape.target, { program: run.program });
 }
 
 /**
@@ -134,7 +133,7 @@ async function takeKeptAnswers(
   journal: JournalState | undefined,
 ): Promise<number> {
   const state = hold.claim ?? hold.looked;
-  const spool = state?.paths?.spool;
+  const spool = state?.local?.spool;
   if (!journal || spool === undefined || !(await exists(spool))) return 0;
   const report = state?.previous?.reports.at(-1);
   return takeAnswersFromReport(journal, report, (keep) => readSpool(spool, keep));
@@ -156,7 +155,7 @@ async function spoolKeyOf(
     numbers: createHash('sha256').update(list.numbers).digest('hex'),
   }));
   const dlrKey = createHash('sha256')
-    .update((await loadDlrSecret(settings.stateDir)).export())
+    .update((await run.store.dlrSecret()).export())
     .digest('hex');
   return keyOf({
     id: identity.id,
@@ -192,7 +191,7 @@ async function reuseSpool(
   key: string,
   settled: (row: number) => boolean,
 ): Promise<{ plan: Plan; toSend: number } | undefined> {
-  const paths = hold.claim?.paths;
+  const paths = hold.claim?.local;
   if (!paths || key === '' || !run.choices.resume) return undefined;
   const kept = await keptSpool(paths, key);
   return kept && { plan: kept.plan, toSend: kept.messages.count((row) => !settled(row)) };
@@ -217,7 +216,7 @@ async function validateAndKeep(
     settled,
   });
   await hold.closeSpool();
-  const paths = hold.claim?.paths;
+  const paths = hold.claim?.local;
   // Messages whose validity counts from now are built afresh by each run.
   if (paths && key !== '' && !timed && !refusalOf(plan, run)) {
     await stampSpool(paths, key, { plan, messages });

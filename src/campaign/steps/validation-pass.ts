@@ -1,7 +1,7 @@
 // The validation pass of step three: every record read and built, the plan tallied, and each record
 // ready to send written to the spool, counting what this run will send (on resume, what is left).
 import { join } from 'node:path';
-import { ephemeralKey, loadDlrSecret } from '../../journal/dlr-secret.js';
+import { ephemeralKey } from '../../journal/dlr-secret.js';
 import type { CampaignIdentity } from '../../journal/identity.js';
 import type { Suppression } from '../../message/suppress.js';
 import type { Template } from '../../message/template.js';
@@ -63,7 +63,7 @@ export async function validationPass(
     strict: settings.strict,
     // A dry run sends no URL: a key of its own makes proofs of the same length.
     dlrSigner: {
-      key: choices.dryRun ? ephemeralKey() : await loadDlrSecret(settings.stateDir),
+      key: choices.dryRun ? ephemeralKey() : await run.store.dlrSecret(),
       campaign: identity.id,
     },
     // Only a dry run, whose validation is the whole job, takes worker threads: a send's would

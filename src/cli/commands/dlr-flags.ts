@@ -20,11 +20,6 @@ export function defineDlr(program: Command, state: RunState): void {
     .option('--port <n>', 'port (default 8098; 0 picks a free one)', port)
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
     .option('--out <file>', 'NDJSON log of every request received (default <report>.dlr.ndjson)')
-    .option(
-      '--accept-unsigned',
-      'also take reports without a proof: only for campaigns sent before sms-send signed its ' +
-        'DeliveryReportUrls (refused for those sent since)',
-    )
     .option('--json', 'print the summary as one JSON document on stdout')
     .option('-v, --verbose', 'print a line per report received');
   // The campaign's state (its delivery-report key, its journal) is found where a send put it.

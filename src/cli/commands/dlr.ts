@@ -54,7 +54,6 @@ export async function runDlr(flags: DlrFlags, program: string): Promise<ExitCode
         logPath,
         host,
         reportExists: await isFile(reportPath),
-        acceptUnsigned: started.verifier.acceptsUnsigned,
         program,
       },
       err,
@@ -69,6 +68,7 @@ export async function runDlr(flags: DlrFlags, program: string): Promise<ExitCode
     return printSummary(flags, program, { receiver, fold, reportPath, logPath });
   } finally {
     signals.dispose();
+    await started.close();
   }
 }
 
@@ -93,7 +93,6 @@ function printSummary(
     confirmed: receiver.confirmed,
     reportPath,
     logPath,
-    acceptUnsigned: flags.acceptUnsigned === true,
     program,
   };
   process.stdout.write(
@@ -108,11 +107,10 @@ function printSummary(
 export async function runDlrApply(flags: DlrApplyFlags): Promise<ExitCode> {
   const { reportPath, log, fold } = await applyDeliveryLog(flags);
   const paths = { reportPath, logPath: flags.from ?? '' };
-  const acceptUnsigned = flags.acceptUnsigned === true;
   process.stdout.write(
     flags.json
-      ? `${JSON.stringify(dlrApplyDocument(log, fold, paths, acceptUnsigned))}\n`
-      : `${renderApply(log, fold, { ...paths, acceptUnsigned }, colorFor('stdout'))}\n`,
+      ? `${JSON.stringify(dlrApplyDocument(log, fold, paths))}\n`
+      : `${renderApply(log, fold, paths, colorFor('stdout'))}\n`,
   );
   // Reports for MessageIds the report does not have: another campaign's log, or the wrong report.
   return fold.unmatched > 0 ? ExitCode.notAllAccepted : ExitCode.ok;

@@ -8,6 +8,9 @@ import {
   type Include,
 } from '../../campaign/follow-up/index.js';
 import { gatewayAccess } from '../../campaign/target.js';
+import type { Settings } from '../../config/settings.js';
+import { openStore } from '../../journal/open-store.js';
+import type { CampaignStore } from '../../journal/store.js';
 import { settingsFor } from '../gateway-settings.js';
 import type { Invocation } from '../invocation.js';
 import { colorFor } from '../ui/color.js';
@@ -47,10 +50,28 @@ export async function runRetry(
   const settings = await settingsFor(flags);
   // Where to send is known before the campaign's state is looked at.
   if (!flags.dryRun) gatewayAccess(settings, flags);
+  const store = openStore(settings);
+  try {
+    return await retryFrom(store, campaign, include, { settings, flags, invocation });
+  } finally {
+    await store.close();
+  }
+}
+
+async function retryFrom(
+  store: CampaignStore,
+  campaign: string,
+  include: Include[],
+  {
+    settings,
+    flags,
+    invocation,
+  }: { settings: Settings; flags: RetryFlags; invocation: Invocation },
+): Promise<ExitCode> {
   const plan = await planFollowUp({
     campaign,
     include,
-    stateDir: settings.stateDir,
+    store,
     simulate: flags.simulate === true,
     resume: flags.resume === true,
     program: invocation.program,
@@ -73,6 +94,7 @@ export async function runRetry(
   try {
     const run = followUpRun(plan.followUp, plan.report, {
       settings,
+      store,
       // The follow-up's own choices: where its report goes and how it is sent, never how its
       // records are read (the original's way). The same retry left unfinished is finished.
       choices: {

@@ -52,6 +52,17 @@ export function renderCampaignList(
   return lines.join('\n');
 }
 
+/** What `campaigns prune` says it removed. */
+export function renderPruned(where: string, removed: readonly string[], c: ChalkInstance): string {
+  if (removed.length === 0) return `nothing to prune in ${where}`;
+  return (
+    `removed the state of ${removed.length} finished campaign${removed.length === 1 ? '' : 's'}: ${removed.join(', ')}\n` +
+    c.dim(
+      'Their reports are kept; a re-run of their content is refused only while such a report exists.',
+    )
+  );
+}
+
 export function renderCampaign(entry: CampaignDetail, c: ChalkInstance): string {
   const m = entry.manifest;
   const { journals, bytes } = entry.setAside;
@@ -75,7 +86,7 @@ export function renderCampaign(entry: CampaignDetail, c: ChalkInstance): string 
     ),
     c.bold('reports'),
     ...m.reports.map((r) => `  ${r}`),
-    `${c.bold('state')}     ${entry.paths.dir}`,
+    `${c.bold('state')}     ${entry.where}`,
     ...(journals > 0
       ? [
           `${c.bold('set aside')} ${journals === 1 ? 'a journal' : `${formatCount(journals)} journals`} of runs before a --force run ` +

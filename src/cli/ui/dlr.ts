@@ -36,14 +36,9 @@ export interface ReceiverInfo {
   logPath: string;
   host: string;
   reportExists: boolean;
-  /** --accept-unsigned: reports without a proof are taken. */
-  acceptUnsigned?: boolean;
   /** How the user runs sms-send (`sms-send`, `npx sms-send`): the printed commands say it so. */
   program: string;
 }
-
-const UNSIGNED_NOTE =
-  'taking reports without a proof too (--accept-unsigned): anyone who can reach the receiver can forge those';
 
 /** What `sms-send dlr` says on start (stderr); the template alone goes to stdout. */
 export function renderReceiverStart(info: ReceiverInfo, c: ChalkInstance): string {
@@ -53,9 +48,7 @@ export function renderReceiverStart(info: ReceiverInfo, c: ChalkInstance): strin
     `  log     ${info.logPath}`,
     // Not a whole command: the input, the endpoint and the credentials are the send's own.
     `  on your send, add: --report ${info.reportPath} --dlr-url '${info.template}'`,
-    info.acceptUnsigned
-      ? c.yellow(`  ${UNSIGNED_NOTE}`)
-      : '  only reports carrying the proof sms-send put in their DeliveryReportUrl are taken',
+    '  only reports carrying the proof sms-send put in their DeliveryReportUrl are taken',
   ];
   if (info.host === '0.0.0.0' || info.host === '::') {
     lines.push(
@@ -239,9 +232,6 @@ export function renderReceiverSummary(summary: ReceiverSummary, c: ChalkInstance
       c.dim('refused or malformed past the first of each kind'),
     ]);
   }
-  if (summary.acceptUnsigned) {
-    rows.push(['unsigned', counts.unsigned, c.yellow('taken without a proof (--accept-unsigned)')]);
-  }
   lines.push(...table(rows));
   if (fold === undefined) {
     lines.push(`  ${c.dim('report')}  ${summary.reportPath}: nothing to record`);
@@ -267,7 +257,7 @@ export function renderReceiverSummary(summary: ReceiverSummary, c: ChalkInstance
 export function renderApply(
   log: LogCounts,
   fold: Extract<FoldResult, { kind: 'updated' }>,
-  paths: { reportPath: string; logPath: string; acceptUnsigned?: boolean },
+  paths: { reportPath: string; logPath: string },
   c: ChalkInstance,
 ): string {
   const head =
@@ -296,9 +286,6 @@ export function renderApply(
   if (log.withoutStatus > 0)
     rows.push(['no status', log.withoutStatus, 'reports, nothing to record']);
   rows.push(...refusedRows(log.refused, c));
-  if (paths.acceptUnsigned) {
-    rows.push(['unsigned', log.unsigned, c.yellow('taken without a proof (--accept-unsigned)')]);
-  }
   if (log.malformed > 0) {
     rows.push([
       'malformed',

@@ -3,12 +3,8 @@
 import { maskUserInfo } from '../../shared/url.js';
 import { resolve as resolvePath } from 'node:path';
 import type { PricePerSegment } from '../../message/cost.js';
-import {
-  findCampaign,
-  listCampaigns,
-  type CampaignEntry,
-  type Pricing,
-} from '../../journal/state.js';
+import type { CampaignEntry, Pricing } from '../../journal/state.js';
+import type { CampaignStore } from '../../journal/store.js';
 import {
   collectPage,
   type CampaignFacts,
@@ -24,7 +20,8 @@ import { isFile } from '../../shared/files.js';
 export interface PageRequest {
   /** A report's path, or a campaign's ID (or an unambiguous prefix). */
   what: string;
-  stateDir: string;
+  /** Where the campaigns are: the page of a campaign's report shows the campaign. */
+  store: CampaignStore;
   /** The prices of the settings (flags, environment, config file). */
   pricePerSegment?: PricePerSegment;
   currency?: string;
@@ -38,16 +35,16 @@ export interface PageRequest {
 /** A report and the campaign that wrote it, if the state directory knows it. */
 export async function findReport(
   what: string,
-  stateDir: string,
+  store: CampaignStore,
 ): Promise<{ report: string; entry?: CampaignEntry }> {
   if (await isFile(what)) {
     const path = resolvePath(what);
-    const entry = (await listCampaigns(stateDir)).find((e) => e.manifest.reports.includes(path));
+    const entry = (await store.list()).find((e) => e.manifest.reports.includes(path));
     return { report: what, entry };
   }
   // A path that is no file is a missing report, not a campaign to look for: the reader says so.
   if (looksLikeReportPath(what)) return { report: what };
-  const entry = await findCampaign(stateDir, what);
+  const entry = await store.find(what);
   const report = entry.manifest.reports.at(-1);
   if (report === undefined || !(await isFile(report))) {
     throw new UsageError(
@@ -108,8 +105,8 @@ export function pagePricing(request: PageRequest, campaign: Pricing | undefined)
 export async function campaignPage(
   request: PageRequest,
 ): Promise<{ html: string; data: PageData; report: string }> {
-  const { report, entry } = await findReport(request.what, request.stateDir);
-  const timeline = entry ? await readTimeline(entry.paths.dir) : undefined;
+  const { report, entry } = await findReport(request.what, request.store);
+  const timeline = entry ? await readTimeline(entry.localDir) : undefined;
   const data = await collectPage(report, {
     ...(entry ? { campaign: campaignFacts(entry) } : {}),
     ...(timeline ? { timeline } : {}),

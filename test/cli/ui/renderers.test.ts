@@ -136,7 +136,6 @@ const receiverCounts: ReceiverCounts = {
   withoutStatus: 2,
   malformed: 3,
   refused: { unsigned: 4, 'bad signature': 2, 'unknown id': 0, 'bad status': 0 },
-  unsigned: 0,
   notLogged: 0,
 };
 
@@ -179,14 +178,8 @@ const campaigns: CampaignEntry[] = [
     manifest: manifest({}),
     status: 'finished',
     counts: manifest({}).counts,
-    paths: {
-      dir: '/state/campaigns/c-3f2a9b',
-      manifest: '',
-      journal: '',
-      lock: '',
-      spool: '',
-      spoolStamp: '',
-    },
+    where: '/state/campaigns/c-3f2a9b',
+    localDir: '/state/campaigns/c-3f2a9b',
   },
   {
     manifest: manifest({
@@ -204,14 +197,8 @@ const campaigns: CampaignEntry[] = [
     status: 'interrupted',
     // From the journal: the manifest's counts are those written as the run started.
     counts: { accepted: 2, rejected: 0, invalid: 0, failed: 0, unknown: 3, skipped: 0 },
-    paths: {
-      dir: '/state/campaigns/tonight-2025-06-02',
-      manifest: '',
-      journal: '',
-      lock: '',
-      spool: '',
-      spoolStamp: '',
-    },
+    where: '/state/campaigns/tonight-2025-06-02',
+    localDir: '/state/campaigns/tonight-2025-06-02',
   },
 ];
 
@@ -682,7 +669,6 @@ describe('dlr and report counts', () => {
     const log: LogCounts = {
       reports: 1004,
       refused: { unsigned: 0, 'bad signature': 0, 'unknown id': 1, 'bad status': 0 },
-      unsigned: 0,
       withoutStatus: 2,
       malformed: 12,
       malformedLines: [3, 9],

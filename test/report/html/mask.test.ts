@@ -9,6 +9,7 @@ import { campaignPaths, writeManifest } from '../../../src/journal/state.js';
 import { appendTimelineRun } from '../../../src/report/html/timeline.js';
 import { REPORT_COLUMNS } from '../../../src/report/row.js';
 import { tempDir } from '../../helpers/files.js';
+import { FolderStore } from '../../../src/journal/folder-store.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
@@ -109,7 +110,7 @@ describe('the page masks numbers everywhere', () => {
       pauses: [],
       sent: [[1, 5, T0 + 1000]],
     });
-    const { html } = await campaignPage({ what: id, stateDir });
+    const { html } = await campaignPage({ what: id, store: new FolderStore(stateDir) });
     expect(planted.size).toBeGreaterThan(20);
     for (const [field, text] of planted) {
       const digits = text.replace(/\D/g, '').replace(/^00/, '');
