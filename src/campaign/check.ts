@@ -2,6 +2,7 @@
 // `sms-send check` and the programmatic API. Sends nothing by default; with `to`, one test message;
 // with `awaitMs` as well, waits for its delivery report (the canary).
 import type { Settings } from '../config/settings.js';
+import { systemClock } from '../shared/clock.js';
 import type { CanaryResult } from '../dlr/canary.js';
 import type { DlrReceiver } from '../dlr/receiver.js';
 import {
@@ -57,7 +58,11 @@ export async function checkTarget(
     return canaryCheck(settings, access, choice, request, listener);
   }
   const test = request.to === undefined ? undefined : testMessage(request, settings);
-  const gateway = await openGateway(access, { settings, choices: choice }, { connections: 1 });
+  const gateway = await openGateway(
+    access,
+    { settings, choices: choice, io: { clock: systemClock } },
+    { connections: 1 },
+  );
   try {
     return await checkGateway(gateway.client, gateway.label, test, retriesOf(settings));
   } finally {
@@ -158,7 +163,7 @@ async function canaryCheck(
     });
     const gateway = await openGateway(
       access,
-      { settings, choices: choice },
+      { settings, choices: choice, io: { clock: systemClock } },
       {
         connections: 1,
         deliveryReports: {
@@ -194,7 +199,7 @@ async function canaryCheck(
 }
 
 function testMessage(request: CheckRequest, settings: Settings): TestMessage {
-  const text = request.text ?? `sms-send check ${new Date().toISOString()}`;
+  const text = request.text ?? `sms-send check ${new Date(systemClock.now()).toISOString()}`;
   const fields = { to: request.to!, text };
   const built = buildMessage(
     { row: 1, file: '--to', line: 1, fields },
@@ -203,7 +208,7 @@ function testMessage(request: CheckRequest, settings: Settings): TestMessage {
       defaults: settings.defaults,
       country: settings.country,
       campaignKey: 'check',
-      now: new Date(),
+      now: new Date(systemClock.now()),
     },
   );
   if (!built.ok) {
@@ -213,7 +218,7 @@ function testMessage(request: CheckRequest, settings: Settings): TestMessage {
     throw new UsageError(`the test message cannot be sent: ${reasons.join('; ')}`);
   }
   // A fresh id per check, so a gateway that remembers ids never sees one twice.
-  const messageId = `check-${Date.now().toString(36)}`;
+  const messageId = `check-${systemClock.now().toString(36)}`;
   const message = { ...built.message, MessageId: messageId };
   return { to: built.to, messageId, json: JSON.stringify(message) };
 }

@@ -2,6 +2,7 @@
 // (campaigns, report, dlr, dlr apply). `--json` prints them and the programmatic API returns them,
 // the same objects; docs/json.md describes each, change both together.
 import type { FoldResult, LogCounts } from '../dlr/apply.js';
+import { systemClock } from '../shared/clock.js';
 import type { CampaignEntry } from '../journal/state.js';
 import type { Outcome } from '../message/outcome.js';
 import type { ReportCounts } from '../report/read.js';
@@ -143,7 +144,7 @@ export function planDocument<Extra extends object = object>(
   campaign: PlannedCampaign,
   sendWindow: SendWindow | undefined,
   extra?: Extra,
-  now = Date.now(),
+  now = systemClock.now(),
 ): PlanDocument & Extra {
   const document = { ...planJson(campaign.plan, campaign.identity.id), ...extra } as PlanDocument &
     Extra;

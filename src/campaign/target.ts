@@ -1,5 +1,6 @@
 // Where a campaign is sent: the gateway the settings name (an endpoint and its credentials, or the
 // in-process simulator), checked before anything is read, and the client opened to it and closed after.
+import type { Clock } from '../shared/clock.js';
 import type { Settings } from '../config/settings.js';
 import type { GatewayClient } from '../gateway/client.js';
 import { readFile } from 'node:fs/promises';
@@ -148,6 +149,7 @@ export interface GatewayRun {
   choices: { simulate?: boolean };
   /** The built-in simulator's options, when the run brings its own. */
   simulator?: SimulatorOptions;
+  io: { clock: Clock };
 }
 
 export async function openGateway(
@@ -187,6 +189,7 @@ export async function openGateway(
     // The built-in simulator is on this machine: never through a proxy.
     proxy: simulator ? undefined : proxyFor(endpoint!, settings.proxies),
     ca: settings.caFile === undefined ? undefined : await trustedCas(settings.caFile),
+    clock: run.io.clock,
   });
   return {
     client,

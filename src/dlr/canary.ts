@@ -5,6 +5,7 @@ import {
   type CheckRetries,
   type TestMessage,
 } from '../gateway/check.js';
+import { systemClock } from '../shared/clock.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { DeliveryReport } from './matching.js';
 import type { DlrReceiver } from './receiver.js';
@@ -59,11 +60,11 @@ export async function runCanary(options: CanaryOptions): Promise<CanaryResult> {
   const { receiver, test } = options;
   const seen: { final?: { status: string; afterMs: number }; wake?: () => void } = {};
   const interim: string[] = [];
-  const sentAt = Date.now();
+  const sentAt = systemClock.now();
   // Listening before sending: a fast gateway may report before its answer reaches us.
   const onReport = (report: DeliveryReport) => {
     if (report.messageId !== test.messageId || report.status === undefined || seen.final) return;
-    const afterMs = Date.now() - sentAt;
+    const afterMs = systemClock.now() - sentAt;
     if (isInterim(report.status)) {
       interim.push(report.status);
       options.onInterim?.(report.status, afterMs);
@@ -80,7 +81,7 @@ export async function runCanary(options: CanaryOptions): Promise<CanaryResult> {
       test,
       options.retry,
     );
-    const acceptedAfterMs = Date.now() - sentAt;
+    const acceptedAfterMs = systemClock.now() - sentAt;
     if (!check.ok) return check;
     options.onAccepted?.(check, acceptedAfterMs);
     if (!seen.final) {

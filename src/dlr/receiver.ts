@@ -1,5 +1,6 @@
 // The delivery-report receiver: logs every request, answers at once, and folds reports into the report.
 import { EventEmitter } from 'node:events';
+import { systemClock } from '../shared/clock.js';
 import { stat } from 'node:fs/promises';
 import http from 'node:http';
 import { readCappedBody } from '../shared/body.js';
@@ -249,8 +250,8 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
       clearInterval(this.timer);
       const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
       this.server.closeIdleConnections();
-      const deadline = Date.now() + STOP_GRACE_MS;
-      while (this.open.size > 0 && Date.now() < deadline) {
+      const deadline = systemClock.now() + STOP_GRACE_MS;
+      while (this.open.size > 0 && systemClock.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       this.server.closeAllConnections();
@@ -302,7 +303,7 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     this.open.add(res);
     res.on('close', () => this.open.delete(res));
-    const receivedAt = new Date().toISOString();
+    const receivedAt = new Date(systemClock.now()).toISOString();
     const method = req.method ?? '';
     const target = req.url ?? '/';
     const at = target.indexOf('?');

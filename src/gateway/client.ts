@@ -9,6 +9,7 @@ import { answerOf, type Answer } from './outcome.js';
 import { redactor, type Redact } from './redact.js';
 import { OPERATION_PATH, type RestSmsRequest } from './types.js';
 import { maskUserInfo } from '../shared/url.js';
+import type { Clock } from '../shared/clock.js';
 
 export interface ClientOptions {
   endpoint: string;
@@ -20,6 +21,8 @@ export interface ClientOptions {
   proxy?: Proxy;
   /** CA certificates (PEM) trusted besides Node's own. */
   ca?: readonly string[];
+  /** When an answer arrived: a rejection's retry-after counts from it. */
+  clock: Clock;
 }
 
 // undici through its package entry, which also loads fetch, WebSocket, caches and mocks (more CPU
@@ -61,11 +64,13 @@ export class GatewayClient {
 
   private readonly hostKey: string;
   private readonly timeoutMs: number;
+  private readonly clock: Clock;
 
   constructor(options: ClientOptions) {
     const url = new URL(options.endpoint);
     this.hostKey = tlsKey(url.hostname, url.port || (url.protocol === 'https:' ? '443' : '80'));
     this.timeoutMs = options.timeoutMs;
+    this.clock = options.clock;
     this.path = `${url.pathname.replace(/\/+$/, '')}${OPERATION_PATH}${url.search}`;
     this.origin = url.origin;
     this.pool = openDispatcher({ ...options, endpoint: url });
@@ -91,7 +96,7 @@ export class GatewayClient {
     posted?: () => void,
   ): Promise<Answer> {
     const exchange = await this.exchange(messages, { bodySent: false, posted }, signal);
-    return answerOf(exchange, messageIds, Date.now(), this.redactText);
+    return answerOf(exchange, messageIds, this.clock.now(), this.redactText);
   }
 
   /** The raw exchange behind post(); kept to this module, where the masking is. */

@@ -1,5 +1,6 @@
 // Turns one HTTP exchange into per-message results, or a batch-level verdict: retry, failed, unknown.
 import type { Exchange } from './exchange.js';
+import { systemClock } from '../shared/clock.js';
 import { isTimeout, plainWords } from './words.js';
 import { SIMULATOR_HEADER, type RestSmsMessageResp, type RestSmsResponse } from './types.js';
 
@@ -93,7 +94,7 @@ const AUTH_WORDS = /auth|credential|login|password|username|unauthori[sz]ed|forb
 export function classify(
   exchange: Exchange,
   messageIds: readonly string[],
-  now: number = Date.now(),
+  now: number = systemClock.now(),
   redact: (text: string) => string = (text) => text,
 ): Verdict {
   if (exchange.kind === 'error') return errorVerdict(exchange);
@@ -288,7 +289,7 @@ function fromResp(result: RestSmsMessageResp): GatewayResult {
 /** Retry-After is either delay-seconds or an HTTP-date (RFC 9110 §10.2.3). */
 export function parseRetryAfter(
   value: string | undefined,
-  now: number = Date.now(),
+  now: number = systemClock.now(),
 ): number | undefined {
   if (value === undefined) return undefined;
   const text = value.trim();

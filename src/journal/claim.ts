@@ -60,8 +60,8 @@ export interface Claim {
   loadJournal(): Promise<JournalState>;
   /** The journal as it stands now, read again: what a resume of this run would find. */
   readJournal(): Promise<JournalState>;
-  /** A --force run's start: the earlier journal set aside, kept, never deleted. */
-  archiveJournal(): Promise<void>;
+  /** A --force run's start (`at`): the earlier journal set aside, kept, never deleted. */
+  archiveJournal(at: number): Promise<void>;
   /** The journal this run records in. */
   openJournal(): Promise<JournalSink>;
   /**
@@ -107,7 +107,7 @@ async function readState(paths: CampaignPaths): Promise<StoredState> {
   const existed = await exists(paths.dir);
   const manifest = await readManifest(paths.manifest);
   // A finished campaign's manifest has its counts: its refusal, a --force and a --resume with
-  // nothing left need no journal (a million records are megabytes of it).
+  // nothing left need no journal (it grows with every record).
   const journal = manifest?.status === 'finished' ? undefined : await readJournal(paths.journal);
   const archived = (await listIfExists(paths.dir)).some((name) => ARCHIVED_JOURNAL.test(name));
   return { existed, manifest, journal, archived };
@@ -198,7 +198,7 @@ function folderClaim(
     async readJournal() {
       return (await readJournal(paths.journal)) ?? emptyJournalState();
     },
-    archiveJournal: () => archiveJournal(paths.journal),
+    archiveJournal: (at) => archiveJournal(paths.journal, at),
     openJournal: () => JournalWriter.open(paths.journal),
     async start(fields) {
       const { report, rehearsal, ...rest } = fields;

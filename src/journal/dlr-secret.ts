@@ -4,7 +4,7 @@ import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { linkFile, syncFolder } from '../shared/disk.js';
 import { describeSystemError, UsageError } from '../shared/errors.js';
-import { listIfExists, writeNewFile } from '../shared/files.js';
+import { asideOf, listIfExists, writeNewFile } from '../shared/files.js';
 import { ensureStateDir } from './state.js';
 
 export const SECRET_FILE = 'dlr-secret';
@@ -64,7 +64,7 @@ export async function loadDlrSecret(stateDir: string): Promise<KeyObject> {
 }
 
 async function makeSecret(stateDir: string, path: string): Promise<void> {
-  const aside = join(stateDir, `.${SECRET_FILE}.${process.pid}-${randomBytes(4).toString('hex')}`);
+  const aside = asideOf(path);
   await writeNewFile(aside, randomBytes(SECRET_BYTES), { durable: true });
   try {
     await linkFile(aside, path);

@@ -25,9 +25,9 @@ export const ARCHIVED_JOURNAL = /^journal-\d+\.ndjson$/;
  * Sets the journal aside for a run that sends the campaign again (--force): it stays in the
  * campaign's folder as proof of what was sent, so the campaign never looks unsent meanwhile.
  */
-export async function archiveJournal(path: string): Promise<void> {
+export async function archiveJournal(path: string, at: number): Promise<void> {
   if (!(await exists(path))) return;
-  await renameFile(path, path.replace(/journal\.ndjson$/, `journal-${Date.now()}.ndjson`));
+  await renameFile(path, path.replace(/journal\.ndjson$/, `journal-${at}.ndjson`));
 }
 
 export type JournalLine =

@@ -1,12 +1,12 @@
 // One run at a time: a lock file (a campaign's, or a report's), taken over only when its owner is dead.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { linkFile } from '../shared/disk.js';
 import { describeSystemError, LockedError, UsageError } from '../shared/errors.js';
-import { readIfExists, writeNewFile } from '../shared/files.js';
+import { asideOf, readIfExists, writeNewFile } from '../shared/files.js';
 
 interface LockInfo {
   pid: number;
@@ -67,7 +67,7 @@ export async function acquireLock(
   // Written aside, then linked into place: the lock never exists without its owner's name in it.
   // The aside file has a name of its own: one left by a killed run with this pid is a link to
   // that run's lock, and writing through it would put this run's name in that lock.
-  const aside = asidePath(path, system);
+  const aside = asideOf(path);
   try {
     await writeNewFile(aside, text, { durable: false, mode: 0o644 });
   } catch (error) {
@@ -139,7 +139,7 @@ async function takeOver(path: string, stale: string, system: System): Promise<bo
   for (; ; generation++) {
     if (generation > MAX_TAKEOVERS) return false;
     const mutex = takeoverPath(path, stale, generation);
-    if (await linkNew(mutex, info, system)) break;
+    if (await linkNew(mutex, info)) break;
     if (!(await takeoverAbandoned(mutex, system))) return false;
   }
   held.add(info);
@@ -173,8 +173,8 @@ async function takeoverAbandoned(mutex: string, system: System): Promise<boolean
 }
 
 /** Creates `path` holding `text`, whole from its first moment; false when it exists. */
-async function linkNew(path: string, text: string, system: System): Promise<boolean> {
-  const aside = asidePath(path, system);
+async function linkNew(path: string, text: string): Promise<boolean> {
+  const aside = asideOf(path);
   await writeNewFile(aside, text, { durable: false, mode: 0o644 });
   try {
     await linkFile(aside, path);
@@ -185,10 +185,6 @@ async function linkNew(path: string, text: string, system: System): Promise<bool
   } finally {
     await rm(aside, { force: true });
   }
-}
-
-function asidePath(path: string, system: System): string {
-  return `${path}.${system.pid}-${randomBytes(4).toString('hex')}`;
 }
 
 function ownInfo(system: System): LockInfo {

@@ -1,5 +1,6 @@
 // Rows a delivery report confirmed, recorded in their campaign's state, so its counts and a --resume agree with the report.
 import { resolve } from 'node:path';
+import { systemClock } from '../shared/clock.js';
 import { LockedError } from '../shared/errors.js';
 import type { RowResult } from '../message/outcome.js';
 import { resultLine, JournalWriter, readJournal } from './journal.js';
@@ -55,7 +56,7 @@ export async function recordConfirmed(
         unknown: manifest.counts.unknown - moved,
         accepted: manifest.counts.accepted + moved,
       },
-      updatedAt: new Date().toISOString(),
+      updatedAt: new Date(systemClock.now()).toISOString(),
     });
     return manifest.id;
   } finally {

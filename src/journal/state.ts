@@ -191,7 +191,7 @@ export interface CampaignEntry {
 
 /**
  * Every campaign with a manifest, newest first, from the manifests alone: a list of hundreds of
- * campaigns never reads a journal (a million-record one would be some megabytes).
+ * campaigns never reads a journal (they grow with every record).
  */
 export async function listCampaigns(stateDir: string): Promise<CampaignEntry[]> {
   const names = await listIfExists(join(stateDir, 'campaigns'));

@@ -1,12 +1,13 @@
 // ValidationPeriod: an absolute yyyymmddhhmmss, or a duration ("2h", "30m") turned into one.
 import { parseDuration } from '../shared/duration.js';
+import { systemClock } from '../shared/clock.js';
 import { formatTimestamp, parseCompactTimestamp } from '../shared/timestamp.js';
 
 export type ValidityResult = { ok: true; value: string } | { ok: false; reason: string };
 
 /** The format alone (a real timestamp, or a duration), as the settings schema checks it. */
 export function checkValidityFormat(raw: string): string | undefined {
-  const result = normalizeValidity(raw, new Date());
+  const result = normalizeValidity(raw, new Date(systemClock.now()));
   return result.ok ? undefined : result.reason;
 }
 

@@ -71,8 +71,8 @@ export function unescapeFormula(cell: string): string {
 
 /**
  * A cell csv-stringify would write as it is: nothing to quote, nothing a spreadsheet would run.
- * Almost every report cell is one (digits, ids, outcome words), and joining those by hand costs a
- * tenth of the library's per-cell work; a row with any other cell goes to the library whole.
+ * Almost every report cell is one (digits, ids, outcome words), and joining those by hand skips
+ * the library's per-cell work (docs/benchmark.md); a row with any other cell goes to the library whole.
  */
 const NEEDS_LIBRARY = /[",\n\r]|^[=+\-@\t\uFF1D\uFF0B\uFF0D\uFF20]/;
 

@@ -88,8 +88,8 @@ export function toCsvCells(
 }
 
 export function formatExtraInfo(info: Record<string, string>): string {
-  // A loop rather than entries().map().join(): a report has a row per record, and this was a
-  // fifth of a row's CPU.
+  // A loop rather than entries().map().join(): a report has a row per record, and the arrays
+  // the chain makes showed in its profile (docs/benchmark.md).
   let text = '';
   let first = true;
   for (const key in info) {

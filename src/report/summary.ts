@@ -1,5 +1,6 @@
 // Tallies a run as rows arrive: counts by outcome and StatusCode, timing, the exit code it earns.
 import { ExitCode } from '../shared/errors.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import { SUPPRESSED_PREFIX } from '../message/suppress.js';
 import { OUTCOMES, type Outcome, type RowResult } from '../message/outcome.js';
 
@@ -25,7 +26,7 @@ export class Tally {
   readonly byStatusCode: RunSummary['byStatusCode'] = {};
   suppressed = 0;
   /** When this run began sending: the send pass sets it as it starts. */
-  startedAt = Date.now();
+  startedAt: number;
   /** Rows an earlier run settled (resume): in the report, but not this run's work or rate. */
   earlier = 0;
   /** Of byOutcome, the rows an earlier run settled: progress counts only this run's. */
@@ -34,6 +35,10 @@ export class Tally {
     number
   >;
   private earlierAnswered = 0;
+
+  constructor(private readonly clock: Clock = systemClock) {
+    this.startedAt = clock.now();
+  }
 
   add(row: RowResult, earlier = false): void {
     this.total++;
@@ -65,7 +70,7 @@ export class Tally {
   }
 
   summary(reportPath?: string): RunSummary {
-    const finishedAt = Date.now();
+    const finishedAt = this.clock.now();
     const durationMs = finishedAt - this.startedAt;
     const settled = this.byOutcome.accepted + this.byOutcome.skipped;
     return {

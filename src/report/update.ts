@@ -1,9 +1,9 @@
 // Rewrites a report with extra columns, atomically: a new file beside it, made durable, then renamed over it.
-import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { DiskFile, renameFile, syncFolder } from '../shared/disk.js';
-import { basename, dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { asideOf } from '../shared/files.js';
 import { FORMATS, readableFormat, unescapeFormula, type Layout, type ReadRow } from './format.js';
 import { openReportForReading, readRows } from './read.js';
 import { stringifyWellFormed } from './row.js';
@@ -55,10 +55,7 @@ export async function updateReport(
 ): Promise<UpdateResult> {
   const format = readableFormat(path);
   const source = await openReportForReading(path);
-  const temp = join(
-    dirname(path),
-    `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
-  );
+  const temp = asideOf(path);
   let before: Stats;
   let after: Stats;
   let counts: Counts;

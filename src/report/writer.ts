@@ -1,5 +1,6 @@
 // Report writers: rows are appended in their format's layout as results arrive, never held in memory.
 import { createReadStream } from 'node:fs';
+import { systemClock } from '../shared/clock.js';
 import { rm } from 'node:fs/promises';
 import { basename, dirname, extname } from 'node:path';
 import { DiskFile, syncFolder } from '../shared/disk.js';
@@ -190,7 +191,7 @@ async function junitWriter(path: string, handle: DiskFile): Promise<ReportWriter
   const cases = await DiskFile.open(casesPath, 'w');
   const suite = basename(path, extname(path));
   const counts = { tests: 0, failures: 0, skipped: 0 };
-  const started = new Date().toISOString().slice(0, 19);
+  const started = new Date(systemClock.now()).toISOString().slice(0, 19);
   return {
     path,
     format: 'junit',

@@ -180,7 +180,7 @@ export interface Durability {
 }
 
 /** A name beside `path` for writing it aside: hidden, and unique to this process and call. */
-function asideOf(path: string): string {
+export function asideOf(path: string): string {
   return join(
     dirname(path),
     `.${basename(path)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`,

@@ -1,6 +1,7 @@
 // Optional delivery reports: after a delay, calls each accepted message's DeliveryReportUrl (GET
 // with its placeholders filled, or a JSON POST when it has none), with seeded statuses and retries.
 import { setMaxListeners } from 'node:events';
+import { systemClock } from '../shared/clock.js';
 import { Agent, request } from 'undici';
 import { formatTimestamp } from '../shared/timestamp.js';
 import { requestRandom } from './faults.js';
@@ -247,7 +248,7 @@ export class DeliveryReporter {
   private send(subject: ReportSubject): void {
     const mcc = MCC_BY_CALLING_CODE.find(([prefix]) => subject.destination.startsWith(prefix));
     const status = this.statusFor(subject.messageId);
-    const time = formatTimestamp(new Date());
+    const time = formatTimestamp(new Date(systemClock.now()));
     const get = hasPlaceholders(subject.template);
     const call: MutableCall = {
       messageId: subject.messageId,

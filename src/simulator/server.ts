@@ -1,5 +1,6 @@
 // The simulator's HTTP front: routing, format selection, JSONP, body limits, fault timing and answers.
 import { SIMULATOR_HEADER } from '../gateway/types.js';
+import { systemClock } from '../shared/clock.js';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
@@ -406,7 +407,7 @@ export class SimulatorServer {
     const { results, accepted, reports } = acceptMessages(items, {
       serverName,
       request: record.seq,
-      receivedAt: Date.now(),
+      receivedAt: systemClock.now(),
       acceptedBefore: ledger.count,
       nextTransactionId: () => this.nextTransactionId(),
       rejectNext: () => faults.rejectNext(),

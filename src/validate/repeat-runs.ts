@@ -24,9 +24,9 @@ const BUCKET_DIGESTS = 1024;
  * matter for a count, so digests need no order: each goes to one of 64 buckets by six of its bits, a
  * bucket's digests are appended to a file of its own in `dir` when its 16 KiB buffer fills, and
  * `count()` reads the buckets back one at a time, counting the repeats in each with a DigestSet.
- * Memory is 1 MiB of buffers while records are read, and one bucket's digests and set (about
- * 0.7 bytes per record of the campaign) while counting; disk is 16 bytes per record, removed by
- * `close()`. A campaign of under about 50,000 records never touches the disk.
+ * Memory is the buckets' buffers while records are read, and one bucket's digests and set while
+ * counting (a 64th of the campaign's); disk is a digest per record, removed by `close()`. A
+ * campaign whose digests fit the buffers never touches the disk.
  */
 export class SpilledRepeats {
   private readonly buffers: Int32Array[] = [];

@@ -1,5 +1,6 @@
 // The canary's core against the real simulator in-process: delivered, not delivered, interim then final, none in time.
 import { afterEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/shared/clock.js';
 import { runCanary, type CanaryResult } from '../../src/dlr/canary.js';
 import { DlrReceiver, urlTemplate } from '../../src/dlr/receiver.js';
 import { GatewayClient } from '../../src/gateway/client.js';
@@ -26,6 +27,7 @@ async function canary(
     password: 'not-a-secret',
     connections: 1,
     timeoutMs: 5000,
+    clock: systemClock,
   });
   open.push(() => client.close());
   const deliveryReportUrl = urlTemplate(receiver.url);

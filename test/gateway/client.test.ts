@@ -1,6 +1,7 @@
 // The gateway client against the simulator: one POST a batch, its answer classified and masked;
 // the request that was written whole and the one still queued when the run abandons them are told
 // apart (unknown, failed); a close ends however undici left its connections.
+import { systemClock } from '../../src/shared/clock.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/gateway/client.js';
 import { startSimulator, type FaultOptions, type Simulator } from '../../src/simulator/index.js';
@@ -18,7 +19,14 @@ async function simulator(faults: FaultOptions = {}): Promise<Simulator> {
 }
 
 const client = (sim: Simulator, connections = 2, password = 'sekret') =>
-  new GatewayClient({ endpoint: sim.url, username: 'u', password, connections, timeoutMs: 5_000 });
+  new GatewayClient({
+    endpoint: sim.url,
+    username: 'u',
+    password,
+    connections,
+    timeoutMs: 5_000,
+    clock: systemClock,
+  });
 
 const message = (id: string) =>
   JSON.stringify({

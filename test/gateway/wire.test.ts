@@ -1,6 +1,7 @@
 // What the gateway sees on the wire: only the headers the interface and HTTP need, and the client
 // still knows, for every request, whether its body was fully written.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { systemClock } from '../../src/shared/clock.js';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/gateway/client.js';
@@ -38,6 +39,7 @@ function client(endpoint: string, connections = 1, timeoutMs = 5_000): GatewayCl
     password: 'secret-pw',
     connections,
     timeoutMs,
+    clock: systemClock,
   });
   clients.push(c);
   return c;

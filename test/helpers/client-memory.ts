@@ -2,6 +2,7 @@
 // gateway client to a loopback server answering as the gateway does, under one run-wide signal as
 // a send does, and reports the live heap after a warm-up and after each round that follows.
 import { getEventListeners } from 'node:events';
+import { systemClock } from '../../src/shared/clock.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GatewayClient } from '../../src/gateway/client.js';
@@ -28,6 +29,7 @@ const client = new GatewayClient({
   username: 'u',
   password: 'p',
   connections: 4,
+  clock: systemClock,
   timeoutMs: 5_000,
 });
 const run = new AbortController();

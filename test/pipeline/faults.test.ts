@@ -4,6 +4,7 @@
 // request, so these tests prove the outcomes true, not just present.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { systemClock } from '../../src/shared/clock.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Answer } from '../../src/gateway/outcome.js';
 import { GatewayClient } from '../../src/gateway/client.js';
@@ -55,6 +56,7 @@ async function simulator(faults: FaultOptions, seed = 7): Promise<Simulator> {
 function client(sim: Simulator, timeoutMs = 10_000, connections = 4): GatewayClient {
   return new GatewayClient({
     endpoint: sim.url,
+    clock: systemClock,
     username: USERNAME,
     password: PASSWORD,
     connections,

@@ -48,6 +48,7 @@ describe('send pipeline against the simulator', () => {
     });
     const client = new GatewayClient({
       endpoint: simulator.url,
+      clock: systemClock,
       username: 'u',
       password: 'p',
       connections: 4,

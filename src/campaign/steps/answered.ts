@@ -1,5 +1,5 @@
 // --resume of a finished campaign with nothing left to send: answered from its manifest at once,
-// without reading its journal or its inputs (a million records took minutes, and memory).
+// without reading its journal or its inputs, which grow with every record.
 import { resolve as resolvePath } from 'node:path';
 import { type Manifest, type ManifestSummary } from '../../journal/state.js';
 import type { RunSummary } from '../../report/summary.js';

@@ -119,7 +119,7 @@ async function sendJournaled(sending: Sending, poster: Poster): Promise<RunResul
   // A journal that is not continued belongs to a run that sent nothing, or to --force, whose
   // earlier journal is set aside (not deleted) only now that this run starts sending.
   if (!previous) {
-    await claim.archiveJournal().catch((error: unknown) => {
+    await claim.archiveJournal(sending.run.io.clock.now()).catch((error: unknown) => {
       throw notStarted(error);
     });
   }

@@ -20,7 +20,7 @@ interface SpoolStamp {
   plan: Plan;
   /**
    * The rows of its messages (RowBits, in base64): a resume counts those left to send without
-   * reading the spool, which at 10,000,000 records is 2 GB (docs/campaign-state.md#the-kept-spool).
+   * reading the spool, which grows with every record (docs/campaign-state.md#the-kept-spool).
    */
   messages: string;
 }

@@ -88,7 +88,7 @@ function planned(
     refusal: refusalOf(parts.plan, run),
     followUp: run.followUp !== undefined,
     stateRefusal: hold.looked?.refusal,
-    tally: new Tally(),
+    tally: new Tally(run.io.clock),
     notes: hold.notes,
     ...parts,
   };

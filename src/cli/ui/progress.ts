@@ -1,6 +1,7 @@
 // Live progress of the validation and send passes: an ora spinner on a TTY; elsewhere a plain line
 // now and then. Listens to events and counters only; the lines themselves are pure renderers.
 import type { Outcome } from '../../message/outcome.js';
+import { systemClock } from '../../shared/clock.js';
 import type { Tally } from '../../report/summary.js';
 import type { SendEmitter } from '../../send/events.js';
 import { formatCount, formatDuration, formatRate, plural } from './format.js';
@@ -115,10 +116,10 @@ export function showProgress(
     // The spinner's frame and a column to spare (a line that fills the last column wraps), read
     // each time: the terminal may have been resized.
     const width = canSpin(stream) ? (stream.columns ?? 80) - 3 : Infinity;
-    if (waiting && Date.now() < waiting.opensAt)
-      return renderWaiting({ ...waiting, now: Date.now() }, width);
+    if (waiting && systemClock.now() < waiting.opensAt)
+      return renderWaiting({ ...waiting, now: systemClock.now() }, width);
     waiting = undefined;
-    const elapsedMs = Date.now() - tally.startedAt;
+    const elapsedMs = systemClock.now() - tally.startedAt;
     // This run's answers only: what a resumed run found settled is not its progress.
     const ofRun = (outcome: Outcome) => tally.byOutcome[outcome] - tally.earlierByOutcome[outcome];
     return renderSendProgress(
@@ -195,9 +196,9 @@ export function showValidationProgress(
   stream: StatusStream = process.stderr,
 ): ValidationProgress {
   if (options.quiet) return { read() {}, stop() {} };
-  const startedAt = Date.now();
+  const startedAt = systemClock.now();
   let records = 0;
-  const line = () => renderValidationProgress(records, Date.now() - startedAt);
+  const line = () => renderValidationProgress(records, systemClock.now() - startedAt);
   const live = startLiveLine(line(), stream);
   const progress = ticking(live, line, options.intervalSeconds);
   return {

@@ -41,7 +41,9 @@ export class RunView {
     events.on('waiting', (wait) => (this.windowOpensAt = wait.opensAt));
     this.signals = watchSignals({
       first: (signal) =>
-        this.say(renderStopping({ signal, waitingForWindow: Date.now() < this.windowOpensAt })),
+        this.say(
+          renderStopping({ signal, waitingForWindow: systemClock.now() < this.windowOpensAt }),
+        ),
       second: () => this.say('abandoning the batches in flight'),
     });
     this.io = { events, clock: systemClock, stop: this.signals.stop, abort: this.signals.abort };

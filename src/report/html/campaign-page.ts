@@ -1,6 +1,7 @@
 // The HTML page of a campaign or report: finds the report and the campaign's state (manifest,
 // timeline), reads the report once, and renders the page (docs/report.md#the-html-page).
 import { maskUserInfo } from '../../shared/url.js';
+import { systemClock } from '../../shared/clock.js';
 import { resolve as resolvePath } from 'node:path';
 import type { PricePerSegment } from '../../message/cost.js';
 import type { CampaignEntry, Pricing } from '../../journal/state.js';
@@ -113,7 +114,7 @@ export async function campaignPage(
     ...pagePricing(request, entry?.manifest.pricing),
   });
   const html = renderPage(data, {
-    generatedAt: request.now ?? Date.now(),
+    generatedAt: request.now ?? systemClock.now(),
     program: request.program ?? 'sms-send',
   });
   return { html, data, report };

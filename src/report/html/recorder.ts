@@ -18,7 +18,7 @@ import { describeWindow } from '../../shared/window.js';
 
 /** Past this many buckets a run's are merged into the next longer step: a day-long run stays small. */
 const MAX_BUCKETS = 2000;
-/** About a batch each for 10 million records at the default batch size: a few MB at most. */
+/** Enough for a batch each of the largest campaigns at the default batch size, and no more. */
 const MAX_SENT_ENTRIES = 100_000;
 
 export interface TimelineRecorder {
