@@ -17,7 +17,7 @@ const LAYERS = [
 ];
 
 /** Rooms inside a folder: only their index.ts is reached from outside them. */
-const ROOMS = ['campaign/steps', 'campaign/follow-up'];
+const ROOMS = ['campaign/steps', 'campaign/follow-up', 'journal/postgres'];
 
 const folders = LAYERS.flat();
 /** A folder's files, or an entry file itself. */

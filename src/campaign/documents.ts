@@ -3,7 +3,7 @@
 // the same objects; docs/json.md describes each, change both together.
 import type { FoldResult, LogCounts } from '../dlr/apply.js';
 import { systemClock } from '../shared/clock.js';
-import type { CampaignEntry } from '../journal/state.js';
+import type { CampaignDetail, CampaignEntry } from '../journal/state.js';
 import type { Outcome } from '../message/outcome.js';
 import type { ReportCounts } from '../report/read.js';
 import type { RunSummary } from '../report/summary.js';
@@ -12,6 +12,8 @@ import { windowState, type SendWindow, type WindowState } from '../shared/window
 import type { Plan } from '../validate/plan.js';
 import type { ReceiverSummary } from './deliveries.js';
 import type { CampaignResult, PlannedCampaign, ResumeCounts, StateLeft } from './types.js';
+import type { RetryPlan } from './follow-up/index.js';
+import type { Settings } from '../config/settings.js';
 
 /** The `error` member of an error document. */
 export interface ErrorJson {
@@ -332,4 +334,52 @@ function foldDocument(fold: FoldResult): Record<string, unknown> {
     changedRows: fold.changedRows,
     confirmed: fold.confirmed,
   };
+}
+
+/** The `followUp` member of retry's --json documents. */
+export function followUpDocument(plan: RetryPlan) {
+  const { selection } = plan;
+  return {
+    followUp: {
+      of: plan.original.manifest.id,
+      report: plan.report,
+      include: plan.followUp?.of.include ?? [],
+      records: plan.followUp?.rows.size ?? 0,
+      chosen: selection.chosen,
+      left: selection.left,
+      alreadyRetried: selection.alreadyRetried,
+      earlierFollowUps: selection.earlierFollowUps,
+    },
+  };
+}
+
+/** `sms-send config --profiles --json`. */
+export function profilesDocument(file: string | null, defined: Settings['profiles']) {
+  return { profiles: { file, defined } };
+}
+
+/** One setting as `config --json` shows it: its value and the layer it came from. */
+export interface ShownSetting {
+  key: string;
+  value: unknown;
+  source: string | undefined;
+}
+
+/** `sms-send config --json`: each setting given a value, with its source. */
+export function configDocument(
+  file: string | null,
+  profile: string | null,
+  rows: readonly ShownSetting[],
+) {
+  const settings = Object.fromEntries(
+    rows
+      .filter((row) => row.value !== undefined)
+      .map((row) => [row.key, { value: row.value, source: row.source ?? 'default' }]),
+  );
+  return { config: { file, profile, settings } };
+}
+
+/** `sms-send campaigns show --json`: the campaign, and what --force runs set aside of it. */
+export function campaignShowDocument(entry: CampaignDetail) {
+  return { ...campaignDocument(entry), setAside: entry.setAside };
 }

@@ -7,6 +7,7 @@ import {
   GatewayUnusableError,
   InterruptedError,
   OutsideWindowError,
+  LockedError,
   StateUnwritableError,
   UsageError,
   type SmsSendError,
@@ -34,6 +35,12 @@ export function endingError(
   finish: (what: string, how: string) => string,
 ): SmsSendError | undefined {
   const { run, windowClosed } = result;
+  if (run.stopped?.takenOver) {
+    return new LockedError(
+      `${run.stopped.reason}: this run sent nothing more, and the run that holds the campaign ` +
+        'now finishes it. Nothing this run recorded is sent twice.',
+    );
+  }
   if (run.stopped?.stateUnwritable) {
     return new StateUnwritableError(
       finish(

@@ -203,6 +203,8 @@ function normalise(
       baseFor(merged.sources.stateDir, input.cwd),
       expandHome(values.stateDir ?? defaultStateDir(input.env)),
     ),
+    ...(values.stateUrl === undefined ? {} : { stateUrl: values.stateUrl }),
+    leaseMs: parseDuration(values.lease!)!,
     campaign: values.campaign,
     values,
     sources: merged.sources,

@@ -49,8 +49,15 @@ export interface Settings {
   outageGraceMs: number;
   /** When sending is allowed (--window, --days, --not-before in --tz); unset: at any time. */
   sendWindow?: SendWindow;
-  /** Campaign journals, locks, spools and manifests live here (one folder per campaign). */
+  /**
+   * Campaign journals, locks, spools and manifests live here (one folder per campaign); with a
+   * state URL, this host's cache of them (spools, timelines, input digests).
+   */
   stateDir: string;
+  /** Campaign state in PostgreSQL (`--state-url`): every host that sends sees it. */
+  stateUrl?: string;
+  /** With a state URL: how long a run's hold on a campaign outlives its last renewal. */
+  leaseMs: number;
   /** An explicit campaign name (may hold {date}, {time}, {name}); else the ID comes from the content. */
   campaign?: string;
   /** The merged values as the layers gave them, before normalising: what `sms-send config` shows. */

@@ -405,6 +405,34 @@ export const SETTINGS = {
     group: 'state',
     schema: v.pipe(v.string(), v.minLength(1, 'must be a folder path')),
   }),
+  stateUrl: spec({
+    flag: '--state-url <url>',
+    env: 'SMS_SEND_STATE_URL',
+    help: 'keep campaign state in PostgreSQL, e.g. postgres://sms@db/sms (PGHOST, PGUSER, PGPASSWORD, PGDATABASE fill what it leaves out): every host that sends sees it',
+    group: 'state',
+    schema: v.pipe(
+      v.string(),
+      v.check(
+        (url) => /^postgres(ql)?:\/\//i.test(url) && URL.canParse(url),
+        'must be a postgres:// URL such as postgres://sms@db.example/sms',
+      ),
+    ),
+    shown: maskUserInfo,
+  }),
+  lease: spec({
+    flag: '--lease <duration>',
+    env: 'SMS_SEND_LEASE',
+    help: 'with --state-url: how long a run that stopped renewing its hold on a campaign keeps it from other hosts',
+    group: 'state',
+    schema: v.pipe(
+      v.union([v.number(), v.string()], durationMessage),
+      v.check(
+        (value) => (parseDuration(value) ?? 0) >= 1000,
+        'must be a duration of 1s or more, e.g. 30s',
+      ),
+    ),
+    default: '30s',
+  }),
   campaign: spec({
     flag: '--campaign <name>',
     sendOnly: true,

@@ -30,6 +30,7 @@ import {
   readManifest,
   writeManifest,
   type CampaignPaths,
+  type CampaignEntry,
   type CampaignStatus,
   type Manifest,
 } from './state.js';
@@ -113,17 +114,25 @@ async function readState(paths: CampaignPaths): Promise<StoredState> {
   return { existed, manifest, journal, archived };
 }
 
+/** The campaigns a decision may name: where they are, and their list. */
+export interface Kin {
+  where: string;
+  list(): Promise<CampaignEntry[]>;
+}
+
 /** The state's decision, with the refusal of a --resume that finds nothing worded for this store. */
-async function decided(stateDir: string, state: StoredState, options: ClaimOptions) {
+export async function decided(kin: Kin, state: StoredState, options: ClaimOptions) {
   const decision = decideClaim(state, options);
   if (!decision.nothingToResume) return decision;
   const same = (options.inputs ?? []).map((i) => i.sha256).join(',');
-  const kin = same
-    ? (await listCampaigns(stateDir)).find(
-        (e) => e.manifest.inputs.map((i) => i.sha256).join(',') === same,
-      )
+  const sameInputs = same
+    ? (await kin.list()).find((e) => e.manifest.inputs.map((i) => i.sha256).join(',') === same)
     : undefined;
-  throw nothingToResume(options, stateDir, kin?.manifest, kin?.status);
+  throw nothingToResume(options, kin.where, sameInputs?.manifest, sameInputs?.status);
+}
+
+function folderKin(stateDir: string): Kin {
+  return { where: stateDir, list: () => listCampaigns(stateDir) };
 }
 
 /** The campaign's lock (exit 4 while another run holds it, saying how to see how it stands). */
@@ -154,7 +163,11 @@ export async function claimCampaign(stateDir: string, options: ClaimOptions): Pr
   await makeFolders(paths.dir);
   const lock = await lockCampaign(stateDir, paths, options);
   try {
-    const decision = await decided(stateDir, { ...(await readState(paths)), existed }, options);
+    const decision = await decided(
+      folderKin(stateDir),
+      { ...(await readState(paths)), existed },
+      options,
+    );
     // A finished rehearsal stays as it is until this run starts (Claim.start).
     if (!decision.setAside && decision.fresh && !decision.keepManifest) {
       // A run killed before its first batch (or stopped by validation): nothing to keep. With
@@ -201,33 +214,15 @@ function folderClaim(
     archiveJournal: (at) => archiveJournal(paths.journal, at),
     openJournal: () => JournalWriter.open(paths.journal),
     async start(fields) {
-      const { report, rehearsal, ...rest } = fields;
       await setAsideRehearsals(stateDir, claim, options);
-      const previous = claim.previous;
-      current = {
-        ...(previous?.pricing ? { pricing: previous.pricing } : {}),
-        ...rest,
-        ...(rehearsal && rehearsedSoFar(previous) ? { rehearsal } : {}),
-        createdAt: previous?.createdAt ?? rest.startedAt,
-        runs: (previous?.runs ?? 0) + 1,
-        reports: [...(previous?.reports ?? []).filter((r) => r !== report), report],
-      };
+      current = startedManifest(claim.previous, fields);
       await writeManifest(paths.manifest, current);
       started = true;
       return current;
     },
-    async finish({ rehearsal, at, ...update }) {
+    async finish(update) {
       if (!current) return;
-      current = {
-        ...current,
-        ...update,
-        updatedAt: at,
-        ...(update.status === 'finished' ? { finishedAt: at } : {}),
-      };
-      if (update.reason === undefined) delete current.reason;
-      // One run that reached a real gateway makes the campaign real for good.
-      if (rehearsal && rehearsedSoFar(claim.previous)) current.rehearsal = true;
-      else delete current.rehearsal;
+      current = finishedManifest(current, update, claim.previous);
       await writeManifest(paths.manifest, current);
     },
     async release() {
@@ -247,7 +242,45 @@ function folderClaim(
   return claim;
 }
 
-function localFiles(paths: CampaignPaths): LocalFiles {
+export type StartFields = Parameters<Claim['start']>[0];
+export type FinishFields = Parameters<Claim['finish']>[0];
+
+/**
+ * The manifest a run starts with: the earlier runs' creation time, run count and reports kept (its
+ * own report last, once), and their prices when it was given none.
+ */
+export function startedManifest(previous: Manifest | undefined, fields: StartFields): Manifest {
+  const { report, rehearsal, ...rest } = fields;
+  return {
+    ...(previous?.pricing ? { pricing: previous.pricing } : {}),
+    ...rest,
+    ...(rehearsal && rehearsedSoFar(previous) ? { rehearsal } : {}),
+    createdAt: previous?.createdAt ?? rest.startedAt,
+    runs: (previous?.runs ?? 0) + 1,
+    reports: [...(previous?.reports ?? []).filter((r) => r !== report), report],
+  };
+}
+
+/** The manifest as the run ends: its status, counts and reason; a rehearsal only if all were. */
+export function finishedManifest(
+  current: Manifest,
+  { rehearsal, at, ...update }: FinishFields,
+  previous: Manifest | undefined,
+): Manifest {
+  const next: Manifest = {
+    ...current,
+    ...update,
+    updatedAt: at,
+    ...(update.status === 'finished' ? { finishedAt: at } : {}),
+  };
+  if (update.reason === undefined) delete next.reason;
+  // One run that reached a real gateway makes the campaign real for good.
+  if (rehearsal && rehearsedSoFar(previous)) next.rehearsal = true;
+  else delete next.rehearsal;
+  return next;
+}
+
+export function localFiles(paths: Pick<CampaignPaths, 'dir' | 'spool' | 'spoolStamp'>): LocalFiles {
   return { dir: paths.dir, spool: paths.spool, spoolStamp: paths.spoolStamp };
 }
 
@@ -255,7 +288,7 @@ function localFiles(paths: CampaignPaths): LocalFiles {
  * An unfinished campaign (`status` other than finished) keeps its complete, stamped spool for its
  * next run; anything else goes (docs/campaign-state.md#the-kept-spool).
  */
-async function releaseSpool(paths: CampaignPaths, status: CampaignStatus | undefined) {
+export async function releaseSpool(paths: LocalFiles, status: CampaignStatus | undefined) {
   const kept = status !== undefined && status !== 'finished' && (await exists(paths.spoolStamp));
   if (kept) return;
   await rm(paths.spoolStamp, { force: true });
@@ -299,7 +332,7 @@ async function setAsideRehearsals(
 export async function inspectCampaign(stateDir: string, options: ClaimOptions): Promise<Inspected> {
   try {
     const paths = campaignPaths(stateDir, options.identity.id);
-    const decision = await decided(stateDir, await readState(paths), options);
+    const decision = await decided(folderKin(stateDir), await readState(paths), options);
     const previous = decision.keepManifest ? decision.manifest : undefined;
     const kept = previous ? { local: localFiles(paths), previous } : {};
     if (!decision.finished) return { journal: decision.resumeFrom, ...kept };

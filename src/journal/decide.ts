@@ -29,8 +29,8 @@ export interface StoredState {
   existed: boolean;
   manifest?: Manifest;
   /**
-   * Its journal: not read for a finished campaign (its manifest has its counts, and a million
-   * records are megabytes of journal), undefined when it has none.
+   * Its journal: not read for a finished campaign (its manifest has its counts, and a journal
+   * grows with every record), undefined when it has none.
    */
   journal?: JournalState;
   /** A --force run set an earlier journal aside: proof of earlier sends. */

@@ -58,6 +58,11 @@ export interface JournalSink {
   rewrite(): Promise<boolean>;
   /** Makes every line written durable; false when that (or an earlier write) failed. */
   settle(): Promise<boolean>;
+  /**
+   * Whether a batch whose intent is recorded may leave now: a store shared by hosts says no once
+   * this run may have lost its hold on the campaign (the batch then reads as never posted).
+   */
+  mayPost(): boolean;
   close(): Promise<void>;
 }
 
@@ -120,6 +125,10 @@ export class JournalWriter implements JournalSink {
   /** Syncs every line written; false when that (or an earlier write) failed: see `failure`. */
   settle(): Promise<boolean> {
     return this.lines.settle();
+  }
+
+  mayPost(): boolean {
+    return true;
   }
 
   close(): Promise<void> {

@@ -54,6 +54,17 @@ export async function rehearsalOf(
   );
 }
 
+/** A free name for a rehearsal's report set aside: `<name>.rehearsal.<ext>`, `.rehearsal-2` … */
+export async function rehearsalReportName(path: string): Promise<string> {
+  const ext = extname(path);
+  const stem = path.slice(0, path.length - ext.length).replace(/\.report$/, '');
+  let moved = '';
+  for (let n = 1; moved === '' || (await exists(moved)); n++) {
+    moved = `${stem}.rehearsal${n === 1 ? '' : `-${n}`}${ext === '' ? '' : `.report${ext}`}`;
+  }
+  return moved;
+}
+
 /**
  * A report a rehearsal wrote, where a new run of the campaign would write its own: renamed
  * `<name>.rehearsal.<ext>` (or `.rehearsal-2` …) and its campaign's manifest told so. Returns the
@@ -66,12 +77,7 @@ export async function moveRehearsalReport(
   const path = resolve(report);
   const owner = await rehearsalOf(stateDir, path);
   if (!owner) return undefined;
-  const ext = extname(path);
-  const stem = path.slice(0, path.length - ext.length).replace(/\.report$/, '');
-  let moved = '';
-  for (let n = 1; moved === '' || (await exists(moved)); n++) {
-    moved = `${stem}.rehearsal${n === 1 ? '' : `-${n}`}${ext === '' ? '' : `.report${ext}`}`;
-  }
+  const moved = await rehearsalReportName(path);
   await renameFile(path, moved);
   const reports = owner.manifest.reports.map((r) => (r === path ? moved : r));
   await writeManifest(campaignPaths(stateDir, owner.manifest.id).manifest, {

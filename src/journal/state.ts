@@ -182,6 +182,8 @@ export interface CampaignEntry {
   where: string;
   /** This host's folder of the campaign: its timeline, its spool. */
   localDir: string;
+  /** The host that holds the campaign, or last held it (a store shared by hosts says). */
+  host?: string;
   /**
    * Rows settled by outcome: the summary the manifest holds from when a run last ended or
    * stopped. For a campaign running, or killed mid-run, campaignDetail counts its journal.
@@ -251,7 +253,15 @@ export async function campaignDetail(
 
 /** Finds a campaign by its ID or an unambiguous prefix of it. */
 export async function findCampaign(stateDir: string, id: string): Promise<CampaignEntry> {
-  const all = await listCampaigns(stateDir);
+  return pickCampaign(await listCampaigns(stateDir), id, stateDir);
+}
+
+/** The campaign of `all` an ID or an unambiguous prefix of it names (exit 2 when none or several). */
+export function pickCampaign(
+  all: readonly CampaignEntry[],
+  id: string,
+  where: string,
+): CampaignEntry {
   const exact = all.find((e) => e.manifest.id === id);
   if (exact) return exact;
   const matches = all.filter((e) => e.manifest.id.startsWith(id));
@@ -262,7 +272,7 @@ export async function findCampaign(stateDir: string, id: string): Promise<Campai
       'campaign-ambiguous',
     );
   }
-  throw new UsageError(`no campaign "${id}" in ${stateDir}`, 'campaign-unknown');
+  throw new UsageError(`no campaign "${id}" in ${where}`, 'campaign-unknown');
 }
 
 /**

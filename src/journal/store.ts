@@ -10,6 +10,16 @@ import type { InputDigests } from './input-digests.js';
 import type { Lock } from './lock.js';
 import type { CampaignDetail, CampaignEntry } from './state.js';
 
+/**
+ * A write of a run that no longer holds its campaign: another run took it over (a store shared by
+ * hosts, after this run's lease ran out). The run posts nothing more and ends with exit 4.
+ */
+export class HoldLostError extends Error {
+  constructor(id: string) {
+    super(`another run took campaign ${id} over`);
+  }
+}
+
 export interface CampaignStore {
   /** Where the state is, as output names it: the state directory, or a database (its password masked). */
   readonly where: string;

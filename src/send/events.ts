@@ -36,7 +36,7 @@ export interface SendEvents {
    * The run stops taking batches: credentials refused, the gateway stayed unusable, or (with
    * `stateUnwritable`) the campaign's journal could not be written.
    */
-  stop: [{ reason: string; authRefused: boolean; stateUnwritable?: boolean }];
+  stop: [{ reason: string; authRefused: boolean; stateUnwritable?: boolean; takenOver?: boolean }];
   /**
    * Nothing has answered in this run and the endpoint refuses connections or does not resolve:
    * said once, at once, since it is more often a wrong endpoint than an outage.

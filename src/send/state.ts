@@ -12,7 +12,15 @@ import type { LoopGateway, LoopRun, MessageEntry, SendOutcome } from './types.js
 export const WINDOW_CLOSED = 'not sent: the send window closed; --resume sends it';
 
 /** A hook's failure to record state, its message the whole reason the run stops with. */
-export class StateWriteError extends Error {}
+export class StateWriteError extends Error {
+  /** Another run took the campaign over: the state is fine, but no longer this run's. */
+  constructor(
+    message: string,
+    readonly takenOver = false,
+  ) {
+    super(message);
+  }
+}
 
 export class SendState {
   readonly limiter: RateLimiter;
@@ -75,10 +83,10 @@ export class SendState {
     return this.windowClosed;
   }
 
-  stop(reason: string, authRefused: boolean, stateUnwritable = false): void {
+  stop(reason: string, authRefused: boolean, stateUnwritable = false, takenOver = false): void {
     if (this.stopped) return;
     this.stopped = stateUnwritable
-      ? { reason, authRefused, stateUnwritable }
+      ? { reason, authRefused, stateUnwritable, ...(takenOver ? { takenOver } : {}) }
       : { reason, authRefused };
     this.events.emit('stop', this.stopped);
   }
@@ -97,7 +105,7 @@ export class SendState {
         error instanceof StateWriteError
           ? error.message
           : `campaign state could not be written: ${error instanceof Error ? error.message : String(error)}`;
-      this.stop(why, false, true);
+      this.stop(why, false, true, error instanceof StateWriteError && error.takenOver);
       return false;
     }
   }

@@ -83,9 +83,15 @@ export interface LoopGateway {
 export interface SendOutcome {
   /**
    * Why the run stopped early, when it did; unsent records were reported `failed`.
-   * `stateUnwritable`: the journal could not be written (a full disk), not the gateway.
+   * `stateUnwritable`: the journal could not be written (a full disk), not the gateway;
+   * `takenOver`: it could not because another run took the campaign over.
    */
-  stopped?: { reason: string; authRefused: boolean; stateUnwritable?: boolean };
+  stopped?: {
+    reason: string;
+    authRefused: boolean;
+    stateUnwritable?: boolean;
+    takenOver?: boolean;
+  };
   /** True when a stop or abort signal ended the run early. */
   interrupted: boolean;
   /** True when the send window closed before every record was sent. */

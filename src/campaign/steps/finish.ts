@@ -112,6 +112,7 @@ function exitCodeOf(
   summary: RunSummary,
 ): ExitCode {
   if (run.stopped) {
+    if (run.stopped.takenOver) return ExitCode.locked;
     return run.stopped.stateUnwritable ? ExitCode.stateUnwritable : ExitCode.gatewayUnusable;
   }
   if (run.interrupted) return ExitCode.interrupted;

@@ -1,6 +1,7 @@
 // Step eight of a campaign, the journaled send: the report, the journal and a resume's reading of
 // earlier runs around the send loop. Knows files, not terminals.
 import type { Claim } from '../../journal/claim.js';
+import { HoldLostError } from '../../journal/store.js';
 import { resultAt, rowsOf, type SettledResult } from '../../journal/columns.js';
 import {
   batchLine,
@@ -234,7 +235,9 @@ async function endState(
   // The results written since the last synced intent reach the disk here; a sync that fails
   // holds them like any failed write.
   const kept = (await journal.settle()) || (await keepAnswers(journal, run));
-  if (outcome && !kept) stopFor(outcome, stateReason(journal.failure!));
+  if (outcome && !kept) {
+    stopFor(outcome, stateReason(journal.failure!), journal.failure instanceof HoldLostError);
+  }
   const reportFailure = await sink.close().then(
     () => undefined,
     (error: unknown) => error,
@@ -250,8 +253,18 @@ async function endState(
 }
 
 /** Marks a run that did not stop for another reason as stopped by unwritable state. */
-function stopFor(outcome: SendOutcome, reason: string): void {
-  outcome.stopped ??= { reason, authRefused: false, stateUnwritable: true };
+function stopFor(outcome: SendOutcome, reason: string, takenOver = false): void {
+  outcome.stopped ??= {
+    reason,
+    authRefused: false,
+    stateUnwritable: true,
+    ...(takenOver ? { takenOver } : {}),
+  };
+}
+
+/** What stops the send loop when the journal refuses: exit 6, or exit 4 for a takeover. */
+function stateWriteError(error: unknown): StateWriteError {
+  return new StateWriteError(stateReason(error), error instanceof HoldLostError);
 }
 
 function stateReason(error: unknown): string {
@@ -344,15 +357,16 @@ function loopGateway(
   // A result is journaled whatever else failed (held, if the journal cannot take it); it is the
   // next intent a failed report refuses, so no batch goes out that could not be reported.
   const refuseOnFailure = () => {
-    if (journal.failure) throw new StateWriteError(stateReason(journal.failure));
+    if (journal.failure) throw stateWriteError(journal.failure);
     if (sink.failure) throw new StateWriteError(reportReason(campaign.reportPath, sink.failure));
   };
   // An intent, once recorded, is sent whatever fails meanwhile: the journal says it may have left.
   const intent = async (line: JournalLine) => {
     refuseOnFailure();
     await journal.append(line).catch((error: unknown) => {
-      throw new StateWriteError(stateReason(error));
+      throw stateWriteError(error);
     });
+    if (!journal.mayPost()) throw stateWriteError(journal.failure);
   };
   const recorded = async (line: JournalLine) => {
     await journal.append(line).catch(noop);

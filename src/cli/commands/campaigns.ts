@@ -1,6 +1,10 @@
 // `sms-send campaigns`: lists, shows and prunes the campaigns in the campaign store.
 import { campaignShown, pruneAge, pruneFinished } from '../../campaign/campaigns.js';
-import { campaignDocument, campaignListDocument, pruneDocument } from '../../campaign/documents.js';
+import {
+  campaignShowDocument,
+  campaignListDocument,
+  pruneDocument,
+} from '../../campaign/documents.js';
 import { withStore } from '../../journal/open-store.js';
 import { systemClock } from '../../shared/clock.js';
 import { ExitCode } from '../../shared/errors.js';
@@ -28,7 +32,7 @@ export async function runCampaignShow(id: string, flags: CampaignsFlags): Promis
   const entry = await withStore(await settingsFor(flags), (store) => campaignShown(store, id));
   process.stdout.write(
     flags.json
-      ? `${JSON.stringify({ ...campaignDocument(entry), setAside: entry.setAside })}\n`
+      ? `${JSON.stringify(campaignShowDocument(entry))}\n`
       : `${renderCampaign(entry, colorFor('stdout'))}\n`,
   );
   return ExitCode.ok;

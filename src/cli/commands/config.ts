@@ -1,4 +1,5 @@
 // `sms-send config`: the resolved settings and where each came from, the password masked.
+import { configDocument, profilesDocument } from '../../campaign/documents.js';
 import { ExitCode } from '../../shared/errors.js';
 import { SETTING_KEYS, SETTINGS, type SettingSpec } from '../../config/table.js';
 import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
@@ -16,7 +17,7 @@ export async function runConfig(flags: ConfigFlags): Promise<ExitCode> {
     const file = settings.configFile ?? null;
     process.stdout.write(
       flags.json
-        ? `${JSON.stringify({ profiles: { file, defined: settings.profiles } })}\n`
+        ? `${JSON.stringify(profilesDocument(file, settings.profiles))}\n`
         : `${renderProfiles(file, settings.profiles, colorFor('stdout'))}\n`,
     );
     return ExitCode.ok;
@@ -38,14 +39,9 @@ export async function runConfig(flags: ConfigFlags): Promise<ExitCode> {
     return [key, empty ? undefined : value, sources[key]];
   });
   if (flags.json) {
-    const doc = Object.fromEntries(
-      rows
-        .filter(([, v]) => v !== undefined)
-        .map(([k, v, s]) => [k, { value: v, source: s ?? 'default' }]),
-    );
-    process.stdout.write(
-      `${JSON.stringify({ config: { file: settings.configFile ?? null, profile: settings.profile ?? null, settings: doc } })}\n`,
-    );
+    const shown = rows.map(([key, value, source]) => ({ key, value, source }));
+    const doc = configDocument(settings.configFile ?? null, settings.profile ?? null, shown);
+    process.stdout.write(`${JSON.stringify(doc)}\n`);
     return ExitCode.ok;
   }
   const lines = renderConfig(

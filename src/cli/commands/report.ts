@@ -60,6 +60,8 @@ async function reportSettings(flags: ReportFlags): Promise<ReportSettings> {
   const passed = flagLayer(flags);
   return {
     stateDir: settings.stateDir,
+    ...(settings.stateUrl === undefined ? {} : { stateUrl: settings.stateUrl }),
+    leaseMs: settings.leaseMs,
     ...(settings.pricePerSegment === undefined
       ? {}
       : { pricePerSegment: settings.pricePerSegment }),

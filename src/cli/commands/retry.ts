@@ -14,7 +14,8 @@ import type { CampaignStore } from '../../journal/store.js';
 import { settingsFor } from '../gateway-settings.js';
 import type { Invocation } from '../invocation.js';
 import { colorFor } from '../ui/color.js';
-import { followUpJson, renderFollowUp, renderUnknownRisk } from '../ui/retry.js';
+import { followUpDocument } from '../../campaign/documents.js';
+import { renderFollowUp, renderUnknownRisk } from '../ui/retry.js';
 import { RunView } from '../ui/run-view.js';
 import { sendFromCommand, type SendFlags } from './send.js';
 
@@ -79,7 +80,7 @@ async function retryFrom(
   const err = colorFor('stderr');
   const talk = flags.quiet !== true && flags.json !== true;
   if (talk) process.stderr.write(`${renderFollowUp(plan, err)}\n`);
-  const extra = followUpJson(plan);
+  const extra = followUpDocument(plan);
   if (!plan.followUp) {
     // Nothing failed: a cron line that retries every night has nothing to do, which is no error.
     process.stdout.write(

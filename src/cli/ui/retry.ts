@@ -5,23 +5,6 @@ import { formatCount, plural } from './format.js';
 
 const REASONS: readonly RetryReason[] = ['failed', 'rejected', 'unknown', 'undelivered'];
 
-/** The `followUp` member of retry's --json documents. */
-export function followUpJson(plan: RetryPlan): Record<string, unknown> {
-  const { selection } = plan;
-  return {
-    followUp: {
-      of: plan.original.manifest.id,
-      report: plan.report,
-      include: plan.followUp?.of.include ?? [],
-      records: plan.followUp?.rows.size ?? 0,
-      chosen: selection.chosen,
-      left: selection.left,
-      alreadyRetried: selection.alreadyRetried,
-      earlierFollowUps: selection.earlierFollowUps,
-    },
-  };
-}
-
 /** "follow-up of campaign X: 3 failed, 2 rejected (report …)", and what was left out, and why. */
 export function renderFollowUp(plan: RetryPlan, c: ChalkInstance): string {
   const { selection } = plan;

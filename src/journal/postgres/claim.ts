@@ -1,0 +1,247 @@
+// A campaign claimed in the database: its lease taken (exit 4 while another host's is live), its
+// state read once and decided as the state directory's is (decide.ts), and what the run changes of
+// it, every write under the lease's fencing number.
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeFolders } from '../../shared/disk.js';
+import { leadingTo, LockedError } from '../../shared/errors.js';
+import {
+  decided,
+  finishedManifest,
+  releaseSpool,
+  startedManifest,
+  type Claim,
+  type ClaimOptions,
+  type Inspected,
+  type LocalFiles,
+} from '../claim.js';
+import type { StoredState } from '../decide.js';
+import { emptyJournalState } from '../journal.js';
+import type { Manifest } from '../state.js';
+import { HoldLostError } from '../store.js';
+import { transaction, type Pool } from './connect.js';
+import { DatabaseJournal, readDatabaseJournal } from './journal.js';
+import { Lease, takeLease } from './lease.js';
+import type { ClaimPlace } from './place.js';
+import { moveRehearsalReport, setAsideRehearsal } from './rehearsal.js';
+
+export async function claimInDatabase(place: ClaimPlace, options: ClaimOptions): Promise<Claim> {
+  const { id } = options.identity;
+  const local = place.local(id);
+  await makeFolders(local.dir);
+  const taken = await transaction(place.pool, (client) =>
+    takeLease(client, id, place.leaseMs, `sending campaign ${id}`),
+  ).catch((error: unknown) => {
+    if (error instanceof LockedError) {
+      leadingTo(error, { say: 'See how it stands', args: ['campaigns', 'show', id] });
+    }
+    throw error;
+  });
+  const lease = new Lease(place.pool, id, taken.fence, place.leaseMs);
+  try {
+    const state = await readState(place, id, taken.row, local, !taken.created);
+    const decision = await decided(place, state, options);
+    if (!decision.setAside && decision.fresh && !decision.keepManifest) {
+      // Nothing of an earlier run to keep: the journal and manifest of a run that sent nothing go.
+      await fenced(
+        place.pool,
+        lease,
+        `DELETE FROM sms_send.journal WHERE campaign = $1 AND generation = $3
+            AND EXISTS (SELECT 1 FROM sms_send.campaigns WHERE id = $1 AND fence = $2::bigint)`,
+        [taken.row.generation],
+      );
+      await fenced(
+        place.pool,
+        lease,
+        'UPDATE sms_send.campaigns SET manifest = NULL WHERE id = $1 AND fence = $2::bigint',
+        [],
+      );
+    }
+    const claim = databaseClaim(place, options, lease, local, taken.row.generation);
+    claim.previous = decision.keepManifest ? decision.manifest : undefined;
+    if (decision.setAside) claim.rehearsal = decision.manifest;
+    claim.journal = decision.resumeFrom;
+    claim.finished = decision.finished === true;
+    return claim;
+  } catch (error) {
+    lease.stop();
+    await letGo(place.pool, lease, taken.created).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** What a dry run sees: the state decided, nothing taken. */
+export async function inspectInDatabase(
+  place: ClaimPlace,
+  options: ClaimOptions,
+): Promise<Inspected> {
+  const { id } = options.identity;
+  const found = await place.pool.query<{ manifest: Manifest | null; generation: number }>(
+    'SELECT manifest, generation FROM sms_send.campaigns WHERE id = $1',
+    [id],
+  );
+  const row = found.rows[0];
+  const local = place.local(id);
+  const state: StoredState = row
+    ? await readState(place, id, row, local, true)
+    : { existed: false, archived: false };
+  const decision = await decided(place, state, options);
+  const previous = decision.keepManifest ? decision.manifest : undefined;
+  const kept = previous ? { local, previous } : {};
+  if (!decision.finished) return { journal: decision.resumeFrom, ...kept };
+  const journal = row
+    ? await readDatabaseJournal(place.pool, id, row.generation, local.dir)
+    : undefined;
+  return { journal: journal ?? emptyJournalState(), ...kept };
+}
+
+async function readState(
+  place: ClaimPlace,
+  id: string,
+  row: { manifest: unknown; generation: number },
+  local: LocalFiles,
+  existed: boolean,
+): Promise<StoredState> {
+  const manifest = (row.manifest ?? undefined) as Manifest | undefined;
+  // A finished campaign's manifest has its counts: its refusal, a --force and a --resume with
+  // nothing left need no journal.
+  const journal =
+    manifest?.status === 'finished'
+      ? undefined
+      : await readDatabaseJournal(place.pool, id, row.generation, local.dir);
+  const archived = await place.pool.query(
+    'SELECT 1 FROM sms_send.journal WHERE campaign = $1 AND generation < $2 LIMIT 1',
+    [id, row.generation],
+  );
+  return { existed, manifest, journal, archived: (archived.rowCount ?? 0) > 0 };
+}
+
+/** Runs a statement whose $1 is the campaign and $2 the fence; HoldLostError when it matched nothing. */
+async function fenced(
+  pool: Pool,
+  lease: Lease,
+  sql: string,
+  rest: readonly unknown[],
+  { mustMatch = false } = {},
+): Promise<number> {
+  const result = await pool.query(sql, [lease.id, lease.fence, ...rest]);
+  if (mustMatch && result.rowCount === 0) {
+    const lost = new HoldLostError(lease.id);
+    lease.lose(lost);
+    throw lost;
+  }
+  return result.rowCount ?? 0;
+}
+
+/** Gives the campaign up; one this claim made and nothing was kept of goes altogether. */
+async function letGo(pool: Pool, lease: Lease, remove: boolean): Promise<void> {
+  if (remove) {
+    await pool.query(
+      'DELETE FROM sms_send.campaigns WHERE id = $1 AND fence = $2::bigint AND manifest IS NULL',
+      [lease.id, lease.fence],
+    );
+  }
+  await pool.query(
+    'UPDATE sms_send.campaigns SET holder = NULL, lease_until = NULL WHERE id = $1 AND fence = $2::bigint',
+    [lease.id, lease.fence],
+  );
+}
+
+function databaseClaim(
+  place: ClaimPlace,
+  options: ClaimOptions,
+  lease: Lease,
+  local: LocalFiles,
+  firstGeneration: number,
+): Claim {
+  const { pool } = place;
+  const { id } = options.identity;
+  let generation = firstGeneration;
+  let started = false;
+  let current: Manifest | undefined;
+  const write = (manifest: Manifest) =>
+    fenced(
+      pool,
+      lease,
+      'UPDATE sms_send.campaigns SET manifest = $3, updated_at = now() WHERE id = $1 AND fence = $2::bigint',
+      [JSON.stringify(manifest)],
+      { mustMatch: true },
+    );
+  const claim: Claim = {
+    local,
+    finished: false,
+    notes: [],
+    async loadJournal() {
+      claim.journal ??=
+        (await readDatabaseJournal(pool, id, generation, local.dir)) ?? emptyJournalState();
+      return claim.journal;
+    },
+    async readJournal() {
+      return (await readDatabaseJournal(pool, id, generation, local.dir)) ?? emptyJournalState();
+    },
+    async archiveJournal() {
+      const moved = await fenced(
+        pool,
+        lease,
+        `UPDATE sms_send.campaigns SET generation = generation + 1
+          WHERE id = $1 AND fence = $2::bigint
+            AND EXISTS (SELECT 1 FROM sms_send.journal WHERE campaign = $1 AND generation = $3)`,
+        [generation],
+      );
+      if (moved > 0) generation++;
+    },
+    openJournal: () => Promise.resolve(new DatabaseJournal(pool, lease)),
+    async start(fields) {
+      await setAsideRehearsals(place, claim, options, lease);
+      current = startedManifest(claim.previous, fields);
+      await write(current);
+      started = true;
+      return current;
+    },
+    async finish(update) {
+      if (!current) return;
+      current = finishedManifest(current, update, claim.previous);
+      await write(current);
+    },
+    async release() {
+      lease.stop();
+      const previous = claim.previous;
+      const unsent = !started && !previous && !claim.rehearsal;
+      await letGo(pool, lease, unsent);
+      await releaseSpool(local, started || previous ? (current ?? previous)?.status : undefined);
+      await removeReadings(local.dir);
+    },
+  };
+  return claim;
+}
+
+/** The journal files this host read the campaign's journal into: a cache of this run's only. */
+async function removeReadings(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (name.startsWith(`journal-${process.pid}-`)) await rm(join(dir, name), { force: true });
+  }
+}
+
+/** A finished rehearsal of the campaign, and a rehearsal's report in the way, set aside as it starts. */
+async function setAsideRehearsals(
+  place: ClaimPlace,
+  claim: Claim,
+  options: ClaimOptions,
+  lease: Lease,
+): Promise<void> {
+  const rehearsal = claim.rehearsal;
+  if (rehearsal) {
+    const keptAs = await setAsideRehearsal(place.pool, lease, rehearsal);
+    claim.rehearsal = undefined;
+    claim.notes.push(
+      `campaign ${rehearsal.id} was a rehearsal (sent to a simulator only): kept as ${keptAs}; ` +
+        'this run starts it afresh',
+    );
+  }
+  if (options.rehearsalReport === undefined) return;
+  const moved = await moveRehearsalReport(place, options.rehearsalReport);
+  if (moved !== undefined) {
+    claim.notes.push(`the report ${options.rehearsalReport} was a rehearsal's: it is now ${moved}`);
+  }
+}

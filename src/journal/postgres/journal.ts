@@ -1,0 +1,188 @@
+// A campaign's journal in the database: lines appended in order, grouped into one statement while
+// one is in flight, each statement checking the run's fencing number (and renewing its lease), so
+// a batch is posted only once its record is committed by the run that still holds the campaign.
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { monotonicClock } from '../../shared/clock.js';
+import { DiskFile } from '../../shared/disk.js';
+import {
+  emptyJournalState,
+  readJournal,
+  type JournalLine,
+  type JournalSink,
+  type JournalState,
+} from '../journal.js';
+import type { Pool } from './connect.js';
+import { HoldLostError } from '../store.js';
+import type { Lease } from './lease.js';
+
+interface Pending {
+  line: string;
+  keep: boolean;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** Rows per read of a journal: a resume of millions reads it in pieces. */
+const PAGE = 5000;
+
+/**
+ * Appends `lines` under the lease's number: none is written when another run took the campaign
+ * over (HoldLostError), and a written one renews the lease.
+ */
+export async function appendLines(
+  pool: Pool,
+  lease: Lease,
+  lines: readonly string[],
+): Promise<void> {
+  const sentAt = monotonicClock.now();
+  const result = await pool.query(
+    `WITH held AS (
+       UPDATE sms_send.campaigns SET lease_until = now() + make_interval(secs => $3)
+        WHERE id = $1 AND fence = $2::bigint RETURNING id, generation)
+     INSERT INTO sms_send.journal (campaign, generation, line)
+     SELECT held.id, held.generation, line FROM held, unnest($4::text[]) WITH ORDINALITY AS l(line, n)
+      ORDER BY n`,
+    [lease.id, lease.fence, leaseSeconds(lease), lines],
+  );
+  if (result.rowCount === 0) {
+    const lost = new HoldLostError(lease.id);
+    lease.lose(lost);
+    throw lost;
+  }
+  lease.confirmed(sentAt);
+}
+
+function leaseSeconds(lease: Lease): number {
+  return lease.leaseMs / 1000;
+}
+
+/**
+ * The journal's sink for a run holding the campaign. The first statement that fails refuses every
+ * later intent and holds every later result, as the state directory's journal does after a failed
+ * write: rewrite() tries the held ones again, while the run still holds the campaign.
+ */
+export class DatabaseJournal implements JournalSink {
+  private pending: Pending[] = [];
+  private flushing: Promise<void> | undefined;
+  private held: string[] = [];
+  private failed: Error | undefined;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly lease: Lease,
+  ) {}
+
+  get failure(): Error | undefined {
+    return this.failed ?? this.lease.failure;
+  }
+
+  append(line: JournalLine): Promise<void> {
+    const text = JSON.stringify(line);
+    const keep = line.t === 'result' || line.t === 'posted';
+    if (this.failure) {
+      if (!keep) return Promise.reject(this.failure);
+      this.held.push(text);
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      this.pending.push({ line: text, keep, resolve, reject });
+      this.flushing ??= this.flush();
+    });
+  }
+
+  mayPost(): boolean {
+    return this.lease.mayPost();
+  }
+
+  private async flush(): Promise<void> {
+    // Lines appended in the same turn join the first statement.
+    await Promise.resolve();
+    while (this.pending.length > 0) {
+      const group = this.pending;
+      this.pending = [];
+      try {
+        await appendLines(
+          this.pool,
+          this.lease,
+          group.map((p) => p.line),
+        );
+        for (const p of group) p.resolve();
+      } catch (error) {
+        this.failed ??= error instanceof Error ? error : new Error(String(error));
+        for (const p of group) {
+          if (p.keep) {
+            this.held.push(p.line);
+            p.resolve();
+          } else p.reject(this.failed);
+        }
+      }
+    }
+    this.flushing = undefined;
+  }
+
+  unrecorded(): JournalLine[] {
+    return this.held.map((text) => JSON.parse(text) as JournalLine);
+  }
+
+  async rewrite(): Promise<boolean> {
+    await this.flushing;
+    if (this.held.length === 0) return true;
+    try {
+      await appendLines(this.pool, this.lease, this.held);
+      this.held = [];
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async settle(): Promise<boolean> {
+    await this.flushing;
+    return this.failure === undefined && this.held.length === 0;
+  }
+
+  async close(): Promise<void> {
+    await this.flushing;
+  }
+}
+
+/**
+ * The campaign's current journal, read back through a file of this host's: the reader keeps only
+ * where each result line is in that file and reads it again when a row is asked about, so a
+ * resume of millions holds no more than it does with the state directory. Each reading has a file
+ * of its own (a state read earlier still reads its own).
+ */
+export async function readDatabaseJournal(
+  pool: Pool,
+  id: string,
+  generation: number,
+  localDir: string,
+): Promise<JournalState | undefined> {
+  await mkdir(localDir, { recursive: true });
+  const path = join(localDir, `journal-${process.pid}-${readings++}.ndjson`);
+  const file = await DiskFile.open(path, 'w');
+  let lines = 0;
+  try {
+    for (let after = '0'; ;) {
+      const page = await pool.query<{ seq: string; line: string }>(
+        `SELECT seq::text AS seq, line FROM sms_send.journal
+          WHERE campaign = $1 AND generation = $2 AND seq > $3::bigint ORDER BY seq LIMIT ${PAGE}`,
+        [id, generation, after],
+      );
+      if (page.rows.length === 0) break;
+      file.write(page.rows.map((row) => `${row.line}\n`).join(''));
+      lines += page.rows.length;
+      after = page.rows.at(-1)!.seq;
+    }
+  } finally {
+    await file.close();
+  }
+  if (lines === 0) {
+    await rm(path, { force: true });
+    return undefined;
+  }
+  return (await readJournal(path)) ?? emptyJournalState();
+}
+
+let readings = 0;

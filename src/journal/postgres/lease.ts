@@ -1,0 +1,126 @@
+// A campaign held by one run among every host: a lease with a fencing number that grows at every
+// takeover. The database's clock alone says when a lease has run out; every write of the holder
+// checks its number, so a run whose lease was taken over writes nothing more, whatever its clock.
+import { hostname } from 'node:os';
+import { monotonicClock } from '../../shared/clock.js';
+import { LockedError } from '../../shared/errors.js';
+import { HoldLostError } from '../store.js';
+import type { Pool, PoolClient } from './connect.js';
+
+export interface LeaseRow {
+  manifest: unknown;
+  fence: string;
+  holder: string | null;
+  host: string | null;
+  live: boolean;
+  generation: number;
+}
+
+/** Who this run is, as other hosts see it while it holds a campaign. */
+export function holderName(): { holder: string; host: string } {
+  return { holder: `${hostname()} pid ${process.pid}`, host: hostname() };
+}
+
+/**
+ * Takes the campaign's lease in the caller's transaction (its row made if new, then locked): exit 4
+ * while another run's lease is live. Returns the row as it was, and the new fencing number.
+ */
+export async function takeLease(
+  client: PoolClient,
+  id: string,
+  leaseMs: number,
+  what: string,
+): Promise<{ row: LeaseRow; fence: string; created: boolean }> {
+  const inserted = await client.query(
+    'INSERT INTO sms_send.campaigns (id) VALUES ($1) ON CONFLICT (id) DO NOTHING',
+    [id],
+  );
+  const found = await client.query<LeaseRow>(
+    `SELECT manifest, fence::text AS fence, holder, host, generation,
+            (holder IS NOT NULL AND lease_until > now()) AS live
+       FROM sms_send.campaigns WHERE id = $1 FOR UPDATE`,
+    [id],
+  );
+  const row = found.rows[0]!;
+  if (row.live) {
+    throw new LockedError(
+      `campaign ${id} is held by another run (${row.holder ?? 'unknown'}) ${what === '' ? '' : `for ${what}`}; nothing was sent. ` +
+        'Its hold ends when that run does, or once it has not been renewed for the lease.',
+    );
+  }
+  const { holder, host } = holderName();
+  const taken = await client.query<{ fence: string }>(
+    `UPDATE sms_send.campaigns
+        SET fence = fence + 1, holder = $2, host = $3,
+            lease_until = now() + make_interval(secs => $4), updated_at = now()
+      WHERE id = $1 RETURNING fence::text AS fence`,
+    [id, holder, host, leaseMs / 1000],
+  );
+  return { row, fence: taken.rows[0]!.fence, created: inserted.rowCount === 1 };
+}
+
+/**
+ * The lease a run holds: renewed every third of its length while the run lives, checked before
+ * each request leaves. Lost when a renewal finds another number (a takeover), or when no statement
+ * has confirmed it for a whole lease (a pause, a cut connection): the run posts nothing more.
+ */
+export class Lease {
+  private confirmedAt = monotonicClock.now();
+  private timer: NodeJS.Timeout | undefined;
+  private lost: Error | undefined;
+
+  constructor(
+    private readonly pool: Pool,
+    readonly id: string,
+    readonly fence: string,
+    readonly leaseMs: number,
+  ) {
+    this.timer = setInterval(() => void this.renew(), Math.max(100, leaseMs / 3));
+    this.timer.unref();
+  }
+
+  /** A statement that checked the number succeeded; it was sent at `sentAt` (monotonic). */
+  confirmed(sentAt: number): void {
+    this.confirmedAt = Math.max(this.confirmedAt, sentAt);
+  }
+
+  /** Why the run may no longer write, once it may not. */
+  get failure(): Error | undefined {
+    return this.lost;
+  }
+
+  /** Marks the lease lost: another run holds the campaign now. */
+  lose(error: Error): void {
+    this.lost ??= error;
+  }
+
+  /** Whether a request may leave now: the lease is confirmed within its length and not lost. */
+  mayPost(): boolean {
+    if (this.lost) return false;
+    if (monotonicClock.now() - this.confirmedAt < this.leaseMs) return true;
+    this.lose(new Error(`the hold on campaign ${this.id} could not be renewed within the lease`));
+    return false;
+  }
+
+  private async renew(): Promise<void> {
+    if (this.lost) return;
+    const sentAt = monotonicClock.now();
+    try {
+      const result = await this.pool.query(
+        `UPDATE sms_send.campaigns SET lease_until = now() + make_interval(secs => $3)
+          WHERE id = $1 AND fence = $2::bigint`,
+        [this.id, this.fence, this.leaseMs / 1000],
+      );
+      if (result.rowCount === 0) this.lose(new HoldLostError(this.id));
+      else this.confirmed(sentAt);
+    } catch {
+      // The next renewal tries again; mayPost() says when it has been too long.
+    }
+  }
+
+  /** Stops renewing; the caller then gives the campaign up (or deletes it) under its number. */
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}

@@ -1,0 +1,66 @@
+// A rehearsal set aside in the database: the finished rehearsal's manifest and journal move to a
+// campaign of their own, `<id>-rehearsal-N`, as the state directory moves its folder; a report a
+// rehearsal wrote where the new run writes its own is renamed, and its campaign told so.
+import { resolve } from 'node:path';
+import { renameFile } from '../../shared/disk.js';
+import { rehearsalReportName } from '../rehearsal.js';
+import type { Manifest } from '../state.js';
+import { HoldLostError } from '../store.js';
+import { transaction, type Pool } from './connect.js';
+import type { ClaimPlace } from './place.js';
+import type { Lease } from './lease.js';
+
+/** Moves the rehearsal under a name of its own, leaving the campaign held and empty; its new ID. */
+export async function setAsideRehearsal(
+  pool: Pool,
+  lease: Lease,
+  manifest: Manifest,
+): Promise<string> {
+  return transaction(pool, async (client) => {
+    const held = await client.query(
+      'SELECT 1 FROM sms_send.campaigns WHERE id = $1 AND fence = $2::bigint FOR UPDATE',
+      [lease.id, lease.fence],
+    );
+    if (held.rowCount === 0) throw new HoldLostError(lease.id);
+    let id = '';
+    for (let n = 1; ; n++) {
+      id = `${manifest.id}-rehearsal-${n}`;
+      const taken = await client.query('SELECT 1 FROM sms_send.campaigns WHERE id = $1', [id]);
+      if (taken.rowCount === 0) break;
+    }
+    await client.query(
+      `INSERT INTO sms_send.campaigns (id, manifest, generation, host)
+       SELECT $2, $3::jsonb, generation, host FROM sms_send.campaigns WHERE id = $1`,
+      [lease.id, id, JSON.stringify({ ...manifest, id })],
+    );
+    await client.query('UPDATE sms_send.journal SET campaign = $2 WHERE campaign = $1', [
+      lease.id,
+      id,
+    ]);
+    await client.query('UPDATE sms_send.campaigns SET manifest = NULL WHERE id = $1', [lease.id]);
+    return id;
+  });
+}
+
+/**
+ * The report a rehearsal wrote, renamed `<name>.rehearsal.<ext>` (or `.rehearsal-2` …), and its
+ * campaign's manifest told so; undefined when no rehearsal wrote it.
+ */
+export async function moveRehearsalReport(
+  place: ClaimPlace,
+  report: string,
+): Promise<string | undefined> {
+  const path = resolve(report);
+  const owner = (await place.list()).find(
+    (e) => e.manifest.rehearsal === true && e.manifest.reports.includes(path),
+  );
+  if (!owner) return undefined;
+  const moved = await rehearsalReportName(path);
+  await renameFile(path, moved);
+  const reports = owner.manifest.reports.map((r) => (r === path ? moved : r));
+  await place.pool.query('UPDATE sms_send.campaigns SET manifest = $2::jsonb WHERE id = $1', [
+    owner.manifest.id,
+    JSON.stringify({ ...owner.manifest, reports }),
+  ]);
+  return moved;
+}
