@@ -87,9 +87,6 @@ export interface CheckOptions extends CommonOptions, Omit<CheckRequest, 'awaitMs
  * records were not accepted); rejects with the typed error otherwise.
  */
 export async function send(options: SendOptions): Promise<SummaryDocument> {
-  if (options.force && options.resume) {
-    throw new UsageError('force and resume contradict each other');
-  }
   const run = await runOf(options, false);
   if (options.signal?.aborted) {
     throw new InterruptedError('interrupted before sending: nothing was sent');

@@ -278,6 +278,7 @@ export function campaignDocument(entry: CampaignEntry) {
     followUp: m.followUp ?? null,
     rehearsal: m.rehearsal === true,
     state: entry.where,
+    host: entry.host ?? null,
   };
 }
 

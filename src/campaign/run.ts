@@ -32,6 +32,11 @@ export interface CampaignChoices {
   report?: string;
   force?: boolean;
   resume?: boolean;
+  /**
+   * Start the campaign, finish it when an earlier run left it unfinished (then it is a --resume),
+   * or do nothing when it is finished: one command line a scheduler may run again and again.
+   */
+  once?: boolean;
   retryUnknown?: boolean;
   /** false: outside the send window, end at once (exit 5) instead of waiting. */
   wait?: boolean;
@@ -92,12 +97,19 @@ export interface RunParts extends Omit<CampaignRun, 'io' | 'at' | 'program' | 's
 }
 
 export function campaignRun(parts: RunParts): CampaignRun {
+  checkChoices(parts.choices);
   const clock = parts.io?.clock ?? systemClock;
   const io: RunIo = { events: parts.io?.events ?? new SendEmitter(), clock };
   if (parts.io?.stop) io.stop = parts.io.stop;
   if (parts.io?.abort) io.abort = parts.io.abort;
   const store = parts.store ?? openStore(parts.settings);
   return { ...parts, store, program: parts.program ?? 'sms-send', at: new Date(clock.now()), io };
+}
+
+/** Choices that contradict each other are refused (exit 2) before anything is read. */
+function checkChoices({ force, resume, once }: CampaignChoices): void {
+  if (force && resume) throw new UsageError('--force and --resume contradict each other');
+  if (force && once) throw new UsageError('--force and --once contradict each other');
 }
 
 /** The inputs as the caller named them, `-` for standard input (copied to `stdinPath`). */

@@ -85,7 +85,7 @@ export function gatewayOptions(command: Command, options: { send?: boolean } = {
 /** The sending flags of a command that sends a campaign (send, retry), in that command's words. */
 export function sendingOptions(
   command: Command,
-  help: { dryRun: string; force: string; resume: string; retryUnknown?: boolean },
+  help: { dryRun: string; force: string; resume: string; once?: string; retryUnknown?: boolean },
 ): Command {
   command
     .optionsGroup(GROUP.sending)
@@ -93,6 +93,7 @@ export function sendingOptions(
     .option('-y, --yes', 'do not ask for confirmation before a large send')
     .option('--force', help.force)
     .option('--resume', help.resume);
+  if (help.once) command.option('--once', help.once);
   if (help.retryUnknown) {
     command.option(
       '--retry-unknown',

@@ -58,6 +58,8 @@ export interface Claim {
    * (nothing left to send); loadJournal() reads it when it cannot.
    */
   finished: boolean;
+  /** --once of a finished campaign: nothing to do, nothing sent. */
+  done: boolean;
   loadJournal(): Promise<JournalState>;
   /** The journal as it stands now, read again: what a resume of this run would find. */
   readJournal(): Promise<JournalState>;
@@ -181,6 +183,7 @@ export async function claimCampaign(stateDir: string, options: ClaimOptions): Pr
     if (decision.setAside) claim.rehearsal = decision.manifest;
     claim.journal = decision.resumeFrom;
     claim.finished = decision.finished === true;
+    claim.done = decision.done === true;
     return claim;
   } catch (error) {
     await lock.release();
@@ -203,6 +206,7 @@ function folderClaim(
   const claim: Claim = {
     local: localFiles(paths),
     finished: false,
+    done: false,
     notes: [],
     async loadJournal() {
       claim.journal ??= (await readJournal(paths.journal)) ?? emptyJournalState();

@@ -12,6 +12,11 @@ export interface ClaimOptions {
   identity: CampaignIdentity;
   force: boolean;
   resume: boolean;
+  /**
+   * --once: start the campaign, resume it when an earlier run left it unfinished, or do nothing
+   * when it is finished; never a refusal for having run before.
+   */
+  once?: boolean;
   /** The inputs' hashes, to name a campaign from the same files when there is nothing to resume. */
   inputs?: readonly { sha256: string }[];
   /** The report this run would write, when it exists already (and is not to be replaced). */
@@ -51,6 +56,8 @@ export interface Decision {
   finished?: boolean;
   /** --resume of a campaign no run of which is recorded: the store words the refusal. */
   nothingToResume?: boolean;
+  /** --once of a finished campaign: nothing to do. */
+  done?: boolean;
 }
 
 /** What the campaign's state allows, or the refusal (exit 2) that says why not. */
@@ -64,7 +71,7 @@ export function decideClaim(state: StoredState, options: ClaimOptions): Decision
   if (!manifest || !sentBefore) {
     // --resume of a campaign that never ran here is no resume: with other settings or another
     // --campaign name it would be a new campaign, sending everything again.
-    if (options.resume && !state.existed) {
+    if (options.resume && !state.existed && !options.once) {
       return { manifest, fresh: true, keepManifest: false, nothingToResume: true };
     }
     return { manifest, fresh: true, keepManifest: false };
@@ -83,9 +90,12 @@ export function decideClaim(state: StoredState, options: ClaimOptions): Decision
       'input-changed',
     );
   }
+  if (options.once && finished && !manifest.rehearsal) {
+    return { manifest, fresh: false, keepManifest: true, finished, done: true };
+  }
   if (options.force) return { manifest, fresh: true, keepManifest: true };
   if (options.resume && finished) return { manifest, fresh: false, keepManifest: true, finished };
-  if (options.resume) {
+  if (options.resume || options.once) {
     return {
       manifest,
       fresh: false,

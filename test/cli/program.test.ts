@@ -138,6 +138,10 @@ describe('help', () => {
                                        again; overwrite its report
         --resume                       finish an interrupted or stopped campaign from
                                        its journal; nothing settled is resent
+        --once                         start the campaign, finish it if an earlier run
+                                       was interrupted or stopped, or do nothing if it
+                                       is finished (exit 0): one command line for a
+                                       job that may run again
         --retry-unknown                also resend messages whose outcome is unknown
                                        (may send them twice)
         --no-wait                      outside the send window (--window, --days,
@@ -168,6 +172,13 @@ describe('help', () => {
                                        charts when the run ends
         --state-dir <path>             where campaign state (journal, lock, manifest)
                                        lives; default $XDG_STATE_HOME/sms-send
+        --state-url <url>              keep campaign state in PostgreSQL, e.g.
+                                       postgres://sms@db/sms (PGHOST, PGUSER,
+                                       PGPASSWORD, PGDATABASE fill what it leaves
+                                       out): every host that sends sees it
+        --lease <duration>             with --state-url: how long a run that stopped
+                                       renewing its hold on a campaign keeps it from
+                                       other hosts (default 30s)
         --campaign <name>              campaign name ({date}, {time}, {name} allowed)
                                        instead of one derived from the content
 
@@ -243,6 +254,12 @@ describe('help', () => {
                              --password-stdin)
         SMS_SEND_STATE_DIR   where campaign state (journal, lock, manifest) lives;
                              default $XDG_STATE_HOME/sms-send
+        SMS_SEND_STATE_URL   keep campaign state in PostgreSQL, e.g.
+                             postgres://sms@db/sms (PGHOST, PGUSER, PGPASSWORD,
+                             PGDATABASE fill what it leaves out): every host that
+                             sends sees it
+        SMS_SEND_LEASE       with --state-url: how long a run that stopped renewing
+                             its hold on a campaign keeps it from other hosts
         SMS_SEND_PROFILE     profile from the config file (as --profile)
         HTTPS_PROXY          proxy for an https gateway (https_proxy too; else
                              HTTP_PROXY)

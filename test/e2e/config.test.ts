@@ -70,6 +70,7 @@ describe('precedence: defaults < config file < environment < flags', () => {
       batchSize: { value: 3, source: file },
       timeout: { value: '12s', source: file },
       gateway: { value: 99700999, source: 'default' },
+      lease: { value: '30s', source: 'default' },
       price: { value: 0, source: 'default' },
       concurrency: { value: 4, source: 'default' },
       retries: { value: 3, source: 'default' },

@@ -11,7 +11,13 @@ import type { CampaignHold } from './claim.js';
 import { noResumeCounts } from './resume.js';
 
 /** A finished campaign's manifest, with the summary its last run wrote. */
-export type ManifestAnswer = Manifest & { summary: ManifestSummary };
+export type ManifestAnswer = Manifest & {
+  summary: ManifestSummary;
+  /** --once: the campaign is finished, and that is all this run had to know (exit 0). */
+  done?: boolean;
+};
+
+const NO_SUMMARY: ManifestSummary = { byStatusCode: {}, suppressed: 0 };
 
 /**
  * The manifest answers when a resume would send nothing and rewrite the same report: the last run
@@ -26,6 +32,10 @@ export async function answersFromManifest(
 ): Promise<ManifestAnswer | undefined> {
   const { claim } = hold;
   const manifest = claim?.previous;
+  // --once of a finished campaign: its manifest answers, whatever it holds.
+  if (claim?.done && manifest) {
+    return { ...manifest, summary: manifest.summary ?? NO_SUMMARY, done: true };
+  }
   if (!claim?.finished || !manifest?.summary || run.followUp) return undefined;
   const { failed, unknown } = manifest.counts;
   if (failed > 0 || (run.choices.retryUnknown && unknown > 0)) return undefined;
@@ -54,7 +64,10 @@ export function answeredResult(
     durationMs: 0,
     messagesPerSecond: 0,
     reportPath,
-    exitCode: counts.accepted + counts.skipped === records ? ExitCode.ok : ExitCode.notAllAccepted,
+    exitCode:
+      answer.done || counts.accepted + counts.skipped === records
+        ? ExitCode.ok
+        : ExitCode.notAllAccepted,
   };
   return {
     run: {

@@ -74,6 +74,7 @@ export async function claim(run: CampaignRun, identified: Identified): Promise<C
     const rehearsalReport =
       inTheWay && (await store.rehearsalOf(reportPath)) ? reportPath : undefined;
     hold.claim = await store.claim({ ...(await claimOptions(run, identified)), rehearsalReport });
+    onceResolved(run, hold.claim);
     // The report's own lock keeps a delivery-report fold from rewriting it under this run.
     hold.reportLock = await acquireLock(lockPath(reportPath), `writing the report ${reportPath}`);
     await clearStaleReportLocks(hold.claim.previous?.reports ?? [], reportPath);
@@ -85,7 +86,7 @@ export async function claim(run: CampaignRun, identified: Identified): Promise<C
     }
     // The campaign's state has let this run in without --force or --resume: no run of it is
     // recorded, so the report is not its own unless a rehearsal wrote it.
-    if (inTheWay && rehearsalReport === undefined) {
+    if (inTheWay && rehearsalReport === undefined && !choices.resume) {
       throw reportExistsError(reportPath, { campaign: identity.id, stateDir: store.where });
     }
     return hold;
@@ -106,7 +107,16 @@ export async function look(run: CampaignRun, identified: Identified): Promise<Ca
   hold.looked = unwritable
     ? { refusal: unwritable }
     : await run.store.inspect(await claimOptions(run, identified));
+  onceResolved(run, hold.looked);
   return hold;
+}
+
+/**
+ * --once, once the state has decided: a campaign an earlier run left is this run's to finish, as
+ * with --resume (its report is its own, its journal continued); any other is sent as new.
+ */
+function onceResolved(run: CampaignRun, state: { previous?: unknown }): void {
+  if (run.choices.once && state.previous !== undefined) run.choices.resume = true;
 }
 
 async function claimOptions(
@@ -119,6 +129,7 @@ async function claimOptions(
     identity,
     force: choices.force === true,
     resume: choices.resume === true,
+    once: choices.once === true,
     inputs: hashes,
     // A report that would be refused as existing: --resume, finding nothing to resume, then
     // names --force beside its advice to drop --resume.

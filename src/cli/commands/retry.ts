@@ -44,9 +44,6 @@ export async function runRetry(
   flags: RetryFlags,
   invocation: Invocation,
 ): Promise<ExitCode> {
-  if (flags.force && flags.resume) {
-    throw new UsageError('--force and --resume contradict each other');
-  }
   const include = parseIncludes(flags.include);
   const settings = await settingsFor(flags);
   // Where to send is known before the campaign's state is looked at.

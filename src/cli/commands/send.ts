@@ -44,9 +44,6 @@ export async function runSend(
   flags: SendFlags,
   invocation: Invocation,
 ): Promise<ExitCode> {
-  if (flags.force && flags.resume) {
-    throw new UsageError('--force and --resume contradict each other');
-  }
   const settings = await settingsFor(flags, inputs);
   // Where to send is known before anything is read: a missing endpoint is the problem to name.
   if (!flags.dryRun) gatewayAccess(settings, flags);

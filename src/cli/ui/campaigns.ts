@@ -87,6 +87,11 @@ export function renderCampaign(entry: CampaignDetail, c: ChalkInstance): string 
     c.bold('reports'),
     ...m.reports.map((r) => `  ${r}`),
     `${c.bold('state')}     ${entry.where}`,
+    ...(entry.host
+      ? [
+          `${c.bold('host')}      ${entry.host}${entry.status === 'running' ? ' (holds it now)' : c.dim(' (last held it)')}`,
+        ]
+      : []),
     ...(journals > 0
       ? [
           `${c.bold('set aside')} ${journals === 1 ? 'a journal' : `${formatCount(journals)} journals`} of runs before a --force run ` +

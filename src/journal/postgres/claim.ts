@@ -62,6 +62,7 @@ export async function claimInDatabase(place: ClaimPlace, options: ClaimOptions):
     if (decision.setAside) claim.rehearsal = decision.manifest;
     claim.journal = decision.resumeFrom;
     claim.finished = decision.finished === true;
+    claim.done = decision.done === true;
     return claim;
   } catch (error) {
     lease.stop();
@@ -170,6 +171,7 @@ function databaseClaim(
   const claim: Claim = {
     local,
     finished: false,
+    done: false,
     notes: [],
     async loadJournal() {
       claim.journal ??=
