@@ -84,8 +84,9 @@ export function commandFor(invocation: Invocation, next: Omit<NextStep, 'say'>):
 /** Under a command whose URL password was masked: how to run it all the same. */
 export function maskedNote(command: string): string {
   return command.includes('***@')
-    ? '\n  (a password in a URL is shown as ***: type it in again, or keep the URL in ' +
-        'SMS_SEND_PROXY or the config file, which the command then need not carry)'
+    ? '\n  (a password in a URL is shown as ***: type it in again, or keep the URL in its ' +
+        'environment variable (SMS_SEND_PROXY, SMS_SEND_STATE_URL) or the config file, which ' +
+        'the command then need not carry)'
     : '';
 }
 

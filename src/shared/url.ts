@@ -5,5 +5,6 @@
  * (`--proxy=http://u:p@host` too).
  */
 export function maskUserInfo(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1***@');
+  // Up to the last @ before the host: a password may hold an @ of its own.
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s]*@/gi, '$1***@');
 }

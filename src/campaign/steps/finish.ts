@@ -8,7 +8,13 @@ import { writePage } from '../../report/html/page-file.js';
 import type { TimelineRecorder } from '../../report/html/recorder.js';
 import type { RunSummary } from '../../report/summary.js';
 import type { Clock } from '../../shared/clock.js';
-import { describeSystemError, ExitCode, unsentStateError } from '../../shared/errors.js';
+import {
+  describeSystemError,
+  ExitCode,
+  StateUnwritableError,
+  unsentStateError,
+} from '../../shared/errors.js';
+import { HoldLostError } from '../../journal/store.js';
 import { describeWindow, windowState, type SendWindow } from '../../shared/window.js';
 import type { CampaignRun } from '../run.js';
 import type { CampaignResult, RunResult, WindowClosed } from '../types.js';
@@ -41,11 +47,18 @@ export async function finish(
   // A manifest that cannot be written still says `running`, which the next run reads as
   // interrupted: --resume finishes it all the same, from the journal, sending nothing twice.
   await finished.catch((error: unknown) => {
-    if (!unsentStateError(error)) throw error;
+    const takenOver = error instanceof HoldLostError;
+    if (!takenOver && !(error instanceof StateUnwritableError) && !unsentStateError(error)) {
+      throw error;
+    }
     result.stopped ??= {
-      reason: `campaign state could not be written: ${describeSystemError(error)}`,
+      reason:
+        error instanceof StateUnwritableError
+          ? error.message
+          : `campaign state could not be written: ${describeSystemError(error)}`,
       authRefused: false,
       stateUnwritable: true,
+      ...(takenOver ? { takenOver } : {}),
     };
   });
   const previous = claim.previous?.reports.at(-1);

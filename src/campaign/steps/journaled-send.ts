@@ -21,7 +21,13 @@ import { sendLoop } from '../../send/send.js';
 import { StateWriteError, toRow } from '../../send/state.js';
 import type { LoopGateway, Poster, SendOutcome } from '../../send/types.js';
 import { backoffDelay } from '../../shared/backoff.js';
-import { describeSystemError, leadingTo, UsageError } from '../../shared/errors.js';
+import {
+  describeSystemError,
+  leadingTo,
+  LockedError,
+  SmsSendError,
+  UsageError,
+} from '../../shared/errors.js';
 import type { Entry } from '../../validate/entries.js';
 import { readSpool, SpoolUnreadableError } from '../../validate/spool.js';
 import type { CampaignRun } from '../run.js';
@@ -433,7 +439,12 @@ async function startJournal(
  * write that fails before the first batch is. The campaign is marked running by now, so what
  * moves on is --resume (which starts it, since nothing of it was sent).
  */
-function notStarted(error: unknown): UsageError {
+function notStarted(error: unknown): SmsSendError {
+  // A database that cannot be used, or a takeover, says so itself (exit 6, exit 4).
+  if (error instanceof SmsSendError) return error;
+  if (error instanceof HoldLostError) {
+    return new LockedError(`${error.message} before this run sent anything: nothing was sent`);
+  }
   const stop = new UsageError(`${stateReason(error)}. Nothing was sent.`, 'state-unwritable');
   return leadingTo(stop, {
     say: 'Once there is room, send it',

@@ -4,7 +4,8 @@ import { resolve as resolvePath } from 'node:path';
 import type { Claim } from '../../journal/claim.js';
 import { MANIFEST_VERSION } from '../../journal/state.js';
 import { OUTCOMES, type Outcome } from '../../message/outcome.js';
-import { unsentStateError } from '../../shared/errors.js';
+import { LockedError, unsentStateError } from '../../shared/errors.js';
+import { HoldLostError } from '../../journal/store.js';
 import type { CampaignRun } from '../run.js';
 import type { Validated } from './validate.js';
 
@@ -24,6 +25,9 @@ export async function markRunning(
   campaign.tally.startedAt = run.io.clock.now();
   run.io.events.emit('started', { at: campaign.tally.startedAt });
   await claim.start(manifestOf(run, campaign, claim, sentTo)).catch((error: unknown) => {
+    if (error instanceof HoldLostError) {
+      throw new LockedError(`${error.message} before this run sent anything: nothing was sent`);
+    }
     throw unsentStateError(error) ?? error;
   });
   for (const note of claim.notes) run.io.events.emit('note', note);

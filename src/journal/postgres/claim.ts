@@ -19,7 +19,7 @@ import type { StoredState } from '../decide.js';
 import { emptyJournalState } from '../journal.js';
 import type { Manifest } from '../state.js';
 import { HoldLostError } from '../store.js';
-import { transaction, type Pool } from './connect.js';
+import { guarded, transaction, type Pool } from './connect.js';
 import { DatabaseJournal, readDatabaseJournal } from './journal.js';
 import { Lease, takeLease } from './lease.js';
 import type { ClaimPlace } from './place.js';
@@ -173,37 +173,47 @@ function databaseClaim(
     finished: false,
     done: false,
     notes: [],
-    async loadJournal() {
-      claim.journal ??=
-        (await readDatabaseJournal(pool, id, generation, local.dir)) ?? emptyJournalState();
-      return claim.journal;
+    loadJournal() {
+      return guarded(place.where, async () => {
+        claim.journal ??=
+          (await readDatabaseJournal(pool, id, generation, local.dir)) ?? emptyJournalState();
+        return claim.journal;
+      });
     },
-    async readJournal() {
-      return (await readDatabaseJournal(pool, id, generation, local.dir)) ?? emptyJournalState();
+    readJournal() {
+      return guarded(place.where, async () => {
+        return (await readDatabaseJournal(pool, id, generation, local.dir)) ?? emptyJournalState();
+      });
     },
-    async archiveJournal() {
-      const moved = await fenced(
-        pool,
-        lease,
-        `UPDATE sms_send.campaigns SET generation = generation + 1
-          WHERE id = $1 AND fence = $2::bigint
-            AND EXISTS (SELECT 1 FROM sms_send.journal WHERE campaign = $1 AND generation = $3)`,
-        [generation],
-      );
-      if (moved > 0) generation++;
+    archiveJournal() {
+      return guarded(place.where, async () => {
+        const moved = await fenced(
+          pool,
+          lease,
+          `UPDATE sms_send.campaigns SET generation = generation + 1
+            WHERE id = $1 AND fence = $2::bigint
+              AND EXISTS (SELECT 1 FROM sms_send.journal WHERE campaign = $1 AND generation = $3)`,
+          [generation],
+        );
+        if (moved > 0) generation++;
+      });
     },
     openJournal: () => Promise.resolve(new DatabaseJournal(pool, lease)),
-    async start(fields) {
-      await setAsideRehearsals(place, claim, options, lease);
-      current = startedManifest(claim.previous, fields);
-      await write(current);
-      started = true;
-      return current;
+    start(fields) {
+      return guarded(place.where, async () => {
+        await setAsideRehearsals(place, claim, options, lease);
+        current = startedManifest(claim.previous, fields);
+        await write(current);
+        started = true;
+        return current;
+      });
     },
-    async finish(update) {
-      if (!current) return;
-      current = finishedManifest(current, update, claim.previous);
-      await write(current);
+    finish(update) {
+      return guarded(place.where, async () => {
+        if (!current) return;
+        current = finishedManifest(current, update, claim.previous);
+        await write(current);
+      });
     },
     async release() {
       lease.stop();

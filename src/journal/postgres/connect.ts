@@ -1,7 +1,13 @@
 // The database a state URL names: a pool of connections through node-postgres (loaded only here,
 // only when a state URL is given), and what its failures mean for a run.
 import type { Pool, PoolClient } from 'pg';
-import { describeSystemError, StateUnwritableError, UsageError } from '../../shared/errors.js';
+import {
+  describeSystemError,
+  SmsSendError,
+  StateUnwritableError,
+  UsageError,
+} from '../../shared/errors.js';
+import { HoldLostError } from '../store.js';
 import { maskUserInfo } from '../../shared/url.js';
 
 export type { Pool, PoolClient } from 'pg';
@@ -44,25 +50,22 @@ export function sqlState(error: unknown): string | undefined {
 }
 
 /**
- * What a failure to reach or use the database at the start of a run means: the settings are wrong
- * (exit 2: credentials refused, no such database, no right to create the schema), or the database
- * cannot be reached now (exit 6: nothing was sent, run again once it answers).
+ * What a failure to reach or use the database means: no right to create the schema (exit 2, the
+ * grant named), or the state cannot be written now (exit 6: credentials refused, no such database,
+ * unreachable, cut off): what was recorded stays, and the same command finishes the campaign once
+ * the database answers. A takeover (HoldLostError) and sms-send's own errors pass as they are.
  */
-export function startError(error: unknown, where: string): Error {
-  if (error instanceof UsageError) return error;
+export function databaseError(error: unknown, where: string): Error {
+  if (error instanceof SmsSendError || error instanceof HoldLostError) return error;
   const state = sqlState(error);
   const why = describeSystemError(error);
   if (state === '28P01' || state === '28000') {
-    return new UsageError(
-      `the campaign state database ${where} refused the credentials: ${why}. Nothing was sent.`,
-      'state-credentials',
+    return new StateUnwritableError(
+      `the campaign state database ${where} refused the credentials: ${why}`,
     );
   }
   if (state === '3D000') {
-    return new UsageError(
-      `the campaign state database ${where} does not exist: ${why}. Nothing was sent.`,
-      'state-unknown-database',
-    );
+    return new StateUnwritableError(`the campaign state database ${where} does not exist: ${why}`);
   }
   if (state === '42501') {
     return new UsageError(
@@ -72,10 +75,16 @@ export function startError(error: unknown, where: string): Error {
       'state-permission',
     );
   }
-  return new StateUnwritableError(
-    `the campaign state database ${where} cannot be used: ${why}. Nothing was sent; run again ` +
-      'once it answers.',
-  );
+  return new StateUnwritableError(`the campaign state database ${where} cannot be used: ${why}`);
+}
+
+/** `work`, its failures as databaseError says. */
+export async function guarded<T>(where: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw databaseError(error, where);
+  }
 }
 
 /** Runs `work` in one transaction on one connection; rolled back when it throws. */

@@ -22,7 +22,7 @@ import {
 import type { CampaignStore } from '../store.js';
 import { claimInDatabase, inspectInDatabase } from './claim.js';
 import type { ClaimPlace } from './place.js';
-import { openDatabase, startError, transaction, type Database } from './connect.js';
+import { databaseError, guarded, openDatabase, transaction, type Database } from './connect.js';
 import { readDatabaseJournal } from './journal.js';
 import { Lease, takeLease } from './lease.js';
 import { ensureSchema } from './schema.js';
@@ -62,7 +62,7 @@ export class DatabaseStore implements CampaignStore {
         await ensureSchema(db.pool);
       } catch (error) {
         await db.pool.end().catch(() => undefined);
-        throw startError(error, this.where);
+        throw databaseError(error, this.where);
       }
       return db;
     })();
@@ -91,55 +91,65 @@ export class DatabaseStore implements CampaignStore {
     }
   }
 
-  async claim(options: ClaimOptions): Promise<Claim> {
-    return claimInDatabase(await this.place(), options);
+  claim(options: ClaimOptions): Promise<Claim> {
+    return guarded(this.where, async () => {
+      return claimInDatabase(await this.place(), options);
+    });
   }
 
-  async inspect(options: ClaimOptions): Promise<Inspected> {
-    try {
-      return await inspectInDatabase(await this.place(), options);
-    } catch (error) {
-      if (error instanceof UsageError) return { refusal: error };
-      throw error;
-    }
+  inspect(options: ClaimOptions): Promise<Inspected> {
+    return guarded(this.where, async () => {
+      try {
+        return await inspectInDatabase(await this.place(), options);
+      } catch (error) {
+        if (error instanceof UsageError) return { refusal: error };
+        throw error;
+      }
+    });
   }
 
-  async hold(id: string, what: string): Promise<Lock> {
-    const { pool } = await this.database();
-    const taken = await transaction(pool, (client) =>
-      takeLease(client, id, this.settings.leaseMs, what),
-    );
-    const lease = new Lease(pool, id, taken.fence, this.settings.leaseMs);
-    return {
-      async release() {
-        lease.stop();
-        await pool.query(
-          'UPDATE sms_send.campaigns SET holder = NULL, lease_until = NULL WHERE id = $1 AND fence = $2::bigint',
-          [id, taken.fence],
-        );
-      },
-    };
+  hold(id: string, what: string): Promise<Lock> {
+    return guarded(this.where, async () => {
+      const { pool } = await this.database();
+      const taken = await transaction(pool, (client) =>
+        takeLease(client, id, this.settings.leaseMs, what),
+      );
+      const lease = new Lease(pool, id, taken.fence, this.settings.leaseMs);
+      return {
+        async release() {
+          lease.stop();
+          await pool.query(
+            'UPDATE sms_send.campaigns SET holder = NULL, lease_until = NULL WHERE id = $1 AND fence = $2::bigint',
+            [id, taken.fence],
+          );
+        },
+      };
+    });
   }
 
-  async list(): Promise<CampaignEntry[]> {
-    const { pool } = await this.database();
-    const result = await pool.query<CampaignRow>(
-      `SELECT id, manifest, host, generation, (holder IS NOT NULL AND lease_until > now()) AS live
-         FROM sms_send.campaigns WHERE manifest IS NOT NULL`,
-    );
-    return result.rows
-      .map((row) => this.entryOf(row))
-      .sort((a, b) => (a.manifest.startedAt < b.manifest.startedAt ? 1 : -1));
+  list(): Promise<CampaignEntry[]> {
+    return guarded(this.where, async () => {
+      const { pool } = await this.database();
+      const result = await pool.query<CampaignRow>(
+        `SELECT id, manifest, host, generation, (holder IS NOT NULL AND lease_until > now()) AS live
+           FROM sms_send.campaigns WHERE manifest IS NOT NULL`,
+      );
+      return result.rows
+        .map((row) => this.entryOf(row))
+        .sort((a, b) => (a.manifest.startedAt < b.manifest.startedAt ? 1 : -1));
+    });
   }
 
-  async campaign(id: string): Promise<CampaignEntry | undefined> {
-    const { pool } = await this.database();
-    const result = await pool.query<CampaignRow>(
-      `SELECT id, manifest, host, generation, (holder IS NOT NULL AND lease_until > now()) AS live
-         FROM sms_send.campaigns WHERE id = $1 AND manifest IS NOT NULL`,
-      [id],
-    );
-    return result.rows[0] && this.entryOf(result.rows[0]);
+  campaign(id: string): Promise<CampaignEntry | undefined> {
+    return guarded(this.where, async () => {
+      const { pool } = await this.database();
+      const result = await pool.query<CampaignRow>(
+        `SELECT id, manifest, host, generation, (holder IS NOT NULL AND lease_until > now()) AS live
+           FROM sms_send.campaigns WHERE id = $1 AND manifest IS NOT NULL`,
+        [id],
+      );
+      return result.rows[0] && this.entryOf(result.rows[0]);
+    });
   }
 
   private entryOf(row: CampaignRow): CampaignEntry {
@@ -161,46 +171,50 @@ export class DatabaseStore implements CampaignStore {
     return pickCampaign(await this.list(), id, this.where);
   }
 
-  async detail(entry: CampaignEntry): Promise<CampaignDetail> {
-    const { pool } = await this.database();
-    const id = entry.manifest.id;
-    const found = await pool.query<{ journals: string; bytes: string; generation: number }>(
-      `SELECT count(DISTINCT j.generation)::text AS journals,
-              coalesce(sum(octet_length(j.line) + 1), 0)::text AS bytes, c.generation
-         FROM sms_send.campaigns c
-         LEFT JOIN sms_send.journal j ON j.campaign = c.id AND j.generation < c.generation
-        WHERE c.id = $1 GROUP BY c.generation`,
-      [id],
-    );
-    const row = found.rows[0];
-    const setAside = { journals: Number(row?.journals ?? 0), bytes: Number(row?.bytes ?? 0) };
-    if (!row || (entry.status !== 'running' && entry.status !== 'interrupted')) {
-      return { ...entry, countedFromJournal: false, setAside };
-    }
-    const journal = await readDatabaseJournal(pool, id, row.generation, entry.localDir).catch(
-      () => undefined,
-    );
-    if (!journal) return { ...entry, countedFromJournal: false, setAside };
-    const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
-    for (const outcome of journal.results.outcomes()) counts[outcome]++;
-    return { ...entry, counts, countedFromJournal: true, setAside };
+  detail(entry: CampaignEntry): Promise<CampaignDetail> {
+    return guarded(this.where, async () => {
+      const { pool } = await this.database();
+      const id = entry.manifest.id;
+      const found = await pool.query<{ journals: string; bytes: string; generation: number }>(
+        `SELECT count(DISTINCT j.generation)::text AS journals,
+                coalesce(sum(octet_length(j.line) + 1), 0)::text AS bytes, c.generation
+           FROM sms_send.campaigns c
+           LEFT JOIN sms_send.journal j ON j.campaign = c.id AND j.generation < c.generation
+          WHERE c.id = $1 GROUP BY c.generation`,
+        [id],
+      );
+      const row = found.rows[0];
+      const setAside = { journals: Number(row?.journals ?? 0), bytes: Number(row?.bytes ?? 0) };
+      if (!row || (entry.status !== 'running' && entry.status !== 'interrupted')) {
+        return { ...entry, countedFromJournal: false, setAside };
+      }
+      const journal = await readDatabaseJournal(pool, id, row.generation, entry.localDir).catch(
+        () => undefined,
+      );
+      if (!journal) return { ...entry, countedFromJournal: false, setAside };
+      const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+      for (const outcome of journal.results.outcomes()) counts[outcome]++;
+      return { ...entry, counts, countedFromJournal: true, setAside };
+    });
   }
 
-  async prune(before: Date): Promise<string[]> {
-    const { pool } = await this.database();
-    const result = await pool.query<{ id: string }>(
-      `DELETE FROM sms_send.campaigns
-        WHERE manifest->>'status' = 'finished'
-          AND coalesce(manifest->>'finishedAt', manifest->>'updatedAt')::timestamptz < $1
-          AND NOT (holder IS NOT NULL AND lease_until > now())
-        RETURNING id`,
-      [before.toISOString()],
-    );
-    const removed = result.rows.map((row) => row.id).sort();
-    for (const id of removed) {
-      await rm(this.localFolder(id), { recursive: true, force: true });
-    }
-    return removed;
+  prune(before: Date): Promise<string[]> {
+    return guarded(this.where, async () => {
+      const { pool } = await this.database();
+      const result = await pool.query<{ id: string }>(
+        `DELETE FROM sms_send.campaigns
+          WHERE manifest->>'status' = 'finished'
+            AND coalesce(manifest->>'finishedAt', manifest->>'updatedAt')::timestamptz < $1
+            AND NOT (holder IS NOT NULL AND lease_until > now())
+          RETURNING id`,
+        [before.toISOString()],
+      );
+      const removed = result.rows.map((row) => row.id).sort();
+      for (const id of removed) {
+        await rm(this.localFolder(id), { recursive: true, force: true });
+      }
+      return removed;
+    });
   }
 
   async rehearsalOf(report: string): Promise<CampaignEntry | undefined> {
@@ -210,77 +224,85 @@ export class DatabaseStore implements CampaignStore {
     );
   }
 
-  async dlrSecret(): Promise<KeyObject> {
-    const { pool } = await this.database();
-    // Two runs making the first secret at once: one insert wins, both read the same.
-    await pool.query(
-      'INSERT INTO sms_send.secrets (key) SELECT $1 WHERE NOT EXISTS (SELECT 1 FROM sms_send.secrets WHERE retired_at IS NULL) ON CONFLICT DO NOTHING',
-      [randomBytes(SECRET_BYTES)],
-    );
-    const result = await pool.query<{ key: Buffer }>(
-      'SELECT key FROM sms_send.secrets WHERE retired_at IS NULL',
-    );
-    return createSecretKey(result.rows[0]!.key);
-  }
-
-  async dlrSecrets(): Promise<KeyObject[]> {
-    const { pool } = await this.database();
-    const result = await pool.query<{ key: Buffer }>(
-      'SELECT key FROM sms_send.secrets ORDER BY retired_at IS NOT NULL, id DESC',
-    );
-    return result.rows.map((row) => createSecretKey(row.key));
-  }
-
-  async dlrSecretsVersion(): Promise<string> {
-    const { pool } = await this.database();
-    const result = await pool.query<{ version: string }>(
-      "SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || count(retired_at) AS version FROM sms_send.secrets",
-    );
-    return result.rows[0]!.version;
-  }
-
-  async recordConfirmed(report: string, rows: readonly RowResult[]): Promise<string | undefined> {
-    if (rows.length === 0) return undefined;
-    const path = resolve(report);
-    const entry = (await this.list()).find((e) => e.manifest.reports.at(-1) === path);
-    if (!entry) return undefined;
-    const { pool } = await this.database();
-    const id = entry.manifest.id;
-    return transaction(pool, async (client) => {
-      const found = await client.query<{ manifest: Manifest; generation: number; live: boolean }>(
-        `SELECT manifest, generation, (holder IS NOT NULL AND lease_until > now()) AS live
-           FROM sms_send.campaigns WHERE id = $1 FOR UPDATE`,
-        [id],
+  dlrSecret(): Promise<KeyObject> {
+    return guarded(this.where, async () => {
+      const { pool } = await this.database();
+      // Two runs making the first secret at once: one insert wins, both read the same.
+      await pool.query(
+        'INSERT INTO sms_send.secrets (key) SELECT $1 WHERE NOT EXISTS (SELECT 1 FROM sms_send.secrets WHERE retired_at IS NULL) ON CONFLICT DO NOTHING',
+        [randomBytes(SECRET_BYTES)],
       );
-      const row = found.rows[0];
-      // A run holds the campaign: it writes the report and its state; nothing is changed here.
-      if (!row || row.live) return undefined;
-      const state = await readDatabaseJournal(pool, id, row.generation, this.localFolder(id));
-      const open = rows.filter((r) => {
-        const outcome = state?.results.outcome(r.row);
-        return outcome === 'unknown' || (outcome === undefined && state?.inFlight.has(r.row));
+      const result = await pool.query<{ key: Buffer }>(
+        'SELECT key FROM sms_send.secrets WHERE retired_at IS NULL',
+      );
+      return createSecretKey(result.rows[0]!.key);
+    });
+  }
+
+  dlrSecrets(): Promise<KeyObject[]> {
+    return guarded(this.where, async () => {
+      const { pool } = await this.database();
+      const result = await pool.query<{ key: Buffer }>(
+        'SELECT key FROM sms_send.secrets ORDER BY retired_at IS NOT NULL, id DESC',
+      );
+      return result.rows.map((row) => createSecretKey(row.key));
+    });
+  }
+
+  dlrSecretsVersion(): Promise<string> {
+    return guarded(this.where, async () => {
+      const { pool } = await this.database();
+      const result = await pool.query<{ version: string }>(
+        "SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || count(retired_at) AS version FROM sms_send.secrets",
+      );
+      return result.rows[0]!.version;
+    });
+  }
+
+  recordConfirmed(report: string, rows: readonly RowResult[]): Promise<string | undefined> {
+    return guarded(this.where, async () => {
+      if (rows.length === 0) return undefined;
+      const path = resolve(report);
+      const entry = (await this.list()).find((e) => e.manifest.reports.at(-1) === path);
+      if (!entry) return undefined;
+      const { pool } = await this.database();
+      const id = entry.manifest.id;
+      return transaction(pool, async (client) => {
+        const found = await client.query<{ manifest: Manifest; generation: number; live: boolean }>(
+          `SELECT manifest, generation, (holder IS NOT NULL AND lease_until > now()) AS live
+             FROM sms_send.campaigns WHERE id = $1 FOR UPDATE`,
+          [id],
+        );
+        const row = found.rows[0];
+        // A run holds the campaign: it writes the report and its state; nothing is changed here.
+        if (!row || row.live) return undefined;
+        const state = await readDatabaseJournal(pool, id, row.generation, this.localFolder(id));
+        const open = rows.filter((r) => {
+          const outcome = state?.results.outcome(r.row);
+          return outcome === 'unknown' || (outcome === undefined && state?.inFlight.has(r.row));
+        });
+        if (open.length === 0) return id;
+        await client.query(
+          'INSERT INTO sms_send.journal (campaign, generation, line) VALUES ($1, $2, $3)',
+          [id, row.generation, JSON.stringify(resultLine('dlr', open))],
+        );
+        const manifest = row.manifest;
+        const moved = Math.min(open.length, manifest.counts.unknown);
+        const counts = {
+          ...manifest.counts,
+          unknown: manifest.counts.unknown - moved,
+          accepted: manifest.counts.accepted + moved,
+        };
+        await client.query('UPDATE sms_send.campaigns SET manifest = $2::jsonb WHERE id = $1', [
+          id,
+          JSON.stringify({
+            ...manifest,
+            counts,
+            updatedAt: new Date(systemClock.now()).toISOString(),
+          }),
+        ]);
+        return id;
       });
-      if (open.length === 0) return id;
-      await client.query(
-        'INSERT INTO sms_send.journal (campaign, generation, line) VALUES ($1, $2, $3)',
-        [id, row.generation, JSON.stringify(resultLine('dlr', open))],
-      );
-      const manifest = row.manifest;
-      const moved = Math.min(open.length, manifest.counts.unknown);
-      const counts = {
-        ...manifest.counts,
-        unknown: manifest.counts.unknown - moved,
-        accepted: manifest.counts.accepted + moved,
-      };
-      await client.query('UPDATE sms_send.campaigns SET manifest = $2::jsonb WHERE id = $1', [
-        id,
-        JSON.stringify({
-          ...manifest,
-          counts,
-          updatedAt: new Date(systemClock.now()).toISOString(),
-        }),
-      ]);
-      return id;
     });
   }
 

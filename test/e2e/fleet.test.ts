@@ -1,0 +1,218 @@
+// Never twice across machines, in the spirit of Jepsen: several "hosts" (processes of the built
+// binary, each with its own state directory and report) share one PostgreSQL and one simulator.
+// Two start at once; the sender is killed at random instants, loses its database connection, is
+// paused past its lease, or sees the database restart; another host with --once finishes. Every
+// trial is checked against the simulator's ledger, not against sms-send's own state.
+// SMS_SEND_FLEET_TRIALS sets the trials per case (docs/fleet.md pastes a run of 20).
+import type { ChildProcess } from 'node:child_process';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { findDuplicates, startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { collect, killLeft, startCli, type CliResult } from '../helpers/cli.js';
+import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
+import { startPostgres, type Postgres } from '../helpers/postgres.js';
+import { waitFor } from '../helpers/reliability.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
+
+const TRIALS = Number(process.env['SMS_SEND_FLEET_TRIALS'] ?? 1);
+const RECORDS = 300;
+const BATCH = 10;
+const CONCURRENCY = 2;
+/** The most records a run can have in flight when it dies: they may end `unknown`. */
+const IN_FLIGHT = BATCH * CONCURRENCY;
+const LEASE = '2s';
+
+let server: Postgres;
+beforeAll(async () => {
+  server = await startPostgres();
+}, 60_000);
+afterAll(() => server.stop());
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let sim: Simulator;
+let input: string;
+const children: ChildProcess[] = [];
+beforeEach(async () => {
+  dir = await tempDir();
+  input = join(dir.path, 'campaign.csv');
+  await writeCampaignCsv(input, RECORDS);
+  await freshSimulator();
+});
+
+/** A simulator of the trial's own; answers slow enough that a send can be hit mid-way. */
+async function freshSimulator(): Promise<void> {
+   
+  await sim?.stop();
+  sim = await startSimulator({ seed: 11, faults: { latencyMs: 40 } });
+}
+afterEach(async () => {
+  killLeft(children);
+  await sim.stop();
+  sim = undefined as unknown as Simulator;
+  await dir.remove();
+});
+
+/** A seeded sequence of numbers in [0, 1): each run of the file hits the same instants. */
+function random(seed: number): () => number {
+  let s = seed;
+  return () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+}
+
+/** `sms-send campaign.csv` on host `host`, against the shared simulator, its requests tagged. */
+async function host(name: string, stateUrl: string, extra: string[] = []): Promise<ChildProcess> {
+  const home = join(dir.path, name);
+  await mkdir(home, { recursive: true });
+  const child = startCli(
+    [
+      input,
+      '--endpoint',
+      `${sim.url}?host=${name}`,
+      '--report',
+      join(home, 'report.csv'),
+      '--batch-size',
+      String(BATCH),
+      '--concurrency',
+      String(CONCURRENCY),
+      '--outage-grace',
+      '0',
+      '--lease',
+      LEASE,
+      '--yes',
+      ...extra,
+    ],
+    {
+      cwd: home,
+      env: {
+        SMS_SEND_STATE_DIR: join(home, 'state'),
+        SMS_SEND_STATE_URL: stateUrl,
+        SMS_SEND_USERNAME: 'u',
+        SMS_SEND_PASSWORD: 'p',
+      },
+    },
+  );
+  children.push(child);
+  return child;
+}
+
+/** Runs `--once` on host `name` until it is not refused for a live lease (exit 4). */
+async function finishOn(name: string, stateUrl: string): Promise<CliResult> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await collect(await host(name, stateUrl, ['--once']));
+    if (result.code !== 4 || attempt === 20) return result;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** Requests host `name` sent, by the simulator's count. */
+const requestsOf = (name: string) =>
+  sim.requests.filter((r) => r.path.endsWith(`?host=${name}`)).length;
+
+/**
+ * The promise, checked against the ledger: no MessageId accepted twice, and the final report has
+ * every record once, each accepted one in the ledger, each in the ledger accepted or unknown, and
+ * no more unknown than one run can have in flight.
+ */
+async function checkFinished(finisher: string, finished: CliResult): Promise<void> {
+  expect(findDuplicates(sim.ledger)).toEqual([]);
+  expect([0, 1], finished.stderr).toContain(finished.code);
+  const rows = parseCsv(await readFile(join(dir.path, finisher, 'report.csv'), 'utf8'));
+  expect(new Set(rows.map((row) => row['row'])).size).toBe(RECORDS);
+  const ledger = new Set(sim.ledger.map((entry) => entry.messageId));
+  for (const row of rows) {
+    if (row['outcome'] === 'accepted') expect(ledger.has(row['messageId']!)).toBe(true);
+    if (ledger.has(row['messageId']!)) expect(['accepted', 'unknown']).toContain(row['outcome']);
+  }
+  expect(rows.filter((row) => row['outcome'] === 'unknown').length).toBeLessThanOrEqual(IN_FLIGHT);
+}
+
+const atLeast = (n: number) => () => (sim.ledger.length >= n ? true : undefined);
+
+describe('a fleet of hosts sharing one PostgreSQL', () => {
+  it(`two hosts start the same campaign at the same instant: one sends (${TRIALS} trials)`, async () => {
+    for (let trial = 0; trial < TRIALS; trial++) {
+      await freshSimulator();
+      const stateUrl = await server.database();
+      const [a, b] = await Promise.all([host(`a${trial}`, stateUrl), host(`b${trial}`, stateUrl)]);
+      const results = await Promise.all([collect(a), collect(b)]);
+      const codes = results.map((r) => r.code).sort();
+      expect(codes[0], results.map((r) => r.stderr).join('\n')).toBe(0);
+      expect([2, 4]).toContain(codes[1]);
+      expect(findDuplicates(sim.ledger)).toEqual([]);
+      expect(sim.ledger).toHaveLength(RECORDS);
+    }
+  }, 120_000);
+
+  it(`the sender killed at a random instant; another host with --once finishes (${TRIALS} trials)`, async () => {
+    const next = random(20261128);
+    for (let trial = 0; trial < TRIALS; trial++) {
+      await freshSimulator();
+      const stateUrl = await server.database();
+      const sender = await host(`a${trial}`, stateUrl);
+      const killAt = Math.floor(next() * (RECORDS - IN_FLIGHT));
+      await waitFor(atLeast(killAt), `${killAt} messages sent`);
+      sender.kill('SIGKILL');
+      await collect(sender);
+      await checkFinished(`b${trial}`, await finishOn(`b${trial}`, stateUrl));
+    }
+  }, 240_000);
+
+  it(`the sender's database connection cut or silenced mid-send: it posts nothing more (${TRIALS} trials)`, async () => {
+    for (let trial = 0; trial < TRIALS; trial++) {
+      await freshSimulator();
+      const stateUrl = await server.database();
+      const proxy = await startTcpProxy(server.port);
+      const viaProxy = stateUrl.replace(`:${server.port}/`, `:${proxy.port}/`);
+      const sender = await host(`a${trial}`, viaProxy);
+      const ended = collect(sender);
+      await waitFor(atLeast(RECORDS / 3), 'a third sent');
+      if (trial % 2 === 0) proxy.cut();
+      else proxy.silence();
+      const cutAt = requestsOf(`a${trial}`);
+      const stopped = await ended;
+      expect([4, 6], stopped.stderr).toContain(stopped.code);
+      // Only what was already on its way: its record committed before the connection went.
+      expect(requestsOf(`a${trial}`) - cutAt).toBeLessThanOrEqual(CONCURRENCY);
+      await proxy.close();
+      await checkFinished(`b${trial}`, await finishOn(`b${trial}`, stateUrl));
+    }
+  }, 240_000);
+
+  it(`the sender paused past its lease; another host finishes; woken, it posts nothing (${TRIALS} trials)`, async () => {
+    for (let trial = 0; trial < TRIALS; trial++) {
+      await freshSimulator();
+      const stateUrl = await server.database();
+      const sender = await host(`a${trial}`, stateUrl);
+      const ended = collect(sender);
+      await waitFor(atLeast(RECORDS / 3), 'a third sent');
+      sender.kill('SIGSTOP');
+      const pausedAt = requestsOf(`a${trial}`);
+      const finished = await finishOn(`b${trial}`, stateUrl);
+      const before = sim.ledger.length;
+      sender.kill('SIGCONT');
+      const woken = await ended;
+      expect(woken.code, woken.stderr).toBe(4);
+      expect(requestsOf(`a${trial}`)).toBe(pausedAt);
+      expect(sim.ledger).toHaveLength(before);
+      await checkFinished(`b${trial}`, finished);
+    }
+  }, 240_000);
+
+  it(`the database restarts mid-send: the run stops or goes on, never sends twice (${TRIALS} trials)`, async () => {
+    for (let trial = 0; trial < TRIALS; trial++) {
+      await freshSimulator();
+      const stateUrl = await server.database();
+      const sender = await host(`a${trial}`, stateUrl);
+      const ended = collect(sender);
+      await waitFor(atLeast(RECORDS / 3), 'a third sent');
+      await server.restart();
+      const first = await ended;
+      expect([0, 1, 4, 6], first.stderr).toContain(first.code);
+      if (first.code === 0 || first.code === 1) {
+        expect(findDuplicates(sim.ledger)).toEqual([]);
+        continue;
+      }
+      await checkFinished(`b${trial}`, await finishOn(`b${trial}`, stateUrl));
+    }
+  }, 240_000);
+});

@@ -1,0 +1,67 @@
+// sms-send's schema in a real PostgreSQL: made once by runs that start together, refused when a
+// newer sms-send made it, and a user without the right to make it is told which grant it needs.
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DatabaseStore } from '../../../src/journal/postgres/index.js';
+import { ExitCode } from '../../../src/shared/errors.js';
+import { startPostgres, type Postgres } from '../../helpers/postgres.js';
+
+let server: Postgres;
+beforeAll(async () => {
+  server = await startPostgres();
+}, 60_000);
+afterAll(() => server.stop());
+
+const store = (stateUrl: string) =>
+  new DatabaseStore({ stateUrl, stateDir: join('/nonexistent', 'cache'), leaseMs: 30_000 });
+
+async function sql(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+describe("sms-send's schema", () => {
+  it('is made once by eight runs that start together, at version 1', async () => {
+    const url = await server.database();
+    const stores = Array.from({ length: 8 }, () => store(url));
+    expect(await Promise.all(stores.map((s) => s.list()))).toEqual(stores.map(() => []));
+    await Promise.all(stores.map((s) => s.close()));
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const version = await client.query("SELECT value FROM sms_send.meta WHERE key = 'version'");
+    await client.end();
+    expect(version.rows).toEqual([{ value: '1' }]);
+  });
+
+  it('of a newer version is refused (exit 2), naming both versions', async () => {
+    const url = await server.database();
+    await store(url).list();
+    await sql(url, "UPDATE sms_send.meta SET value = '7' WHERE key = 'version'");
+    const newer = store(url);
+    const error = await newer
+      .list()
+      .catch((e: unknown) => e as { exitCode: number; message: string });
+    expect(error).toMatchObject({ exitCode: ExitCode.usage });
+    expect((error as { message: string }).message).toMatch(/schema version 7, and this sms-send knows version 1/);
+    await newer.close();
+  });
+
+  it('a user without the right to make it is refused (exit 2), naming the grant', async () => {
+    const url = await server.database();
+    await sql(server.url, 'CREATE ROLE plain LOGIN').catch(() => undefined);
+    const asPlain = url.replace('postgres@', 'plain@');
+    const refused = store(asPlain);
+    const error = await refused
+      .list()
+      .catch((e: unknown) => e as { exitCode: number; message: string });
+    expect(error).toMatchObject({ exitCode: ExitCode.usage });
+    expect((error as { message: string }).message).toMatch(/GRANT CREATE ON DATABASE/);
+    await refused.close();
+  });
+});
