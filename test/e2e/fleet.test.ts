@@ -42,7 +42,6 @@ beforeEach(async () => {
 
 /** A simulator of the trial's own; answers slow enough that a send can be hit mid-way. */
 async function freshSimulator(): Promise<void> {
-   
   await sim?.stop();
   sim = await startSimulator({ seed: 11, faults: { latencyMs: 40 } });
 }

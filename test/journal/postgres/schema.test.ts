@@ -48,7 +48,9 @@ describe("sms-send's schema", () => {
       .list()
       .catch((e: unknown) => e as { exitCode: number; message: string });
     expect(error).toMatchObject({ exitCode: ExitCode.usage });
-    expect((error as { message: string }).message).toMatch(/schema version 7, and this sms-send knows version 1/);
+    expect((error as { message: string }).message).toMatch(
+      /schema version 7, and this sms-send knows version 1/,
+    );
     await newer.close();
   });
 
