@@ -36,15 +36,17 @@ export async function appendLines(
   lines: readonly string[],
 ): Promise<void> {
   const sentAt = monotonicClock.now();
-  const result = await pool.query(
-    `WITH held AS (
+  const result = await pool.query({
+    // Named: the server plans it once per connection.
+    name: 'sms-send-journal-append',
+    text: `WITH held AS (
        UPDATE sms_send.campaigns SET lease_until = now() + make_interval(secs => $3)
         WHERE id = $1 AND fence = $2::bigint RETURNING id, generation)
      INSERT INTO sms_send.journal (campaign, generation, line)
      SELECT held.id, held.generation, line FROM held, unnest($4::text[]) WITH ORDINALITY AS l(line, n)
       ORDER BY n`,
-    [lease.id, lease.fence, leaseSeconds(lease), lines],
-  );
+    values: [lease.id, lease.fence, leaseSeconds(lease), lines],
+  });
   if (result.rowCount === 0) {
     const lost = new HoldLostError(lease.id);
     lease.lose(lost);
@@ -87,7 +89,10 @@ export class DatabaseJournal implements JournalSink {
     }
     return new Promise((resolve, reject) => {
       this.pending.push({ line: text, keep, resolve, reject });
-      this.flushing ??= this.flush();
+      // A `posted` line waits for the next statement: its loss (a killed run) only leaves its
+      // batch "recorded, not known to have left", and a statement of its own would cost a third
+      // of the journal's round trips.
+      if (line.t !== 'posted') this.flushing ??= this.flush();
     });
   }
 
@@ -109,7 +114,7 @@ export class DatabaseJournal implements JournalSink {
         );
         for (const p of group) p.resolve();
       } catch (error) {
-        this.failed ??= error instanceof Error ? error : new Error(String(error));
+        this.failed ??= await heldElsewhere(this.pool, this.lease, error);
         for (const p of group) {
           if (p.keep) {
             this.held.push(p.line);
@@ -126,7 +131,7 @@ export class DatabaseJournal implements JournalSink {
   }
 
   async rewrite(): Promise<boolean> {
-    await this.flushing;
+    await this.drain();
     if (this.held.length === 0) return true;
     try {
       await appendLines(this.pool, this.lease, this.held);
@@ -138,13 +143,42 @@ export class DatabaseJournal implements JournalSink {
   }
 
   async settle(): Promise<boolean> {
-    await this.flushing;
+    await this.drain();
     return this.failure === undefined && this.held.length === 0;
   }
 
   async close(): Promise<void> {
+    await this.drain();
+  }
+
+  /** Writes what waits, `posted` lines included. */
+  private async drain(): Promise<void> {
+    if (this.pending.length > 0) this.flushing ??= this.flush();
     await this.flushing;
   }
+}
+
+/**
+ * Why a statement failed, as the run should tell it: a run that timed out or lost its connection
+ * (paused past its lease, cut off) and finds another run's number on the campaign was taken over.
+ */
+async function heldElsewhere(pool: Pool, lease: Lease, error: unknown): Promise<Error> {
+  const failure = error instanceof Error ? error : new Error(String(error));
+  if (failure instanceof HoldLostError) return failure;
+  try {
+    const found = await pool.query<{ fence: string }>(
+      'SELECT fence::text AS fence FROM sms_send.campaigns WHERE id = $1',
+      [lease.id],
+    );
+    if (found.rows[0]?.fence !== lease.fence) {
+      const lost = new HoldLostError(lease.id);
+      lease.lose(lost);
+      return lost;
+    }
+  } catch {
+    // The database cannot say: the failure stands as it is.
+  }
+  return failure;
 }
 
 /**

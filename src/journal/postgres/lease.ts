@@ -106,11 +106,12 @@ export class Lease {
     if (this.lost) return;
     const sentAt = monotonicClock.now();
     try {
-      const result = await this.pool.query(
-        `UPDATE sms_send.campaigns SET lease_until = now() + make_interval(secs => $3)
-          WHERE id = $1 AND fence = $2::bigint`,
-        [this.id, this.fence, this.leaseMs / 1000],
-      );
+      const result = await this.pool.query({
+        name: 'sms-send-lease-renew',
+        text: `UPDATE sms_send.campaigns SET lease_until = now() + make_interval(secs => $3)
+                WHERE id = $1 AND fence = $2::bigint`,
+        values: [this.id, this.fence, this.leaseMs / 1000],
+      });
       if (result.rowCount === 0) this.lose(new HoldLostError(this.id));
       else this.confirmed(sentAt);
     } catch {
