@@ -79,11 +79,14 @@ async function postWithRetries(
     if (verdict.kind !== 'retry' || attempt > retry.retries) {
       return { answer, attempts: attempt, retried };
     }
-    const delayMs = verdict.retryAfterMs ?? backoffDelay(attempt, undefined, retry.random);
-    if (delayMs > retry.timeoutMs) {
-      const asked = `the gateway asked to wait ${Math.ceil(delayMs / 1000)} s (Retry-After), longer than --timeout`;
+    const asked = verdict.retryAfterMs;
+    // A backoff of our own is cut to the timeout; only a wait the gateway asked for ends the check.
+    const delayMs =
+      asked ?? Math.min(backoffDelay(attempt, undefined, retry.random), retry.timeoutMs);
+    if (asked !== undefined && asked > retry.timeoutMs) {
+      const why = `the gateway asked to wait ${Math.ceil(asked / 1000)} s (Retry-After), longer than --timeout`;
       return {
-        answer: { ...answer, verdict: { ...verdict, reason: `${verdict.reason}; ${asked}` } },
+        answer: { ...answer, verdict: { ...verdict, reason: `${verdict.reason}; ${why}` } },
         attempts: attempt,
         retried,
       };

@@ -131,6 +131,7 @@ export async function* readSpool(
       for await (const chunk of lineChunks(handle)) yield chunk.map((line) => check.next(line));
     } else {
       for await (const block of lineBlocks(handle)) {
+        check.noZeros(block);
         const entries: Entry[] = [];
         eachLine(block, (start, end) => {
           const row = check.passed(block, start);
@@ -173,8 +174,17 @@ class LineCheck {
 
   constructor(private readonly path: string) {}
 
+  /**
+   * No spool line holds a zero byte: a range of them is what a crash leaves of pages that never
+   * reached the disk, and one inside a line would otherwise be sent as part of its JSON.
+   */
+  noZeros(block: Uint8Array): void {
+    if (block.indexOf(0) >= 0) this.refuse('it holds zero bytes, as a crash leaves them');
+  }
+
   /** The next line, decoded: counted, in order, whole. */
   next(line: string): Entry {
+    if (line.includes('\0')) this.refuse(`line ${this.count + 1} holds zero bytes`);
     const entry = this.whole(line);
     this.count++;
     if (entry.kind === 'message') this.follows(entry.row);

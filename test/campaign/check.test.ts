@@ -81,4 +81,14 @@ describe('check against a gateway that sheds load', () => {
     expect(run.check.retried).toHaveLength(1);
     expect(run.check.retried![0]).toMatch(/refused/);
   });
+
+  it('a backoff of its own is cut to --timeout, never taken for a Retry-After the gateway asked', async () => {
+    const sim = await suite.simulator();
+    const url = sim.url;
+    await sim.stop();
+    const run = await check(url, '--retries', '2', '--timeout', '200ms');
+    expect(run.code).toBe(3);
+    expect(run.check.attempts).toBe(3);
+    expect(run.check.reason).not.toContain('Retry-After');
+  });
 });

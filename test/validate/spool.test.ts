@@ -115,7 +115,25 @@ describe('a spool read back', () => {
         l[3] = '\0'.repeat(l[3]!.length);
         return l.join('\n');
       },
-      /line 4 is not/,
+      /zero bytes/,
+    ],
+    [
+      'with zeros inside one message, its start and end as written',
+      (t: string) => {
+        const l = lines(t);
+        l[2] = `${l[2]!.slice(0, 12)}${'\0'.repeat(5)}${l[2]!.slice(17)}`;
+        return l.join('\n');
+      },
+      /zero bytes/,
+    ],
+    [
+      'with zeros from the middle of one line into the next',
+      (t: string) => {
+        const text = lines(t);
+        const at = text.slice(0, 2).join('\n').length + 20;
+        return `${t.slice(0, at)}${'\0'.repeat(text[2]!.length)}${t.slice(at + text[2]!.length)}`;
+      },
+      /zero bytes/,
     ],
     [
       'with two lines swapped',

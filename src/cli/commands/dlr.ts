@@ -5,7 +5,8 @@ import {
   type ReceiverRequest,
 } from '../../campaign/deliveries.js';
 import { dlrApplyDocument, receiverDocument } from '../../campaign/documents.js';
-import { ExitCode } from '../../shared/errors.js';
+import { ExitCode, InterruptedError } from '../../shared/errors.js';
+import { shellWord } from '../ui/format.js';
 import { isFile } from '../../shared/files.js';
 import { colorFor } from '../ui/color.js';
 import { watchSignals } from '../ui/signals.js';
@@ -62,8 +63,23 @@ export async function runDlr(flags: DlrFlags, program: string): Promise<ExitCode
   const progress = showReceiverProgress(receiver, { verbose: flags.verbose === true }, err);
   try {
     await stopped;
-    const fold = await receiver.stop();
-    await started.recorded();
+    // A third signal gives up the last fold: the log has every report, and dlr apply folds it in.
+    const abandoned = new Promise<never>((_, reject) =>
+      signals.abandon.addEventListener(
+        'abort',
+        () =>
+          reject(
+            new InterruptedError(
+              `stopped before the reports received were folded into ${reportPath}; the log ` +
+                `${logPath} has every one of them. Fold them in with:\n  ${program} dlr apply ` +
+                `--report ${shellWord(reportPath)} --from ${shellWord(logPath)}`,
+            ),
+          ),
+        { once: true },
+      ),
+    );
+    const fold = await Promise.race([receiver.stop(), abandoned]);
+    await Promise.race([started.recorded(), abandoned]);
     progress.stop();
     return printSummary(flags, program, { receiver, fold, reportPath, logPath });
   } finally {

@@ -6,6 +6,8 @@ export interface SignalWatch {
   stop: AbortSignal;
   /** Aborted by the second: requests in flight are abandoned. */
   abort: AbortSignal;
+  /** Aborted by a third: whatever is still being finished is given up. */
+  abandon: AbortSignal;
   dispose(): void;
 }
 
@@ -15,6 +17,7 @@ export function watchSignals(on: {
 }): SignalWatch {
   const stop = new AbortController();
   const abort = new AbortController();
+  const abandon = new AbortController();
   const handler = (signal: NodeJS.Signals) => {
     if (!stop.signal.aborted) {
       stop.abort();
@@ -22,13 +25,14 @@ export function watchSignals(on: {
     } else if (!abort.signal.aborted) {
       abort.abort();
       on.second(signal);
-    }
+    } else abandon.abort();
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
   return {
     stop: stop.signal,
     abort: abort.signal,
+    abandon: abandon.signal,
     dispose() {
       process.off('SIGINT', handler);
       process.off('SIGTERM', handler);
