@@ -10,9 +10,11 @@ import {
 } from './ledger.js';
 import { credentialCheck, type Credentials } from './rules.js';
 import { SimulatorServer } from './server.js';
+import { LedgerBook, type LedgerStats } from './book.js';
 
 export type { DeliveryReportCall, DeliveryReportOptions, DeliveryReportRecord } from './dlr.js';
 export type { FaultOptions } from './faults.js';
+export type { LedgerStats } from './book.js';
 export {
   findDuplicates,
   type LedgerEntry,
@@ -63,6 +65,11 @@ export interface SimulatorOptions {
    * gives; `random`: 32 random hex digits each, as a gateway that does not count up may give.
    */
   transactionIds?: TransactionIds;
+  /**
+   * Write every accepted message here as NDJSON (MessageId, destination, TransactionId, time), and
+   * count the MessageIds, distinct and repeated, for `stats()` and `GET /stats`.
+   */
+  ledgerFile?: string;
 }
 
 export type TransactionIds = 'counter' | 'random';
@@ -77,6 +84,8 @@ export interface Simulator {
   readonly requests: readonly RequestRecord[];
   /** Messages accepted since start, including any the ledger limit has dropped. */
   readonly acceptedCount: number;
+  /** Accepted messages; with a ledger file, their MessageIds distinct and repeated. */
+  stats(): LedgerStats;
   /** HTTP requests received since start, including any the request limit has dropped. */
   readonly requestCount: number;
   /** Delivery reports attempted (empty unless `deliveryReports` was set). */
@@ -155,6 +164,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const reporter =
     options.deliveryReports && new DeliveryReporter(options.deliveryReports, Math.trunc(seed));
   const checkCredentials = credentialCheck(options.credentials);
+  const book = options.ledgerFile === undefined ? undefined : await LedgerBook.open(options.ledgerFile);
 
   const server = new SimulatorServer({
     seed: Math.trunc(seed),
@@ -167,6 +177,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     tls: options.tls,
     rehearsal: options.rehearsal === true,
     randomTransactionIds: options.transactionIds === 'random',
+    ...(book ? { book } : {}),
   });
   const port = await server.listen(options.port ?? 0, host);
   const scheme = options.tls ? 'https' : 'http';
@@ -197,6 +208,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     setFaults(next: FaultOptions) {
       faults = validateFaults(next);
     },
-    stop: () => server.stop(),
+    stats: () => server.stats(),
+    async stop() {
+      await server.stop();
+      await book?.close();
+    },
   };
 }

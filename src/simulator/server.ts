@@ -14,6 +14,7 @@ import { readCappedBody } from '../shared/body.js';
 import { decimal } from '../shared/digits.js';
 import { isPlainObject } from '../shared/plain-object.js';
 import { foldKeys, type FoldedFields } from './rules.js';
+import type { LedgerBook, LedgerStats } from './book.js';
 
 /** Larger bodies get 413: far above 100 messages of 1024 characters, far below a memory problem. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -39,6 +40,8 @@ export interface ServerContext {
   readonly rehearsal: boolean;
   /** TransactionIds of 32 random hex digits instead of a prefix and a counter. */
   readonly randomTransactionIds: boolean;
+  /** Every accepted message written down and its MessageId counted (`--ledger FILE`). */
+  readonly book?: LedgerBook;
 }
 
 /** Numbers instances so two simulators in one process never share a TransactionId prefix. */
@@ -157,6 +160,12 @@ export class SimulatorServer {
     return this.stopping;
   }
 
+  /** What `GET /stats` answers: accepted messages, and with a ledger file their MessageIds. */
+  stats(): LedgerStats {
+    const accepted = this.context.ledger.count;
+    return this.context.book?.stats(accepted) ?? { accepted };
+  }
+
   private nextTransactionId(): string {
     if (this.context.randomTransactionIds) return randomBytes(16).toString('hex');
     this.transactions += 1;
@@ -181,6 +190,10 @@ export class SimulatorServer {
     const pathname = queryAt < 0 ? target : target.slice(0, queryAt);
     const query = new URLSearchParams(queryAt < 0 ? '' : target.slice(queryAt + 1));
     const route = OPERATION.exec(pathname);
+    if (pathname === '/stats' && req.method === 'GET') {
+      this.answer(res, record, 'ok', 0, { status: 200, json: this.stats() });
+      return;
+    }
     if (!route) {
       this.answer(res, record, 'not-found', faults.delayMs, {
         status: 404,
@@ -413,6 +426,7 @@ export class SimulatorServer {
       rejectNext: () => faults.rejectNext(),
     });
     for (const entry of accepted) ledger.push(entry);
+    this.context.book?.add(accepted);
     record.accepted += accepted.length;
     if (reporter) for (const subject of reports) reporter.schedule(subject);
     return results;

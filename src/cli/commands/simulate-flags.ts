@@ -38,6 +38,10 @@ export function defineSimulate(program: Command, state: RunState): void {
     .option(
       '--dlr-mix <status=weight,...>',
       'statuses to report and their weights, e.g. DELIVRD=0.9,UNDELIV=0.05,EXPIRED=0.05',
+    )
+    .option(
+      '--ledger <file>',
+      'append every accepted message to FILE as NDJSON, and count MessageIds accepted twice (GET /stats, and the stop line)',
     );
   colorOption(simulate).action(async (options: Record<string, unknown>) => {
     const { runSimulate } = await import('./simulate.js');
@@ -53,6 +57,10 @@ export function defineSimulate(program: Command, state: RunState): void {
     },
     examples([
       ['a gateway to try sms-send against', 'sms-send simulate --port 8099'],
+      [
+        'check that nothing was sent twice: the stop line counts duplicates',
+        'sms-send simulate --port 8099 --ledger accepted.ndjson',
+      ],
       [
         'one that fails now and then, the same way every time',
         'sms-send simulate --port 8099 --fault unavailable=0.2 --fault rejectMessage=0.05 --seed 7',

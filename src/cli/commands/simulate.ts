@@ -16,6 +16,7 @@ export interface SimulateFlags {
   dlr?: boolean;
   dlrDelay?: number;
   dlrMix?: string;
+  ledger?: string;
 }
 
 /** Default delay of the simulator's delivery reports when `--dlr` is on. */
@@ -47,6 +48,7 @@ export async function runSimulate(flags: SimulateFlags, program: string): Promis
     ledgerLimit: 10_000,
     // What is sent here is a rehearsal: the same content sent for real later is not refused.
     rehearsal: true,
+    ...(flags.ledger === undefined ? {} : { ledgerFile: flags.ledger }),
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') {
       throw new UsageError(`port ${flags.port ?? 8099} is in use; pick another with --port`);
@@ -62,7 +64,7 @@ export async function runSimulate(flags: SimulateFlags, program: string): Promis
     process.once('SIGTERM', stop);
   });
   await simulator.stop();
-  process.stderr.write(`${renderSimulatorStopped(simulator.acceptedCount)}\n`);
+  process.stderr.write(`${renderSimulatorStopped(simulator.stats(), flags.ledger)}\n`);
   return ExitCode.ok;
 }
 

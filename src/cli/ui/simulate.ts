@@ -1,6 +1,6 @@
 // Renders the simulator's banner: where it listens, a send command that works as printed, what is on.
 import type { ChalkInstance } from 'chalk';
-import type { DeliveryReportOptions, FaultOptions } from '../../simulator/index.js';
+import type { DeliveryReportOptions, FaultOptions, LedgerStats } from '../../simulator/index.js';
 import { formatCount, plural, shellWord } from './format.js';
 
 export interface SimulatorBanner {
@@ -40,8 +40,14 @@ export function renderSimulatorBanner(banner: SimulatorBanner, c: ChalkInstance)
   ].join('\n');
 }
 
-export function renderSimulatorStopped(accepted: number): string {
-  return `simulator stopped after accepting ${plural(accepted, 'message')}`;
+/** The stop line: what was accepted, and with a ledger file how many MessageIds came twice. */
+export function renderSimulatorStopped(stats: LedgerStats, ledger?: string): string {
+  const line = `simulator stopped after accepting ${plural(stats.accepted, 'message')}`;
+  if (stats.distinct === undefined) return line;
+  return (
+    `${line}: ${plural(stats.distinct, 'MessageId')}, ` +
+    `${plural(stats.duplicates ?? 0, 'accepted twice', 'accepted twice')} (ledger ${ledger ?? ''})`
+  );
 }
 
 function describeFaults(faults: FaultOptions): string {

@@ -902,7 +902,16 @@ describe('simulator banner', () => {
   });
 
   it('counts what it accepted with separators and plurals', () => {
-    expect(renderSimulatorStopped(3000)).toBe('simulator stopped after accepting 3,000 messages');
-    expect(renderSimulatorStopped(1)).toBe('simulator stopped after accepting 1 message');
+    expect(renderSimulatorStopped({ accepted: 3000 })).toBe(
+      'simulator stopped after accepting 3,000 messages',
+    );
+    expect(renderSimulatorStopped({ accepted: 1 })).toBe(
+      'simulator stopped after accepting 1 message',
+    );
+    expect(
+      renderSimulatorStopped({ accepted: 3000, distinct: 2990, duplicates: 10 }, 'a.ndjson'),
+    ).toBe(
+      'simulator stopped after accepting 3,000 messages: 2,990 MessageIds, 10 accepted twice (ledger a.ndjson)',
+    );
   });
 });
