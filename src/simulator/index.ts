@@ -164,7 +164,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const reporter =
     options.deliveryReports && new DeliveryReporter(options.deliveryReports, Math.trunc(seed));
   const checkCredentials = credentialCheck(options.credentials);
-  const book = options.ledgerFile === undefined ? undefined : await LedgerBook.open(options.ledgerFile);
+  const book =
+    options.ledgerFile === undefined ? undefined : await LedgerBook.open(options.ledgerFile);
 
   const server = new SimulatorServer({
     seed: Math.trunc(seed),

@@ -123,7 +123,9 @@ export class SimulatorServer {
     instances += 1;
     // Random part: distinct across processes; instance number: distinct within one process.
     this.idPrefix = `${randomBytes(4).toString('hex')}${instances.toString(36)}-`;
-    const handle = (req: http.IncomingMessage, res: http.ServerResponse) => this.handle(req, res);
+    const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
+      if (!this.servedStats(req, res)) this.handle(req, res);
+    };
     const options = { keepAlive: true, noDelay: true };
     this.server = context.tls
       ? https.createServer({ ...options, ...context.tls }, handle)
@@ -160,6 +162,13 @@ export class SimulatorServer {
     return this.stopping;
   }
 
+  /** `GET /stats`, answered at once and kept out of the request log: it asks, it sends nothing. */
+  private servedStats(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+    if (req.method !== 'GET' || req.url !== '/stats') return false;
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(this.stats()));
+    return true;
+  }
+
   /** What `GET /stats` answers: accepted messages, and with a ledger file their MessageIds. */
   stats(): LedgerStats {
     const accepted = this.context.ledger.count;
@@ -190,10 +199,6 @@ export class SimulatorServer {
     const pathname = queryAt < 0 ? target : target.slice(0, queryAt);
     const query = new URLSearchParams(queryAt < 0 ? '' : target.slice(queryAt + 1));
     const route = OPERATION.exec(pathname);
-    if (pathname === '/stats' && req.method === 'GET') {
-      this.answer(res, record, 'ok', 0, { status: 200, json: this.stats() });
-      return;
-    }
     if (!route) {
       this.answer(res, record, 'not-found', faults.delayMs, {
         status: 404,
