@@ -64,7 +64,9 @@ export function looksLikeReportPath(what: string): boolean {
 /** What the page says of the campaign, from its manifest; credentials in an endpoint are masked. */
 export function campaignFacts(entry: CampaignEntry): CampaignFacts {
   const m = entry.manifest;
-  const gateway = (m.shape?.defaults as { Gateway?: unknown } | undefined)?.Gateway;
+  const defaults = m.shape?.defaults as
+    { Gateway?: unknown; DeliveryReportUrl?: unknown } | undefined;
+  const gateway = defaults?.Gateway;
   return {
     id: m.id,
     inputs: m.inputs.map((i) => i.path),
@@ -76,6 +78,8 @@ export function campaignFacts(entry: CampaignEntry): CampaignFacts {
     ...(typeof gateway === 'string' ? { gateway } : {}),
     runs: m.runs,
     ...(m.followUp ? { followUpOf: m.followUp.of } : {}),
+    ...(m.rehearsal ? { rehearsal: true } : {}),
+    deliveryReportUrl: typeof defaults?.DeliveryReportUrl === 'string',
   };
 }
 

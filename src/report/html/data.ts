@@ -27,6 +27,10 @@ export interface CampaignFacts {
   runs: number;
   /** A follow-up campaign: the campaign whose records it re-sends. */
   followUpOf?: string;
+  /** Every run went to a simulator: nothing reached a phone. */
+  rehearsal?: boolean;
+  /** Its messages carried the configured DeliveryReportUrl (`--dlr-url`, `deliveryReportUrl`). */
+  deliveryReportUrl?: boolean;
 }
 
 export interface AttentionRow {

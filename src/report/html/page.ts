@@ -46,7 +46,9 @@ const OUTCOME_LABELS: Record<string, string> = {
 };
 
 export function renderPage(data: PageData, context: PageContext): string {
-  const title = data.campaign ? `Campaign ${data.campaign.id}` : `Report ${data.counts.path}`;
+  const title = data.campaign
+    ? `Campaign ${data.campaign.id}${data.campaign.rehearsal ? ', a rehearsal' : ''}`
+    : `Report ${data.counts.path}`;
   const body = [
     header(data, title, context),
     campaignSection(data),
@@ -101,7 +103,12 @@ function campaignSection(data: PageData): Markup {
   const last = runs.at(-1);
   const rows = [
     row('ID', html`<code>${c.id}</code>`),
-    row('status', c.status),
+    row(
+      'status',
+      c.rehearsal
+        ? `${c.status}, a rehearsal: sent to a simulator only, nothing reached a phone`
+        : c.status,
+    ),
     row('inputs', html`${c.inputs.map((i) => html`<code>${i}</code> `)}`),
     c.followUpOf === undefined
       ? undefined
@@ -203,16 +210,25 @@ function outcomesSection(data: PageData): Markup {
   </section>`;
 }
 
+/** Why there is no delivery report to draw: none asked for, or none received so far. */
+function noReports(data: PageData): Markup {
+  const accepted = num(data.funnel.accepted);
+  if (data.campaign?.deliveryReportUrl === false) {
+    return html`No delivery reports (${accepted} accepted): this campaign's messages carried no
+      DeliveryReportUrl from its settings, so the gateway reports none, unless its input gave some
+      records one of their own. A campaign sent with <code>--dlr-url</code> gets them.`;
+  }
+  return html`No delivery reports in this report so far (${accepted} accepted). Receive them with
+    <code>sms-send dlr</code>, then make the page again.`;
+}
+
 function deliverySection(data: PageData): Markup {
   const f = data.funnel;
   const counted = f.delivered + f.undelivered + f.expired + f.pending;
   if (counted === 0) {
     return html`<section id="delivery">
       <h2>Delivery</h2>
-      <p>
-        No delivery reports in this report yet (${num(f.accepted)} accepted). Receive them with
-        <code>sms-send dlr</code>, then make the page again.
-      </p>
+      <p>${noReports(data)}</p>
     </section>`;
   }
   const bars: Bar[] = [

@@ -1,0 +1,67 @@
+// The page tells what can be known: a rehearsal says it was one, in its title and where the
+// campaign is described; a campaign whose messages asked for no delivery report is not told to
+// wait for some.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectPage, type CampaignFacts } from '../../../src/report/html/data.js';
+import { renderPage } from '../../../src/report/html/page.js';
+
+let dir: string;
+let report: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sms-send-page-story-'));
+  report = join(dir, 'r.csv');
+  await writeFile(
+    report,
+    'row,to,outcome,statusCode,statusDescription,transactionId,messageId,attempts,error\n' +
+      '1,4741000001,accepted,0,Accepted,t1,m-1,1,\n' +
+      '2,4741000002,accepted,0,Accepted,t2,m-2,1,\n',
+  );
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const facts = (over: Partial<CampaignFacts>): CampaignFacts => ({
+  id: 'c0ffee0123456789',
+  inputs: ['/in/c.csv'],
+  createdAt: '2026-11-28T08:00:00.000Z',
+  startedAt: '2026-11-28T08:00:00.000Z',
+  finishedAt: '2026-11-28T08:01:00.000Z',
+  status: 'finished',
+  target: 'http://127.0.0.1:8100',
+  runs: 1,
+  ...over,
+});
+
+async function page(campaign: CampaignFacts | undefined): Promise<string> {
+  const data = await collectPage(report, campaign ? { campaign } : {});
+  return renderPage(data, { generatedAt: Date.parse('2026-11-28T09:00:00Z'), program: 'sms-send' });
+}
+
+const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
+
+describe('the page says what can be known', () => {
+  it('a rehearsal says so in its title and its status', async () => {
+    const shown = await page(facts({ rehearsal: true }));
+    expect(shown).toContain('<title>Campaign c0ffee0123456789, a rehearsal</title>');
+    expect(text(shown)).toContain(
+      'status finished, a rehearsal: sent to a simulator only, nothing reached a phone',
+    );
+    const real = await page(facts({}));
+    expect(real).toContain('<title>Campaign c0ffee0123456789</title>');
+    expect(text(real)).not.toContain('rehearsal');
+  });
+
+  it.each([
+    [false, /carried no DeliveryReportUrl from its settings, so the gateway reports none/],
+    [
+      true,
+      /No delivery reports in this report so far \(2 accepted\)\. Receive them with sms-send dlr/,
+    ],
+  ])('with a DeliveryReportUrl %s: says %s', async (deliveryReportUrl, says) => {
+    const shown = text(await page(facts({ deliveryReportUrl })));
+    expect(shown).toMatch(says);
+    expect(shown).not.toMatch(/\byet\b/);
+  });
+});
