@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, resolve as resolvePath } from 'node:path';
-import { UsageError } from '../shared/errors.js';
+import { UsageError, type ErrorCode } from '../shared/errors.js';
 import { checkPremium } from '../message/rules.js';
 import { parseDuration } from '../shared/duration.js';
 import { envLayer, envName, PROFILE_ENV } from './env.js';
@@ -359,7 +359,7 @@ function warnIfReadable(file: string, warnings: string[]): void {
 function settingsError(
   where: string,
   problems: readonly ConfigProblem[],
-  code: string,
+  code: ErrorCode,
 ): UsageError {
   return new UsageError(
     formatProblems(where, problems),

@@ -139,7 +139,7 @@ function stateDirError(stateDir: string, error: unknown): UsageError {
   return new UsageError(
     `the state directory ${stateDir} cannot be written: ${describeSystemError(error)}; nothing was sent. ` +
       'Point --state-dir, SMS_SEND_STATE_DIR or "stateDir" in the config at a writable folder.',
-    'state-dir',
+    'state-unwritable',
   );
 }
 

@@ -64,11 +64,57 @@ export interface NextStep {
   args?: readonly string[];
 }
 
+/**
+ * Every `code` an error document can carry (docs/json.md lists them, and a test holds the two
+ * together): a short name for scripts to branch on.
+ */
+export const ERROR_CODES = [
+  'already-sent',
+  'bad-campaign',
+  'bad-endpoint',
+  'ca-file',
+  'campaign-ambiguous',
+  'campaign-unknown',
+  'check-failed',
+  'config',
+  'credentials-refused',
+  'empty-input',
+  'gateway-unusable',
+  'input',
+  'input-changed',
+  'insecure-endpoint',
+  'internal',
+  'interrupted',
+  'invalid-input',
+  'journal-version',
+  'locked',
+  'no-credentials',
+  'no-delivery-report',
+  'no-endpoint',
+  'no-report',
+  'not-a-report',
+  'not-all-accepted',
+  'not-confirmed',
+  'not-retryable',
+  'nothing-to-resume',
+  'outside-window',
+  'over-max-cost',
+  'report-exists',
+  'state-corrupt',
+  'state-permission',
+  'state-unwritable',
+  'state-version',
+  'suppress',
+  'unfinished',
+  'usage',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
 /** Base of every error that ends a run with a known exit code. */
 export class SmsSendError extends Error {
   readonly exitCode: ExitCode;
   /** A short machine-readable name, used by `--json` error output. */
-  readonly code: string;
+  readonly code: ErrorCode;
   /**
    * Under --json, the document to print instead of a bare `{"error": …}` (a run summary or a plan
    * that explains the failure); it should carry the exit code itself.
@@ -81,7 +127,7 @@ export class SmsSendError extends Error {
   constructor(
     message: string,
     exitCode: ExitCode,
-    code: string,
+    code: ErrorCode,
     document?: object,
     problems?: readonly Problem[],
   ) {
@@ -112,14 +158,19 @@ export class NotAllAcceptedError extends SmsSendError {
 
 /** Bad usage, config or input: nothing was sent (exit 2). */
 export class UsageError extends SmsSendError {
-  constructor(message: string, code = 'usage', document?: object, problems?: readonly Problem[]) {
+  constructor(
+    message: string,
+    code: ErrorCode = 'usage',
+    document?: object,
+    problems?: readonly Problem[],
+  ) {
     super(message, ExitCode.usage, code, document, problems);
   }
 }
 
 /** The gateway could not be used at all: unreachable, credentials refused, too many failures (exit 3). */
 export class GatewayUnusableError extends SmsSendError {
-  constructor(message: string, code = 'gateway-unusable', document?: object) {
+  constructor(message: string, code: ErrorCode = 'gateway-unusable', document?: object) {
     super(message, ExitCode.gatewayUnusable, code, document);
   }
 }

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { DiskFile, renameFile, syncFolder } from './disk.js';
-import { UsageError } from './errors.js';
+import { UsageError, type ErrorCode } from './errors.js';
 
 export async function exists(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined)) !== undefined;
@@ -154,7 +154,7 @@ export async function listIfExists(path: string): Promise<string[]> {
 export async function openForReading(
   path: string,
   noun: string,
-  missingCode: string,
+  missingCode: ErrorCode,
 ): Promise<FileHandle> {
   try {
     return await open(path, 'r');

@@ -88,7 +88,7 @@ describe('ensureStateDir', () => {
       message:
         `the state directory ${blocked} cannot be written: not a directory (ENOTDIR); nothing was sent. ` +
         'Point --state-dir, SMS_SEND_STATE_DIR or "stateDir" in the config at a writable folder.',
-      code: 'state-dir',
+      code: 'state-unwritable',
     });
   });
 });

@@ -5,11 +5,20 @@ import type { RunState } from '../run-state.js';
 import { examples, exitCodes, setHelp } from '../help.js';
 import { EXIT_CODE_MEANING } from '../../shared/errors.js';
 
-const CAMPAIGN_EXIT_CODES = {
+/** Each subcommand lists the codes it can give: only show names a campaign. */
+const exits = (two: string) => ({
   0: 'done',
-  2: 'usage error, no such campaign (or an ambiguous prefix), or the state directory cannot be read',
+  2: two,
+  6: 'the campaign state database (--state-url) cannot be used',
   70: EXIT_CODE_MEANING[70],
-};
+});
+const LIST_EXIT_CODES = exits('usage error, or the state directory cannot be read');
+const SHOW_EXIT_CODES = exits(
+  'usage error, no such campaign (or an ambiguous prefix), or the state directory cannot be read',
+);
+const PRUNE_EXIT_CODES = exits(
+  'usage error (no --older-than, or not a duration), or the state directory cannot be read',
+);
 
 export function defineCampaigns(program: Command, state: RunState): void {
   const campaigns = program
@@ -51,13 +60,13 @@ export function defineCampaigns(program: Command, state: RunState): void {
         'sms-send campaigns --state-dir /srv/sms/state --json',
       ],
     ]),
-    exitCodes(CAMPAIGN_EXIT_CODES),
+    exitCodes(LIST_EXIT_CODES),
   ]);
   setHelp(show, [
     examples([
       ['one campaign, by an unambiguous prefix of its ID', 'sms-send campaigns show 3f2a9b1c'],
     ]),
-    exitCodes(CAMPAIGN_EXIT_CODES),
+    exitCodes(SHOW_EXIT_CODES),
   ]);
   setHelp(prune, [
     examples([
@@ -66,6 +75,6 @@ export function defineCampaigns(program: Command, state: RunState): void {
         'sms-send campaigns prune --older-than 90d',
       ],
     ]),
-    exitCodes(CAMPAIGN_EXIT_CODES),
+    exitCodes(PRUNE_EXIT_CODES),
   ]);
 }

@@ -41,7 +41,7 @@ export function renderError(error: unknown, json: boolean, invocation?: Invocati
     const text = `sms-send: unexpected error (please report it):\n${message}\n`;
     return { stream: 'stderr', text, exitCode: ExitCode.internal };
   }
-  const internal = { code: 'internal', message, exitCode: ExitCode.internal };
+  const internal = { code: 'internal' as const, message, exitCode: ExitCode.internal };
   const text = `${JSON.stringify({ error: errorJson(internal) })}\n`;
   return { stream: 'stdout', text, exitCode: ExitCode.internal };
 }
