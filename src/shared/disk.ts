@@ -2,7 +2,7 @@
 // what each does to the disk, and one that a test can make fail at any operation, as a full,
 // read-only or failing disk does (docs/campaign-state.md#when-the-disk-fails).
 import { fstatSync, ftruncateSync, readSync, writeSync, type Stats } from 'node:fs';
-import { access, link, mkdir, open, rename, type FileHandle } from 'node:fs/promises';
+import { access, link, mkdir, open, rename, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { namedSystemError, systemErrorCode } from './errors.js';
 
@@ -193,33 +193,47 @@ export async function makeFolders(path: string): Promise<void> {
 }
 
 /**
- * A recursive mkdir, returning the first folder it made. Node reports a recursive mkdir that failed
- * as ENOENT, as if a parent were missing, whatever the cause (a read-only file system, a folder
- * without write permission, a full disk, errno 122): the first missing folder is then made on its
- * own, which fails with the error that says why. When that one succeeds the failure has passed
- * (a disk that had a moment's trouble), and the rest is made once more.
+ * A recursive mkdir, returning the first folder it made. When it fails, whatever it said (Node 20
+ * reports a full disk, a read-only file system or errno 122 as ENOENT, as if a parent were
+ * missing; Node 22 and 24 report a full disk as itself), the missing folders are made once more,
+ * one by one: the first that fails then fails with the error that says why, and a failure that has
+ * passed (a disk that had a moment's trouble) is over. A folder another maker made meanwhile (the
+ * run makes its state directory from more than one place at once) is no failure.
  */
 async function makeFoldersOnce(path: string): Promise<string | undefined> {
   try {
     return await mkdir(path, { recursive: true, mode: 0o700 });
   } catch (error) {
-    if (systemErrorCode(error) !== 'ENOENT') rethrowNamed(error);
-    const missing = await firstMissing(path);
-    await mkdir(missing, { mode: 0o700 }).catch((truer: unknown) => {
-      rethrowNamed(systemErrorCode(truer) === 'ENOENT' ? error : truer);
-    });
-    if (missing !== path) await mkdir(path, { recursive: true, mode: 0o700 }).catch(rethrowNamed);
-    return missing;
+    if (await exists(path)) return (await isFolder(path)) ? undefined : rethrowNamed(error);
+    return makeEachFolder(path);
   }
 }
 
-/** The highest folder of `path` that does not exist. */
-async function firstMissing(path: string): Promise<string> {
-  let missing = path;
-  while (dirname(missing) !== missing && !(await exists(dirname(missing)))) {
-    missing = dirname(missing);
+async function makeEachFolder(path: string): Promise<string | undefined> {
+  const missing: string[] = [];
+  for (let folder = path; dirname(folder) !== folder && !(await exists(folder)); ) {
+    missing.unshift(folder);
+    folder = dirname(folder);
   }
-  return missing;
+  let first: string | undefined;
+  for (const folder of missing) {
+    const made = await mkdir(folder, { mode: 0o700 }).then(
+      () => true,
+      async (error: unknown) => {
+        if (systemErrorCode(error) === 'EEXIST' && (await isFolder(folder))) return false;
+        return rethrowNamed(error);
+      },
+    );
+    first ??= made ? folder : undefined;
+  }
+  return first;
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  return stat(path).then(
+    (found) => found.isDirectory(),
+    () => false,
+  );
 }
 
 async function exists(path: string): Promise<boolean> {
