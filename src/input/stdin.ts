@@ -1,9 +1,8 @@
 // Standard input is read twice (validate, then send), so it is first copied to a private temp file.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { DiskFile } from '../shared/disk.js';
+import { DiskFile, makeScratchFolder } from '../shared/disk.js';
 
 export interface Spooled {
   path: string;
@@ -11,7 +10,7 @@ export interface Spooled {
 }
 
 export async function spoolStream(input: Readable): Promise<Spooled> {
-  const dir = await mkdtemp(join(tmpdir(), 'sms-send-stdin-'));
+  const dir = await makeScratchFolder('sms-send-stdin-');
   const path = join(dir, 'stdin');
   const remove = () => rm(dir, { recursive: true, force: true });
   try {

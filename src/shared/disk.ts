@@ -1,9 +1,19 @@
 // Every write, sync, creation and rename of sms-send's own files passes here: one place that says
 // what each does to the disk, and one that a test can make fail at any operation, as a full,
 // read-only or failing disk does (docs/campaign-state.md#when-the-disk-fails).
-import { fstatSync, ftruncateSync, readSync, writeSync, type Stats } from 'node:fs';
-import { access, link, mkdir, open, rename, stat, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import {
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
+import { access, link, mkdir, mkdtemp, open, rename, stat, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { namedSystemError, systemErrorCode } from './errors.js';
 
 /** The operations a disk can refuse. Reads and removals are not among them. */
@@ -246,4 +256,29 @@ async function exists(path: string): Promise<boolean> {
 /** Throws a failed operation's error with its code named (errno 122 is EDQUOT; see errors.ts). */
 function rethrowNamed(error: unknown): never {
   throw namedSystemError(error);
+}
+
+/** A private scratch folder in the system's temp folder: nothing in it need outlive the run. */
+export async function makeScratchFolder(prefix: string): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix)).catch(rethrowNamed);
+}
+
+/** A private scratch folder in `parent`, made if missing, for a run's spill files. */
+export function makeScratchFolderSync(parent: string, prefix: string): string {
+  try {
+    mkdirSync(parent, { recursive: true, mode: 0o700 });
+    return mkdtempSync(join(parent, prefix));
+  } catch (error) {
+    return rethrowNamed(error);
+  }
+}
+
+/** A new scratch file, read and written by descriptor; never synced, its folder removed whole. */
+export function openScratchFileSync(path: string): number {
+  return openSync(path, 'w+', 0o600);
+}
+
+/** Appends all of `bytes` to a scratch file at its end. */
+export function appendScratchSync(fd: number, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
 }

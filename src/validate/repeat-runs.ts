@@ -1,17 +1,12 @@
 // Counts repeated digests in memory that does not grow with the campaign: buckets spilled to disk.
-import {
-  closeSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readSync,
-  rmdirSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, readdirSync, readSync, rmdirSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import {
+  appendScratchSync,
+  makeScratchFolderSync,
+  openScratchFileSync,
+} from '../shared/disk.js';
 import { DigestSet } from './digest.js';
 
 /** Digests are spread over this many buckets by six of their bits; equal digests share one. */
@@ -94,16 +89,15 @@ export class SpilledRepeats {
     let fd = this.fds[bucket];
     if (fd === undefined) {
       if (!this.folder) {
-        mkdirSync(this.parent, { recursive: true, mode: 0o700 });
+        this.folder = makeScratchFolderSync(this.parent, `${PREFIX}${process.pid}-`);
         removeAbandoned(this.parent);
-        this.folder = mkdtempSync(join(this.parent, `${PREFIX}${process.pid}-`));
       }
-      fd = openSync(join(this.folder, `${bucket}.bin`), 'w+', 0o600);
+      fd = openScratchFileSync(join(this.folder, `${bucket}.bin`));
       this.fds[bucket] = fd;
     }
     const buffer = this.buffers[bucket]!;
     const bytes = new Uint8Array(buffer.buffer, 0, this.fill[bucket]! * 16);
-    for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
+    appendScratchSync(fd, bytes);
     this.fill[bucket] = 0;
   }
 }

@@ -48,8 +48,15 @@ export function startOnTerminal(
   ].join(' ');
   const child = spawn('script', ['-qec', command, '/dev/null'], {
     cwd: options.cwd,
-    // A terminal that takes colour; CI=true (cleanEnv's) would make ora draw no spinner.
-    env: cleanEnv({ CI: undefined, NO_COLOR: undefined, TERM: 'xterm-256color', ...options.env }),
+    // A terminal that takes colour; CI=true (cleanEnv's) would make ora draw no spinner. Campaign
+    // state goes to the test's own folder (the suite's SMS_SEND_STATE_DIR unless the test gives one).
+    env: cleanEnv({
+      CI: undefined,
+      NO_COLOR: undefined,
+      TERM: 'xterm-256color',
+      SMS_SEND_STATE_DIR: process.env.SMS_SEND_STATE_DIR,
+      ...options.env,
+    }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let screen = '';
