@@ -11,7 +11,16 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { access, link, mkdir, mkdtemp, open, rename, stat, type FileHandle } from 'node:fs/promises';
+import {
+  access,
+  link,
+  mkdir,
+  mkdtemp,
+  open,
+  rename,
+  stat,
+  type FileHandle,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { namedSystemError, systemErrorCode } from './errors.js';
@@ -221,7 +230,7 @@ async function makeFoldersOnce(path: string): Promise<string | undefined> {
 
 async function makeEachFolder(path: string): Promise<string | undefined> {
   const missing: string[] = [];
-  for (let folder = path; dirname(folder) !== folder && !(await exists(folder)); ) {
+  for (let folder = path; dirname(folder) !== folder && !(await exists(folder));) {
     missing.unshift(folder);
     folder = dirname(folder);
   }
@@ -280,5 +289,5 @@ export function openScratchFileSync(path: string): number {
 
 /** Appends all of `bytes` to a scratch file at its end. */
 export function appendScratchSync(fd: number, bytes: Uint8Array): void {
-  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
 }

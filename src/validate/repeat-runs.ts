@@ -2,11 +2,7 @@
 import { closeSync, readdirSync, readSync, rmdirSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import {
-  appendScratchSync,
-  makeScratchFolderSync,
-  openScratchFileSync,
-} from '../shared/disk.js';
+import { appendScratchSync, makeScratchFolderSync, openScratchFileSync } from '../shared/disk.js';
 import { DigestSet } from './digest.js';
 
 /** Digests are spread over this many buckets by six of their bits; equal digests share one. */
