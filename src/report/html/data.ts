@@ -3,7 +3,7 @@
 import { callingCode, priceFor, roundMoney, type PricePerSegment } from '../../message/cost.js';
 import { isDelivered, isUndelivered } from '../delivery-status.js';
 import { summarizeReport, type ReportCounts } from '../read.js';
-import { maskRecipient } from './mask.js';
+import { maskRecipient, maskRecipientIn } from './mask.js';
 import { deliveryTimes, hasMilliseconds, type DeliveryTimes } from './delivery-times.js';
 import type { Timeline } from './timeline.js';
 
@@ -171,7 +171,10 @@ class PageTally {
         to: maskRecipient(to),
         outcome,
         statusCode: cell(values['statusCode']),
-        description: cell(values['statusDescription']) || cell(values['error']),
+        description: maskRecipientIn(
+          cell(values['statusDescription']) || cell(values['error']),
+          to,
+        ),
         deliveryStatus: delivery,
       });
     }

@@ -2,15 +2,36 @@
 // masked whole, and every number-like run in any other text the page shows (docs/report.md).
 import { callingCode } from '../../message/cost.js';
 
+/** A number as people write one: maybe after `+` or `00`, digits grouped by spaces or hyphens. */
+const WRITTEN_NUMBER = /^(\+|00)?\d(?:[ -]?\d)*$/;
+
 /**
- * A recipient as the page shows it: calling code and last two digits, the rest as dots. Short or
- * odd values are masked whole but for their last two characters.
+ * A recipient as the page shows it, wherever it appears (a cell, a description, an error, a
+ * title): a number keeps its `+`, its calling code and its last two digits, the rest as dots
+ * (`+47••••••67`); any other value keeps only its last two characters, and one of four characters
+ * or fewer none.
  */
 export function maskRecipient(to: string): string {
+  const written = WRITTEN_NUMBER.exec(to);
+  if (written && to.replace(/\D/g, '').length > 4) {
+    const digits = to.replace(/\D/g, '').replace(written[1] === '00' ? /^00/ : /^/, '');
+    const head = `${written[1] === '+' ? '+' : ''}${callingCode(digits)}`;
+    const code = head.replace('+', '').length;
+    return `${head}${'•'.repeat(Math.max(1, digits.length - code - 2))}${digits.slice(-2)}`;
+  }
   if (to.length <= 4) return '•'.repeat(to.length);
-  const head = /^\d+$/.test(to) ? callingCode(to) : '';
-  const tail = to.slice(-2);
-  return `${head}${'•'.repeat(Math.max(1, to.length - head.length - 2))}${tail}`;
+  return `${'•'.repeat(to.length - 2)}${to.slice(-2)}`;
+}
+
+/**
+ * A row's text (its description or error) with the row's own recipient masked, however short:
+ * a value too short to look like a number is found as itself, standing alone.
+ */
+export function maskRecipientIn(text: string, to: string): string {
+  const masked = maskNumbers(text);
+  if (to.trim().length < 3) return masked;
+  const alone = new RegExp(`(?<![\\w+])${to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\w)`, 'g');
+  return masked.replace(alone, () => maskRecipient(to));
 }
 
 /**
@@ -38,7 +59,6 @@ export function maskNumbers(text: string): string {
     if (date !== undefined) return token;
     const word = wordAround(text, offset, offset + token.length);
     if (HEX_ID.test(word) && /[a-f]/i.test(word)) return token;
-    const plus = token.startsWith('+') ? '+' : '';
-    return plus + maskRecipient(token.replace(/\D/g, '').replace(/^00/, ''));
+    return maskRecipient(token);
   });
 }

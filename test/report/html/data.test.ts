@@ -16,7 +16,7 @@ import {
   percentile,
   timeToDelivery,
 } from '../../../src/report/html/delivery-times.js';
-import { maskNumbers, maskRecipient } from '../../../src/report/html/mask.js';
+import { maskNumbers, maskRecipient, maskRecipientIn } from '../../../src/report/html/mask.js';
 import { escapeHtml, html } from '../../../src/report/html/escape.js';
 import { readTimeline, type PauseTuple } from '../../../src/report/html/timeline.js';
 import { mergePauses } from '../../../src/report/html/sending.js';
@@ -162,8 +162,28 @@ describe('small pieces', () => {
     ['4915112345678', '49•••••••••78'],
     ['123', '•••'],
     ['not-a-number', '••••••••••er'],
+    ['+4712345656', '+47••••••56'],
+    ['+47 800 53 415', '+47••••••15'],
+    ['0047-80053415', '47••••••15'],
+    ['4799', '••••'],
   ])('masks %s as %s', (to, masked) => {
     expect(maskRecipient(to)).toBe(masked);
+  });
+
+  // One rule: the recipient cell and the row's description show a recipient the same way.
+  it.each([
+    ['+4712345656', 'to: "+4712345656" is not a valid number'],
+    ['+47 80053415', 'to: "+47 80053415" is not a valid number'],
+    ['4799', 'to: "4799" is too short to be a number'],
+    ['abc-123', 'to: "abc-123" is not a phone number'],
+  ])('masks %s in its cell and its description alike', (to, description) => {
+    const masked = maskRecipientIn(description, to);
+    expect(masked).toContain(`"${maskRecipient(to)}"`);
+    expect(masked).not.toContain(to);
+  });
+
+  it('leaves a description alone where a recipient of one or two characters would match anything', () => {
+    expect(maskRecipientIn('row 12 failed', '12')).toBe('row 12 failed');
   });
 
   it.each([
