@@ -13,6 +13,10 @@ tarball="$work/$(npm pack --silent --pack-destination "$work" | tail -n 1)"
 files=$(tar -tzf "$tarball")
 echo "$files" | grep -qx 'package/dist/cli/main.js' || fail "dist/cli/main.js is not in the tarball"
 echo "$files" | grep -qx 'package/samples/campaign.csv' || fail "the sample campaign is not in the tarball"
+# Every page the README and the help point to comes with the package.
+for page in $(grep -oE '\]\((docs/[^)#]+)' "$root/README.md" | sed 's/^](//' | sort -u); do
+  echo "$files" | grep -qx "package/$page" || fail "README links $page, which is not in the tarball"
+done
 if echo "$files" | grep -E '\.map$|\.report\.|^package/(src|test|bench|scripts)/'; then
   fail "the tarball holds files a user does not need (above)"
 fi

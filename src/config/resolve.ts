@@ -37,6 +37,7 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
   const loaded = await loadConfigFile(input.cwd, input.configPath);
   const warnings: string[] = [];
   const profileName = input.profile ?? input.env[PROFILE_ENV];
+  if (!loaded && profileName) throw noConfigFile(profileName, input.cwd, input.env);
   const { layers, profiles } = fileLayers(loaded, profileName, warnings);
   layers.push(...commandLayers(input));
   const merged = mergeLayers(layers);
@@ -84,11 +85,6 @@ function fileLayers(
       top.password !== undefined ||
       Object.values(defined ?? {}).some((p) => p.password !== undefined);
     if (holdsPassword) warnIfReadable(loaded.filepath, warnings);
-  } else if (profileName) {
-    throw new UsageError(
-      `profile "${profileName}" requested but no config file was found`,
-      'config',
-    );
   }
 
   return { layers, profiles };
@@ -243,6 +239,19 @@ function describeSource(key: SettingKey, source: string | undefined): string {
   if (source === 'env') return envName(key);
   if (source === undefined || source === 'default') return key;
   return `${key} (${source})`;
+}
+
+/** A profile asked for with no config file to hold it: where files are looked for, how to make one. */
+function noConfigFile(profile: string, cwd: string, env: NodeJS.ProcessEnv): UsageError {
+  const xdg = env.XDG_CONFIG_HOME?.startsWith('/') ? env.XDG_CONFIG_HOME : `${homedir()}/.config`;
+  const example = JSON.stringify({ profiles: { [profile]: { endpoint: 'https://…' } } });
+  return new UsageError(
+    `profile "${profile}" requested but no config file was found: sms-send looked in ${cwd} and ` +
+      `each folder above it for .sms-sendrc.json (or package.json#sms-send, .sms-sendrc, ` +
+      `.sms-sendrc.yaml, .sms-sendrc.yml, sms-send.config.js), then for ${xdg}/sms-send/config.json. ` +
+      `Make one holding the profile, e.g. ${example} (see docs/configuration.md), or name one with --config`,
+    'config',
+  );
 }
 
 /** `$XDG_STATE_HOME/sms-send`, or `~/.local/state/sms-send` when XDG_STATE_HOME is unset. */

@@ -182,6 +182,20 @@ function errorVerdict(exchange: Extract<Exchange, { kind: 'error' }>): Verdict {
 }
 
 /**
+ * A proxy's 407, with the fix that fits: the credentials its URL gave were refused, or it was
+ * given none; either way named where the proxy came from (`shown` ends with it, in brackets).
+ */
+function proxyWantsCredentials(proxy: string, shown: string): string {
+  const named = / \((.+)\)$/.exec(shown)?.[1] ?? '--proxy';
+  const from = named.replace(/^proxy \((.+)\)$/, 'the proxy setting in $1');
+  const refused = 'HTTP 407 Proxy Authentication Required';
+  if (/^[a-z][\w+.-]*:\/\/[^/]*@/i.test(shown)) {
+    return `${proxy} refused the credentials in its URL (${refused}): check the user name and password given in ${from}`;
+  }
+  return `${proxy} wants credentials (${refused}): give them in its URL, http://user:password@host:port, in ${from}`;
+}
+
+/**
  * A proxy's own refusal of the tunnel or the request, said as the proxy's, with what fixes it.
  * The tunnel never opened, so nothing reached the gateway: the proxy's credentials or rules stop
  * the run at once; a proxy that could not reach the gateway is an outage like the gateway's own.
@@ -192,9 +206,7 @@ function proxyVerdict(code: string, exchange: Extract<Exchange, { kind: 'error' 
   if (status === '407') {
     return {
       kind: 'failed',
-      reason:
-        `${proxy} wants credentials (HTTP 407 Proxy Authentication Required): give them in its ` +
-        'URL, http://user:password@host:port (--proxy, SMS_SEND_PROXY or HTTPS_PROXY)',
+      reason: proxyWantsCredentials(proxy, exchange.proxy ?? ''),
       authRefused: false,
       stop: true,
     };

@@ -127,13 +127,25 @@ describe('classify: a proxy refuses', () => {
     ...networkError(code, code, false),
     proxy: 'http://***@proxy:3128 (HTTPS_PROXY)',
   });
-  it('407: the run stops, saying how to give the proxy its credentials', () => {
-    expect(classify(through('PROXY_407'), ['m'])).toMatchObject({
+  it.each([
+    [
+      'http://***@proxy:3128 (HTTPS_PROXY)',
+      'the proxy http://***@proxy:3128 (HTTPS_PROXY) refused the credentials in its URL (HTTP 407 Proxy Authentication Required): check the user name and password given in HTTPS_PROXY',
+    ],
+    [
+      'http://proxy:3128 (HTTP_PROXY)',
+      'the proxy http://proxy:3128 (HTTP_PROXY) wants credentials (HTTP 407 Proxy Authentication Required): give them in its URL, http://user:password@host:port, in HTTP_PROXY',
+    ],
+    [
+      'http://proxy:3128 (proxy (/etc/sms-send.json))',
+      'the proxy http://proxy:3128 (proxy (/etc/sms-send.json)) wants credentials (HTTP 407 Proxy Authentication Required): give them in its URL, http://user:password@host:port, in the proxy setting in /etc/sms-send.json',
+    ],
+  ])('407 through %s: the run stops, saying what to fix where', (proxy, reason) => {
+    expect(classify({ ...networkError('PROXY_407', 'PROXY_407', false), proxy }, ['m'])).toEqual({
       kind: 'failed',
       stop: true,
-      reason: expect.stringMatching(
-        /^the proxy http:\/\/\*\*\*@proxy:3128 \(HTTPS_PROXY\) wants credentials \(HTTP 407/,
-      ) as unknown,
+      authRefused: false,
+      reason,
     });
   });
   it.each(['PROXY_502', 'PROXY_503', 'PROXY_504'])(

@@ -122,6 +122,26 @@ describe('through an HTTP proxy', () => {
     expect(through.log).toEqual([`CONNECT ${new URL(secure.url).host}`]);
   });
 
+  it('a proxy that refuses the credentials in its URL says so, naming where they were given', async () => {
+    const through = await proxy({ user: 'corp', password: 'proxy-secret' });
+    const wrong = through.url.replace('proxy-secret', 'not-it');
+    const run = await sendWith(secure.url, { HTTPS_PROXY: wrong }, { caFile });
+    expect(run.error?.exitCode).toBe(3);
+    expect(run.error?.message).toMatch(
+      /the proxy http:\/\/\S+@\S+ \(HTTPS_PROXY\) refused the credentials in its URL \(HTTP 407 Proxy Authentication Required\): check the user name and password given in HTTPS_PROXY/,
+    );
+    expect(run.error?.message).not.toContain('not-it');
+  });
+
+  it('an http gateway reached through HTTP_PROXY is told of HTTP_PROXY, not HTTPS_PROXY', async () => {
+    const through = await proxy({ user: 'corp', password: 'proxy-secret' });
+    const bare = through.url.replace(/\/\/[^@]*@/, '//');
+    const run = await sendWith(plain.url, { HTTP_PROXY: bare });
+    expect(run.error?.exitCode).toBe(3);
+    expect(run.error?.message).toContain('http://user:password@host:port, in HTTP_PROXY');
+    expect(run.error?.message).not.toContain('HTTPS_PROXY');
+  });
+
   it('a proxy that wants credentials stops the run at once, saying so and how to give them', async () => {
     const through = await proxy({ user: 'corp', password: 'proxy-secret' });
     const bare = through.url.replace(/\/\/[^@]*@/, '//');
@@ -129,7 +149,7 @@ describe('through an HTTP proxy', () => {
     expect(run.error?.exitCode).toBe(3);
     expect(run.error?.message).toContain(
       `the proxy ${bare} (--proxy) wants credentials (HTTP 407 Proxy Authentication Required): ` +
-        'give them in its URL, http://user:password@host:port',
+        'give them in its URL, http://user:password@host:port, in --proxy',
     );
     // Refused at the tunnel: only the batches already under way asked, none got through.
     expect(new Set(through.log)).toEqual(new Set([`CONNECT ${new URL(secure.url).host}`]));

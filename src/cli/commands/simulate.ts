@@ -2,9 +2,9 @@
 import { ExitCode, UsageError } from '../../shared/errors.js';
 import type { DeliveryReportOptions, FaultOptions, TransactionIds } from '../../simulator/index.js';
 import { PROBABILITIES, validateFaults } from '../../simulator/faults.js';
-import { fileURLToPath } from 'node:url';
 import { colorFor } from '../ui/color.js';
 import { renderSimulatorBanner, renderSimulatorStopped } from '../ui/simulate.js';
+import { samplePath } from '../sample.js';
 
 export interface SimulateFlags {
   port?: number;
@@ -77,11 +77,6 @@ export function deliveryReportsOf(flags: SimulateFlags): DeliveryReportOptions |
     recordLimit: 10_000,
     ...(flags.dlrMix === undefined ? {} : { statusMix: parseStatusMix(flags.dlrMix) }),
   };
-}
-
-/** The packaged sample campaign, as an absolute path: the printed command works from any folder. */
-function samplePath(): string {
-  return fileURLToPath(new URL('../../../samples/campaign.csv', import.meta.url));
 }
 
 /** `delivered=0.9,undeliverable=0.05,expired=0.05`: statuses and weights (normalised; need not add up to 1). */
