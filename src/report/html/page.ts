@@ -10,7 +10,7 @@ import { duration, num, pct } from './numbers.js';
 import { PAGE_CSS } from './style.js';
 import { stackedBar, horizontalBars, histogram, type Bar } from './svg.js';
 import { sendingSection } from './sending.js';
-import { countsTable } from './table.js';
+import { countsTable, wideTable } from './table.js';
 
 /**
  * Formats every number and time for the reader's locale. Without it (a mail client that runs no
@@ -130,7 +130,7 @@ function campaignSection(data: PageData): Markup {
             second`,
       ),
     last && row('send window', last.settings.window ?? 'none: at any time'),
-    last && row('command', html`<code>${last.command}</code>`),
+    last && row('command', commandLine(last.command)),
   ].filter((m): m is Markup => m !== undefined);
   const note = last
     ? undefined
@@ -478,21 +478,23 @@ function attentionSection(data: PageData, context: PageContext): Markup {
   return html`<section id="attention">
     <h2>Rows that need attention</h2>
     ${more}${followUps(data, context)}
-    <table class="rows">
-      <thead>
-        <tr>
-          <th scope="col" class="n">row</th>
-          <th scope="col">recipient</th>
-          <th scope="col">outcome</th>
-          <th scope="col" class="n">StatusCode</th>
-          <th scope="col">description</th>
-          <th scope="col">delivery</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${body}
-      </tbody>
-    </table>
+    ${wideTable(
+      html`<table class="rows">
+        <thead>
+          <tr>
+            <th scope="col" class="n">row</th>
+            <th scope="col">recipient</th>
+            <th scope="col">outcome</th>
+            <th scope="col" class="n">StatusCode</th>
+            <th scope="col">description</th>
+            <th scope="col">delivery</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${body}
+        </tbody>
+      </table>`,
+    )}
   </section>`;
 }
 
@@ -524,6 +526,17 @@ function followUps(data: PageData, context: PageContext): Markup {
   if (lines.length === 0) return html``;
   return html`<h3>Follow-up commands</h3>
     <ul class="commands">
-      ${lines.map(([command, what]) => html`<li><code>${command}</code> ${what}</li>`)}
+      ${lines.map(([command, what]) => html`<li>${commandLine(command)} ${what}</li>`)}
     </ul>`;
+}
+
+/**
+ * A command line that breaks only between its words where the line is short (a phone's screen),
+ * never after the `--` of a flag; a word longer than the line (a path) still breaks anywhere.
+ */
+function commandLine(command: string): Markup {
+  const words = command.split(' ').map((word) => html`<span class="word">${word}</span>`);
+  return html`<code class="command"
+    >${words.flatMap((word, i) => (i === 0 ? [word] : [html`${' '}`, word]))}</code
+  >`;
 }

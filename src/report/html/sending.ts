@@ -4,7 +4,7 @@ import { html, type Markup } from './escape.js';
 import { duration, num } from './numbers.js';
 import { chooseStep, timeAxis, type TimeAxis } from './scale.js';
 import { SERIES_PLOT, series, type SeriesPoint, type Span } from './svg.js';
-import { countsTable } from './table.js';
+import { countsTable, wideTable } from './table.js';
 import { rebucket, type BucketTuple, type PauseKind, type Timeline } from './timeline.js';
 
 const PAUSE_LABELS: Record<PauseKind, string> = {
@@ -84,7 +84,7 @@ export function sendingSection(
       page are the reader's. A rate limit of our own (<code>--rate</code>) paces sending without
       pausing it.
     </p>
-    ${runsTable(timeline, time)} ${pauseList(spans, time)}
+    ${wideTable(runsTable(timeline, time))} ${pauseList(spans, time)}
   </section>`;
 }
 

@@ -15,7 +15,7 @@ body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.45 system-ui,-app
 main{max-width:60rem;margin:0 auto;padding:1.5rem}
 h1{font-size:1.6rem;margin:0 0 .25rem}h2{font-size:1.25rem;margin:2rem 0 .5rem;border-bottom:1px solid var(--line)}
 h3{font-size:1.05rem;margin:1.25rem 0 .4rem}
-code{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere}
+code{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:break-word}
 .muted{color:var(--muted)}
 table{border-collapse:collapse;margin:.5rem 0;min-width:50%}
 th,td{padding:.2rem .6rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
@@ -42,10 +42,10 @@ svg rect{stroke:var(--bg);stroke-width:1}
 svg .pause rect{fill:var(--pause);stroke:none}svg rect.tick{fill:var(--pending);stroke:none}
 svg .bar{fill:var(--bar)}svg .line{fill:none;stroke:var(--bar);stroke-width:2}svg .dot{fill:var(--bar)}
 svg .axis{stroke:var(--muted)}svg .grid{stroke:var(--line)}svg text.caption,svg text.unit{fill:var(--muted)}svg rect.empty{fill:var(--line)}
-ul.commands li{margin:.3rem 0}
-details{margin:.5rem 0}summary{cursor:pointer;color:var(--muted)}
-@media (max-width:42rem){main{padding:.75rem}section{overflow-x:auto}svg.chart{min-width:34rem}
-table.counts,table.rows{display:block;overflow-x:auto}}
+ul.commands li{margin:.3rem 0}code.command .word{display:inline-block;max-width:100%;overflow-wrap:anywhere}
+details{margin:.5rem 0}.scroll-sign{display:none;margin:.25rem 0;font-size:13px}summary{cursor:pointer;color:var(--muted)}
+@media (max-width:42rem){main{padding:.75rem}table{min-width:0}th,td{padding:.2rem .3rem}td{overflow-wrap:anywhere}
+td.n{white-space:nowrap;overflow-wrap:normal}thead th{overflow-wrap:normal}table.rows{font-size:13px}table.facts th{width:auto}.scroll-sign{display:block}.scrolls{overflow-x:auto}.scrolls table{min-width:36rem}}
 @page{size:A4;margin:14mm}
 @media print{:root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#444;--line:#bbb;--head:#eee}
 body{font-size:10.5pt}main{max-width:none;padding:0}

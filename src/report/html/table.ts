@@ -31,3 +31,12 @@ export function countsTable(
     ${tfoot}
   </table>`;
 }
+
+/**
+ * A table too wide for a phone's screen: it scrolls sideways there, and a line above it says so
+ * (shown only at that width), so no column is cut without a sign.
+ */
+export function wideTable(table: Markup): Markup {
+  return html`<p class="scroll-sign muted">Scroll the table sideways for every column →</p>
+    <div class="scrolls">${table}</div>`;
+}

@@ -196,3 +196,81 @@ describe('the campaign page in chromium', () => {
     await page.close();
   });
 });
+
+/**
+ * What is cut at the page's width: a chart, a chart's label, or a table's cell whose figures do
+ * not fit the screen (a table may scroll only where it says so beside it).
+ */
+async function cutAtWidth(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const cut: string[] = [];
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth > width + 1) {
+      cut.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+    }
+    for (const svg of document.querySelectorAll('svg.chart')) {
+      const box = svg.getBoundingClientRect();
+      const name = svg.querySelector('title')?.textContent ?? '';
+      if (box.right > width + 0.5) cut.push(`chart ${name} reaches ${box.right} of ${width}`);
+      for (const text of svg.querySelectorAll('text')) {
+        const r = text.getBoundingClientRect();
+        if (r.right > width + 0.5 || r.left < -0.5) cut.push(`${name}: label ${text.textContent}`);
+      }
+    }
+    for (const cell of document.querySelectorAll('td, th')) {
+      const el = cell as HTMLElement;
+      if (el.scrollWidth > el.clientWidth + 1) cut.push(`cell ${el.textContent} is cut`);
+      const r = el.getBoundingClientRect();
+      const scroller = el.closest('.scrolls');
+      if (r.right > width + 0.5 && !scroller) cut.push(`cell ${el.textContent} is off screen`);
+    }
+    // A command line breaks between its words only, never after a flag's `--`.
+    for (const word of document.querySelectorAll('code.command .word')) {
+      const el = word as HTMLElement;
+      const line = parseFloat(getComputedStyle(el).lineHeight);
+      const room = el.closest('td, li')!.clientWidth;
+      if (el.offsetWidth < room && el.offsetHeight > 1.5 * line)
+        cut.push(`word ${el.textContent} breaks`);
+    }
+    for (const scroller of document.querySelectorAll('.scrolls')) {
+      const el = scroller as HTMLElement;
+      const before = el.previousElementSibling as HTMLElement | null;
+      const sign = before?.classList.contains('scroll-sign') && before.offsetParent !== null;
+      if (el.scrollWidth > el.clientWidth + 1 && !sign) cut.push('a table scrolls with no sign');
+    }
+    return cut;
+  });
+}
+
+describe.each([
+  [390, 'light'],
+  [390, 'dark'],
+  [1280, 'light'],
+  [1280, 'dark'],
+] as const)('the page at %i px, %s', (width, scheme) => {
+  it('shows every chart, label and figure whole; looked at in its screenshot', async () => {
+    const fixture = await writeFixture(dir, process.env.SMS_SEND_STATE_DIR!, false);
+    const file = join(dir, `width-${width}-${scheme}.html`);
+    await reportWithPage(fixture.id, file);
+    const { page } = await open(file);
+    await page.setViewportSize({ width, height: 900 });
+    await page.emulateMedia({ colorScheme: scheme });
+    const shot = join(process.env.SMS_SEND_SCREENSHOTS ?? dir, `page-${width}-${scheme}.png`);
+    await page.screenshot({ path: shot, fullPage: true });
+    expect(await cutAtWidth(page)).toEqual([]);
+    // Each chart drawn at the width it has, so the outcome bar shows every outcome it holds.
+    const bars = await page.evaluate(
+      () =>
+        [
+          ...document.querySelectorAll(
+            '#outcomes svg rect[class^="c-"], #outcomes svg g[class^="c-"] rect',
+          ),
+        ]
+          .map((r) => r.getBoundingClientRect())
+          .filter((r) => r.width > 0 && r.right <= document.documentElement.clientWidth + 0.5)
+          .length,
+    );
+    expect(bars).toBeGreaterThan(1);
+    await page.close();
+  });
+});
