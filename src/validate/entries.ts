@@ -1,5 +1,6 @@
 // Turns a built record into what sendLoop() consumes: a serialised message, or a decided final row.
 import type { MessageResult, RowResult } from '../message/outcome.js';
+import { MALFORMED_FIELD } from './checker.js';
 import type { BuiltRecord, CampaignBatch } from './types.js';
 
 /** What the report says of a record's text, whatever becomes of it (segments, encoding, normalized). */
@@ -20,7 +21,11 @@ export type Entry =
     } & TextColumns);
 
 export function entryOf({ record, built, skipped }: BuiltRecord): Entry {
-  const text: TextColumns = { segments: built.text.segments, encoding: built.text.encoding };
+  // A row that could not be read has no text to count: its report row says none.
+  const unread = !built.ok && built.problems.some((p) => p.field === MALFORMED_FIELD);
+  const text: TextColumns = unread
+    ? {}
+    : { segments: built.text.segments, encoding: built.text.encoding };
   if (built.ok && built.normalized) text.normalized = built.normalized.replaced;
   if (built.ok && skipped === undefined) {
     return {

@@ -397,9 +397,10 @@ function segmentsSection(data: PageData): Markup {
   const costlyTable =
     costly.length === 0
       ? undefined
-      : html`<h3>Costliest messages per recipient</h3>
+      : html`<h3>Costliest messages</h3>
           <p class="muted">
-            The report keeps no texts: look them up by row in the campaign's input.
+            The messages that cost the most, one row each, costliest first. The report keeps no
+            texts: look them up by row in the campaign's input.
           </p>
           <table class="rows">
             <thead>
@@ -474,7 +475,9 @@ function attentionSection(data: PageData, context: PageContext): Markup {
       ? html`<p>
           The first ${num(ATTENTION_LIMIT)} by row of ${num(total)}; the report holds them all.
         </p>`
-      : html`<p>All ${num(total)}, by row.</p>`;
+      : total === 1
+        ? html`<p>One row.</p>`
+        : html`<p>All ${num(total)}, by row.</p>`;
   return html`<section id="attention">
     <h2>Rows that need attention</h2>
     ${more}${followUps(data, context)}

@@ -65,3 +65,21 @@ describe('the page says what can be known', () => {
     expect(shown).not.toMatch(/\byet\b/);
   });
 });
+
+describe('the page names what its figures are', () => {
+  it('one row needing attention is "One row.", and the costliest list says it lists messages', async () => {
+    const one = join(dir, 'one.csv');
+    await writeFile(
+      one,
+      'row,to,outcome,statusCode,statusDescription,transactionId,messageId,attempts,error,segments,encoding\n' +
+        '1,4741000001,rejected,102,Bad number,t1,m-1,1,,2,GSM-7\n' +
+        '2,4741000002,accepted,0,Accepted,t2,m-2,1,,3,GSM-7\n',
+    );
+    const data = await collectPage(one, {});
+    const shown = text(renderPage(data, { generatedAt: 0, program: 'sms-send' }));
+    expect(shown).toContain('Rows that need attention One row.');
+    expect(shown).not.toContain('All 1');
+    expect(shown).toContain('Costliest messages The messages that cost the most, one row each');
+    expect(shown).not.toContain('per recipient');
+  });
+});
