@@ -13,6 +13,7 @@ import {
   type PriceSource,
   type PricingOptions,
 } from './data.js';
+import { followUpsOf } from './follow-ups.js';
 import { renderPage } from './page.js';
 import { readTimeline } from './timeline.js';
 import { UsageError } from '../../shared/errors.js';
@@ -112,9 +113,13 @@ export async function campaignPage(
 ): Promise<{ html: string; data: PageData; report: string }> {
   const { report, entry } = await findReport(request.what, request.store);
   const timeline = entry ? await readTimeline(entry.localDir) : undefined;
+  const followUps = entry
+    ? await followUpsOf(entry.manifest.id, await request.store.list())
+    : undefined;
   const data = await collectPage(report, {
     ...(entry ? { campaign: campaignFacts(entry) } : {}),
     ...(timeline ? { timeline } : {}),
+    ...(followUps ? { followUps } : {}),
     ...pagePricing(request, entry?.manifest.pricing),
   });
   const html = renderPage(data, {

@@ -5,6 +5,7 @@ import { isDelivered, isUndelivered } from '../delivery-status.js';
 import { summarizeReport, type ReportCounts } from '../read.js';
 import { maskRecipient, maskRecipientIn } from './mask.js';
 import { deliveryTimes, hasMilliseconds, type DeliveryTimes } from './delivery-times.js';
+import type { FollowUpFacts, FollowUps } from './follow-ups.js';
 import type { Timeline } from './timeline.js';
 
 /** Rows that need attention the page lists; the rest are counted. */
@@ -86,6 +87,17 @@ export interface PageData {
   };
   costliest: CostlyRow[];
   attention: { rows: AttentionRow[]; total: number };
+  /** The campaign's follow-ups, when the state knows of any. */
+  followUps?: FollowUpSummary;
+}
+
+/** What the campaign's follow-ups did, and what of its own rows no follow-up has re-sent. */
+export interface FollowUpSummary {
+  list: FollowUpFacts[];
+  /** Rows needing attention in this report that a follow-up re-sent and got accepted. */
+  settled: number;
+  /** This report's rows no follow-up re-sent: failed or rejected, unknown, undelivered. */
+  notResent: { failedOrRejected: number; unknown: number; undelivered: number };
 }
 
 /** Where the page's prices came from: the command's flags, the campaign's send, the settings. */
@@ -100,6 +112,7 @@ export interface PricingOptions {
 export interface PageOptions extends PricingOptions {
   campaign?: CampaignFacts;
   timeline?: Timeline;
+  followUps?: FollowUps;
 }
 
 function cell(value: unknown): string {
@@ -138,6 +151,8 @@ class PageTally {
   readonly byEncoding: PageData['segments']['byEncoding'] = {};
   readonly attention: AttentionRow[] = [];
   attentionTotal = 0;
+  settled = 0;
+  readonly notResent = { failedOrRejected: 0, unknown: 0, undelivered: 0 };
   cost: number | undefined;
   costliest: CostlyRow[] = [];
   /** Pairs: row, deliveredAt (ms). */
@@ -162,7 +177,7 @@ class PageTally {
       entry[outcome]++;
     }
     this.addSegments(row, to, outcome, Number(values['segments']), cell(values['encoding']));
-    if (needsAttention(outcome, delivery)) {
+    if (needsAttention(outcome, delivery) && !this.settledElsewhere(row, outcome, delivery)) {
       this.attentionTotal++;
       // A report is written in the order answers came: the page lists the lowest rows, in order.
       if (this.attention.length >= 2 * ATTENTION_LIMIT) this.keepLowestRows();
@@ -178,6 +193,25 @@ class PageTally {
         deliveryStatus: delivery,
       });
     }
+  }
+
+  /**
+   * A row a follow-up re-sent and got accepted is settled there; one no follow-up re-sent is
+   * counted by what a retry of this campaign would take.
+   */
+  private settledElsewhere(row: number, outcome: string, delivery: string): boolean {
+    const followUps = this.options.followUps;
+    if (!followUps) return false;
+    if (followUps.settled.has(row)) {
+      this.settled++;
+      return true;
+    }
+    if (!followUps.resent.has(row)) {
+      if (outcome === 'failed' || outcome === 'rejected') this.notResent.failedOrRejected++;
+      else if (outcome === 'unknown') this.notResent.unknown++;
+      else if (outcome === 'accepted' && isUndelivered(delivery)) this.notResent.undelivered++;
+    }
+    return false;
   }
 
   private addDelivery(row: number, delivery: string, deliveredAt: string): void {
@@ -263,6 +297,15 @@ class PageTally {
       },
       costliest: this.costliest.map((r) => ({ ...r, to: maskRecipient(r.to) })),
       attention: { rows: this.attention, total: this.attentionTotal },
+      ...(options.followUps && options.followUps.list.length > 0
+        ? {
+            followUps: {
+              list: options.followUps.list,
+              settled: this.settled,
+              notResent: this.notResent,
+            },
+          }
+        : {}),
     };
   }
 }

@@ -508,28 +508,78 @@ function followUps(data: PageData, context: PageContext): Markup {
       Follow-ups need the campaign's state: run <code>${context.program} retry</code> on the machine
       that sent it.
     </p>`;
-  const { byOutcome } = data.counts;
   const simulate = c.target === 'simulator' ? ' --simulate' : '';
+  const open = stillOpen(data);
   const lines: Array<[string, string]> = [];
-  if (byOutcome.failed + byOutcome.rejected > 0)
+  if (open.failedOrRejected > 0)
     lines.push([
       `${context.program} retry ${c.id}${simulate}`,
       'sends the failed and rejected records again, as a follow-up campaign',
     ]);
-  if (byOutcome.unknown > 0)
+  if (open.unknown > 0)
     lines.push([
       `${context.program} retry ${c.id} --include unknown${simulate}`,
       'also the unknown ones: the gateway may have sent those already',
     ]);
-  if (data.funnel.undelivered + data.funnel.expired > 0)
+  if (open.undelivered > 0)
     lines.push([
       `${context.program} retry ${c.id} --include undelivered${simulate}`,
       'also the accepted ones that were not delivered',
     ]);
-  if (lines.length === 0) return html``;
-  return html`<h3>Follow-up commands</h3>
-    <ul class="commands">
-      ${lines.map(([command, what]) => html`<li>${commandLine(command)} ${what}</li>`)}
+  for (const f of data.followUps?.list ?? []) {
+    if (f.open > 0)
+      lines.push([
+        `${context.program} retry ${f.id}${simulate}`,
+        `sends again the ${f.open} records follow-up ${f.id} could not send`,
+      ]);
+  }
+  const commands =
+    lines.length === 0
+      ? html``
+      : html`<h3>Follow-up commands</h3>
+          <ul class="commands">
+            ${lines.map(([command, what]) => html`<li>${commandLine(command)} ${what}</li>`)}
+          </ul>`;
+  return html`${followUpList(data)}${commands}`;
+}
+
+/** What a retry of this campaign would still take: all of it, until a follow-up re-sent some. */
+function stillOpen(data: PageData): {
+  failedOrRejected: number;
+  unknown: number;
+  undelivered: number;
+} {
+  if (data.followUps) return data.followUps.notResent;
+  const { byOutcome } = data.counts;
+  return {
+    failedOrRejected: byOutcome.failed + byOutcome.rejected,
+    unknown: byOutcome.unknown,
+    undelivered: data.funnel.undelivered + data.funnel.expired,
+  };
+}
+
+/** The campaign's follow-ups, each named with what it settled. */
+function followUpList(data: PageData): Markup {
+  const followUps = data.followUps;
+  if (!followUps) return html``;
+  const items = followUps.list.map((f) => {
+    const shown = OUTCOMES.filter((o) => (f.byOutcome?.[o] ?? 0) > 0).map(
+      (o) => html`${num(f.byOutcome?.[o] ?? 0)} ${o}`,
+    );
+    const counts = f.byOutcome
+      ? shown.flatMap((part, i) => (i === 0 ? [part] : [html`${', '}`, part]))
+      : [html`its report cannot be read`];
+    const of = f.of === data.campaign?.id ? '' : `, a follow-up of ${f.of}`;
+    const include = f.include.length > 0 ? ` (with --include ${f.include.join(',')})` : '';
+    return html`<li><code>${f.id}</code>${include}${of}, ${f.status}: ${counts}</li>`;
+  });
+  return html`<h3>Follow-ups</h3>
+    <p>
+      ${num(followUps.settled)} of this report's rows were re-sent and accepted by a follow-up: they
+      are settled there and not listed below.
+    </p>
+    <ul class="follow-ups">
+      ${items}
     </ul>`;
 }
 

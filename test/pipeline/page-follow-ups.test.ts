@@ -1,0 +1,88 @@
+// The page of a campaign that was followed up: it names each follow-up and what it settled, does
+// not list rows a follow-up got accepted as needing attention, and offers only commands that still
+// act (the issue's reproduction: the page kept recommending a retry that answered "nothing to
+// retry").
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FolderStore } from '../../src/journal/folder-store.js';
+import { campaignPage } from '../../src/report/html/campaign-page.js';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { tempDir, writeCampaignCsv } from '../helpers/files.js';
+import { runCommand } from '../helpers/follow-up.js';
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let sim: Simulator;
+let stateDir: string;
+
+beforeEach(async () => {
+  dir = await tempDir();
+  stateDir = join(dir.path, 'state');
+  sim = await startSimulator({ seed: 3 });
+});
+afterEach(async () => {
+  await sim.stop();
+  await dir.remove();
+});
+
+const STEADY = ['--batch-size', '4', '--concurrency', '1', '--retries', '0', '--outage-grace', '0'];
+const run = (argv: string[]) => runCommand(argv, { cwd: dir.path, stateDir, sim });
+const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
+
+async function page(what: string) {
+  const store = new FolderStore(stateDir);
+  try {
+    return await campaignPage({ what, store, program: 'sms-send', now: 0 });
+  } finally {
+    await store.close();
+  }
+}
+
+describe('the page of a campaign with follow-ups', () => {
+  it('names them, counts what they settled, and offers the retry that still acts', async () => {
+    await writeCampaignCsv(join(dir.path, 'campaign.csv'), 40);
+    sim.setFaults({ rejectMessage: 0.3 });
+    const original = await run(['campaign.csv', ...STEADY]);
+    const rejected = original.rows.filter((r) => r.outcome === 'rejected').length;
+    expect(rejected).toBeGreaterThan(2);
+
+    // Before any follow-up: every rejection needs attention, and `retry` of the campaign is offered.
+    const before = await page(original.campaign!);
+    expect(before.data.attention.total).toBe(rejected);
+    expect(text(before.html)).toContain(`sms-send retry ${original.campaign}`);
+
+    // The follow-up gets some through and some rejected again.
+    const followUp = await run(['retry', original.campaign!, ...STEADY]);
+    const accepted = followUp.rows.filter((r) => r.outcome === 'accepted').length;
+    const again = followUp.rows.filter((r) => r.outcome === 'rejected').length;
+    expect(accepted).toBeGreaterThan(0);
+    expect(again).toBeGreaterThan(0);
+
+    const after = await page(original.campaign!);
+    const shown = text(after.html);
+    expect(after.data.followUps?.settled).toBe(accepted);
+    expect(after.data.attention.total).toBe(rejected - accepted);
+    expect(after.data.attention.rows.map((r) => r.row).sort((a, b) => a - b)).toEqual(
+      followUp.rows
+        .filter((r) => r.outcome !== 'accepted')
+        .map((r) => Number(r.row))
+        .sort((a, b) => a - b),
+    );
+    expect(shown).toContain('Follow-ups');
+    expect(shown).toContain(
+      `${followUp.campaign}, finished: ${accepted} accepted, ${again} rejected`,
+    );
+    expect(shown).toContain(
+      `${accepted} of this report's rows were re-sent and accepted by a follow-up`,
+    );
+    // The original's retry would answer "nothing to retry": only the follow-up's is offered.
+    expect(shown).not.toContain(`sms-send retry ${original.campaign} `);
+    expect(shown).toContain(`sms-send retry ${followUp.campaign}`);
+    expect(shown).toContain(
+      `sends again the ${again} records follow-up ${followUp.campaign} could not send`,
+    );
+
+    // And that command is true: the follow-up's retry sends exactly those.
+    const third = await run(['retry', followUp.campaign!, ...STEADY]);
+    expect(third.messages.length).toBe(again);
+  });
+});
