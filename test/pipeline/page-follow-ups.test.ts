@@ -41,9 +41,10 @@ describe('the page of a campaign with follow-ups', () => {
   it('names them, counts what they settled, and offers the retry that still acts', async () => {
     await writeCampaignCsv(join(dir.path, 'campaign.csv'), 40);
     sim.setFaults({ rejectMessage: 0.3 });
-    const original = await run(['campaign.csv', ...STEADY]);
+    const report = join(dir.path, 'campaign.report.csv');
+    const original = await run(['campaign.csv', ...STEADY, '--report', report]);
     const rejected = original.rows.filter((r) => r.outcome === 'rejected').length;
-    expect(rejected).toBeGreaterThan(2);
+    expect(rejected, `${original.code} ${original.error ?? ''}`).toBeGreaterThan(2);
 
     // Before any follow-up: every rejection needs attention, and `retry` of the campaign is offered.
     const before = await page(original.campaign!);
