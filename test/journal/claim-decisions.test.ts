@@ -84,8 +84,8 @@ describe('refusals, word for word', () => {
     });
   });
 
-  it('stopped without a reason, nothing settled, no report; in flight counted', async () => {
-    await seed(manifest({ status: 'stopped', finishedAt: undefined, reports: [] }), [
+  it('killed, nothing settled, no report: in flight counted from the journal', async () => {
+    await seed(manifest({ status: 'running', finishedAt: undefined, reports: [] }), [
       START,
       '{"t":"batch","b":"1","r":[1,3]}',
     ]);
@@ -93,8 +93,26 @@ describe('refusals, word for word', () => {
       code: 'unfinished',
       message: expect.stringMatching(
         new RegExp(
-          `^campaign ${ID} was stopped on 2026-11-21: 3 recorded, not known to have left of 4,000 records; ` +
+          `^campaign ${ID} was interrupted on 2026-11-21: 3 recorded, not known to have left of 4,000 records; ` +
             'report \\(none\\)\\. ',
+        ),
+      ) as unknown,
+    });
+  });
+
+  // The issue's reproduction: the stop's summary said "failed 1,440" (records the stop left unsent
+  // among them), `campaigns` 1,440, and the refusal that followed "110 failed of 2,001 records".
+  it('stopped by itself: the counts its end wrote, as its summary and `campaigns` gave them', async () => {
+    const counts = { accepted: 558, rejected: 2, invalid: 1, failed: 1440, unknown: 0, skipped: 0 };
+    await seed(manifest({ status: 'stopped', finishedAt: undefined, records: 2001, counts }), [
+      START,
+      RESULTS,
+    ]);
+    await expect(claimCampaign(stateDir, options())).rejects.toMatchObject({
+      code: 'unfinished',
+      message: expect.stringMatching(
+        new RegExp(
+          `^campaign ${ID} was stopped on 2026-11-21: 558 accepted, 2 rejected, 1 invalid, 1,440 failed of 2,001 records; `,
         ),
       ) as unknown,
     });
