@@ -72,11 +72,25 @@ export function endingError(
   }
   if (run.interrupted) {
     return new InterruptedError(
-      finish(`interrupted: ${plural(run.notSent, 'record')} not sent`, 'Finish the campaign with'),
+      finish(interruptedText(result), 'Finish the campaign with'),
       document,
     );
   }
   return undefined;
+}
+
+/**
+ * `interrupted: 21,558 records not sent and 400 failed; --resume sends these 21,958`: every record
+ * the resume will offer, counted as the summary counts them.
+ */
+function interruptedText(result: CampaignResult): string {
+  const { notSent } = result.run;
+  const failed = result.summary.byOutcome.failed;
+  if (failed === 0) return `interrupted: ${plural(notSent, 'record')} not sent`;
+  return (
+    `interrupted: ${plural(notSent, 'record')} not sent and ${groupDigits(failed)} failed; ` +
+    `--resume sends these ${groupDigits(notSent + failed)}`
+  );
 }
 
 /**

@@ -255,6 +255,48 @@ describe.concurrent('Ctrl-C', { timeout: 120_000 }, () => {
     expect(sim.ledger).toHaveLength(RECORDS);
   });
 
+  // The reproduction: Ctrl-C said "21,558 records not sent" while 400 more had failed,
+  // and the resume then offered 21,958.
+  it('once, with failed batches: the stop counts what --resume sends, and the resume sends that', async ({
+    onTestFinished,
+  }) => {
+    const ctx = await context(onTestFinished);
+    const RECORDS = 1000;
+    const sim = await startSim(ctx, 60);
+    sim.setFaults({ latencyMs: 60, unavailable: 0.4 });
+    const { input, report } = await campaign(ctx, RECORDS);
+    const args = [input, '--endpoint', sim.url, '--yes', '--report', report, '--batch-size', '20'];
+    const run = start(ctx, [
+      ...args,
+      '--concurrency',
+      '1',
+      '--retries',
+      '0',
+      '--outage-grace',
+      '1h',
+    ]);
+    await waitForJournal(ctx, run, (c) => c.done >= 6, 'six answered batches');
+    run.child.kill('SIGINT');
+    const result = await run.done;
+    expect(result.code).toBe(130);
+    const said =
+      /interrupted: ([\d,]+) records not sent and ([\d,]+) failed; --resume sends these ([\d,]+)/.exec(
+        result.stderr,
+      );
+    expect(said, result.stderr).not.toBeNull();
+    const [notSent, failed, offered] = said!.slice(1).map((n) => Number(n.replace(/,/g, '')));
+    const counts = countOutcomes(parseCsv(await readFile(report, 'utf8')));
+    expect(counts.failed).toBe(failed);
+    expect(counts.skipped).toBe(notSent);
+    expect(offered).toBe(notSent! + failed!);
+
+    sim.setFaults({});
+    const before = sim.ledger.length;
+    const resumed = await runCli([...args, '--resume'], { cwd: ctx.dir, env: ctx.env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(sim.ledger.length - before).toBe(offered);
+  });
+
   it('twice: requests in flight are abandoned as unknown at once, exit 130, and resume does not resend them', async ({
     onTestFinished,
   }) => {
