@@ -27,14 +27,13 @@ export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: Chalk
     skipped: c.gray,
   };
   const lines: string[] = [];
+  // Messages are the records that were to be sent: invalid and suppressed ones never were.
+  const messages = summary.total - summary.byOutcome.invalid - (summary.suppressed ?? 0);
+  const accepted = `${formatCount(summary.byOutcome.accepted)} of ${plural(messages, 'message')} accepted`;
   const headline =
     summary.exitCode === 0 && !ctx.interrupted && !ctx.stoppedReason
-      ? c.green.bold(
-          `✔ ${formatCount(summary.byOutcome.accepted)} of ${plural(summary.total, 'message')} accepted`,
-        )
-      : c.yellow.bold(
-          `! ${formatCount(summary.byOutcome.accepted)} of ${plural(summary.total, 'message')} accepted`,
-        );
+      ? c.green.bold(`✔ ${accepted}`)
+      : c.yellow.bold(`! ${accepted}`);
   lines.push(headline);
   // One count width for both lists, taken over every outcome, so the columns line up.
   const width = Math.max(...OUTCOMES.map((o) => formatCount(summary.byOutcome[o]).length));

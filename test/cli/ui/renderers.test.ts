@@ -207,7 +207,7 @@ describe('renderSummary', () => {
     expect(both((c) => renderSummary(summary, { simulated: true, campaign: 'c-1' }, c)))
       .toMatchInlineSnapshot(`
         {
-          "colour": "<33><1>! 12,000 of 12,345 messages accepted<22><39>
+          "colour": "<33><1>! 12,000 of 12,305 messages accepted<22><39>
           <32>accepted <39> 12,000
           <31>rejected <39>    300
           <33>invalid  <39>     40
@@ -219,7 +219,7 @@ describe('renderSummary', () => {
           <2>report<22>    campaign.report.csv
           <2>campaign<22>  c-1
         <36>  Simulated run: the built-in simulator answered; nothing reached a real phone.<39>",
-          "plain": "! 12,000 of 12,345 messages accepted
+          "plain": "! 12,000 of 12,305 messages accepted
           accepted  12,000
           rejected     300
           invalid       40
@@ -311,7 +311,15 @@ describe('renderSummary wording', () => {
         plain,
       ),
     ).toContain('resumed   1 record settled by earlier runs was not sent again');
-    expect(headline(summary)).toBe('! 12,000 of 12,345 messages accepted');
+    // 40 of the 12,345 records are invalid: never messages, so not counted as messages.
+    expect(headline(summary)).toBe('! 12,000 of 12,305 messages accepted');
+    const suppressed: RunSummary = {
+      ...one,
+      total: 10,
+      suppressed: 3,
+      byOutcome: { accepted: 6, rejected: 0, invalid: 1, failed: 0, unknown: 0, skipped: 3 },
+    };
+    expect(headline(suppressed)).toBe('✔ 6 of 6 messages accepted');
   });
 });
 
