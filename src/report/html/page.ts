@@ -113,8 +113,9 @@ function campaignSection(data: PageData): Markup {
     c.followUpOf === undefined
       ? undefined
       : row('follow-up of', html`<code>${c.followUpOf}</code>`),
-    // After any wait for the send window: a run's own start is in the table of runs.
-    row('started sending', time(c.startedAt)),
+    // The first run's, after any wait for the send window, as the table of runs counts it; the
+    // manifest's start is the newest run's.
+    row('started sending', time(runs[0]?.sendingFrom ?? c.startedAt)),
     row('finished', c.finishedAt === undefined ? 'not yet' : time(c.finishedAt)),
     row('sent to', c.target),
     row('Gateway', c.gateway),

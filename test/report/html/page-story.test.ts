@@ -83,3 +83,28 @@ describe('the page names what its figures are', () => {
     expect(shown).not.toContain('per recipient');
   });
 });
+
+describe('the page counts a campaign of two runs as its table of runs does', () => {
+  it('"started sending" is the first run\'s, not the newest run\'s', async () => {
+    const run = (startedAt: number, finishedAt: number) => ({
+      startedAt,
+      sendingFrom: startedAt,
+      finishedAt,
+      command: 'sms-send c.csv',
+      target: 'simulator',
+      settings: { batchSize: 100, concurrency: 4 },
+      step: 100,
+      buckets: [],
+      pauses: [],
+      sent: [],
+    });
+    const first = Date.parse('2026-11-28T08:00:00Z');
+    const second = Date.parse('2026-11-28T10:30:00Z');
+    const data = await collectPage(report, {
+      campaign: facts({ startedAt: '2026-11-28T10:30:00.000Z', runs: 2 }),
+      timeline: { v: 3, runs: [run(first, first + 60_000), run(second, second + 60_000)] },
+    });
+    const shown = text(renderPage(data, { generatedAt: 0, program: 'sms-send' }));
+    expect(shown).toContain('started sending 2026-11-28 08:00:00 UTC');
+  });
+});
