@@ -38,8 +38,11 @@ export interface SendProgress {
   /** Messages the gateway answered per second of this run. */
   rate: number;
   elapsedMs: number;
-  /** Why no batch goes out now: the gateway is not answering (connection refused). */
-  waitingFor?: string;
+  /**
+   * Why no batch goes out now: `waiting for the gateway: connection refused`, `holding answers:
+   * …`. The rate and the ETA are left out meanwhile: they would only decay.
+   */
+  waiting?: string;
 }
 
 /**
@@ -50,7 +53,7 @@ export function renderSendProgress(p: SendProgress, width = Infinity): string {
   const percent = p.total > 0 ? Math.floor((p.sent / p.total) * 100) : 100;
   // The ETA comes from this run's pace over the whole of it, once there is a pace to go by.
   const eta =
-    p.sent > 0 && p.sent < p.total && p.elapsedMs >= 1000
+    p.waiting === undefined && p.sent > 0 && p.sent < p.total && p.elapsedMs >= 1000
       ? `ETA ${formatEta(((p.total - p.sent) * p.elapsedMs) / p.sent)}`
       : '';
   const counted = `${formatCount(p.sent)} / ${formatCount(p.total)} (${percent}%)`;
@@ -59,9 +62,9 @@ export function renderSendProgress(p: SendProgress, width = Infinity): string {
     [2, `accepted ${formatCount(p.accepted)}`],
     [4, p.problems > 0 ? `not accepted ${formatCount(p.problems)}` : ''],
     [1, p.retries > 0 ? `retries ${formatCount(p.retries)}` : ''],
-    [0, formatRate(p.rate)],
+    [0, p.waiting === undefined ? formatRate(p.rate) : ''],
     [3, eta],
-    [5, p.waitingFor === undefined ? '' : `waiting for the gateway: ${p.waitingFor}`],
+    [5, p.waiting ?? ''],
   ];
   const heads = [`${p.label} ${counted}`, counted, `${percent}%`];
   for (const head of heads) {
@@ -92,6 +95,14 @@ export function renderValidationProgress(records: number, elapsedMs: number): st
   return `validating: ${plural(records, 'record')} read  ${formatCount(Math.round(rate))} records/s`;
 }
 
+/**
+ * The messages sent and not accepted: a stopped run reports the records it never sent as failed,
+ * and records never sent are not "not accepted".
+ */
+export function notAccepted(problems: number, sent: number, accepted: number): number {
+  return Math.min(problems, Math.max(0, sent - accepted));
+}
+
 function formatEta(ms: number): string {
   return ms < 60_000 ? `${Math.ceil(ms / 1000)} s` : formatDuration(ms);
 }
@@ -104,8 +115,9 @@ export function showProgress(
 ): Progress {
   let retries = 0;
   let sent = 0;
-  /** Why the run waits for the gateway, while it does: the progress line says so. */
+  /** Why the run waits (for the gateway, for the disk), while it does: the progress line says so. */
   let outage: string | undefined;
+  let held: string | undefined;
   events.on('retry', () => retries++);
   events.on('batch', (b) => (sent += b.size));
   // While the run waits for its send window, the spinner counts down to the opening instead.
@@ -122,17 +134,29 @@ export function showProgress(
     const elapsedMs = systemClock.now() - tally.startedAt;
     // This run's answers only: what a resumed run found settled is not its progress.
     const ofRun = (outcome: Outcome) => tally.byOutcome[outcome] - tally.earlierByOutcome[outcome];
+    const accepted = ofRun('accepted');
+    const problems = notAccepted(
+      ofRun('rejected') + ofRun('failed') + ofRun('unknown'),
+      sent,
+      accepted,
+    );
+    const waitingText =
+      held !== undefined
+        ? `holding answers: ${held}`
+        : outage !== undefined
+          ? `waiting for the gateway: ${outage}`
+          : undefined;
     return renderSendProgress(
       {
         label: options.label,
         sent,
         total: options.total,
-        accepted: ofRun('accepted'),
-        problems: ofRun('rejected') + ofRun('failed') + ofRun('unknown'),
+        accepted,
+        problems,
         retries,
         rate: elapsedMs > 0 ? (tally.answered * 1000) / elapsedMs : 0,
         elapsedMs,
-        ...(outage === undefined ? {} : { waitingFor: outage }),
+        ...(waitingText === undefined ? {} : { waiting: waitingText }),
       },
       width,
     );
@@ -159,15 +183,17 @@ export function showProgress(
     live.say(`the gateway answers again after ${formatDuration(afterMs)}; sending on`),
   );
   // Why a run whose disk filled does not end at once: it is keeping the answers it holds.
-  events.on('stateHeld', ({ answers, reason, graceMs }) =>
+  events.on('stateHeld', ({ answers, reason, graceMs }) => {
+    held = reason;
     live.say(
       `${reason}; no new batches. Holding ${plural(answers, 'answer')} the journal could not ` +
         `record, trying again for up to ${formatDuration(graceMs)}`,
-    ),
-  );
-  events.on('stateKept', ({ afterMs }) =>
-    live.say(`the answers held are recorded after ${formatDuration(afterMs)}`),
-  );
+    );
+  });
+  events.on('stateKept', ({ afterMs }) => {
+    held = undefined;
+    live.say(`the answers held are recorded after ${formatDuration(afterMs)}`);
+  });
   if (options.verbose) {
     events.on('batch', (b) =>
       live.say(

@@ -1,6 +1,7 @@
 // Progress lines of the validation and send passes: pure renderers, and the plain lines off a terminal.
 import { afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
+  notAccepted,
   renderSendProgress,
   renderValidationProgress,
   showProgress,
@@ -56,6 +57,25 @@ describe('renderSendProgress', () => {
     expect(
       renderSendProgress({ ...base, sent: 3000, accepted: 3000, rate: 1500, elapsedMs: 2000 }),
     ).toMatchInlineSnapshot(`"sending 3,000 / 3,000 (100%)  accepted 3,000  1,500 msg/s"`);
+  });
+
+  // The issue's reproduction: while a full disk held a run, its rate and ETA decayed.
+  it('while the run waits (the gateway, the disk), says why and leaves out rate and ETA', () => {
+    const waiting = { ...base, sent: 1200, accepted: 1200, rate: 600, elapsedMs: 60_000 };
+    expect(
+      renderSendProgress({
+        ...waiting,
+        waiting:
+          'holding answers: campaign state could not be written: no space left on device (ENOSPC)',
+      }),
+    ).toBe(
+      'sending 1,200 / 3,000 (40%)  accepted 1,200  holding answers: campaign state could not be written: no space left on device (ENOSPC)',
+    );
+    expect(
+      renderSendProgress({ ...waiting, waiting: 'waiting for the gateway: connection refused' }),
+    ).toBe(
+      'sending 1,200 / 3,000 (40%)  accepted 1,200  waiting for the gateway: connection refused',
+    );
   });
 });
 
@@ -227,3 +247,15 @@ function plainStream(): StatusStream & { out: string } {
     },
   };
 }
+
+describe('notAccepted', () => {
+  it.each([
+    // rejected/failed/unknown, sent, accepted → shown
+    [100, 1200, 1100, 100],
+    // A stop reported 1,800 records it never sent as failed: only what was sent counts.
+    [1900, 1200, 1100, 100],
+    [0, 0, 0, 0],
+  ])('%i problems, %i sent, %i accepted → %i', (problems, sent, accepted, shown) => {
+    expect(notAccepted(problems, sent, accepted)).toBe(shown);
+  });
+});
