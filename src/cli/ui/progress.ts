@@ -107,56 +107,68 @@ function formatEta(ms: number): string {
   return ms < 60_000 ? `${Math.ceil(ms / 1000)} s` : formatDuration(ms);
 }
 
+/** What the progress line follows of a run, kept up to date by its events. */
+interface Watched {
+  retries: number;
+  sent: number;
+  /** Why the run waits (for the gateway, for the disk), while it does: the line says so. */
+  outage?: string;
+  held?: string;
+  /** While the run waits for its send window, the spinner counts down to the opening instead. */
+  window?: { opensAt: number; timeZone: string };
+}
+
+function watch(events: SendEmitter): Watched {
+  const seen: Watched = { retries: 0, sent: 0 };
+  events.on('retry', () => seen.retries++);
+  events.on('batch', (b) => (seen.sent += b.size));
+  events.on('waiting', (wait) => (seen.window = wait));
+  events.on('outage', ({ reason }) => (seen.outage = reason));
+  events.on('recovered', () => (seen.outage = undefined));
+  events.on('stateHeld', ({ reason }) => (seen.held = reason));
+  events.on('stateKept', () => (seen.held = undefined));
+  return seen;
+}
+
+/** Why no batch goes out now, for the progress line; undefined while batches go. */
+function waitingText(seen: Watched): string | undefined {
+  if (seen.held !== undefined) return `holding answers: ${seen.held}`;
+  if (seen.outage !== undefined) return `waiting for the gateway: ${seen.outage}`;
+  return undefined;
+}
+
 export function showProgress(
   events: SendEmitter,
   tally: Tally,
   options: ProgressOptions,
   stream: StatusStream = process.stderr,
 ): Progress {
-  let retries = 0;
-  let sent = 0;
-  /** Why the run waits (for the gateway, for the disk), while it does: the progress line says so. */
-  let outage: string | undefined;
-  let held: string | undefined;
-  events.on('retry', () => retries++);
-  events.on('batch', (b) => (sent += b.size));
-  // While the run waits for its send window, the spinner counts down to the opening instead.
-  let waiting: { opensAt: number; timeZone: string } | undefined;
-  events.on('waiting', (wait) => (waiting = wait));
+  const seen = watch(events);
 
   const line = () => {
     // The spinner's frame and a column to spare (a line that fills the last column wraps), read
     // each time: the terminal may have been resized.
     const width = canSpin(stream) ? (stream.columns ?? 80) - 3 : Infinity;
-    if (waiting && systemClock.now() < waiting.opensAt)
-      return renderWaiting({ ...waiting, now: systemClock.now() }, width);
-    waiting = undefined;
+    if (seen.window && systemClock.now() < seen.window.opensAt)
+      return renderWaiting({ ...seen.window, now: systemClock.now() }, width);
+    seen.window = undefined;
     const elapsedMs = systemClock.now() - tally.startedAt;
     // This run's answers only: what a resumed run found settled is not its progress.
     const ofRun = (outcome: Outcome) => tally.byOutcome[outcome] - tally.earlierByOutcome[outcome];
     const accepted = ofRun('accepted');
-    const problems = notAccepted(
-      ofRun('rejected') + ofRun('failed') + ofRun('unknown'),
-      sent,
-      accepted,
-    );
-    const waitingText =
-      held !== undefined
-        ? `holding answers: ${held}`
-        : outage !== undefined
-          ? `waiting for the gateway: ${outage}`
-          : undefined;
+    const problems = ofRun('rejected') + ofRun('failed') + ofRun('unknown');
+    const waiting = waitingText(seen);
     return renderSendProgress(
       {
         label: options.label,
-        sent,
+        sent: seen.sent,
         total: options.total,
         accepted,
-        problems,
-        retries,
+        problems: notAccepted(problems, seen.sent, accepted),
+        retries: seen.retries,
         rate: elapsedMs > 0 ? (tally.answered * 1000) / elapsedMs : 0,
         elapsedMs,
-        ...(waitingText === undefined ? {} : { waiting: waitingText }),
+        ...(waiting === undefined ? {} : { waiting }),
       },
       width,
     );
@@ -168,13 +180,11 @@ export function showProgress(
   // Why nothing moves: waiting for a gateway that stopped answering is said, not left to guess;
   // one that was never reached, at once, since the endpoint itself may be wrong.
   events.on('unreachable', ({ reason }) => live.say(renderUnreachable(options.endpoint, reason)));
-  events.on('outage', ({ reason, graceMs }) => {
-    outage = reason;
+  events.on('outage', ({ reason, graceMs }) =>
     live.say(
       `the gateway is not answering (${reason}); waiting up to ${formatDuration(graceMs)} for it, no new batches meanwhile`,
-    );
-  });
-  events.on('recovered', () => (outage = undefined));
+    ),
+  );
   events.on('waiting', (wait) => live.say(renderWaiting(wait)));
   events.on('windowClosed', () =>
     live.say('the send window closed: finishing the batches in flight, taking no new ones'),
@@ -183,17 +193,15 @@ export function showProgress(
     live.say(`the gateway answers again after ${formatDuration(afterMs)}; sending on`),
   );
   // Why a run whose disk filled does not end at once: it is keeping the answers it holds.
-  events.on('stateHeld', ({ answers, reason, graceMs }) => {
-    held = reason;
+  events.on('stateHeld', ({ answers, reason, graceMs }) =>
     live.say(
       `${reason}; no new batches. Holding ${plural(answers, 'answer')} the journal could not ` +
         `record, trying again for up to ${formatDuration(graceMs)}`,
-    );
-  });
-  events.on('stateKept', ({ afterMs }) => {
-    held = undefined;
-    live.say(`the answers held are recorded after ${formatDuration(afterMs)}`);
-  });
+    ),
+  );
+  events.on('stateKept', ({ afterMs }) =>
+    live.say(`the answers held are recorded after ${formatDuration(afterMs)}`),
+  );
   if (options.verbose) {
     events.on('batch', (b) =>
       live.say(
@@ -207,7 +215,7 @@ export function showProgress(
     );
   }
   // Plain lines every interval through a wait of hours would flood a cron mail: the wait was said once.
-  return ticking(live, line, options.intervalSeconds, () => waiting !== undefined);
+  return ticking(live, line, options.intervalSeconds, () => seen.window !== undefined);
 }
 
 export interface ValidationProgress {
