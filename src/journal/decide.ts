@@ -185,9 +185,7 @@ function refusal(
   // manifest: the summary's, `campaigns`' and the report's. A killed run's manifest still says
   // running, written at its start: the journal knows what it settled.
   const settled =
-    manifest.status === 'running'
-      ? journalCounts(journal ?? emptyJournalState())
-      : manifest.counts;
+    manifest.status === 'running' ? journalCounts(journal ?? emptyJournalState()) : manifest.counts;
   const why = status === 'stopped' && manifest.reason ? ` (${manifest.reason})` : '';
   // A rehearsal's messages went to a simulator: starting it afresh sends nothing twice to a phone.
   const what = manifest.rehearsal ? 'rehearsal' : 'campaign';
