@@ -97,9 +97,17 @@ const NON_FIXED_LINE_TYPES: NumberType[] = [
 const MIN_NSN = 2;
 const MAX_NSN = 17;
 
-const metadata = maxMetadata() as MetadataApi;
-/** Without every accessor the rules read, every number is left to the library: slower, still right. */
-const usable = rulesCanRead(metadata);
+/**
+ * The max metadata, read the first time a number is: a run that reads none (`check`, `--help`)
+ * loads none. Without every accessor the rules read, every number is left to the library: slower,
+ * still right.
+ */
+let loaded: { metadata: MetadataApi; usable: boolean } | undefined;
+function rules(): { metadata: MetadataApi; usable: boolean } {
+  if (loaded) return loaded;
+  const metadata = maxMetadata() as MetadataApi;
+  return (loaded = { metadata, usable: rulesCanRead(metadata) });
+}
 const plans = new Map<string, CompiledPlan>();
 const callingCodeCountries = new Map<string, readonly string[] | undefined>();
 const knownCallingCodes = new Map<string, boolean>();
@@ -130,8 +138,8 @@ export function rulesCanRead(metadata: unknown): boolean {
 function plan(countryOrCallingCode: string): CompiledPlan {
   let compiled = plans.get(countryOrCallingCode);
   if (compiled) return compiled;
-  metadata.selectNumberingPlan(countryOrCallingCode);
-  const p = metadata.numberingPlan;
+  rules().metadata.selectNumberingPlan(countryOrCallingCode);
+  const p = rules().metadata.numberingPlan;
   const typeRule = (name: NumberType): TypeRule | undefined => {
     const t = p.type(name!);
     // isNumberTypeEqualTo: a type without a pattern never matches.
@@ -161,14 +169,17 @@ function plan(countryOrCallingCode: string): CompiledPlan {
 
 function countriesOf(callingCode: string): readonly string[] | undefined {
   if (!callingCodeCountries.has(callingCode))
-    callingCodeCountries.set(callingCode, metadata.getCountryCodesForCallingCode(callingCode));
+    callingCodeCountries.set(
+      callingCode,
+      rules().metadata.getCountryCodesForCallingCode(callingCode),
+    );
   return callingCodeCountries.get(callingCode);
 }
 
 function isCallingCode(digits: string): boolean {
   let known = knownCallingCodes.get(digits);
   if (known === undefined) {
-    known = metadata.hasCallingCode(digits);
+    known = rules().metadata.hasCallingCode(digits);
     knownCallingCodes.set(digits, known);
   }
   return known;
@@ -259,7 +270,7 @@ const LENGTH_PROBLEMS = {
  * `text` of digits with an optional leading "+" (separators already removed).
  */
 export function readByRules(text: string, country: string | undefined): RuleReading {
-  if (!usable) return UNSURE;
+  if (!rules().usable) return UNSURE;
   // Short inputs and very long ones take parse()'s error paths.
   if (text.length < 4 || text.length > 20) return UNSURE;
   if (text.startsWith('+')) {
@@ -274,7 +285,7 @@ export function readByRules(text: string, country: string | undefined): RuleRead
     }
     return UNSURE;
   }
-  if (!country || !metadata.hasCountry(country)) return UNSURE;
+  if (!country || !rules().metadata.hasCountry(country)) return UNSURE;
   const home = plan(country);
   // stripIddPrefix: "011…" read with US is international; let the library handle it.
   if (text.search(home.idd) === 0) return UNSURE;
