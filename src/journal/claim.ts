@@ -218,7 +218,11 @@ function folderClaim(
     archiveJournal: (at) => archiveJournal(paths.journal, at),
     openJournal: () => JournalWriter.open(paths.journal),
     async start(fields) {
-      await setAsideRehearsals(stateDir, claim, options);
+      await setAsideRehearsals(claim, options, {
+        campaign: (rehearsal) =>
+          setAsideRehearsal(stateDir, campaignPaths(stateDir, rehearsal.id), rehearsal),
+        report: (path) => moveRehearsalReport(stateDir, path),
+      });
       current = startedManifest(claim.previous, fields);
       await writeManifest(paths.manifest, current);
       started = true;
@@ -299,23 +303,27 @@ export async function releaseSpool(paths: LocalFiles, status: CampaignStatus | u
   await rm(paths.spool, { force: true });
 }
 
+/** How a store sets a rehearsal's leftovers aside: its campaign, and a report of its. */
+export interface RehearsalAside {
+  /** Keeps the finished rehearsal under a name of its own, which it returns. */
+  campaign(rehearsal: Manifest): Promise<string>;
+  /** Renames a rehearsal's report at `path`; undefined when there was none to move. */
+  report(path: string): Promise<string | undefined>;
+}
+
 /**
  * What a rehearsal left in the way of a run that starts: the campaign's own finished rehearsal,
  * set aside under a name of its own, and a report a rehearsal wrote where this run writes its
  * own, renamed. Done as the run starts, never before; said in the claim's notes.
  */
-async function setAsideRehearsals(
-  stateDir: string,
+export async function setAsideRehearsals(
   claim: Claim,
   options: ClaimOptions,
+  aside: RehearsalAside,
 ): Promise<void> {
   const rehearsal = claim.rehearsal;
   if (rehearsal) {
-    const keptAs = await setAsideRehearsal(
-      stateDir,
-      campaignPaths(stateDir, rehearsal.id),
-      rehearsal,
-    );
+    const keptAs = await aside.campaign(rehearsal);
     claim.rehearsal = undefined;
     claim.notes.push(
       `campaign ${rehearsal.id} was a rehearsal (sent to a simulator only): kept as ${keptAs}; ` +
@@ -323,7 +331,7 @@ async function setAsideRehearsals(
     );
   }
   if (options.rehearsalReport === undefined) return;
-  const moved = await moveRehearsalReport(stateDir, options.rehearsalReport);
+  const moved = await aside.report(options.rehearsalReport);
   if (moved !== undefined) {
     claim.notes.push(`the report ${options.rehearsalReport} was a rehearsal's: it is now ${moved}`);
   }

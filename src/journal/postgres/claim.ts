@@ -14,6 +14,8 @@ import {
   type ClaimOptions,
   type Inspected,
   type LocalFiles,
+  type RehearsalAside,
+  setAsideRehearsals,
 } from '../claim.js';
 import type { StoredState } from '../decide.js';
 import { emptyJournalState } from '../journal.js';
@@ -201,7 +203,7 @@ function databaseClaim(
     openJournal: () => Promise.resolve(new DatabaseJournal(pool, lease)),
     start(fields) {
       return guarded(place.where, async () => {
-        await setAsideRehearsals(place, claim, options, lease);
+        await setAsideRehearsals(claim, options, rehearsalAside(place, lease));
         current = startedManifest(claim.previous, fields);
         await write(current);
         started = true;
@@ -227,33 +229,18 @@ function databaseClaim(
   return claim;
 }
 
+/** A rehearsal's leftovers set aside in the database, and its report on this host. */
+function rehearsalAside(place: ClaimPlace, lease: Lease): RehearsalAside {
+  return {
+    campaign: (rehearsal) => setAsideRehearsal(place.pool, lease, rehearsal),
+    report: (path) => moveRehearsalReport(place, path),
+  };
+}
+
 /** The journal files this host read the campaign's journal into: a cache of this run's only. */
 async function removeReadings(dir: string): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
   for (const name of names) {
     if (name.startsWith(`journal-${process.pid}-`)) await rm(join(dir, name), { force: true });
-  }
-}
-
-/** A finished rehearsal of the campaign, and a rehearsal's report in the way, set aside as it starts. */
-async function setAsideRehearsals(
-  place: ClaimPlace,
-  claim: Claim,
-  options: ClaimOptions,
-  lease: Lease,
-): Promise<void> {
-  const rehearsal = claim.rehearsal;
-  if (rehearsal) {
-    const keptAs = await setAsideRehearsal(place.pool, lease, rehearsal);
-    claim.rehearsal = undefined;
-    claim.notes.push(
-      `campaign ${rehearsal.id} was a rehearsal (sent to a simulator only): kept as ${keptAs}; ` +
-        'this run starts it afresh',
-    );
-  }
-  if (options.rehearsalReport === undefined) return;
-  const moved = await moveRehearsalReport(place, options.rehearsalReport);
-  if (moved !== undefined) {
-    claim.notes.push(`the report ${options.rehearsalReport} was a rehearsal's: it is now ${moved}`);
   }
 }
