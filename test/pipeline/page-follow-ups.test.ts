@@ -2,6 +2,7 @@
 // not list rows a follow-up got accepted as needing attention, and offers only commands that still
 // act (the issue's reproduction: the page kept recommending a retry that answered "nothing to
 // retry").
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FolderStore } from '../../src/journal/folder-store.js';
@@ -85,5 +86,39 @@ describe('the page of a campaign with follow-ups', () => {
     // And that command is true: the follow-up's retry sends exactly those.
     const third = await run(['retry', followUp.campaign!, ...STEADY]);
     expect(third.messages.length).toBe(again);
+  });
+
+  it('a follow-up to the simulator settles nothing for a campaign sent to a gateway', async () => {
+    await writeCampaignCsv(join(dir.path, 'campaign.csv'), 40);
+    sim.setFaults({ rejectMessage: 0.3 });
+    const report = join(dir.path, 'campaign.report.csv');
+    const original = await run(['campaign.csv', ...STEADY, '--report', report]);
+    const rejected = original.rows.filter((r) => r.outcome === 'rejected').length;
+    const rehearsed = await runCommand(['retry', original.campaign!, ...STEADY, '--simulate'], {
+      cwd: dir.path,
+      stateDir,
+      sim,
+      simulator: {},
+    });
+    expect(rehearsed.code, rehearsed.error).toBe(0);
+    const after = await page(original.campaign!);
+    expect(after.data.followUps).toBeUndefined();
+    expect(after.data.attention.total).toBe(rejected);
+    expect(text(after.html)).toContain(`sms-send retry ${original.campaign}`);
+  });
+
+  it('a follow-up whose report is gone: the page says what it cannot know and offers no retry', async () => {
+    await writeCampaignCsv(join(dir.path, 'campaign.csv'), 40);
+    sim.setFaults({ rejectMessage: 0.3 });
+    const report = join(dir.path, 'campaign.report.csv');
+    const original = await run(['campaign.csv', ...STEADY, '--report', report]);
+    const followUp = await run(['retry', original.campaign!, ...STEADY]);
+    await rm(followUp.report!);
+    const after = await page(original.campaign!);
+    const shown = text(after.html);
+    expect(after.data.followUps?.uncertain).toBe(true);
+    expect(shown).toContain(`${followUp.campaign}, finished: its report cannot be read`);
+    expect(shown).toContain('which rows are still open is not known here');
+    expect(shown).not.toMatch(/sms-send retry [0-9a-f]{16}( --simulate)?\s*sends/);
   });
 });

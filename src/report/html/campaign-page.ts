@@ -114,7 +114,7 @@ export async function campaignPage(
   const { report, entry } = await findReport(request.what, request.store);
   const timeline = entry ? await readTimeline(entry.localDir) : undefined;
   const followUps = entry
-    ? await followUpsOf(entry.manifest.id, await request.store.list())
+    ? await followUpsOf(entry.manifest.id, entry.manifest.target, await request.store.list())
     : undefined;
   const data = await collectPage(report, {
     ...(entry ? { campaign: campaignFacts(entry) } : {}),

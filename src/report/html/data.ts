@@ -98,6 +98,8 @@ export interface FollowUpSummary {
   settled: number;
   /** This report's rows no follow-up re-sent: failed or rejected, unknown, undelivered. */
   notResent: { failedOrRejected: number; unknown: number; undelivered: number };
+  /** A follow-up is unfinished or its report unreadable: what is open is not known here. */
+  uncertain: boolean;
 }
 
 /** Where the page's prices came from: the command's flags, the campaign's send, the settings. */
@@ -303,6 +305,7 @@ class PageTally {
               list: options.followUps.list,
               settled: this.settled,
               notResent: this.notResent,
+              uncertain: options.followUps.uncertain,
             },
           }
         : {}),

@@ -510,6 +510,7 @@ function followUps(data: PageData, context: PageContext): Markup {
       that sent it.
     </p>`;
   const simulate = c.target === 'simulator' ? ' --simulate' : '';
+  if (data.followUps?.uncertain) return html`${followUpList(data)}${unsureCommands(data, context)}`;
   const open = stillOpen(data);
   const lines: Array<[string, string]> = [];
   if (open.failedOrRejected > 0)
@@ -534,14 +535,35 @@ function followUps(data: PageData, context: PageContext): Markup {
         `sends again the ${f.open} records follow-up ${f.id} could not send`,
       ]);
   }
-  const commands =
-    lines.length === 0
-      ? html``
-      : html`<h3>Follow-up commands</h3>
-          <ul class="commands">
-            ${lines.map(([command, what]) => html`<li>${commandLine(command)} ${what}</li>`)}
-          </ul>`;
-  return html`${followUpList(data)}${commands}`;
+  return html`${followUpList(data)}${commandList(lines)}`;
+}
+
+function commandList(lines: ReadonlyArray<[command: string, what: string]>): Markup {
+  if (lines.length === 0) return html``;
+  return html`<h3>Follow-up commands</h3>
+    <ul class="commands">
+      ${lines.map(([command, what]) => html`<li>${commandLine(command)} ${what}</li>`)}
+    </ul>`;
+}
+
+/**
+ * A follow-up is unfinished, or its report cannot be read: which rows are open is not known here.
+ * An unfinished one is finished first (retry refuses the rest until then); otherwise `retry` says.
+ */
+function unsureCommands(data: PageData, context: PageContext): Markup {
+  const simulate = data.campaign?.target === 'simulator' ? ' --simulate' : '';
+  const lines = (data.followUps?.list ?? [])
+    .filter((f) => f.status !== 'finished')
+    .map((f): [string, string] => [
+      `${context.program} retry ${f.of}${f.include.length > 0 ? ` --include ${f.include.join(',')}` : ''} --resume${simulate}`,
+      `finishes follow-up ${f.id}, which is ${f.status}`,
+    ]);
+  return html`<p class="muted">
+      A follow-up is not finished or its report cannot be read, so which rows are still open is not
+      known here: <code>${context.program} retry</code> says, and refuses what would send a record
+      twice.
+    </p>
+    ${commandList(lines)}`;
 }
 
 /** What a retry of this campaign would still take: all of it, until a follow-up re-sent some. */
