@@ -13,15 +13,21 @@ const WRITTEN_NUMBER = /^(\+|00)?\d(?:[ -]?\d)*$/;
  */
 export function maskRecipient(to: string): string {
   const written = WRITTEN_NUMBER.exec(to);
-  if (written && to.replace(/\D/g, '').length > 4) {
+  if (written) {
     const digits = to.replace(/\D/g, '').replace(written[1] === '00' ? /^00/ : /^/, '');
-    const head = `${written[1] === '+' ? '+' : ''}${callingCode(digits)}`;
-    const code = head.replace('+', '').length;
-    return `${head}${'•'.repeat(Math.max(1, digits.length - code - 2))}${digits.slice(-2)}`;
+    const code = callingCode(digits);
+    // The calling code is shown only where enough digits stay hidden; a short number shows less.
+    if (digits.length - code.length - 2 >= HIDDEN_AT_LEAST) {
+      const plus = written[1] === '+' ? '+' : '';
+      return `${plus}${code}${'•'.repeat(digits.length - code.length - 2)}${digits.slice(-2)}`;
+    }
   }
   if (to.length <= 4) return '•'.repeat(to.length);
   return `${'•'.repeat(to.length - 2)}${to.slice(-2)}`;
 }
+
+/** Digits a masked number hides at the least when it shows its calling code. */
+const HIDDEN_AT_LEAST = 4;
 
 /**
  * A row's text (its description or error) with the row's own recipient masked, however short:

@@ -6,6 +6,7 @@ import type { PricePerSegment } from '../../message/cost.js';
 import { ATTENTION_LIMIT, type PageData, type PriceSource } from './data.js';
 import type { Markup } from './escape.js';
 import { html } from './escape.js';
+import { maskNumbers } from './mask.js';
 import { duration, num, pct } from './numbers.js';
 import { PAGE_CSS } from './style.js';
 import { stackedBar, horizontalBars, histogram, type Bar } from './svg.js';
@@ -611,7 +612,10 @@ function followUpList(data: PageData): Markup {
  * never after the `--` of a flag; a word longer than the line (a path) still breaks anywhere.
  */
 function commandLine(command: string): Markup {
-  const words = command.split(' ').map((word) => html`<span class="word">${word}</span>`);
+  // Masked whole before it is cut into words: a number written in groups is one number.
+  const words = maskNumbers(command)
+    .split(' ')
+    .map((word) => html`<span class="word">${word}</span>`);
   return html`<code class="command"
     >${words.flatMap((word, i) => (i === 0 ? [word] : [html`${' '}`, word]))}</code
   >`;

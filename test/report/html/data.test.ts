@@ -166,6 +166,11 @@ describe('small pieces', () => {
     ['+47 800 53 415', '+47••••••15'],
     ['0047-80053415', '47••••••15'],
     ['4799', '••••'],
+    // Too short to show the calling code and still hide enough: the last two only.
+    ['35812', '•••12'],
+    ['+35812', '••••12'],
+    ['+358123', '•••••23'],
+    ['+4712345', '••••••45'],
   ])('masks %s as %s', (to, masked) => {
     expect(maskRecipient(to)).toBe(masked);
   });

@@ -108,3 +108,32 @@ describe('the page counts a campaign of two runs as its table of runs does', () 
     expect(shown).toContain('started sending 2026-11-28 08:00:00 UTC');
   });
 });
+
+describe('a number in the command line', () => {
+  it('is masked whole, though it is written in groups the line breaks between', async () => {
+    const at = Date.parse('2026-11-28T08:00:00Z');
+    const data = await collectPage(report, {
+      campaign: facts({}),
+      timeline: {
+        v: 3,
+        runs: [
+          {
+            startedAt: at,
+            sendingFrom: at,
+            finishedAt: at + 1000,
+            command: 'sms-send c.csv --text Call +47 22 33 44 55',
+            target: 'simulator',
+            settings: { batchSize: 100, concurrency: 4 },
+            step: 100,
+            buckets: [],
+            pauses: [],
+            sent: [],
+          },
+        ],
+      },
+    });
+    const shown = text(renderPage(data, { generatedAt: 0, program: 'sms-send' }));
+    expect(shown).toContain('command sms-send c.csv --text Call +47••••••55');
+    expect(shown).not.toContain('22 33 44');
+  });
+});
