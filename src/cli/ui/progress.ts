@@ -127,13 +127,21 @@ function watch(events: SendEmitter): Watched {
   events.on('recovered', () => (seen.outage = undefined));
   events.on('stateHeld', ({ reason }) => (seen.held = reason));
   events.on('stateKept', () => (seen.held = undefined));
+  // A wait that ends in a stop is over: the line stops saying it waits.
+  events.on('stop', () => {
+    seen.outage = undefined;
+    seen.held = undefined;
+  });
   return seen;
 }
 
-/** Why no batch goes out now, for the progress line; undefined while batches go. */
+/**
+ * Why no batch goes out now, for the progress line, short enough for it on any terminal (the
+ * line above it says the cause whole); undefined while batches go.
+ */
 function waitingText(seen: Watched): string | undefined {
-  if (seen.held !== undefined) return `holding answers: ${seen.held}`;
-  if (seen.outage !== undefined) return `waiting for the gateway: ${seen.outage}`;
+  if (seen.held !== undefined) return 'holding answers: state not written';
+  if (seen.outage !== undefined) return 'waiting for the gateway';
   return undefined;
 }
 

@@ -60,22 +60,15 @@ describe('renderSendProgress', () => {
   });
 
   // The reproduction: while a full disk held a run, its rate and ETA decayed.
-  it('while the run waits (the gateway, the disk), says why and leaves out rate and ETA', () => {
-    const waiting = { ...base, sent: 1200, accepted: 1200, rate: 600, elapsedMs: 60_000 };
+  it.each([
+    [Infinity, 'sending 1,200 / 3,000 (40%)  accepted 1,200  holding answers: state not written'],
+    // An 80-column terminal: the count of accepted goes before the reason does.
+    [77, 'sending 1,200 / 3,000 (40%)  holding answers: state not written'],
+  ])('while the disk holds the run, at %s columns: why, and no rate or ETA', (width, line) => {
+    const held = { ...base, sent: 1200, accepted: 1200, rate: 600, elapsedMs: 60_000 };
     expect(
-      renderSendProgress({
-        ...waiting,
-        waiting:
-          'holding answers: campaign state could not be written: no space left on device (ENOSPC)',
-      }),
-    ).toBe(
-      'sending 1,200 / 3,000 (40%)  accepted 1,200  holding answers: campaign state could not be written: no space left on device (ENOSPC)',
-    );
-    expect(
-      renderSendProgress({ ...waiting, waiting: 'waiting for the gateway: connection refused' }),
-    ).toBe(
-      'sending 1,200 / 3,000 (40%)  accepted 1,200  waiting for the gateway: connection refused',
-    );
+      renderSendProgress({ ...held, waiting: 'holding answers: state not written' }, width),
+    ).toBe(line);
   });
 });
 
