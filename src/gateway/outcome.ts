@@ -186,10 +186,13 @@ function errorVerdict(exchange: Extract<Exchange, { kind: 'error' }>): Verdict {
  * given none; either way named where the proxy came from (`shown` ends with it, in brackets).
  */
 function proxyWantsCredentials(proxy: string, shown: string): string {
-  const named = / \((.+)\)$/.exec(shown)?.[1] ?? '--proxy';
+  // `url (where it came from)`: a URL has no space, so the first one ends it.
+  const space = shown.indexOf(' (');
+  const url = space < 0 ? shown : shown.slice(0, space);
+  const named = space < 0 ? '--proxy' : shown.slice(space + 2, -1);
   const from = named.replace(/^proxy \((.+)\)$/, 'the proxy setting in $1');
   const refused = 'HTTP 407 Proxy Authentication Required';
-  if (/^[a-z][\w+.-]*:\/\/[^/]*@/i.test(shown)) {
+  if (/^[a-z][\w+.-]*:\/\/[^/]*@/i.test(url)) {
     return `${proxy} refused the credentials in its URL (${refused}): check the user name and password given in ${from}`;
   }
   return `${proxy} wants credentials (${refused}): give them in its URL, http://user:password@host:port, in ${from}`;

@@ -137,6 +137,10 @@ describe('classify: a proxy refuses', () => {
       'the proxy http://proxy:3128 (HTTP_PROXY) wants credentials (HTTP 407 Proxy Authentication Required): give them in its URL, http://user:password@host:port, in HTTP_PROXY',
     ],
     [
+      'http://proxy:3128 (proxy (/home/ann@corp/.sms-sendrc.json))',
+      'the proxy http://proxy:3128 (proxy (/home/ann@corp/.sms-sendrc.json)) wants credentials (HTTP 407 Proxy Authentication Required): give them in its URL, http://user:password@host:port, in the proxy setting in /home/ann@corp/.sms-sendrc.json',
+    ],
+    [
       'http://proxy:3128 (proxy (/etc/sms-send.json))',
       'the proxy http://proxy:3128 (proxy (/etc/sms-send.json)) wants credentials (HTTP 407 Proxy Authentication Required): give them in its URL, http://user:password@host:port, in the proxy setting in /etc/sms-send.json',
     ],
