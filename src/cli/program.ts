@@ -14,7 +14,7 @@ import { defineSend } from './commands/send-flags.js';
 import { defineSimulate } from './commands/simulate-flags.js';
 import { examples, formatSections, learnMore, setHelp } from './help.js';
 import type { RunState } from './run-state.js';
-import { sampleCampaign } from './sample.js';
+import { sampleExample } from './sample.js';
 
 /** Commander codes that are not errors: help and version were asked for. */
 const NOT_AN_ERROR = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
@@ -67,10 +67,10 @@ export function buildProgram(state: RunState, version: string): Command {
     examples([
       [
         'try it: the built-in simulator, nothing reaches a phone',
-        `sms-send ${sampleCampaign()} --simulate`,
+        `sms-send ${sampleExample().send} --simulate`,
       ],
       ['check the gateway and the credentials (CI)', 'sms-send check'],
-      ['count its report by outcome', 'sms-send report samples/campaign.report.csv'],
+      ['count its report by outcome', `sms-send report ${sampleExample().report}`],
     ]),
     learnMore(),
   ]);

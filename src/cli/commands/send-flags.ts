@@ -18,7 +18,7 @@ import {
   type HelpSection,
 } from '../help.js';
 import { mapping, positiveInt } from '../options.js';
-import { sampleCampaign } from '../sample.js';
+import { sampleExample } from '../sample.js';
 import type { RunState } from '../run-state.js';
 
 export function defineSend(program: Command, state: RunState): Command {
@@ -69,7 +69,7 @@ function sendHelp(): HelpSection[] {
     examples([
       [
         'try it: the built-in simulator, nothing reaches a phone',
-        `sms-send ${sampleCampaign()} --simulate`,
+        `sms-send ${sampleExample().send} --simulate`,
       ],
       ['validate every record and show the plan; send nothing', 'sms-send campaign.csv --dry-run'],
       [
