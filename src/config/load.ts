@@ -1,6 +1,8 @@
 // Finds and reads the config file with cosmiconfig; checking it is schema.ts's job.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { cosmiconfig } from 'cosmiconfig';
 import { UsageError } from '../shared/errors.js';
 
@@ -17,6 +19,22 @@ export const SEARCH_PLACES = [
   'sms-send.config.mjs',
   'sms-send.config.cjs',
 ];
+
+/**
+ * The folder cosmiconfig's global search reads the user's own config from: env-paths' config
+ * folder for "sms-send" (what cosmiconfig asks it for), as it reads the environment.
+ */
+export function userConfigFolder(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
+  const home = homedir();
+  if (platform === 'darwin') return join(home, 'Library', 'Preferences', MODULE_NAME);
+  if (platform === 'win32') {
+    return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), MODULE_NAME, 'Config');
+  }
+  return join(env.XDG_CONFIG_HOME || join(home, '.config'), MODULE_NAME);
+}
 
 export interface LoadedConfig {
   filepath: string;

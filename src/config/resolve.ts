@@ -7,7 +7,7 @@ import { checkPremium } from '../message/rules.js';
 import { parseDuration } from '../shared/duration.js';
 import { envLayer, envName, PROFILE_ENV } from './env.js';
 import { proxiesOf } from '../gateway/proxy.js';
-import { loadConfigFile } from './load.js';
+import { loadConfigFile, SEARCH_PLACES, userConfigFolder } from './load.js';
 import { mergeLayers, type Layer } from './merge.js';
 import { checkConfigFile, checkLayer, checkSecret, type ConfigProblem } from './schema.js';
 import {
@@ -37,7 +37,7 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
   const loaded = await loadConfigFile(input.cwd, input.configPath);
   const warnings: string[] = [];
   const profileName = input.profile ?? input.env[PROFILE_ENV];
-  if (!loaded && profileName) throw noConfigFile(profileName, input.cwd, input.env);
+  if (!loaded && profileName) throw noConfigFile(profileName, input.cwd);
   const { layers, profiles } = fileLayers(loaded, profileName, warnings);
   layers.push(...commandLayers(input));
   const merged = mergeLayers(layers);
@@ -242,13 +242,15 @@ function describeSource(key: SettingKey, source: string | undefined): string {
 }
 
 /** A profile asked for with no config file to hold it: where files are looked for, how to make one. */
-function noConfigFile(profile: string, cwd: string, env: NodeJS.ProcessEnv): UsageError {
-  const xdg = env.XDG_CONFIG_HOME?.startsWith('/') ? env.XDG_CONFIG_HOME : `${homedir()}/.config`;
+function noConfigFile(profile: string, cwd: string): UsageError {
+  const others = SEARCH_PLACES.filter((name) => name !== '.sms-sendrc.json').map((name) =>
+    name === 'package.json' ? 'package.json#sms-send' : name,
+  );
   const example = JSON.stringify({ profiles: { [profile]: { endpoint: 'https://…' } } });
   return new UsageError(
     `profile "${profile}" requested but no config file was found: sms-send looked in ${cwd} and ` +
-      `each folder above it for .sms-sendrc.json (or package.json#sms-send, .sms-sendrc, ` +
-      `.sms-sendrc.yaml, .sms-sendrc.yml, sms-send.config.js), then for ${xdg}/sms-send/config.json. ` +
+      `each folder above it up to your home folder for .sms-sendrc.json (or ${others.join(', ')}), ` +
+      `then in ${userConfigFolder()} for config.json (or config, config.yaml, config.js, …). ` +
       `Make one holding the profile, e.g. ${example} (see docs/configuration.md), or name one with --config`,
     'config',
   );
