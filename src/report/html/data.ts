@@ -89,6 +89,8 @@ export interface PageData {
   attention: { rows: AttentionRow[]; total: number };
   /** The campaign's follow-ups, when the state knows of any. */
   followUps?: FollowUpSummary;
+  /** Each StatusCode's first description, its row's recipient masked in it as in the row's. */
+  statusDescriptions: ReadonlyMap<string, string>;
 }
 
 /** What the campaign's follow-ups did, and what of its own rows no follow-up has re-sent. */
@@ -153,6 +155,7 @@ class PageTally {
   readonly byEncoding: PageData['segments']['byEncoding'] = {};
   readonly attention: AttentionRow[] = [];
   attentionTotal = 0;
+  readonly statusDescriptions = new Map<string, string>();
   settled = 0;
   readonly notResent = { failedOrRejected: 0, unknown: 0, undelivered: 0 };
   cost: number | undefined;
@@ -171,6 +174,10 @@ class PageTally {
     const delivery = cell(values['deliveryStatus']);
     const to = cell(values['to']);
     const row = Number(values['row']);
+    const code = cell(values['statusCode']);
+    if (code !== '' && !this.statusDescriptions.has(code)) {
+      this.statusDescriptions.set(code, maskRecipientIn(cell(values['statusDescription']), to));
+    }
     if (outcome === 'accepted') this.addDelivery(row, delivery, cell(values['deliveredAt']));
     if (outcome === 'rejected' || outcome === 'failed' || outcome === 'unknown') {
       const code = /^\d+$/.test(to) ? callingCode(to) : '?';
@@ -299,6 +306,7 @@ class PageTally {
       },
       costliest: this.costliest.map((r) => ({ ...r, to: maskRecipient(r.to) })),
       attention: { rows: this.attention, total: this.attentionTotal },
+      statusDescriptions: this.statusDescriptions,
       ...(options.followUps && options.followUps.list.length > 0
         ? {
             followUps: {

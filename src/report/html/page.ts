@@ -317,7 +317,7 @@ function problemsSection(data: PageData): Markup {
     ([code, { count, description }]) =>
       html`<tr>
         <td class="n">${code}</td>
-        <td>${description}</td>
+        <td>${data.statusDescriptions.get(code) ?? description}</td>
         <td class="n" data-code="${code}">${num(count)}</td>
       </tr>`,
   );

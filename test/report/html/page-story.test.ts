@@ -137,3 +137,18 @@ describe('a number in the command line', () => {
     expect(shown).not.toContain('22 33 44');
   });
 });
+
+describe('one masking rule, the StatusCode table included', () => {
+  it('a short recipient in a gateway description is masked in the table as in its row', async () => {
+    const short = join(dir, 'short.csv');
+    await writeFile(
+      short,
+      'row,to,outcome,statusCode,statusDescription,transactionId,messageId,attempts,error\n' +
+        '1,45123,rejected,102,Destination 45123 unknown,t1,m-1,1,\n',
+    );
+    const data = await collectPage(short, {});
+    const shown = text(renderPage(data, { generatedAt: 0, program: 'sms-send' }));
+    expect(shown).not.toContain('45123');
+    expect(shown).toContain('102 Destination •••23 unknown 1');
+  });
+});
