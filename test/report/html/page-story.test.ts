@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectPage, type CampaignFacts } from '../../../src/report/html/data.js';
 import { renderPage } from '../../../src/report/html/page.js';
+import type { TimelineRun } from '../../../src/report/html/timeline.js';
 
 let dir: string;
 let report: string;
@@ -40,6 +41,29 @@ async function page(campaign: CampaignFacts | undefined): Promise<string> {
 }
 
 const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
+
+/** A report's page as text, with the campaign's facts and timeline if given. */
+async function shownPage(file: string, options: Parameters<typeof collectPage>[1] = {}) {
+  return text(
+    renderPage(await collectPage(file, options), { generatedAt: 0, program: 'sms-send' }),
+  );
+}
+
+/** A run of a timeline: a minute long from `at`, run as `command`. */
+function timelineRun(at: number, command = 'sms-send c.csv'): TimelineRun {
+  return {
+    startedAt: at,
+    sendingFrom: at,
+    finishedAt: at + 60_000,
+    command,
+    target: 'simulator',
+    settings: { batchSize: 100, concurrency: 4 },
+    step: 100,
+    buckets: [],
+    pauses: [],
+    sent: [],
+  };
+}
 
 describe('the page says what can be known', () => {
   it('a rehearsal says so in its title and its status', async () => {
@@ -75,8 +99,7 @@ describe('the page names what its figures are', () => {
         '1,4741000001,rejected,102,Bad number,t1,m-1,1,,2,GSM-7\n' +
         '2,4741000002,accepted,0,Accepted,t2,m-2,1,,3,GSM-7\n',
     );
-    const data = await collectPage(one, {});
-    const shown = text(renderPage(data, { generatedAt: 0, program: 'sms-send' }));
+    const shown = await shownPage(one);
     expect(shown).toContain('Rows that need attention One row.');
     expect(shown).not.toContain('All 1');
     expect(shown).toContain('Costliest messages The messages that cost the most, one row each');
@@ -86,25 +109,12 @@ describe('the page names what its figures are', () => {
 
 describe('the page counts a campaign of two runs as its table of runs does', () => {
   it('"started sending" is the first run\'s, not the newest run\'s', async () => {
-    const run = (startedAt: number, finishedAt: number) => ({
-      startedAt,
-      sendingFrom: startedAt,
-      finishedAt,
-      command: 'sms-send c.csv',
-      target: 'simulator',
-      settings: { batchSize: 100, concurrency: 4 },
-      step: 100,
-      buckets: [],
-      pauses: [],
-      sent: [],
-    });
     const first = Date.parse('2026-11-28T08:00:00Z');
     const second = Date.parse('2026-11-28T10:30:00Z');
-    const data = await collectPage(report, {
+    const shown = await shownPage(report, {
       campaign: facts({ startedAt: '2026-11-28T10:30:00.000Z', runs: 2 }),
-      timeline: { v: 3, runs: [run(first, first + 60_000), run(second, second + 60_000)] },
+      timeline: { v: 3, runs: [timelineRun(first), timelineRun(second)] },
     });
-    const shown = text(renderPage(data, { generatedAt: 0, program: 'sms-send' }));
     expect(shown).toContain('started sending 2026-11-28 08:00:00 UTC');
   });
 });
@@ -112,27 +122,10 @@ describe('the page counts a campaign of two runs as its table of runs does', () 
 describe('a number in the command line', () => {
   it('is masked whole, though it is written in groups the line breaks between', async () => {
     const at = Date.parse('2026-11-28T08:00:00Z');
-    const data = await collectPage(report, {
+    const shown = await shownPage(report, {
       campaign: facts({}),
-      timeline: {
-        v: 3,
-        runs: [
-          {
-            startedAt: at,
-            sendingFrom: at,
-            finishedAt: at + 1000,
-            command: 'sms-send c.csv --text Call +47 22 33 44 55',
-            target: 'simulator',
-            settings: { batchSize: 100, concurrency: 4 },
-            step: 100,
-            buckets: [],
-            pauses: [],
-            sent: [],
-          },
-        ],
-      },
+      timeline: { v: 3, runs: [timelineRun(at, 'sms-send c.csv --text Call +47 22 33 44 55')] },
     });
-    const shown = text(renderPage(data, { generatedAt: 0, program: 'sms-send' }));
     expect(shown).toContain('command sms-send c.csv --text Call +47••••••55');
     expect(shown).not.toContain('22 33 44');
   });
@@ -146,8 +139,7 @@ describe('one masking rule, the StatusCode table included', () => {
       'row,to,outcome,statusCode,statusDescription,transactionId,messageId,attempts,error\n' +
         '1,45123,rejected,102,Destination 45123 unknown,t1,m-1,1,\n',
     );
-    const data = await collectPage(short, {});
-    const shown = text(renderPage(data, { generatedAt: 0, program: 'sms-send' }));
+    const shown = await shownPage(short);
     expect(shown).not.toContain('45123');
     expect(shown).toContain('102 Destination •••23 unknown 1');
   });
