@@ -2,6 +2,7 @@
 import { ExitCode } from '../shared/errors.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { SUPPRESSED_PREFIX } from '../message/suppress.js';
+import { NOT_SENT_PREFIX } from '../send/state.js';
 import { OUTCOMES, type Outcome, type RowResult } from '../message/outcome.js';
 
 export interface RunSummary {
@@ -9,6 +10,11 @@ export interface RunSummary {
   byOutcome: Record<Outcome, number>;
   /** Of the skipped rows, those whose recipient is on a suppression list. */
   suppressed?: number;
+  /**
+   * Of the skipped rows, those never to be sent (a suppression list, --dedupe, --limit, re-sent by
+   * a follow-up), as against those a stop, a Ctrl-C or a closing window left unsent.
+   */
+  notToSend?: number;
   /** StatusCode → count, with the first description seen for it. */
   byStatusCode: Record<string, { count: number; description: string }>;
   startedAt: number;
@@ -25,6 +31,7 @@ export class Tally {
   readonly byOutcome = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   readonly byStatusCode: RunSummary['byStatusCode'] = {};
   suppressed = 0;
+  notToSend = 0;
   /** When this run began sending: the send pass sets it as it starts. */
   startedAt: number;
   /** Rows an earlier run settled (resume): in the report, but not this run's work or rate. */
@@ -48,7 +55,10 @@ export class Tally {
       if (row.outcome === 'accepted' || row.outcome === 'rejected') this.earlierAnswered++;
     }
     this.byOutcome[row.outcome]++;
-    if (row.outcome === 'skipped' && row.error?.startsWith(SUPPRESSED_PREFIX)) this.suppressed++;
+    if (row.outcome === 'skipped') {
+      if (row.error?.startsWith(SUPPRESSED_PREFIX)) this.suppressed++;
+      if (!row.error?.startsWith(NOT_SENT_PREFIX)) this.notToSend++;
+    }
     if (row.statusCode !== undefined) {
       const key = String(row.statusCode);
       const entry = (this.byStatusCode[key] ??= {
@@ -77,6 +87,7 @@ export class Tally {
       total: this.total,
       byOutcome: { ...this.byOutcome },
       suppressed: this.suppressed,
+      notToSend: this.notToSend,
       byStatusCode: structuredClone(this.byStatusCode),
       startedAt: this.startedAt,
       finishedAt,

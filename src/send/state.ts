@@ -9,7 +9,9 @@ import type { SendEmitter } from './events.js';
 import { RateLimiter } from './rate.js';
 import type { LoopGateway, LoopRun, MessageEntry, SendOutcome } from './types.js';
 
-export const WINDOW_CLOSED = 'not sent: the send window closed; --resume sends it';
+/** How a record a stop, a Ctrl-C or a closing window left unsent is worded: a message still to send. */
+export const NOT_SENT_PREFIX = 'not sent:';
+export const WINDOW_CLOSED = `${NOT_SENT_PREFIX} the send window closed; --resume sends it`;
 
 /** A hook's failure to record state, its message the whole reason the run stops with. */
 export class StateWriteError extends Error {
@@ -113,10 +115,16 @@ export class SendState {
   /** What a record this run did not send is reported as, by why the run ended. */
   notSentResult(): MessageResult {
     if (this.stopped) {
-      return { outcome: 'failed', error: `not sent: the run stopped (${this.stopped.reason})` };
+      return {
+        outcome: 'failed',
+        error: `${NOT_SENT_PREFIX} the run stopped (${this.stopped.reason})`,
+      };
     }
     if (this.interrupted()) {
-      return { outcome: 'skipped', error: 'not sent: the run was interrupted; --resume sends it' };
+      return {
+        outcome: 'skipped',
+        error: `${NOT_SENT_PREFIX} the run was interrupted; --resume sends it`,
+      };
     }
     return { outcome: 'skipped', error: WINDOW_CLOSED };
   }

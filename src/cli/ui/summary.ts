@@ -27,8 +27,9 @@ export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: Chalk
     skipped: c.gray,
   };
   const lines: string[] = [];
-  // Messages are the records that were to be sent: invalid and suppressed ones never were.
-  const messages = summary.total - summary.byOutcome.invalid - (summary.suppressed ?? 0);
+  // Messages are the records that were to be sent: invalid ones, and those skipped by a
+  // suppression list, --dedupe, --limit or a follow-up, never were.
+  const messages = summary.total - summary.byOutcome.invalid - (summary.notToSend ?? 0);
   const accepted = `${formatCount(summary.byOutcome.accepted)} of ${plural(messages, 'message')} accepted`;
   const headline =
     summary.exitCode === 0 && !ctx.interrupted && !ctx.stoppedReason

@@ -313,13 +313,15 @@ describe('renderSummary wording', () => {
     ).toContain('resumed   1 record settled by earlier runs was not sent again');
     // 40 of the 12,345 records are invalid: never messages, so not counted as messages.
     expect(headline(summary)).toBe('! 12,000 of 12,305 messages accepted');
-    const suppressed: RunSummary = {
+    // 3 skipped by a suppression list or --limit, 2 left unsent by a Ctrl-C: those 2 are messages.
+    const skipped: RunSummary = {
       ...one,
-      total: 10,
-      suppressed: 3,
-      byOutcome: { accepted: 6, rejected: 0, invalid: 1, failed: 0, unknown: 0, skipped: 3 },
+      total: 12,
+      suppressed: 1,
+      notToSend: 3,
+      byOutcome: { accepted: 6, rejected: 0, invalid: 1, failed: 0, unknown: 0, skipped: 5 },
     };
-    expect(headline(suppressed)).toBe('✔ 6 of 6 messages accepted');
+    expect(headline(skipped)).toBe('✔ 6 of 8 messages accepted');
   });
 });
 
