@@ -129,8 +129,8 @@ export async function memoryCage(label, limitMb) {
  * own, removed after), `exitCodes` (accepted besides 0), `mayFail` (a run that fails or dies is
  * a result: its exit code or signal, and its CPU and peak RSS as last read from /proc),
  * `killWhen` (polled; when it resolves true the child is read from /proc and killed, SIGKILL),
- * and `memoryLimitMb` (the child runs in a memory cgroup of that size; `oomKilled` says whether
- * the kernel killed it for memory).
+ * `memoryLimitMb` (the child runs in a memory cgroup of that size; `oomKilled` says whether
+ * the kernel killed it for memory), and `env` (variables of its own).
  */
 export async function measure(label, argv, options = {}) {
   const usageFile = join(out, `${label}.usage.json`);
@@ -155,7 +155,7 @@ async function measureIn(label, argv, options, { usageFile, stateDir, cage }) {
   const [file, args] = cage ? cage.wrap(...command) : command;
   const child = spawn(file, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...env, SMS_SEND_STATE_DIR: stateDir, BENCH_USAGE_FILE: usageFile },
+    env: { ...env, ...options.env, SMS_SEND_STATE_DIR: stateDir, BENCH_USAGE_FILE: usageFile },
   });
   let stdout = '';
   let stderr = '';
