@@ -16,6 +16,8 @@ export interface ReportRequest {
   settings: () => Promise<ReportSettings>;
   /** Draw the campaign's page too. */
   page?: boolean;
+  /** How the program is run (`npx sms-send` in a clone): the commands the page offers say so. */
+  program?: string;
 }
 
 export interface ReportSettings extends StoreSettings {
@@ -49,7 +51,8 @@ async function countsFor(request: ReportRequest): Promise<{ counts: ReportCounts
     if (!request.page) {
       return { counts: await summarizeReport((await findReport(what, store)).report) };
     }
-    const page = await campaignPage({ what, store, ...settings });
+    const program = request.program ?? 'sms-send';
+    const page = await campaignPage({ what, store, program, ...settings });
     return { counts: page.data.counts, html: page.html };
   });
 }

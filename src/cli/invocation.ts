@@ -6,7 +6,7 @@
 import { realpathSync } from 'node:fs';
 import { delimiter, join, sep } from 'node:path';
 import type { NextStep } from '../shared/errors.js';
-import { shellWord } from './ui/format.js';
+import { shellWord } from '../shared/shell.js';
 import { SETTING_KEYS, SETTINGS, type SettingSpec } from '../config/table.js';
 import { maskUserInfo } from '../shared/url.js';
 

@@ -1,7 +1,7 @@
 // The packaged sample campaign, named so a printed command works where it is printed.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { shellWord } from './ui/format.js';
+import { shellWord } from '../shared/shell.js';
 
 const SAMPLE = fileURLToPath(new URL('../../samples/campaign.csv', import.meta.url));
 const RELATIVE = 'samples/campaign.csv';

@@ -1,7 +1,7 @@
 // sms-send on a real (pseudo-)terminal, through script(1) from util-linux: what pipes cannot show
 // (the spinner, the prompt, Ctrl-C typed as a key) for the tests that need a terminal.
 import { spawn, spawnSync } from 'node:child_process';
-import { shellWord } from '../../src/cli/ui/format.js';
+import { shellWord } from '../../src/shared/shell.js';
 import { BIN, cleanEnv } from './cli.js';
 
 /** util-linux's script: `-e` returns the child's exit code, `-c` runs a command, `-q` is quiet. */

@@ -29,10 +29,10 @@ const STEADY = ['--batch-size', '4', '--concurrency', '1', '--retries', '0', '--
 const run = (argv: string[]) => runCommand(argv, { cwd: dir.path, stateDir, sim });
 const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
 
-async function page(what: string) {
+async function page(what: string, program = 'sms-send') {
   const store = new FolderStore(stateDir);
   try {
-    return await campaignPage({ what, store, program: 'sms-send', now: 0 });
+    return await campaignPage({ what, store, program, now: 0 });
   } finally {
     await store.close();
   }
@@ -78,11 +78,18 @@ describe('the page of a campaign with follow-ups', () => {
     );
     // The original's retry would answer "nothing to retry": only the follow-up's is offered.
     expect(shown).not.toContain(`sms-send retry ${original.campaign} `);
-    expect(shown).toContain(`sms-send retry ${followUp.campaign}`);
+    // Where the campaign went, so the command works as pasted.
+    expect(shown).toContain(
+      `sms-send retry ${followUp.campaign} --endpoint ${sim.url} sends again`,
+    );
     expect(shown).toContain(
       `sends again the ${again} records follow-up ${followUp.campaign} could not send`,
     );
 
+    // Run from a clone, the page says it as the terminal does.
+    expect(text((await page(original.campaign!, 'npx sms-send')).html)).toContain(
+      `npx sms-send retry ${followUp.campaign} --endpoint ${sim.url}`,
+    );
     // And that command is true: the follow-up's retry sends exactly those.
     const third = await run(['retry', followUp.campaign!, ...STEADY]);
     expect(third.messages.length).toBe(again);

@@ -96,6 +96,7 @@ export async function keepRunRecord(
     const page = await campaignPage({
       what: campaign.identity.id,
       store: run.store,
+      program: run.program,
       pricePerSegment: settings.pricePerSegment,
       currency: settings.currency,
     });

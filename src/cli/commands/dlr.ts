@@ -6,7 +6,7 @@ import {
 } from '../../campaign/deliveries.js';
 import { dlrApplyDocument, receiverDocument } from '../../campaign/documents.js';
 import { ExitCode, InterruptedError } from '../../shared/errors.js';
-import { shellWord } from '../ui/format.js';
+import { shellWord } from '../../shared/shell.js';
 import { isFile } from '../../shared/files.js';
 import { colorFor } from '../ui/color.js';
 import { watchSignals } from '../ui/signals.js';

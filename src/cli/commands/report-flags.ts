@@ -33,7 +33,7 @@ export function defineReport(program: Command, state: RunState): void {
   configOptions(report);
   colorOption(report).action(async (file: string, options: Record<string, unknown>) => {
     const { runReport } = await import('./report.js');
-    state.exitCode = await runReport(file, options);
+    state.exitCode = await runReport(file, options, state.invocation.program);
   });
   setHelp(report, [
     examples([

@@ -17,7 +17,11 @@ export interface ReportFlags extends GatewayFlags {
   html?: string;
 }
 
-export async function runReport(what: string, flags: ReportFlags): Promise<ExitCode> {
+export async function runReport(
+  what: string,
+  flags: ReportFlags,
+  program = 'sms-send',
+): Promise<ExitCode> {
   // A malformed spec is refused first, before prices are judged or the report is read.
   const gates = flags.failUnder === undefined ? undefined : parseGates(flags.failUnder);
   refuseUnusedPrices(flags);
@@ -25,6 +29,7 @@ export async function runReport(what: string, flags: ReportFlags): Promise<ExitC
     what,
     ...(gates === undefined ? {} : { gates }),
     page: flags.html !== undefined,
+    program,
     settings: () => reportSettings(flags),
   });
   if (flags.html !== undefined && html !== undefined) {

@@ -21,11 +21,6 @@ export function formatRate(perSecond: number): string {
 
 export { formatMoney, plural } from '../../shared/count.js';
 
-/** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */
-export function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
-}
-
 /** `512 bytes`, `1.2 MB`: a file's size for a person. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1000) return `${formatCount(bytes)} bytes`;

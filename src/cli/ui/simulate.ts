@@ -1,7 +1,8 @@
 // Renders the simulator's banner: where it listens, a send command that works as printed, what is on.
 import type { ChalkInstance } from 'chalk';
 import type { DeliveryReportOptions, FaultOptions, LedgerStats } from '../../simulator/index.js';
-import { formatCount, plural, shellWord } from './format.js';
+import { shellWord } from '../../shared/shell.js';
+import { formatCount, plural } from './format.js';
 
 export interface SimulatorBanner {
   url: string;

@@ -7,6 +7,7 @@ import { ATTENTION_LIMIT, type PageData, type PriceSource } from './data.js';
 import type { Markup } from './escape.js';
 import { html } from './escape.js';
 import { maskNumbers } from './mask.js';
+import { shellWord } from '../../shared/shell.js';
 import { duration, num, pct } from './numbers.js';
 import { PAGE_CSS } from './style.js';
 import { stackedBar, horizontalBars, histogram, type Bar } from './svg.js';
@@ -510,7 +511,7 @@ function followUps(data: PageData, context: PageContext): Markup {
       Follow-ups need the campaign's state: run <code>${context.program} retry</code> on the machine
       that sent it.
     </p>`;
-  const simulate = c.target === 'simulator' ? ' --simulate' : '';
+  const simulate = whereFlags(c.target);
   if (data.followUps?.uncertain) return html`${followUpList(data)}${unsureCommands(data, context)}`;
   const open = stillOpen(data);
   const lines: Array<[string, string]> = [];
@@ -539,6 +540,16 @@ function followUps(data: PageData, context: PageContext): Markup {
   return html`${followUpList(data)}${commandList(lines)}`;
 }
 
+/**
+ * The flags that send a follow-up where the campaign went: `--simulate`, or its endpoint (one
+ * that carried credentials is masked, so the settings must give it again).
+ */
+function whereFlags(target: string | undefined): string {
+  if (target === undefined) return '';
+  if (target === 'simulator') return ' --simulate';
+  return target.includes('@') ? '' : ` --endpoint ${shellWord(target)}`;
+}
+
 function commandList(lines: ReadonlyArray<[command: string, what: string]>): Markup {
   if (lines.length === 0) return html``;
   return html`<h3>Follow-up commands</h3>
@@ -552,7 +563,7 @@ function commandList(lines: ReadonlyArray<[command: string, what: string]>): Mar
  * An unfinished one is finished first (retry refuses the rest until then); otherwise `retry` says.
  */
 function unsureCommands(data: PageData, context: PageContext): Markup {
-  const simulate = data.campaign?.target === 'simulator' ? ' --simulate' : '';
+  const simulate = whereFlags(data.campaign?.target);
   const lines = (data.followUps?.list ?? [])
     .filter((f) => f.status !== 'finished')
     .map((f): [string, string] => [
