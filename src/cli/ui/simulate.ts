@@ -18,8 +18,8 @@ export interface SimulatorBanner {
 
 export function renderSimulatorBanner(banner: SimulatorBanner, c: ChalkInstance): string {
   const { username, password } = banner.credentials ?? { username: 'demo', password: 'demo' };
-  // --force and a report of its own: the command works every time it is pasted, even after the
-  // quick start (which wrote the sample's default report) or an earlier paste.
+  // A report of its own, beside none of the quick start's. Pasted again, it sends again: a
+  // campaign sent to the simulator is a rehearsal, set aside when the same line runs once more.
   const command = [
     `SMS_SEND_USERNAME=${shellWord(username)}`,
     `SMS_SEND_PASSWORD=${shellWord(password)}`,
@@ -29,7 +29,6 @@ export function renderSimulatorBanner(banner: SimulatorBanner, c: ChalkInstance)
     shellWord(banner.url),
     '--report',
     'simulated.report.csv',
-    '--force',
   ].join(' ');
   return [
     `${c.green('simulator listening')} on ${banner.url}`,

@@ -876,13 +876,13 @@ describe('simulator banner', () => {
     ).toMatchInlineSnapshot(`
       {
         "colour": "<32>simulator listening<39> on http://127.0.0.1:8099
-        send to it:       SMS_SEND_USERNAME=demo SMS_SEND_PASSWORD=demo sms-send samples/campaign.csv --endpoint http://127.0.0.1:8099 --report simulated.report.csv --force
+        send to it:       SMS_SEND_USERNAME=demo SMS_SEND_PASSWORD=demo sms-send samples/campaign.csv --endpoint http://127.0.0.1:8099 --report simulated.report.csv
         credentials:      any non-empty username and password
         faults:           none (--fault name=value turns one on)
         delivery reports: off (--dlr turns them on)
         Ctrl-C stops it.",
         "plain": "simulator listening on http://127.0.0.1:8099
-        send to it:       SMS_SEND_USERNAME=demo SMS_SEND_PASSWORD=demo sms-send samples/campaign.csv --endpoint http://127.0.0.1:8099 --report simulated.report.csv --force
+        send to it:       SMS_SEND_USERNAME=demo SMS_SEND_PASSWORD=demo sms-send samples/campaign.csv --endpoint http://127.0.0.1:8099 --report simulated.report.csv
         credentials:      any non-empty username and password
         faults:           none (--fault name=value turns one on)
         delivery reports: off (--dlr turns them on)
@@ -903,7 +903,7 @@ describe('simulator banner', () => {
       ),
     ).toMatchInlineSnapshot(`
       "simulator listening on http://127.0.0.1:8099
-        send to it:       SMS_SEND_USERNAME=acme SMS_SEND_PASSWORD='it'\\''s secret' npx sms-send '/opt/sms send/samples/campaign.csv' --endpoint http://127.0.0.1:8099 --report simulated.report.csv --force
+        send to it:       SMS_SEND_USERNAME=acme SMS_SEND_PASSWORD='it'\\''s secret' npx sms-send '/opt/sms send/samples/campaign.csv' --endpoint http://127.0.0.1:8099 --report simulated.report.csv
         credentials:      only the pair given with --credentials
         faults:           unavailable=0.1, latencyMs=1500, authStatus=401
         delivery reports: DELIVRD 90%, UNDELIV 10%, 2,500 ms after acceptance
