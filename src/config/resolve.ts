@@ -249,9 +249,9 @@ function noConfigFile(profile: string, cwd: string): UsageError {
   const example = JSON.stringify({ profiles: { [profile]: { endpoint: 'https://…' } } });
   return new UsageError(
     `profile "${profile}" requested but no config file was found: sms-send looked in ${cwd} and ` +
-      `each folder above it up to your home folder for .sms-sendrc.json (or ${others.join(', ')}), ` +
+      `each folder above it (up to your home folder, or to / outside it) for .sms-sendrc.json (or ${others.join(', ')}), ` +
       `then in ${userConfigFolder()} for config.json (or config, config.yaml, config.js, …). ` +
-      `Make one holding the profile, e.g. ${example} (see docs/configuration.md), or name one with --config`,
+      `Make one holding the profile, e.g. ${example} (see docs/configuration.md), or name one with --config.`,
     'config',
   );
 }

@@ -28,7 +28,7 @@ describe('--profile with no config file', () => {
     const message = (error as UsageError).message;
     expect(message).toContain('profile "prod" requested but no config file was found');
     expect(message).toContain(
-      `looked in ${cwd} and each folder above it up to your home folder for .sms-sendrc.json (or package.json#sms-send, .sms-sendrc, .sms-sendrc.yaml, .sms-sendrc.yml, sms-send.config.js, sms-send.config.mjs, sms-send.config.cjs)`,
+      `looked in ${cwd} and each folder above it (up to your home folder, or to / outside it) for .sms-sendrc.json (or package.json#sms-send, .sms-sendrc, .sms-sendrc.yaml, .sms-sendrc.yml, sms-send.config.js, sms-send.config.mjs, sms-send.config.cjs)`,
     );
     expect(message).toContain(`then in ${xdg}/sms-send for config.json`);
     expect(message).toContain('{"profiles":{"prod":{"endpoint":"https://…"}}}');
