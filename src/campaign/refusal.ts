@@ -42,13 +42,21 @@ export function invalidMessage(plan: Plan, skipInvalidHint: boolean): string {
       { listed: plan.malformedRows, total: plan.malformed, more: 'more malformed row' },
       { listed: plan.invalidRecords, total: plan.invalid - plan.malformed, more: 'more record' },
     ];
-    for (const { listed, total, more } of groups) {
-      for (const record of listed) {
+    const say = (records: readonly (typeof plan.invalidRecords)[number][]) => {
+      for (const record of records) {
         for (const problem of record.problems) {
           lines.push(`  ${record.file}:${record.line}: ${problem.field}: ${problem.reason}`);
         }
       }
-      if (total > listed.length) lines.push(`  … and ${plural(total - listed.length, more)}`);
+    };
+    if (groups.every(({ listed, total }) => total === listed.length)) {
+      // All of them listed: in the order of the input, as an editor goes through it.
+      say([...plan.malformedRows, ...plan.invalidRecords].sort((a, b) => a.row - b.row));
+    } else {
+      for (const { listed, total, more } of groups) {
+        say(listed);
+        if (total > listed.length) lines.push(`  … and ${plural(total - listed.length, more)}`);
+      }
     }
     const byField = Object.entries(plan.invalidByField).sort((a, b) => b[1] - a[1]);
     lines.push(`by field: ${byField.map(([field, n]) => `${field} ${groupDigits(n)}`).join(', ')}`);

@@ -1068,11 +1068,12 @@ describe.concurrent('malformed CSV rows: every one found in one pass, each with 
     const run = await send([path, '--dry-run']);
     expect(await aftermath(run)).toEqual(NOTHING_SENT);
     expect(problemLines(errorOf(run)).map((p) => `${p.at}: ${p.field}`)).toEqual([
+      // Every one listed: in the order of the file.
       `${path}:3: malformed CSV`,
       `${path}:5: malformed CSV`,
+      `${path}:6: to`,
       `${path}:7: malformed CSV`,
       `${path}:9: malformed CSV`,
-      `${path}:6: to`,
     ]);
     expect(errorOf(run)).toContain('5 records of 8 cannot be sent:');
     expect(byField(errorOf(run))).toEqual({ 'malformed CSV': 4, to: 1 });
