@@ -5,7 +5,13 @@ import { duration, num } from './numbers.js';
 import { chooseStep, timeAxis, type TimeAxis } from './scale.js';
 import { SERIES_PLOT, series, type SeriesPoint, type Span } from './svg.js';
 import { countsTable, wideTable } from './table.js';
-import { rebucket, type BucketTuple, type PauseKind, type Timeline } from './timeline.js';
+import {
+  rebucket,
+  type BucketTuple,
+  type PauseKind,
+  type PauseTuple,
+  type Timeline,
+} from './timeline.js';
 
 const PAUSE_LABELS: Record<PauseKind, string> = {
   window: 'outside the send window',
@@ -38,7 +44,14 @@ export function mergeBuckets(timeline: Timeline, step: number): BucketTuple[] {
 
 /** Pauses of one kind that overlap or touch become one span: 4 batches waiting at once are one pause. */
 export function mergePauses(timeline: Timeline): Span[] {
-  const all = timeline.runs.flatMap((run) => run.pauses).sort((a, b) => a[1] - b[1]);
+  // A pause ends when its run does: a run interrupted while a batch waited recorded the whole wait.
+  const all = timeline.runs
+    .flatMap((run) =>
+      run.pauses
+        .map((p): PauseTuple => [p[0], p[1], Math.min(p[2], run.finishedAt), p[3]])
+        .filter((p) => p[2] > p[1]),
+    )
+    .sort((a, b) => a[1] - b[1]);
   const open = new Map<PauseKind, { kind: PauseKind; span: Span; reasons: Map<string, number> }>();
   const merged: Array<{ kind: PauseKind; span: Span; reasons: Map<string, number> }> = [];
   for (const [kind, from, to, reason] of all) {

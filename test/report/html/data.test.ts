@@ -153,6 +153,28 @@ describe('pauses on the page', () => {
       ],
     );
   });
+
+  // The trial's reproduction: an interrupted run's 1 s waits ran past its end and were counted whole.
+  it('end when their run ends: an interrupted run waits no longer than it ran', () => {
+    const run = {
+      startedAt: 0,
+      sendingFrom: 0,
+      finishedAt: 10_000,
+      command: '',
+      target: '',
+      settings: { batchSize: 1, concurrency: 1 },
+      step: 1000,
+      buckets: [],
+      sent: [],
+      pauses: [
+        ['retry wait', 9_500, 10_500, 'HTTP 503'],
+        ['retry wait', 10_200, 11_200, 'HTTP 503'],
+      ] as PauseTuple[],
+    };
+    expect(mergePauses({ v: 3, runs: [run] }).map((s) => [s.from, s.to])).toEqual([
+      [9_500, 10_000],
+    ]);
+  });
 });
 
 describe('small pieces', () => {
