@@ -5,9 +5,31 @@ import type { CampaignStore } from '../journal/store.js';
 import { parseDuration } from '../shared/duration.js';
 import { UsageError } from '../shared/errors.js';
 
-/** One campaign by its ID or an unambiguous prefix, with what it set aside. */
-export async function campaignShown(store: CampaignStore, id: string): Promise<CampaignDetail> {
-  return store.detail(await store.find(id));
+/** A follow-up campaign (`retry`) of the one shown, as `campaigns show` names it. */
+export interface FollowUpListed {
+  id: string;
+  status: CampaignDetail['status'];
+  include: string[];
+  counts: CampaignDetail['counts'];
+}
+
+/** A campaign shown in full: what it set aside, and the follow-ups that re-sent its records. */
+export interface ShownCampaign extends CampaignDetail {
+  followUps: FollowUpListed[];
+}
+
+/** One campaign by its ID or an unambiguous prefix, with what it set aside and its follow-ups. */
+export async function campaignShown(store: CampaignStore, id: string): Promise<ShownCampaign> {
+  const entry = await store.find(id);
+  const followUps = (await store.list())
+    .filter((e) => e.manifest.followUp?.of === entry.manifest.id)
+    .map((e) => ({
+      id: e.manifest.id,
+      status: e.status,
+      include: e.manifest.followUp?.include ?? [],
+      counts: e.counts,
+    }));
+  return { ...(await store.detail(entry)), followUps };
 }
 
 /** `--older-than` as milliseconds, refused (exit 2) when missing or not a duration. */

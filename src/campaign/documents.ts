@@ -3,13 +3,14 @@
 // the same objects; docs/json.md describes each, change both together.
 import type { FoldResult, LogCounts } from '../dlr/apply.js';
 import { systemClock } from '../shared/clock.js';
-import type { CampaignDetail, CampaignEntry } from '../journal/state.js';
+import type { CampaignEntry } from '../journal/state.js';
 import type { Outcome } from '../message/outcome.js';
 import type { ReportCounts } from '../report/read.js';
 import type { RunSummary } from '../report/summary.js';
 import type { Problem, SmsSendError } from '../shared/errors.js';
 import { windowState, type SendWindow, type WindowState } from '../shared/window.js';
 import type { Plan } from '../validate/plan.js';
+import type { ShownCampaign } from './campaigns.js';
 import type { ReceiverSummary } from './deliveries.js';
 import type { CampaignResult, PlannedCampaign, ResumeCounts, StateLeft } from './types.js';
 import type { RetryPlan } from './follow-up/index.js';
@@ -381,6 +382,6 @@ export function configDocument(
 }
 
 /** `sms-send campaigns show --json`: the campaign, and what --force runs set aside of it. */
-export function campaignShowDocument(entry: CampaignDetail) {
-  return { ...campaignDocument(entry), setAside: entry.setAside };
+export function campaignShowDocument(entry: ShownCampaign) {
+  return { ...campaignDocument(entry), setAside: entry.setAside, followUps: entry.followUps };
 }

@@ -1,7 +1,8 @@
 // Renders the campaigns of the state directory (list, one campaign) as strings.
 import type { ChalkInstance } from 'chalk';
 import { basename } from 'node:path';
-import type { CampaignDetail, CampaignEntry, CampaignStatus } from '../../journal/state.js';
+import type { ShownCampaign } from '../../campaign/campaigns.js';
+import type { CampaignEntry, CampaignStatus } from '../../journal/state.js';
 import { formatBytes, formatCount } from './format.js';
 import { formatTable } from './table.js';
 
@@ -63,7 +64,7 @@ export function renderPruned(where: string, removed: readonly string[], c: Chalk
   );
 }
 
-export function renderCampaign(entry: CampaignDetail, c: ChalkInstance): string {
+export function renderCampaign(entry: ShownCampaign, c: ChalkInstance): string {
   const m = entry.manifest;
   const { journals, bytes } = entry.setAside;
   const lines = [
@@ -77,6 +78,17 @@ export function renderCampaign(entry: CampaignDetail, c: ChalkInstance): string 
       ? [
           `${c.bold('follow-up')} of ${m.followUp.of}: re-sends its ` +
             `${['failed', 'rejected', ...m.followUp.include].join(', ')} records`,
+        ]
+      : []),
+    ...(entry.followUps.length > 0
+      ? [
+          c.bold('follow-ups'),
+          ...entry.followUps.map(
+            (f) =>
+              `  ${f.id}  ${paintStatus(f.status, c)}  ${formatCount(f.counts.accepted)} accepted` +
+              `${others(f.counts) ? `, ${others(f.counts)}` : ''}` +
+              (f.include.length > 0 ? c.dim(` (--include ${f.include.join(',')})`) : ''),
+          ),
         ]
       : []),
     c.bold('inputs'),

@@ -732,11 +732,30 @@ describe('campaigns', () => {
     );
   });
 
+  it('shows one campaign with the follow-ups that re-sent its records', () => {
+    const counts = { accepted: 3, rejected: 1, invalid: 0, failed: 0, unknown: 0, skipped: 0 };
+    const detail = {
+      ...campaigns[1]!,
+      countedFromJournal: false,
+      setAside: { journals: 0, bytes: 0 },
+      followUps: [
+        { id: 'aaaa000011112222', status: 'finished' as const, include: [], counts },
+        { id: 'bbbb000011112222', status: 'stopped' as const, include: ['unknown'], counts },
+      ],
+    };
+    const shown = renderCampaign(detail, plain);
+    expect(shown).toContain(
+      'follow-ups\n  aaaa000011112222  finished  3 accepted, 1 rejected\n' +
+        '  bbbb000011112222  stopped  3 accepted, 1 rejected (--include unknown)\ninputs',
+    );
+  });
+
   it('shows one campaign: counts from its journal, and the journals --force runs set aside', () => {
     const detail = {
       ...campaigns[1]!,
       countedFromJournal: true,
       setAside: { journals: 2, bytes: 1_234_567 },
+      followUps: [],
     };
     expect(both((c) => renderCampaign(detail, c))).toMatchInlineSnapshot(`
       {
