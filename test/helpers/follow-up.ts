@@ -1,7 +1,11 @@
 // `sms-send send` and `sms-send retry` in-process against a simulator the test holds, with campaign
 // state kept across runs: argv parsed by the real program, then the commands' own core entries.
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+import { FolderStore } from '../../src/journal/folder-store.js';
+import { campaignPage } from '../../src/report/html/campaign-page.js';
+import { startSimulator } from '../../src/simulator/index.js';
 import { parseIncludes, type RetryFlags } from '../../src/cli/commands/retry.js';
 import { refusalError } from '../../src/campaign/refusal.js';
 import { campaignRun, inputFiles, type CampaignRun } from '../../src/campaign/run.js';
@@ -13,7 +17,7 @@ import { planCampaign, sendCampaign } from '../../src/campaign/steps/index.js';
 import type { PlannedCampaign } from '../../src/campaign/types.js';
 import { followUpRun, planFollowUp, type RetryPlan } from '../../src/campaign/follow-up/index.js';
 import type { Simulator, SimulatorOptions } from '../../src/simulator/index.js';
-import { parseCsv } from './files.js';
+import { parseCsv, tempDir } from './files.js';
 import { parseSendArgs } from './pipeline.js';
 import { openStore } from '../../src/journal/open-store.js';
 
@@ -142,3 +146,41 @@ export async function runCommand(
 
 /** The credentials these runs give the simulator. */
 const CREDENTIALS = { SMS_SEND_USERNAME: 'tester', SMS_SEND_PASSWORD: 'not-a-secret' };
+
+/**
+ * Each test its own folder, state directory and seeded simulator, started before it and stopped
+ * after it: `run` sends or retries there in-process, `page` draws a campaign's page from there.
+ */
+export function campaignsPerTest(seed: number) {
+  const held: { dir?: { path: string; remove(): Promise<void> }; sim?: Simulator } = {};
+  beforeEach(async () => {
+    held.dir = await tempDir();
+    held.sim = await startSimulator({ seed });
+  });
+  afterEach(async () => {
+    await held.sim?.stop();
+    await held.dir?.remove();
+  });
+  const here = {
+    get dir() {
+      return held.dir!.path;
+    },
+    get stateDir() {
+      return join(held.dir!.path, 'state');
+    },
+    get sim() {
+      return held.sim!;
+    },
+    run: (argv: string[]) =>
+      runCommand(argv, { cwd: here.dir, stateDir: here.stateDir, sim: here.sim }),
+    async page(what: string, program = 'sms-send') {
+      const store = new FolderStore(here.stateDir);
+      try {
+        return await campaignPage({ what, store, program, now: 0 });
+      } finally {
+        await store.close();
+      }
+    },
+  };
+  return here;
+}

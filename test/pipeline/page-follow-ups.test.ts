@@ -4,62 +4,36 @@
 // retry").
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FolderStore } from '../../src/journal/folder-store.js';
-import { campaignPage } from '../../src/report/html/campaign-page.js';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { tempDir, writeCampaignCsv } from '../helpers/files.js';
-import { runCommand } from '../helpers/follow-up.js';
+import { describe, expect, it } from 'vitest';
+import { writeCampaignCsv } from '../helpers/files.js';
+import { campaignsPerTest, runCommand } from '../helpers/follow-up.js';
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let sim: Simulator;
-let stateDir: string;
-
-beforeEach(async () => {
-  dir = await tempDir();
-  stateDir = join(dir.path, 'state');
-  sim = await startSimulator({ seed: 3 });
-});
-afterEach(async () => {
-  await sim.stop();
-  await dir.remove();
-});
-
+const t = campaignsPerTest(3);
 const STEADY = ['--batch-size', '4', '--concurrency', '1', '--retries', '0', '--outage-grace', '0'];
-const run = (argv: string[]) => runCommand(argv, { cwd: dir.path, stateDir, sim });
 const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
-
-async function page(what: string, program = 'sms-send') {
-  const store = new FolderStore(stateDir);
-  try {
-    return await campaignPage({ what, store, program, now: 0 });
-  } finally {
-    await store.close();
-  }
-}
 
 describe('the page of a campaign with follow-ups', () => {
   it('names them, counts what they settled, and offers the retry that still acts', async () => {
-    await writeCampaignCsv(join(dir.path, 'campaign.csv'), 40);
-    sim.setFaults({ rejectMessage: 0.3 });
-    const report = join(dir.path, 'campaign.report.csv');
-    const original = await run(['campaign.csv', ...STEADY, '--report', report]);
+    await writeCampaignCsv(join(t.dir, 'campaign.csv'), 40);
+    t.sim.setFaults({ rejectMessage: 0.3 });
+    const report = join(t.dir, 'campaign.report.csv');
+    const original = await t.run(['campaign.csv', ...STEADY, '--report', report]);
     const rejected = original.rows.filter((r) => r.outcome === 'rejected').length;
     expect(rejected, `${original.code} ${original.error ?? ''}`).toBeGreaterThan(2);
 
     // Before any follow-up: every rejection needs attention, and `retry` of the campaign is offered.
-    const before = await page(original.campaign!);
+    const before = await t.page(original.campaign!);
     expect(before.data.attention.total).toBe(rejected);
     expect(text(before.html)).toContain(`sms-send retry ${original.campaign}`);
 
     // The follow-up gets some through and some rejected again.
-    const followUp = await run(['retry', original.campaign!, ...STEADY]);
+    const followUp = await t.run(['retry', original.campaign!, ...STEADY]);
     const accepted = followUp.rows.filter((r) => r.outcome === 'accepted').length;
     const again = followUp.rows.filter((r) => r.outcome === 'rejected').length;
     expect(accepted).toBeGreaterThan(0);
     expect(again).toBeGreaterThan(0);
 
-    const after = await page(original.campaign!);
+    const after = await t.page(original.campaign!);
     const shown = text(after.html);
     expect(after.data.followUps?.settled).toBe(accepted);
     expect(after.data.attention.total).toBe(rejected - accepted);
@@ -80,48 +54,48 @@ describe('the page of a campaign with follow-ups', () => {
     expect(shown).not.toContain(`sms-send retry ${original.campaign} `);
     // Where the campaign went, so the command works as pasted.
     expect(shown).toContain(
-      `sms-send retry ${followUp.campaign} --endpoint ${sim.url} sends again`,
+      `sms-send retry ${followUp.campaign} --endpoint ${t.sim.url} sends again`,
     );
     expect(shown).toContain(
       `sends again the ${again} records follow-up ${followUp.campaign} could not send`,
     );
 
     // Run from a clone, the page says it as the terminal does.
-    expect(text((await page(original.campaign!, 'npx sms-send')).html)).toContain(
-      `npx sms-send retry ${followUp.campaign} --endpoint ${sim.url}`,
+    expect(text((await t.page(original.campaign!, 'npx sms-send')).html)).toContain(
+      `npx sms-send retry ${followUp.campaign} --endpoint ${t.sim.url}`,
     );
     // And that command is true: the follow-up's retry sends exactly those.
-    const third = await run(['retry', followUp.campaign!, ...STEADY]);
+    const third = await t.run(['retry', followUp.campaign!, ...STEADY]);
     expect(third.messages.length).toBe(again);
   });
 
   it('a follow-up to the simulator settles nothing for a campaign sent to a gateway', async () => {
-    await writeCampaignCsv(join(dir.path, 'campaign.csv'), 40);
-    sim.setFaults({ rejectMessage: 0.3 });
-    const report = join(dir.path, 'campaign.report.csv');
-    const original = await run(['campaign.csv', ...STEADY, '--report', report]);
+    await writeCampaignCsv(join(t.dir, 'campaign.csv'), 40);
+    t.sim.setFaults({ rejectMessage: 0.3 });
+    const report = join(t.dir, 'campaign.report.csv');
+    const original = await t.run(['campaign.csv', ...STEADY, '--report', report]);
     const rejected = original.rows.filter((r) => r.outcome === 'rejected').length;
     const rehearsed = await runCommand(['retry', original.campaign!, ...STEADY, '--simulate'], {
-      cwd: dir.path,
-      stateDir,
-      sim,
+      cwd: t.dir,
+      stateDir: t.stateDir,
+      sim: t.sim,
       simulator: {},
     });
     expect(rehearsed.code, rehearsed.error).toBe(0);
-    const after = await page(original.campaign!);
+    const after = await t.page(original.campaign!);
     expect(after.data.followUps).toBeUndefined();
     expect(after.data.attention.total).toBe(rejected);
     expect(text(after.html)).toContain(`sms-send retry ${original.campaign}`);
   });
 
   it('a follow-up whose report is gone: the page says what it cannot know and offers no retry', async () => {
-    await writeCampaignCsv(join(dir.path, 'campaign.csv'), 40);
-    sim.setFaults({ rejectMessage: 0.3 });
-    const report = join(dir.path, 'campaign.report.csv');
-    const original = await run(['campaign.csv', ...STEADY, '--report', report]);
-    const followUp = await run(['retry', original.campaign!, ...STEADY]);
+    await writeCampaignCsv(join(t.dir, 'campaign.csv'), 40);
+    t.sim.setFaults({ rejectMessage: 0.3 });
+    const report = join(t.dir, 'campaign.report.csv');
+    const original = await t.run(['campaign.csv', ...STEADY, '--report', report]);
+    const followUp = await t.run(['retry', original.campaign!, ...STEADY]);
     await rm(followUp.report!);
-    const after = await page(original.campaign!);
+    const after = await t.page(original.campaign!);
     const shown = text(after.html);
     expect(after.data.followUps?.uncertain).toBe(true);
     expect(shown).toContain(`${followUp.campaign}, finished: its report cannot be read`);

@@ -126,25 +126,28 @@ describe('the costliest messages', () => {
 });
 
 describe('pauses on the page', () => {
+  /** A run from 0 to `finishedAt` that took `pauses`. */
+  const pausedRun = (finishedAt: number, pauses: PauseTuple[]) => ({
+    startedAt: 0,
+    sendingFrom: 0,
+    finishedAt,
+    command: '',
+    target: '',
+    settings: { batchSize: 1, concurrency: 1 },
+    step: 1000,
+    buckets: [],
+    sent: [],
+    pauses,
+  });
+
   it('merge when they overlap, each kind apart, and say why they were taken', () => {
-    const run = {
-      startedAt: 0,
-      sendingFrom: 0,
-      finishedAt: 100_000,
-      command: '',
-      target: '',
-      settings: { batchSize: 1, concurrency: 1 },
-      step: 1000,
-      buckets: [],
-      sent: [],
-      pauses: [
-        ['retry wait', 1000, 3000, 'HTTP 503'],
-        ['retry wait', 2000, 4000, 'HTTP 503'],
-        ['retry wait', 2500, 3500, 'connection refused'],
-        ['window', 10_000, 20_000],
-        ['retry wait', 50_000, 51_000, 'HTTP 429'],
-      ] as PauseTuple[],
-    };
+    const run = pausedRun(100_000, [
+      ['retry wait', 1000, 3000, 'HTTP 503'],
+      ['retry wait', 2000, 4000, 'HTTP 503'],
+      ['retry wait', 2500, 3500, 'connection refused'],
+      ['window', 10_000, 20_000],
+      ['retry wait', 50_000, 51_000, 'HTTP 429'],
+    ]);
     expect(mergePauses({ v: 3, runs: [run] }).map((s) => [s.label, s.from, s.to, s.minor])).toEqual(
       [
         ['a batch waiting to be sent again (HTTP 503 ×2, connection refused)', 1000, 4000, true],
@@ -156,21 +159,10 @@ describe('pauses on the page', () => {
 
   // The trial's reproduction: an interrupted run's 1 s waits ran past its end and were counted whole.
   it('end when their run ends: an interrupted run waits no longer than it ran', () => {
-    const run = {
-      startedAt: 0,
-      sendingFrom: 0,
-      finishedAt: 10_000,
-      command: '',
-      target: '',
-      settings: { batchSize: 1, concurrency: 1 },
-      step: 1000,
-      buckets: [],
-      sent: [],
-      pauses: [
-        ['retry wait', 9_500, 10_500, 'HTTP 503'],
-        ['retry wait', 10_200, 11_200, 'HTTP 503'],
-      ] as PauseTuple[],
-    };
+    const run = pausedRun(10_000, [
+      ['retry wait', 9_500, 10_500, 'HTTP 503'],
+      ['retry wait', 10_200, 11_200, 'HTTP 503'],
+    ]);
     expect(mergePauses({ v: 3, runs: [run] }).map((s) => [s.from, s.to])).toEqual([
       [9_500, 10_000],
     ]);
