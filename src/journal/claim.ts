@@ -10,6 +10,7 @@ import {
   nothingToResume,
   rehearsedSoFar,
   type ClaimOptions,
+  type Decision,
   type StoredState,
 } from './decide.js';
 import {
@@ -122,6 +123,16 @@ export interface Kin {
   list(): Promise<CampaignEntry[]>;
 }
 
+/** A store's new claim, given what the state decided: what it keeps, resumes or sets aside. */
+export function withDecision(claim: Claim, decision: Decision): Claim {
+  claim.previous = decision.keepManifest ? decision.manifest : undefined;
+  if (decision.setAside) claim.rehearsal = decision.manifest;
+  claim.journal = decision.resumeFrom;
+  claim.finished = decision.finished === true;
+  claim.done = decision.done === true;
+  return claim;
+}
+
 /** The state's decision, with the refusal of a --resume that finds nothing worded for this store. */
 export async function decided(kin: Kin, state: StoredState, options: ClaimOptions) {
   const decision = decideClaim(state, options);
@@ -178,13 +189,7 @@ export async function claimCampaign(stateDir: string, options: ClaimOptions): Pr
       await rm(paths.journal, { force: true });
       if (decision.manifest) await rm(paths.manifest, { force: true });
     }
-    const claim = folderClaim(stateDir, paths, options, lock);
-    claim.previous = decision.keepManifest ? decision.manifest : undefined;
-    if (decision.setAside) claim.rehearsal = decision.manifest;
-    claim.journal = decision.resumeFrom;
-    claim.finished = decision.finished === true;
-    claim.done = decision.done === true;
-    return claim;
+    return withDecision(folderClaim(stateDir, paths, options, lock), decision);
   } catch (error) {
     await lock.release();
     // A refused first claim leaves no folder, or the next identical run would find it and take

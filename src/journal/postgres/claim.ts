@@ -16,6 +16,7 @@ import {
   type LocalFiles,
   type RehearsalAside,
   setAsideRehearsals,
+  withDecision,
 } from '../claim.js';
 import type { StoredState } from '../decide.js';
 import { emptyJournalState } from '../journal.js';
@@ -59,13 +60,10 @@ export async function claimInDatabase(place: ClaimPlace, options: ClaimOptions):
         [],
       );
     }
-    const claim = databaseClaim(place, options, lease, local, taken.row.generation);
-    claim.previous = decision.keepManifest ? decision.manifest : undefined;
-    if (decision.setAside) claim.rehearsal = decision.manifest;
-    claim.journal = decision.resumeFrom;
-    claim.finished = decision.finished === true;
-    claim.done = decision.done === true;
-    return claim;
+    return withDecision(
+      databaseClaim(place, options, lease, local, taken.row.generation),
+      decision,
+    );
   } catch (error) {
     lease.stop();
     await letGo(place.pool, lease, taken.created).catch(() => undefined);
