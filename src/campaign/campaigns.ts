@@ -1,21 +1,36 @@
 // The campaigns of a store, without a terminal: listed, one shown in full, the finished ones past
 // an age pruned (their reports are kept).
-import type { CampaignDetail } from '../journal/state.js';
+import { localFilesIn, outcomeCounts, type CampaignEntry } from '../journal/state.js';
 import type { CampaignStore } from '../journal/store.js';
 import { parseDuration } from '../shared/duration.js';
 import { UsageError } from '../shared/errors.js';
+import { takeKeptAnswers } from './steps/index.js';
+import type { ShownCampaign, Standing } from './types.js';
 
-/** A follow-up campaign (`retry`) of the one shown, as `campaigns show` names it. */
-export interface FollowUpListed {
-  id: string;
-  status: CampaignDetail['status'];
-  include: string[];
-  counts: CampaignDetail['counts'];
+/**
+ * Every campaign, newest first; one whose run was killed, or stopped because its state could not
+ * be written, counted from its journal and report (its manifest was last written when it started).
+ */
+export async function campaignsListed(store: CampaignStore): Promise<CampaignEntry[]> {
+  const listed: CampaignEntry[] = [];
+  for (const entry of await store.list()) {
+    listed.push(entry.manifest.status === 'running' ? await standing(store, entry) : entry);
+  }
+  return listed;
 }
 
-/** A campaign shown in full: what it set aside, and the follow-ups that re-sent its records. */
-export interface ShownCampaign extends CampaignDetail {
-  followUps: FollowUpListed[];
+/**
+ * A campaign as its --resume will find it: a killed run's counts with the answers its report kept
+ * that its journal could not (a full disk), as the stop that ended it and the refusal that follows
+ * count them (docs/campaign-state.md#when-the-disk-fails).
+ */
+async function standing(store: CampaignStore, entry: CampaignEntry): Promise<Standing> {
+  const detail = await store.detail(entry);
+  const { journal } = detail;
+  if (!journal || detail.status !== 'interrupted') return { ...detail, fromReport: 0 };
+  const report = entry.manifest.reports.at(-1);
+  const fromReport = await takeKeptAnswers(journal, report, localFilesIn(entry.localDir).spool);
+  return { ...detail, counts: outcomeCounts(journal), fromReport };
 }
 
 /** One campaign by its ID or an unambiguous prefix, with what it set aside and its follow-ups. */
@@ -29,7 +44,7 @@ export async function campaignShown(store: CampaignStore, id: string): Promise<S
       include: e.manifest.followUp?.include ?? [],
       counts: e.counts,
     }));
-  return { ...(await store.detail(entry)), followUps };
+  return { ...(await standing(store, entry)), followUps };
 }
 
 /** `--older-than` as milliseconds, refused (exit 2) when missing or not a duration. */

@@ -10,7 +10,7 @@ import type { RunSummary } from '../report/summary.js';
 import type { Problem, SmsSendError } from '../shared/errors.js';
 import { windowState, type SendWindow, type WindowState } from '../shared/window.js';
 import type { Plan } from '../validate/plan.js';
-import type { ShownCampaign } from './campaigns.js';
+import type { ShownCampaign } from './types.js';
 import type { ReceiverSummary } from './deliveries.js';
 import type { CampaignResult, PlannedCampaign, ResumeCounts, StateLeft } from './types.js';
 import type { RetryPlan } from './follow-up/index.js';

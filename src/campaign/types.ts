@@ -1,7 +1,7 @@
-// What a campaign run answers: the planned campaign, the run's result, and a follow-up's part of
-// the run (the run itself is run.ts's).
+// What a campaign run answers: the planned campaign, the run's result, a follow-up's part of
+// the run (the run itself is run.ts's), and a campaign as `campaigns` shows it.
 import type { CampaignIdentity, CampaignShape } from '../journal/identity.js';
-import type { FollowUpOf } from '../journal/state.js';
+import type { CampaignDetail, FollowUpOf } from '../journal/state.js';
 import type { RunSummary, Tally } from '../report/summary.js';
 import type { SendOutcome } from '../send/types.js';
 import type { ExitCode, UsageError } from '../shared/errors.js';
@@ -110,4 +110,23 @@ export interface RunResult extends SendOutcome {
    * finishes it, counted from the files it will read (see docs/campaign-state.md#when-the-disk-fails).
    */
   left?: StateLeft;
+}
+
+/** A follow-up campaign (`retry`) of the one shown, as `campaigns show` names it. */
+export interface FollowUpListed {
+  id: string;
+  status: CampaignDetail['status'];
+  include: string[];
+  counts: CampaignDetail['counts'];
+}
+
+/** A campaign counted as its --resume will find it. */
+export interface Standing extends CampaignDetail {
+  /** Answers only its report holds (the journal could not record them), counted with the rest. */
+  fromReport: number;
+}
+
+/** A campaign shown in full: what it set aside, and the follow-ups that re-sent its records. */
+export interface ShownCampaign extends Standing {
+  followUps: FollowUpListed[];
 }

@@ -184,21 +184,55 @@ function refusal(
   // A run that ended by itself (stopped, or interrupted and wound down) wrote its counts to the
   // manifest: the summary's, `campaigns`' and the report's. A killed run's manifest still says
   // running, written at its start: the journal knows what it settled.
-  const settled =
-    manifest.status === 'running' ? journalCounts(journal ?? emptyJournalState()) : manifest.counts;
+  if (manifest.status === 'running') {
+    return new KilledRunRefusal(manifest, journal ?? emptyJournalState());
+  }
+  const error = new UsageError(unfinished(manifest, status, manifest.counts), 'unfinished');
+  return leadingTo(error, FINISH_IT);
+}
+
+const FINISH_IT = { say: 'Finish it', add: ['--resume'], drop: ['--force'] };
+
+/**
+ * The refusal of a campaign whose last run was killed, or stopped because its state could not be
+ * written: counted from its journal and, once `fromReport` answers are taken into the journal from
+ * the report (the way its --resume takes them), as that resume will find it.
+ */
+export class KilledRunRefusal extends UsageError {
+  constructor(
+    readonly manifest: Manifest,
+    journal: JournalState,
+    fromReport = 0,
+  ) {
+    super(unfinished(manifest, 'interrupted', journalCounts(journal), fromReport), 'unfinished');
+    leadingTo(this, FINISH_IT);
+  }
+}
+
+/** Why an unfinished campaign is refused: how it stands, and the two ways on. */
+function unfinished(
+  manifest: Manifest,
+  status: CampaignStatus,
+  settled: Record<string, number>,
+  fromReport = 0,
+): string {
+  const report = manifest.reports.at(-1);
   const why = status === 'stopped' && manifest.reason ? ` (${manifest.reason})` : '';
   // A rehearsal's messages went to a simulator: starting it afresh sends nothing twice to a phone.
   const what = manifest.rehearsal ? 'rehearsal' : 'campaign';
   const force = manifest.rehearsal
     ? 'or --force to start the rehearsal afresh (its messages went to a simulator only)'
     : `or --force to send it all again${twice(settled.accepted ?? 0)}`;
-  const error = new UsageError(
+  const onlyInReport =
+    fromReport > 0
+      ? ` (${groupDigits(fromReport)} of these answers only in the report, where --resume takes them from)`
+      : '';
+  return (
     `${what} ${manifest.id} was ${status}${why} on ${day(manifest)}: ` +
-      `${countsText(settled)} of ${groupDigits(manifest.records)} records; report ${report ?? '(none)'}. ` +
-      `Nothing was sent. Finish it with --resume (nothing settled is sent again), ${force}.`,
-    'unfinished',
+    `${countsText(settled)}${onlyInReport} of ${groupDigits(manifest.records)} records; ` +
+    `report ${report ?? '(none)'}. ` +
+    `Nothing was sent. Finish it with --resume (nothing settled is sent again), ${force}.`
   );
-  return leadingTo(error, { say: 'Finish it', add: ['--resume'], drop: ['--force'] });
 }
 
 /** `, and its 3,000 accepted messages would go twice`: what --force costs, said where it is offered. */

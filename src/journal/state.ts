@@ -8,7 +8,7 @@ import { exists, listIfExists, readIfExists, replaceFile } from '../shared/files
 import type { PricePerSegment } from '../message/cost.js';
 import { OUTCOMES, type Outcome } from '../message/outcome.js';
 import type { CampaignShape } from './identity.js';
-import { ARCHIVED_JOURNAL, readJournal } from './journal.js';
+import { ARCHIVED_JOURNAL, readJournal, type JournalState } from './journal.js';
 import { lockIsHeld } from './lock.js';
 
 export type CampaignStatus = 'running' | 'interrupted' | 'stopped' | 'finished';
@@ -100,15 +100,18 @@ export interface CampaignPaths {
   spoolStamp: string;
 }
 
+/** A campaign's files on this host, in its folder there: its spool, and the stamp beside it. */
+export function localFilesIn(dir: string): { dir: string; spool: string; spoolStamp: string } {
+  return { dir, spool: join(dir, 'spool'), spoolStamp: join(dir, 'spool.json') };
+}
+
 export function campaignPaths(stateDir: string, id: string): CampaignPaths {
   const dir = join(stateDir, 'campaigns', id);
   return {
-    dir,
     manifest: join(dir, 'manifest.json'),
     journal: join(dir, 'journal.ndjson'),
     lock: join(dir, 'lock'),
-    spool: join(dir, 'spool'),
-    spoolStamp: join(dir, 'spool.json'),
+    ...localFilesIn(dir),
   };
 }
 
@@ -221,6 +224,8 @@ export async function campaignEntry(
 export interface CampaignDetail extends CampaignEntry {
   /** Whether the counts are the journal's (a campaign running or killed mid-run). */
   countedFromJournal: boolean;
+  /** The journal they were counted from. */
+  journal?: JournalState;
   /** Journals --force runs set aside (`journal-<time>.ndjson`): how many, and their bytes. */
   setAside: { journals: number; bytes: number };
 }
@@ -246,9 +251,14 @@ export async function campaignDetail(
   }
   const journal = await readJournal(paths.journal).catch(() => undefined);
   if (!journal) return { ...entry, countedFromJournal: false, setAside };
+  return { ...entry, counts: outcomeCounts(journal), countedFromJournal: true, journal, setAside };
+}
+
+/** The rows a journal settled, by outcome. */
+export function outcomeCounts(journal: JournalState): Record<Outcome, number> {
   const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   for (const outcome of journal.results.outcomes()) counts[outcome]++;
-  return { ...entry, counts, countedFromJournal: true, setAside };
+  return counts;
 }
 
 /** Finds a campaign by its ID or an unambiguous prefix of it. */

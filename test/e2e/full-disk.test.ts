@@ -64,6 +64,34 @@ function countsOf(stop: string) {
   };
 }
 
+/** `…: 650 accepted, 150 sent without an answer (200 of these answers only in the report …) of …` */
+function refusedCounts(refusal: string) {
+  const counts = /interrupted on [\d-]+: (.+?) of [\d,]+ records;/.exec(refusal)?.[1] ?? '';
+  const parts = new Map<string, number>();
+  for (const [, n, what] of counts.replace(/ \(.*?\)/, '').matchAll(/([\d,]+) ([^,]+)/g)) {
+    parts.set(what!, Number(n!.replace(/,/g, '')));
+  }
+  const sentNoAnswer = parts.get('sent without an answer') ?? 0;
+  const unposted = parts.get('recorded, not known to have left') ?? 0;
+  parts.delete('sent without an answer');
+  parts.delete('recorded, not known to have left');
+  return {
+    settled: [...parts.values()].reduce((a, b) => a + b, 0),
+    inReport: Number(/\(([\d,]+) of these answers only in the report/.exec(refusal)?.[1] ?? 0),
+    sentNoAnswer,
+    unposted,
+  };
+}
+
+interface Listed {
+  id: string;
+  counts: Record<string, number>;
+}
+
+function settledIn(counts: Record<string, number>): number {
+  return Object.values(counts).reduce((a, b) => a + b, 0);
+}
+
 describe('a state directory on a disk that fills up mid-send', () => {
   it('stops with exit 6 and true counts; the printed resume loses no answer and sends nothing twice', async (context) => {
     if (cannot) {
@@ -99,7 +127,31 @@ describe('a state directory on a disk that fills up mid-send', () => {
     expect(line, stopped.stderr).not.toBeNull();
 
     await rm(join(disk, 'filler'));
-    const resumed = await runCli(line![1]!.split(' '), { env: { ...env } });
+    // Run again without --resume, as a user might: refused, counting the campaign as the stop did;
+    // so do the dry run's refusal, `campaigns` and `campaigns show`.
+    const refused = await runCli(args, { env });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refusedCounts(refused.stderr), refused.stderr).toEqual({
+      settled: told.settled,
+      inReport: told.inReport,
+      sentNoAnswer: told.sentNoAnswer,
+      unposted: told.unposted,
+    });
+    const dry = await runCli([...args, '--dry-run'], { env });
+    expect(dry.stderr.split('\n')[0]).toBe(refused.stderr.split('\n')[0]);
+    const listed = await runCli(['campaigns', '--state-dir', stateDir, '--json'], { env });
+    const [campaign] = (JSON.parse(listed.stdout) as { campaigns: Listed[] }).campaigns;
+    expect(settledIn(campaign!.counts)).toBe(told.settled);
+    const shown = await runCli(['campaigns', '--state-dir', stateDir, 'show', campaign!.id], {
+      env,
+    });
+    expect(shown.stdout).toContain(
+      `records   3,000: ${(campaign!.counts['accepted'] ?? 0).toLocaleString('en-US')} accepted`,
+    );
+    if (told.inReport > 0)
+      expect(shown.stdout).toContain(`for ${told.inReport} of them, from its report`);
+
+    const resumed = await runCli(line![1]!.split(' '), { env });
     expect([0, 1], resumed.stderr).toContain(resumed.code);
     expect(findDuplicates(sim.ledger)).toEqual([]);
     const rows = parseCsv(await readFile(report, 'utf8'));

@@ -4,14 +4,16 @@
 import { resolve as resolvePath } from 'node:path';
 import type { Claim, ClaimOptions, Inspected } from '../../journal/claim.js';
 import { acquireLock, lockPath, type Lock } from '../../journal/lock.js';
+import { KilledRunRefusal } from '../../journal/decide.js';
 import type { JournalState } from '../../journal/journal.js';
 import { reportExistsError } from '../../report/writer.js';
-import { unsentStateError } from '../../shared/errors.js';
+import { unsentStateError, type UsageError } from '../../shared/errors.js';
 import { exists } from '../../shared/files.js';
 import { SpoolWriter } from '../../validate/spool.js';
 import { holdOriginal } from '../follow-up/index.js';
 import type { CampaignRun } from '../run.js';
 import type { Identified } from './identify.js';
+import { takeKeptAnswers } from './kept-answers.js';
 import { unstamp } from './kept-spool.js';
 
 /** What a run holds, released in reverse by close(); a dry run holds nothing. */
@@ -93,7 +95,7 @@ export async function claim(run: CampaignRun, identified: Identified): Promise<C
   } catch (error) {
     await hold.close();
     // Nothing is sent while a campaign is claimed: a disk that refuses here refuses the run.
-    throw unsentStateError(error) ?? error;
+    throw unsentStateError(error) ?? (await asResumeFinds(run, identified, error));
   }
 }
 
@@ -107,8 +109,30 @@ export async function look(run: CampaignRun, identified: Identified): Promise<Ca
   hold.looked = unwritable
     ? { refusal: unwritable }
     : await run.store.inspect(await claimOptions(run, identified));
+  const { refusal } = hold.looked;
+  if (refusal) hold.looked.refusal = (await asResumeFinds(run, identified, refusal)) as UsageError;
   onceResolved(run, hold.looked);
   return hold;
+}
+
+/**
+ * A killed run's refusal, counted as its --resume will find the campaign: with the answers its
+ * report kept that its journal could not (a full disk), as the stop that ended it counted them
+ * (docs/campaign-state.md#when-the-disk-fails). Counted from the journal alone when the report or
+ * the spool cannot be read.
+ */
+async function asResumeFinds(
+  run: CampaignRun,
+  identified: Identified,
+  error: unknown,
+): Promise<unknown> {
+  if (!(error instanceof KilledRunRefusal)) return error;
+  const options = { ...(await claimOptions(run, identified)), resume: true };
+  const resumed = await run.store.inspect(options).catch(() => undefined);
+  const { journal, local } = resumed ?? {};
+  if (!journal || !local) return error;
+  const taken = await takeKeptAnswers(journal, error.manifest.reports.at(-1), local.spool);
+  return taken > 0 ? new KilledRunRefusal(error.manifest, journal, taken) : error;
 }
 
 /**

@@ -7,6 +7,7 @@ import { readableFormat } from '../../report/format.js';
 import { pickRows } from '../../report/pick.js';
 import { isFile } from '../../shared/files.js';
 import type { Entry } from '../../validate/entries.js';
+import { readSpool } from '../../validate/spool.js';
 
 /** The campaign's records as its spool holds them, passing over the rows `keep` turns down. */
 export type SpoolReader = (keep?: (row: number) => boolean) => AsyncIterable<readonly Entry[]>;
@@ -41,6 +42,18 @@ export async function takeAnswersFromReport(
   }
   adoptResults(journal, confirmed);
   return confirmed.length;
+}
+
+/**
+ * takeAnswersFromReport, checked against the campaign's spool on this host (`spool`): none are
+ * taken when the report or the spool cannot be read, as none could be checked.
+ */
+export function takeKeptAnswers(
+  journal: JournalState,
+  report: string | undefined,
+  spool: string,
+): Promise<number> {
+  return takeAnswersFromReport(journal, report, (keep) => readSpool(spool, keep)).catch(() => 0);
 }
 
 /**

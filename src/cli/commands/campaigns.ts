@@ -1,5 +1,10 @@
 // `sms-send campaigns`: lists, shows and prunes the campaigns in the campaign store.
-import { campaignShown, pruneAge, pruneFinished } from '../../campaign/campaigns.js';
+import {
+  campaignShown,
+  campaignsListed,
+  pruneAge,
+  pruneFinished,
+} from '../../campaign/campaigns.js';
 import {
   campaignShowDocument,
   campaignListDocument,
@@ -19,7 +24,7 @@ export interface CampaignsFlags extends GatewayFlags {
 
 export async function runCampaigns(flags: CampaignsFlags): Promise<ExitCode> {
   const output = await withStore(await settingsFor(flags), async (store) => {
-    const entries = await store.list();
+    const entries = await campaignsListed(store);
     return flags.json
       ? JSON.stringify(campaignListDocument(store.where, entries))
       : renderCampaignList(entries, store.where, colorFor('stdout'));

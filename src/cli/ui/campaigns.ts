@@ -1,7 +1,7 @@
 // Renders the campaigns of the state directory (list, one campaign) as strings.
 import type { ChalkInstance } from 'chalk';
 import { basename } from 'node:path';
-import type { ShownCampaign } from '../../campaign/campaigns.js';
+import type { ShownCampaign } from '../../campaign/types.js';
 import type { CampaignEntry, CampaignStatus } from '../../journal/state.js';
 import { formatBytes, formatCount } from './format.js';
 import { formatTable } from './table.js';
@@ -72,7 +72,7 @@ export function renderCampaign(entry: ShownCampaign, c: ChalkInstance): string {
     `${c.bold('status')}    ${paintStatus(entry.status, c)}${m.reason ? ` (${m.reason})` : ''}${m.rehearsal ? c.dim(', a rehearsal: sent to a simulator only') : ''}`,
     `${c.bold('started')}   ${m.startedAt}${m.runs > 1 ? c.dim(` (run ${m.runs}; first ${m.createdAt})`) : ''}`,
     `${c.bold('finished')}  ${m.finishedAt ?? c.dim('-')}`,
-    `${c.bold('records')}   ${formatCount(m.records)}: ${formatCount(entry.counts.accepted)} accepted${others(entry.counts) ? `, ${others(entry.counts)}` : ''}${entry.countedFromJournal ? c.dim(' (settled so far, from its journal)') : ''}`,
+    `${c.bold('records')}   ${formatCount(m.records)}: ${formatCount(entry.counts.accepted)} accepted${others(entry.counts) ? `, ${others(entry.counts)}` : ''}${c.dim(countedFrom(entry))}`,
     `${c.bold('target')}    ${m.target}`,
     ...(m.followUp
       ? [
@@ -112,4 +112,14 @@ export function renderCampaign(entry: ShownCampaign, c: ChalkInstance): string {
       : []),
   ];
   return lines.join('\n');
+}
+
+/** Where a running or killed campaign's counts come from, when not from its manifest. */
+function countedFrom(entry: ShownCampaign): string {
+  if (!entry.countedFromJournal) return '';
+  if (entry.fromReport === 0) return ' (settled so far, from its journal)';
+  return (
+    ` (settled so far, from its journal and, for ${formatCount(entry.fromReport)} of them, ` +
+    'from its report, where --resume takes them from)'
+  );
 }

@@ -5,7 +5,6 @@ import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { RowResult } from '../../message/outcome.js';
-import { OUTCOMES, type Outcome } from '../../message/outcome.js';
 import { systemClock } from '../../shared/clock.js';
 import { UsageError } from '../../shared/errors.js';
 import type { Claim, ClaimOptions, Inspected, LocalFiles } from '../claim.js';
@@ -13,6 +12,8 @@ import { InputDigests } from '../input-digests.js';
 import { resultLine } from '../journal.js';
 import type { Lock } from '../lock.js';
 import {
+  localFilesIn,
+  outcomeCounts,
   pickCampaign,
   type CampaignDetail,
   type CampaignEntry,
@@ -192,9 +193,8 @@ export class DatabaseStore implements CampaignStore {
         () => undefined,
       );
       if (!journal) return { ...entry, countedFromJournal: false, setAside };
-      const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
-      for (const outcome of journal.results.outcomes()) counts[outcome]++;
-      return { ...entry, counts, countedFromJournal: true, setAside };
+      const counts = outcomeCounts(journal);
+      return { ...entry, counts, countedFromJournal: true, journal, setAside };
     });
   }
 
@@ -315,8 +315,7 @@ export class DatabaseStore implements CampaignStore {
   }
 
   private localFiles(id: string): LocalFiles {
-    const dir = this.localFolder(id);
-    return { dir, spool: join(dir, 'spool'), spoolStamp: join(dir, 'spool.json') };
+    return localFilesIn(this.localFolder(id));
   }
 
   async close(): Promise<void> {

@@ -737,6 +737,7 @@ describe('campaigns', () => {
     const detail = {
       ...campaigns[1]!,
       countedFromJournal: false,
+      fromReport: 0,
       setAside: { journals: 0, bytes: 0 },
       followUps: [
         { id: 'aaaa000011112222', status: 'finished' as const, include: [], counts },
@@ -750,10 +751,25 @@ describe('campaigns', () => {
     );
   });
 
+  it('shows a killed campaign counted with the answers only its report kept', () => {
+    const detail = {
+      ...campaigns[1]!,
+      countedFromJournal: true,
+      fromReport: 200,
+      setAside: { journals: 0, bytes: 0 },
+      followUps: [],
+    };
+    expect(renderCampaign(detail, plain)).toContain(
+      'records   5: 2 accepted, 3 unknown (settled so far, from its journal and, for 200 of ' +
+        'them, from its report, where --resume takes them from)\ntarget',
+    );
+  });
+
   it('shows one campaign: counts from its journal, and the journals --force runs set aside', () => {
     const detail = {
       ...campaigns[1]!,
       countedFromJournal: true,
+      fromReport: 0,
       setAside: { journals: 2, bytes: 1_234_567 },
       followUps: [],
     };
