@@ -148,6 +148,15 @@ describe('a state directory on a disk that fills up mid-send', () => {
     expect(shown.stdout).toContain(
       `records   3,000: ${(campaign!.counts['accepted'] ?? 0).toLocaleString('en-US')} accepted`,
     );
+    // The report the page is made from: the settled rows as settled, the rest not sent.
+    const stoppedRows = parseCsv(await readFile(report, 'utf8'));
+    const answered = stoppedRows.filter(
+      (r) => r.outcome === 'accepted' || r.outcome === 'rejected',
+    );
+    expect(answered.length).toBe(told.settled);
+    expect(stoppedRows.length - answered.length).toBe(
+      told.toSend + told.sentNoAnswer + told.unposted,
+    );
     if (told.inReport > 0)
       expect(shown.stdout).toContain(`for ${told.inReport} of them, from its report`);
 

@@ -1,8 +1,13 @@
 // The pure decision a claim makes over what the state holds: --once, row by row.
 import { describe, expect, it } from 'vitest';
-import { decideClaim, type ClaimOptions, type StoredState } from '../../src/journal/decide.js';
+import {
+  decideClaim,
+  KilledRunRefusal,
+  type ClaimOptions,
+  type StoredState,
+} from '../../src/journal/decide.js';
 import { campaignIdentity } from '../../src/journal/identity.js';
-import { emptyJournalState } from '../../src/journal/journal.js';
+import { adoptResults, emptyJournalState } from '../../src/journal/journal.js';
 import type { Manifest } from '../../src/journal/state.js';
 
 const HASH = 'e'.repeat(64);
@@ -82,5 +87,56 @@ describe('decideClaim with --once', () => {
       archived: false,
     };
     expect(() => decideClaim(state, once)).toThrow(/from other inputs/);
+  });
+});
+
+describe('the refusal of a campaign whose last run was killed', () => {
+  const plain: ClaimOptions = { identity, force: false, resume: false };
+  /** Rows 1–2 in flight, posted; the manifest still says running, as written at its start. */
+  function killed() {
+    const journal = {
+      ...sentJournal(),
+      inFlight: new Map([
+        [1, 1],
+        [2, 1],
+      ]),
+      unposted: new Set<number>(),
+    };
+    const state = {
+      existed: true,
+      manifest: manifest({ status: 'running' }),
+      journal,
+      archived: false,
+    };
+    return { journal, state };
+  }
+
+  it('counts its journal, the rows in flight by what is known of them', () => {
+    const { state } = killed();
+    expect(() => decideClaim(state, plain)).toThrow(
+      /was interrupted on 2026-11-20: 2 sent without an answer of 3 records;/,
+    );
+  });
+
+  it('once the answers its report kept are taken, counts them settled, and says where they are', () => {
+    const { journal, state } = killed();
+    let refusal: unknown;
+    try {
+      decideClaim(state, plain);
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(KilledRunRefusal);
+    adoptResults(journal, [
+      { row: 1, outcome: 'accepted', statusCode: 0, attempts: 1 },
+      { row: 2, outcome: 'accepted', statusCode: 0, attempts: 1 },
+    ]);
+    const recounted = new KilledRunRefusal((refusal as KilledRunRefusal).manifest, journal, 2);
+    expect(recounted.message).toContain(
+      '2 accepted (2 of these answers only in the report, where --resume takes them from) of 3 ' +
+        'records;',
+    );
+    expect(recounted.message).toContain('and its 2 accepted messages would go twice.');
+    expect(recounted.next).toEqual({ say: 'Finish it', add: ['--resume'], drop: ['--force'] });
   });
 });
