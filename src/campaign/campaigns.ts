@@ -4,20 +4,8 @@ import { localFilesIn, outcomeCounts, type CampaignEntry } from '../journal/stat
 import type { CampaignStore } from '../journal/store.js';
 import { parseDuration } from '../shared/duration.js';
 import { UsageError } from '../shared/errors.js';
-import { takeKeptAnswers } from './steps/index.js';
+import { takeKeptAnswers } from './kept-answers.js';
 import type { ShownCampaign, Standing } from './types.js';
-
-/**
- * Every campaign, newest first; one whose run was killed, or stopped because its state could not
- * be written, counted from its journal and report (its manifest was last written when it started).
- */
-export async function campaignsListed(store: CampaignStore): Promise<CampaignEntry[]> {
-  const listed: CampaignEntry[] = [];
-  for (const entry of await store.list()) {
-    listed.push(entry.manifest.status === 'running' ? await standing(store, entry) : entry);
-  }
-  return listed;
-}
 
 /**
  * A campaign as its --resume will find it: a killed run's counts with the answers its report kept

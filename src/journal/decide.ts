@@ -223,15 +223,29 @@ function unfinished(
   const force = manifest.rehearsal
     ? 'or --force to start the rehearsal afresh (its messages went to a simulator only)'
     : `or --force to send it all again${twice(settled.accepted ?? 0)}`;
-  const onlyInReport =
-    fromReport > 0
-      ? ` (${groupDigits(fromReport)} of these answers only in the report, where --resume takes them from)`
-      : '';
   return (
     `${what} ${manifest.id} was ${status}${why} on ${day(manifest)}: ` +
-    `${countsText(settled)}${onlyInReport} of ${groupDigits(manifest.records)} records; ` +
+    `${settledText(settled, fromReport)} of ${groupDigits(manifest.records)} records; ` +
     `report ${report ?? '(none)'}. ` +
     `Nothing was sent. Finish it with --resume (nothing settled is sent again), ${force}.`
+  );
+}
+
+/** Counts by outcome, then the rows in flight: `850 accepted (200 of them only in the report, …), 150 sent without an answer`. */
+function settledText(counts: Record<string, number>, fromReport: number): string {
+  const part = (inFlight: boolean) => {
+    const counted = Object.entries(counts).filter(
+      ([what, n]) => IN_FLIGHT.has(what) === inFlight && n > 0,
+    );
+    return counted.length > 0 ? countsText(Object.fromEntries(counted)) : '';
+  };
+  const onlyInReport =
+    fromReport > 0
+      ? ` (${groupDigits(fromReport)} of them only in the report, where --resume takes them from)`
+      : '';
+  const settled = part(false);
+  return (
+    [settled && settled + onlyInReport, part(true)].filter(Boolean).join(', ') || NOTHING_SETTLED
   );
 }
 
@@ -240,14 +254,19 @@ function twice(accepted: number): string {
   return accepted > 0 ? `, and its ${plural(accepted, 'accepted message')} would go twice` : '';
 }
 
+const SENT_NO_ANSWER = 'sent without an answer';
+const UNPOSTED = 'recorded, not known to have left';
+const IN_FLIGHT = new Set([SENT_NO_ANSWER, UNPOSTED]);
+const NOTHING_SETTLED = 'nothing settled';
+
 /** Outcomes the journal recorded, and the rows in flight by what is known of them. */
 function journalCounts(journal: JournalState): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const outcome of journal.results.outcomes()) counts[outcome] = (counts[outcome] ?? 0) + 1;
   const unposted = journal.unposted.size;
   const sent = journal.inFlight.size - unposted;
-  if (sent > 0) counts['sent without an answer'] = sent;
-  if (unposted > 0) counts['recorded, not known to have left'] = unposted;
+  if (sent > 0) counts[SENT_NO_ANSWER] = sent;
+  if (unposted > 0) counts[UNPOSTED] = unposted;
   return counts;
 }
 
@@ -264,5 +283,5 @@ export function countsText(counts: Record<string, number>): string {
   const parts = Object.entries(counts)
     .filter(([, n]) => n > 0)
     .map(([outcome, n]) => `${groupDigits(n)} ${outcome}`);
-  return parts.length ? parts.join(', ') : 'nothing settled';
+  return parts.length ? parts.join(', ') : NOTHING_SETTLED;
 }

@@ -92,15 +92,16 @@ describe('decideClaim with --once', () => {
 
 describe('the refusal of a campaign whose last run was killed', () => {
   const plain: ClaimOptions = { identity, force: false, resume: false };
-  /** Rows 1–2 in flight, posted; the manifest still says running, as written at its start. */
+  /** Rows 1–3 in flight, 3 not known to have left; the manifest still says running, as written at its start. */
   function killed() {
     const journal = {
       ...sentJournal(),
       inFlight: new Map([
         [1, 1],
         [2, 1],
+        [3, 1],
       ]),
-      unposted: new Set<number>(),
+      unposted: new Set<number>([3]),
     };
     const state = {
       existed: true,
@@ -114,7 +115,7 @@ describe('the refusal of a campaign whose last run was killed', () => {
   it('counts its journal, the rows in flight by what is known of them', () => {
     const { state } = killed();
     expect(() => decideClaim(state, plain)).toThrow(
-      /was interrupted on 2026-11-20: 2 sent without an answer of 3 records;/,
+      /was interrupted on 2026-11-20: 2 sent without an answer, 1 recorded, not known to have left of 3 records;/,
     );
   });
 
@@ -133,8 +134,8 @@ describe('the refusal of a campaign whose last run was killed', () => {
     ]);
     const recounted = new KilledRunRefusal((refusal as KilledRunRefusal).manifest, journal, 2);
     expect(recounted.message).toContain(
-      '2 accepted (2 of these answers only in the report, where --resume takes them from) of 3 ' +
-        'records;',
+      '2 accepted (2 of them only in the report, where --resume takes them from), ' +
+        '1 recorded, not known to have left of 3 records;',
     );
     expect(recounted.message).toContain('and its 2 accepted messages would go twice.');
     expect(recounted.next).toEqual({ say: 'Finish it', add: ['--resume'], drop: ['--force'] });

@@ -7,13 +7,13 @@ import { acquireLock, lockPath, type Lock } from '../../journal/lock.js';
 import { KilledRunRefusal } from '../../journal/decide.js';
 import type { JournalState } from '../../journal/journal.js';
 import { reportExistsError } from '../../report/writer.js';
-import { unsentStateError, type UsageError } from '../../shared/errors.js';
+import { unsentStateError } from '../../shared/errors.js';
 import { exists } from '../../shared/files.js';
 import { SpoolWriter } from '../../validate/spool.js';
 import { holdOriginal } from '../follow-up/index.js';
 import type { CampaignRun } from '../run.js';
 import type { Identified } from './identify.js';
-import { takeKeptAnswers } from './kept-answers.js';
+import { takeKeptAnswers } from '../kept-answers.js';
 import { unstamp } from './kept-spool.js';
 
 /** What a run holds, released in reverse by close(); a dry run holds nothing. */
@@ -110,7 +110,7 @@ export async function look(run: CampaignRun, identified: Identified): Promise<Ca
     ? { refusal: unwritable }
     : await run.store.inspect(await claimOptions(run, identified));
   const { refusal } = hold.looked;
-  if (refusal) hold.looked.refusal = (await asResumeFinds(run, identified, refusal)) as UsageError;
+  if (refusal) hold.looked.refusal = await asResumeFinds(run, identified, refusal);
   onceResolved(run, hold.looked);
   return hold;
 }
@@ -121,12 +121,15 @@ export async function look(run: CampaignRun, identified: Identified): Promise<Ca
  * (docs/campaign-state.md#when-the-disk-fails). Counted from the journal alone when the report or
  * the spool cannot be read.
  */
-async function asResumeFinds(
+async function asResumeFinds<E>(
   run: CampaignRun,
   identified: Identified,
-  error: unknown,
-): Promise<unknown> {
+  error: E,
+): Promise<E | KilledRunRefusal> {
   if (!(error instanceof KilledRunRefusal)) return error;
+  // A run sending it now (a dry run looks without the lock) is not counted from its files.
+  const entry = await run.store.campaign(identified.identity.id).catch(() => undefined);
+  if (entry?.status !== 'interrupted') return error;
   const options = { ...(await claimOptions(run, identified)), resume: true };
   const resumed = await run.store.inspect(options).catch(() => undefined);
   const { journal, local } = resumed ?? {};

@@ -15,7 +15,6 @@ import { refuse, validate } from './validate.js';
 import { waitForWindow } from './window.js';
 
 export { expandReportPath } from './identify.js';
-export { takeKeptAnswers } from './kept-answers.js';
 
 /** What the caller does once the campaign is planned, before anything is sent: show it, ask. */
 export interface RunCaller {

@@ -3,7 +3,7 @@
 // what that resume then finds (docs/campaign-state.md#when-the-disk-fails).
 import type { SettledResult } from '../../journal/columns.js';
 import type { JournalState } from '../../journal/journal.js';
-import { takeAnswersFromReport, type SpoolReader } from './kept-answers.js';
+import { takeAnswersFromReport, type SpoolReader } from '../kept-answers.js';
 import { earlierResult, isEarlier, noResumeCounts, type Earlier } from './resume.js';
 import type { LostAnswer, StateLeft } from '../types.js';
 import { SpoolUnreadableError } from '../../validate/spool.js';

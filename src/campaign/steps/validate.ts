@@ -17,7 +17,7 @@ import type { PlannedCampaign } from '../types.js';
 import { answersFromManifest, type ManifestAnswer } from './answered.js';
 import type { CampaignHold } from './claim.js';
 import type { Identified } from './identify.js';
-import { takeAnswersFromReport } from './kept-answers.js';
+import { takeAnswersFromReport } from '../kept-answers.js';
 import { keptSpool, keyOf, stampSpool } from './kept-spool.js';
 import { settledRows } from './resume.js';
 import { normalizes, refusalOf, validationPass } from './validation-pass.js';
@@ -52,7 +52,7 @@ export async function validate(
       (await validateAndKeep(run, hold, key, identified, settled));
     // Answers an earlier run could not journal are taken from its report before anything is
     // sent; with --retry-unknown they were counted as left to send, which they no longer are.
-    const taken = await takeKeptAnswers(hold, journal);
+    const taken = await answersOnlyReported(hold, journal);
     return planned(run, identified, hold, {
       plan,
       toSend: counted - (run.choices.retryUnknown ? taken : 0),
@@ -128,7 +128,7 @@ async function resentRows(
  * report that run wrote (docs/campaign-state.md#when-the-disk-fails), checked against the spool's
  * MessageIds: this run's, or for a dry run the one the stopped run kept.
  */
-async function takeKeptAnswers(
+async function answersOnlyReported(
   hold: CampaignHold,
   journal: JournalState | undefined,
 ): Promise<number> {

@@ -1,10 +1,5 @@
 // `sms-send campaigns`: lists, shows and prunes the campaigns in the campaign store.
-import {
-  campaignShown,
-  campaignsListed,
-  pruneAge,
-  pruneFinished,
-} from '../../campaign/campaigns.js';
+import { campaignShown, pruneAge, pruneFinished } from '../../campaign/campaigns.js';
 import {
   campaignShowDocument,
   campaignListDocument,
@@ -24,7 +19,7 @@ export interface CampaignsFlags extends GatewayFlags {
 
 export async function runCampaigns(flags: CampaignsFlags): Promise<ExitCode> {
   const output = await withStore(await settingsFor(flags), async (store) => {
-    const entries = await campaignsListed(store);
+    const entries = await store.list();
     return flags.json
       ? JSON.stringify(campaignListDocument(store.where, entries))
       : renderCampaignList(entries, store.where, colorFor('stdout'));

@@ -34,8 +34,7 @@ export function renderCampaignList(
       m.id,
       `${when(m.startedAt)} UTC`,
       m.rehearsal ? `${e.status}, rehearsal` : e.status,
-      `${formatCount(e.counts.accepted)} / ${formatCount(m.records)} accepted`,
-      others(e.counts),
+      ...countCells(e),
       m.inputs.map((i) => basename(i.path)).join(' '),
       m.reports.at(-1) ?? '',
     ];
@@ -51,6 +50,19 @@ export function renderCampaignList(
           : cell,
   });
   return lines.join('\n');
+}
+
+/**
+ * The ACCEPTED and OTHER cells. A campaign whose run was killed (or stopped because its state
+ * could not be written) has the counts its manifest started with: the list reads manifests only,
+ * so it stays quick, and names where the counts are instead of showing zeros.
+ */
+function countCells(e: CampaignEntry): [string, string] {
+  const records = formatCount(e.manifest.records);
+  if (e.status === 'interrupted' && e.manifest.status === 'running') {
+    return [`? / ${records} accepted`, `killed mid-run: campaigns show ${e.manifest.id} counts it`];
+  }
+  return [`${formatCount(e.counts.accepted)} / ${records} accepted`, others(e.counts)];
 }
 
 /** What `campaigns prune` says it removed. */

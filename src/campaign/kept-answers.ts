@@ -1,13 +1,13 @@
 // Answers a run received but could not journal (a full or failing disk), taken back from the report
 // it wrote them to: a resume keeps them accepted or rejected, and never sends them again
 // (docs/campaign-state.md#when-the-disk-fails).
-import type { SettledResult } from '../../journal/columns.js';
-import { adoptResults, type JournalState } from '../../journal/journal.js';
-import { readableFormat } from '../../report/format.js';
-import { pickRows } from '../../report/pick.js';
-import { isFile } from '../../shared/files.js';
-import type { Entry } from '../../validate/entries.js';
-import { readSpool } from '../../validate/spool.js';
+import type { SettledResult } from '../journal/columns.js';
+import { adoptResults, type JournalState } from '../journal/journal.js';
+import { readableFormat } from '../report/format.js';
+import { pickRows } from '../report/pick.js';
+import { isFile } from '../shared/files.js';
+import type { Entry } from '../validate/entries.js';
+import { readSpool, SpoolUnreadableError } from '../validate/spool.js';
 
 /** The campaign's records as its spool holds them, passing over the rows `keep` turns down. */
 export type SpoolReader = (keep?: (row: number) => boolean) => AsyncIterable<readonly Entry[]>;
@@ -46,14 +46,24 @@ export async function takeAnswersFromReport(
 
 /**
  * takeAnswersFromReport, checked against the campaign's spool on this host (`spool`): none are
- * taken when the report or the spool cannot be read, as none could be checked.
+ * taken when the spool is missing or does not read back as written, as none could be checked.
  */
-export function takeKeptAnswers(
+export async function takeKeptAnswers(
   journal: JournalState,
   report: string | undefined,
   spool: string,
 ): Promise<number> {
-  return takeAnswersFromReport(journal, report, (keep) => readSpool(spool, keep)).catch(() => 0);
+  try {
+    return await takeAnswersFromReport(journal, report, (keep) => readSpool(spool, keep));
+  } catch (error) {
+    if (error instanceof SpoolUnreadableError || isSystemError(error)) return 0;
+    throw error;
+  }
+}
+
+/** An error of a system call (it has an errno code), not of sms-send's own code. */
+function isSystemError(error: unknown): boolean {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string';
 }
 
 /**

@@ -3,10 +3,15 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerOf, takeAnswersFromReport } from '../../../src/campaign/steps/kept-answers.js';
-import { emptyJournalState } from '../../../src/journal/journal.js';
-import type { Entry } from '../../../src/validate/entries.js';
-import { tempDir } from '../../helpers/files.js';
+import {
+  answerOf,
+  takeAnswersFromReport,
+  takeKeptAnswers,
+} from '../../src/campaign/kept-answers.js';
+import { SpoolWriter } from '../../src/validate/spool.js';
+import { emptyJournalState } from '../../src/journal/journal.js';
+import type { Entry } from '../../src/validate/entries.js';
+import { tempDir } from '../helpers/files.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
@@ -257,5 +262,49 @@ describe('takeAnswersFromReport', () => {
     expect(await takeAnswersFromReport(journal, join(dir.path, 'gone.csv'), spool)).toBe(0);
     expect(await takeAnswersFromReport(journal, join(dir.path, 'r.xml'), spool)).toBe(0);
     expect(await takeAnswersFromReport(journal, undefined, spool)).toBe(0);
+  });
+});
+
+describe('takeKeptAnswers: from the spool file on this host', () => {
+  async function spoolFile(name: string, ...ids: [row: number, messageId: string][]) {
+    const path = join(dir.path, name);
+    const writer = await SpoolWriter.create(path);
+    for (const [row, messageId] of ids) {
+      writer.add({ kind: 'message', row, to: '4741000000', messageId, json: '{}' });
+    }
+    await writer.close();
+    return path;
+  }
+  function inFlight(...rows: number[]) {
+    const journal = emptyJournalState();
+    journal.inFlight = new Map(rows.map((row) => [row, 1]));
+    return journal;
+  }
+
+  it("takes the report's answers whose MessageIds the spool holds", async () => {
+    const report = join(dir.path, 'spooled.csv');
+    await writeFile(report, [HEADER, line(1, 'm-1', 'T1'), line(2, 'm-2', 'T2'), ''].join('\n'));
+    const spool = await spoolFile('spool-a', [1, 'm-1'], [2, 'm-2']);
+    const journal = inFlight(1, 2);
+    expect(await takeKeptAnswers(journal, report, spool)).toBe(2);
+    expect(journal.results.get(2)).toMatchObject({ outcome: 'accepted', transactionId: 'T2' });
+  });
+
+  it("takes nothing from another campaign's report at the same path", async () => {
+    const report = join(dir.path, 'another.csv');
+    await writeFile(report, [HEADER, line(1, 'x-1', 'T1'), ''].join('\n'));
+    const spool = await spoolFile('spool-b', [1, 'm-1']);
+    const journal = inFlight(1);
+    expect(await takeKeptAnswers(journal, report, spool)).toBe(0);
+    expect(journal.inFlight.has(1)).toBe(true);
+  });
+
+  it('takes nothing when the spool is gone or does not read back, as nothing can be checked', async () => {
+    const report = join(dir.path, 'unchecked.csv');
+    await writeFile(report, [HEADER, line(1, 'm-1', 'T1'), ''].join('\n'));
+    expect(await takeKeptAnswers(inFlight(1), report, join(dir.path, 'no-spool'))).toBe(0);
+    const torn = join(dir.path, 'spool-torn');
+    await writeFile(torn, 'M\t1\t4741000000\tm-1\t1\tGSM-7\t\t{"cut');
+    expect(await takeKeptAnswers(inFlight(1), report, torn)).toBe(0);
   });
 });
