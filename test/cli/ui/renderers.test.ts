@@ -726,6 +726,19 @@ describe('campaigns', () => {
     `);
   });
 
+  it('names campaigns show for a campaign killed mid-run, whose manifest has no counts yet', () => {
+    const killed: CampaignEntry = {
+      ...campaigns[1]!,
+      manifest: { ...campaigns[1]!.manifest, status: 'running' },
+      counts: { accepted: 0, rejected: 0, invalid: 0, failed: 0, unknown: 0, skipped: 0 },
+    };
+    const listed = renderCampaignList([killed], '/state', plain);
+    expect(listed).toContain(
+      '? / 5 accepted  killed mid-run: campaigns show tonight-2025-06-02 counts it',
+    );
+    expect(listed).not.toContain('0 / 5 accepted');
+  });
+
   it('says when there are none', () => {
     expect(renderCampaignList([], '/state', plain)).toMatchInlineSnapshot(
       `"no campaigns in /state"`,
