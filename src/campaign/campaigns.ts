@@ -15,11 +15,26 @@ import type { ShownCampaign, Standing } from './types.js';
 async function standing(store: CampaignStore, entry: CampaignEntry): Promise<Standing> {
   const detail = await store.detail(entry);
   const { journal } = detail;
-  if (!journal || detail.status !== 'interrupted') return { ...detail, fromReport: 0 };
-  const report = entry.manifest.reports.at(-1);
-  const fromReport = await takeKeptAnswers(journal, report, localFilesIn(entry.localDir).spool);
-  return { ...detail, counts: outcomeCounts(journal), fromReport };
+  if (!journal) return { ...detail, fromReport: 0, inFlight: NONE_IN_FLIGHT };
+  const fromReport =
+    detail.status === 'interrupted'
+      ? await takeKeptAnswers(
+          journal,
+          entry.manifest.reports.at(-1),
+          localFilesIn(entry.localDir).spool,
+        )
+      : 0;
+  const notKnownToHaveLeft = journal.unposted.size;
+  const sentWithoutAnswer = journal.inFlight.size - notKnownToHaveLeft;
+  return {
+    ...detail,
+    counts: outcomeCounts(journal),
+    fromReport,
+    inFlight: { sentWithoutAnswer, notKnownToHaveLeft },
+  };
 }
+
+const NONE_IN_FLIGHT = { sentWithoutAnswer: 0, notKnownToHaveLeft: 0 };
 
 /** One campaign by its ID or an unambiguous prefix, with what it set aside and its follow-ups. */
 export async function campaignShown(store: CampaignStore, id: string): Promise<ShownCampaign> {

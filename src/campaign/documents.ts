@@ -383,5 +383,10 @@ export function configDocument(
 
 /** `sms-send campaigns show --json`: the campaign, and what --force runs set aside of it. */
 export function campaignShowDocument(entry: ShownCampaign) {
-  return { ...campaignDocument(entry), setAside: entry.setAside, followUps: entry.followUps };
+  return {
+    ...campaignDocument(entry),
+    inFlight: entry.inFlight,
+    setAside: entry.setAside,
+    followUps: entry.followUps,
+  };
 }

@@ -124,6 +124,8 @@ export interface FollowUpListed {
 export interface Standing extends CampaignDetail {
   /** Answers only its report holds (the journal could not record them), counted with the rest. */
   fromReport: number;
+  /** Rows its journal leaves in flight: sent without an answer, or not known to have left. */
+  inFlight: { sentWithoutAnswer: number; notKnownToHaveLeft: number };
 }
 
 /** A campaign shown in full: what it set aside, and the follow-ups that re-sent its records. */

@@ -143,12 +143,17 @@ describe('a state directory on a disk that fills up mid-send', () => {
     expect(dry.stderr.split('\n')[0]).toBe(refused.stderr.split('\n')[0]);
     const listed = await runCli(['campaigns', '--state-dir', stateDir], { env });
     expect(listed.stdout).toMatch(
-      /\? \/ 3,000 accepted +killed mid-run: campaigns show \w+ counts it/,
+      /\? \/ 3,000 accepted +not written at its end: campaigns show \w+ counts it/,
     );
     const id = /campaigns show (\w+) counts it/.exec(listed.stdout)![1]!;
     const show = ['campaigns', '--state-dir', stateDir, 'show', id];
     const shown = await runCli([...show, '--json'], { env });
-    expect(settledIn((JSON.parse(shown.stdout) as Listed).counts)).toBe(told.settled);
+    const shownDoc = JSON.parse(shown.stdout) as Listed & { inFlight: Record<string, number> };
+    expect(settledIn(shownDoc.counts)).toBe(told.settled);
+    expect(shownDoc.inFlight).toEqual({
+      sentWithoutAnswer: told.sentNoAnswer,
+      notKnownToHaveLeft: told.unposted,
+    });
     const shownText = await runCli(show, { env });
     expect(shownText.stdout).toContain(`for ${told.inReport} of them, from its report`);
     // The report the page is made from: the settled rows as settled, the rest not sent.

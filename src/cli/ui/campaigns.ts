@@ -53,14 +53,17 @@ export function renderCampaignList(
 }
 
 /**
- * The ACCEPTED and OTHER cells. A campaign whose run was killed (or stopped because its state
- * could not be written) has the counts its manifest started with: the list reads manifests only,
+ * The ACCEPTED and OTHER cells. A campaign whose run was killed, or stopped because its state
+ * could not be written, has the counts its manifest started with: the list reads manifests only,
  * so it stays quick, and names where the counts are instead of showing zeros.
  */
 function countCells(e: CampaignEntry): [string, string] {
   const records = formatCount(e.manifest.records);
   if (e.status === 'interrupted' && e.manifest.status === 'running') {
-    return [`? / ${records} accepted`, `killed mid-run: campaigns show ${e.manifest.id} counts it`];
+    return [
+      `? / ${records} accepted`,
+      `not written at its end: campaigns show ${e.manifest.id} counts it`,
+    ];
   }
   return [`${formatCount(e.counts.accepted)} / ${records} accepted`, others(e.counts)];
 }
@@ -126,12 +129,19 @@ export function renderCampaign(entry: ShownCampaign, c: ChalkInstance): string {
   return lines.join('\n');
 }
 
-/** Where a running or killed campaign's counts come from, when not from its manifest. */
+/** Where a running or killed campaign's counts come from, and the rows it left in flight. */
 function countedFrom(entry: ShownCampaign): string {
   if (!entry.countedFromJournal) return '';
-  if (entry.fromReport === 0) return ' (settled so far, from its journal)';
+  const { sentWithoutAnswer, notKnownToHaveLeft } = entry.inFlight;
+  const inFlight = [
+    sentWithoutAnswer > 0 ? `, ${formatCount(sentWithoutAnswer)} sent without an answer` : '',
+    notKnownToHaveLeft > 0
+      ? `, ${formatCount(notKnownToHaveLeft)} recorded, not known to have left`
+      : '',
+  ].join('');
+  if (entry.fromReport === 0) return ` (settled so far, from its journal${inFlight})`;
   return (
     ` (settled so far, from its journal and, for ${formatCount(entry.fromReport)} of them, ` +
-    'from its report, where --resume takes them from)'
+    `from its report, where --resume takes them from${inFlight})`
   );
 }

@@ -726,7 +726,7 @@ describe('campaigns', () => {
     `);
   });
 
-  it('names campaigns show for a campaign killed mid-run, whose manifest has no counts yet', () => {
+  it('names campaigns show for a campaign whose run was killed, whose manifest has no counts', () => {
     const killed: CampaignEntry = {
       ...campaigns[1]!,
       manifest: { ...campaigns[1]!.manifest, status: 'running' },
@@ -734,7 +734,7 @@ describe('campaigns', () => {
     };
     const listed = renderCampaignList([killed], '/state', plain);
     expect(listed).toContain(
-      '? / 5 accepted  killed mid-run: campaigns show tonight-2025-06-02 counts it',
+      '? / 5 accepted  not written at its end: campaigns show tonight-2025-06-02 counts it',
     );
     expect(listed).not.toContain('0 / 5 accepted');
   });
@@ -751,6 +751,7 @@ describe('campaigns', () => {
       ...campaigns[1]!,
       countedFromJournal: false,
       fromReport: 0,
+      inFlight: { sentWithoutAnswer: 0, notKnownToHaveLeft: 0 },
       setAside: { journals: 0, bytes: 0 },
       followUps: [
         { id: 'aaaa000011112222', status: 'finished' as const, include: [], counts },
@@ -769,12 +770,14 @@ describe('campaigns', () => {
       ...campaigns[1]!,
       countedFromJournal: true,
       fromReport: 200,
+      inFlight: { sentWithoutAnswer: 150, notKnownToHaveLeft: 50 },
       setAside: { journals: 0, bytes: 0 },
       followUps: [],
     };
     expect(renderCampaign(detail, plain)).toContain(
       'records   5: 2 accepted, 3 unknown (settled so far, from its journal and, for 200 of ' +
-        'them, from its report, where --resume takes them from)\ntarget',
+        'them, from its report, where --resume takes them from, 150 sent without an answer, ' +
+        '50 recorded, not known to have left)\ntarget',
     );
   });
 
@@ -783,6 +786,7 @@ describe('campaigns', () => {
       ...campaigns[1]!,
       countedFromJournal: true,
       fromReport: 0,
+      inFlight: { sentWithoutAnswer: 0, notKnownToHaveLeft: 0 },
       setAside: { journals: 2, bytes: 1_234_567 },
       followUps: [],
     };
