@@ -1,6 +1,6 @@
 // Campaign state in PostgreSQL, as a user runs sms-send on more than one host: each "host" a state
 // directory of its own, one state URL, one gateway. Checked against the simulator's ledger.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -95,6 +95,18 @@ describe('campaign state in PostgreSQL', () => {
     const rows = await reportOf('b');
     expect(rows).toHaveLength(RECORDS);
     expect(rows.every((row) => row['outcome'] === 'accepted')).toBe(true);
+  });
+
+  it("a dry run of a stopped campaign, refused, leaves no reading of its journal in this host's cache", async () => {
+    await sim.stop();
+    sim = await startSimulator({ seed: 3, faults: { unavailable: 1 } });
+    expect((await sendFrom('a', ['--retries', '0'])).code).toBe(3);
+    const looked = await sendFrom('b', ['--dry-run']);
+    expect(looked.code, looked.stderr).toBe(2);
+    expect(looked.stderr).toMatch(/was stopped/);
+    const cache = join(dir.path, 'b', 'cache');
+    const left = await readdir(cache, { recursive: true }).catch(() => [] as string[]);
+    expect(left.filter((name) => /journal-\d+-\d+\.ndjson$/.test(name))).toEqual([]);
   });
 
   it('campaigns lists the campaign of another host, with the host that held it', async () => {

@@ -1,8 +1,6 @@
 // A campaign claimed in the database: its lease taken (exit 4 while another host's is live), its
 // state read once and decided as the state directory's is (decide.ts), and what the run changes of
 // it, every write under the lease's fencing number.
-import { readdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { makeFolders } from '../../shared/disk.js';
 import { leadingTo, LockedError } from '../../shared/errors.js';
 import {
@@ -23,7 +21,7 @@ import { emptyJournalState } from '../journal.js';
 import type { Manifest } from '../state.js';
 import { HoldLostError } from '../store.js';
 import { guarded, transaction, type Pool } from './connect.js';
-import { DatabaseJournal, readDatabaseJournal } from './journal.js';
+import { DatabaseJournal, readDatabaseJournal, removeReadings } from './journal.js';
 import { Lease, takeLease } from './lease.js';
 import type { ClaimPlace } from './place.js';
 import { moveRehearsalReport, setAsideRehearsal } from './rehearsal.js';
@@ -233,12 +231,4 @@ function rehearsalAside(place: ClaimPlace, lease: Lease): RehearsalAside {
     campaign: (rehearsal) => setAsideRehearsal(place.pool, lease, rehearsal),
     report: (path) => moveRehearsalReport(place, path),
   };
-}
-
-/** The journal files this host read the campaign's journal into: a cache of this run's only. */
-async function removeReadings(dir: string): Promise<void> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  for (const name of names) {
-    if (name.startsWith(`journal-${process.pid}-`)) await rm(join(dir, name), { force: true });
-  }
 }

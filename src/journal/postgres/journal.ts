@@ -1,7 +1,7 @@
 // A campaign's journal in the database: lines appended in order, grouped into one statement while
 // one is in flight, each statement checking the run's fencing number (and renewing its lease), so
 // a batch is posted only once its record is committed by the run that still holds the campaign.
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { monotonicClock } from '../../shared/clock.js';
 import { DiskFile } from '../../shared/disk.js';
@@ -220,3 +220,11 @@ export async function readDatabaseJournal(
 }
 
 let readings = 0;
+
+/** The journal files this host read the campaign's journal into: a cache of this run's only. */
+export async function removeReadings(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (name.startsWith(`journal-${process.pid}-`)) await rm(join(dir, name), { force: true });
+  }
+}

@@ -24,7 +24,7 @@ import type { CampaignStore } from '../store.js';
 import { claimInDatabase, inspectInDatabase } from './claim.js';
 import type { ClaimPlace } from './place.js';
 import { databaseError, guarded, openDatabase, transaction, type Database } from './connect.js';
-import { readDatabaseJournal } from './journal.js';
+import { readDatabaseJournal, removeReadings } from './journal.js';
 import { Lease, takeLease } from './lease.js';
 import { ensureSchema } from './schema.js';
 import { maskUserInfo } from '../../shared/url.js';
@@ -50,6 +50,8 @@ export class DatabaseStore implements CampaignStore {
   readonly where: string;
   private opened: Promise<Database> | undefined;
   private closed = false;
+  /** This host's folders a look or a show read a campaign's journal into. */
+  private readonly readInto = new Set<string>();
 
   constructor(private readonly settings: DatabaseSettings) {
     this.where = maskUserInfo(settings.stateUrl);
@@ -99,6 +101,7 @@ export class DatabaseStore implements CampaignStore {
   }
 
   inspect(options: ClaimOptions): Promise<Inspected> {
+    this.readInto.add(this.localFolder(options.identity.id));
     return guarded(this.where, async () => {
       try {
         return await inspectInDatabase(await this.place(), options);
@@ -189,6 +192,7 @@ export class DatabaseStore implements CampaignStore {
       if (!row || (entry.status !== 'running' && entry.status !== 'interrupted')) {
         return { ...entry, countedFromJournal: false, setAside };
       }
+      this.readInto.add(entry.localDir);
       const journal = await readDatabaseJournal(pool, id, row.generation, entry.localDir).catch(
         () => undefined,
       );
@@ -321,6 +325,8 @@ export class DatabaseStore implements CampaignStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // What a look or a show read the journal into is of no use once the command is done.
+    for (const dir of this.readInto) await removeReadings(dir);
     const opened = this.opened;
     if (!opened) return;
     const db = await opened.catch(() => undefined);
