@@ -7,6 +7,8 @@ export interface Postgres {
   binaries: string;
   /** A fresh database of its own; its URL. */
   database(): Promise<string>;
+  /** Runs one statement in the database `url` names; its rows. */
+  query(url: string, sql: string, values?: unknown[]): Promise<Record<string, unknown>[]>;
   /** Stops the server (fast shutdown) and starts it again on the same port. */
   restart(): Promise<void>;
   /** Stops the server; the data folder is removed. */

@@ -101,6 +101,15 @@ export async function startPostgres({ durable = false } = {}) {
       }
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
+    async query(database, sql, values = []) {
+      const client = new pg.Client({ connectionString: database });
+      await client.connect();
+      try {
+        return (await client.query(sql, values)).rows;
+      } finally {
+        await client.end();
+      }
+    },
     async restart() {
       await stopServer();
       await start();

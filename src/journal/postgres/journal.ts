@@ -24,7 +24,7 @@ interface Pending {
 }
 
 /** Rows per read of a journal: a resume of millions reads it in pieces. */
-const PAGE = 5000;
+export const JOURNAL_PAGE = 5000;
 
 /**
  * Appends `lines` under the lease's number: none is written when another run took the campaign
@@ -199,9 +199,11 @@ export async function readDatabaseJournal(
   let lines = 0;
   try {
     for (let after = '0'; ;) {
+      // The sequence number as a bigint, ordered as one: node-postgres hands bigints over as text,
+      // and a page ordered by that text would skip lines.
       const page = await pool.query<{ seq: string; line: string }>(
-        `SELECT seq::text AS seq, line FROM sms_send.journal
-          WHERE campaign = $1 AND generation = $2 AND seq > $3::bigint ORDER BY seq LIMIT ${PAGE}`,
+        `SELECT seq, line FROM sms_send.journal
+          WHERE campaign = $1 AND generation = $2 AND seq > $3::bigint ORDER BY seq LIMIT ${JOURNAL_PAGE}`,
         [id, generation, after],
       );
       if (page.rows.length === 0) break;
