@@ -3,7 +3,7 @@
 // platform package. On loopback, run as an unprivileged user when started as root (initdb refuses
 // root), stopped by stop(). Each caller takes a database of its own.
 import { spawn, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -59,6 +59,17 @@ export async function startPostgres({ durable = false } = {}) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`initdb (${bin}) failed: ${init.stderr}`);
   }
+  // The superuser connects without a password (the tests' own); any other user gives one, so a
+  // test can meet a server that refuses a wrong password or asks for a missing one.
+  writeFileSync(
+    join(data, 'pg_hba.conf'),
+    [
+      'local all all trust',
+      'host all postgres 127.0.0.1/32 trust',
+      'host all all 127.0.0.1/32 scram-sha-256',
+      '',
+    ].join('\n'),
+  );
   const port = await freePort();
   const settings = ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'];
   if (!durable) settings.push('-c', 'fsync=off');

@@ -2,6 +2,7 @@
 // the typed error carrying its exit code and summary, and the words of each stop. No terminal
 // here: the caller words the way to finish.
 import { rangesOf } from '../journal/columns.js';
+import { countsText } from '../journal/decide.js';
 import { groupDigits, plural } from '../shared/count.js';
 import {
   GatewayUnusableError,
@@ -42,11 +43,12 @@ export function endingError(
     );
   }
   if (run.stopped?.stateUnwritable) {
+    // A disk wants room; a database, to answer again.
+    const how = run.stopped.storeDown
+      ? 'Once the campaign state database answers, finish the campaign with'
+      : 'Once there is room, finish the campaign with';
     return new StateUnwritableError(
-      finish(
-        `${run.stopped.reason}: ${stateLeftText(result)}`,
-        'Once there is room, finish the campaign with',
-      ),
+      finish(`${run.stopped.reason}: ${stateLeftText(result)}`, how),
       document,
     );
   }
@@ -101,6 +103,15 @@ function interruptedText(result: CampaignResult): string {
 function stateLeftText(result: CampaignResult): string {
   const { run } = result;
   const left = run.left;
+  if (!left && run.stopped?.storeDown) {
+    // The database could not be read back: what this run counted is all the stop knows.
+    return (
+      `this run counted ${countsText(result.summary.byOutcome)} of ` +
+      `${plural(result.summary.total, 'record')}, ${groupDigits(run.notSent)} of them not sent; ` +
+      'the database could not be read back to count what it kept: --resume counts that, takes ' +
+      'any answer it lost from the report, and sends nothing recorded twice'
+    );
+  }
   if (!left) {
     // Not counted from the spool (it did not read back): the resume reads the input again.
     const settled = result.summary.total - run.notSent;

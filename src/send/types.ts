@@ -84,13 +84,15 @@ export interface SendOutcome {
   /**
    * Why the run stopped early, when it did; unsent records were reported `failed`.
    * `stateUnwritable`: the journal could not be written (a full disk), not the gateway;
-   * `takenOver`: it could not because another run took the campaign over.
+   * `takenOver`: it could not because another run took the campaign over; `storeDown`: the
+   * store shared by hosts (its database) failed, not this host's disk.
    */
   stopped?: {
     reason: string;
     authRefused: boolean;
     stateUnwritable?: boolean;
     takenOver?: boolean;
+    storeDown?: boolean;
   };
   /** True when a stop or abort signal ended the run early. */
   interrupted: boolean;

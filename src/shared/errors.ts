@@ -102,6 +102,7 @@ export const ERROR_CODES = [
   'report-exists',
   'state-corrupt',
   'state-permission',
+  'state-refused',
   'state-unwritable',
   'state-version',
   'suppress',
@@ -270,10 +271,37 @@ export function isDiskError(error: unknown): boolean {
 }
 
 /**
- * A failure to write campaign state before anything was sent, as the refusal it is (exit 2):
- * undefined when `error` is not a disk's.
+ * A store of campaign state shared by hosts (a database) failed, in its own words: it refused this
+ * run (its credentials, its rights, a database that does not exist: the same settings are refused
+ * again) or did not answer (cut off, silent, restarting: the same command may pass later). Not an
+ * SmsSendError: what a run ends with depends on whether it had sent anything (unsentStateError
+ * before the first batch; the send's stop after it).
  */
-export function unsentStateError(error: unknown): UsageError | undefined {
+export class StateStoreError extends Error {
+  constructor(
+    message: string,
+    /** Refused for its settings: retrying them does not help. */
+    readonly refused: boolean,
+    /** What to do, as a sentence: the grant, the password, the database to create. */
+    readonly advice: string,
+    options?: { cause?: unknown; code?: 'state-refused' | 'state-permission' },
+  ) {
+    super(message, options);
+    this.name = 'StateStoreError';
+    this.code = options?.code ?? 'state-refused';
+  }
+
+  /** The refusal's code for scripts: `state-permission` for a missing grant. */
+  readonly code: 'state-refused' | 'state-permission';
+}
+
+/**
+ * A failure to write campaign state before anything was sent, as the stop it is: a disk's or a
+ * refusing database's is a refusal (exit 2); a database that did not answer, exit 6, to be run
+ * again as it was once it answers. Undefined when `error` is neither.
+ */
+export function unsentStateError(error: unknown): SmsSendError | undefined {
+  if (error instanceof StateStoreError) return unsentStoreError(error);
   if (error instanceof SmsSendError || !isDiskError(error)) return undefined;
   const refusal = new UsageError(
     `campaign state could not be written: ${describeSystemError(error)}; nothing was sent. ` +
@@ -282,4 +310,28 @@ export function unsentStateError(error: unknown): UsageError | undefined {
   );
   refusal.cause = error;
   return refusal;
+}
+
+function unsentStoreError(error: StateStoreError): SmsSendError {
+  if (!error.refused) {
+    const stop = storeErrorAs(error, `${error.message}; nothing was sent.`);
+    return leadingTo(stop, { say: 'Once it answers, run it again' });
+  }
+  return storeErrorAs(error, `${error.message}; nothing was sent. ${error.advice}`);
+}
+
+/**
+ * A state store's failure where nothing is sent (a list of campaigns, a report read from it): its
+ * refusal exit 2, a database that did not answer exit 6, each with what to do.
+ */
+export function stateStoreFailure(error: StateStoreError): SmsSendError {
+  return storeErrorAs(error, `${error.message}. ${error.advice}`);
+}
+
+function storeErrorAs(error: StateStoreError, message: string): SmsSendError {
+  const typed = error.refused
+    ? new UsageError(message, error.code)
+    : new StateUnwritableError(message);
+  typed.cause = error;
+  return typed;
 }

@@ -8,6 +8,8 @@ export interface TcpProxy {
   cut(): void;
   /** Forwards nothing more either way, closing nothing: the peers wait. */
   silence(): void;
+  /** Takes and forwards connections again, after a cut or a silence. */
+  restore(): void;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,9 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     },
     silence() {
       mode = 'silent';
+    },
+    restore() {
+      mode = 'open';
     },
     close() {
       mode = 'cut';

@@ -108,7 +108,9 @@ export async function look(run: CampaignRun, identified: Identified): Promise<Ca
   const unwritable = await run.store.problem();
   hold.looked = unwritable
     ? { refusal: unwritable }
-    : await run.store.inspect(await claimOptions(run, identified));
+    : await run.store.inspect(await claimOptions(run, identified)).catch((error: unknown) => {
+        throw unsentStateError(error) ?? error;
+      });
   const { refusal } = hold.looked;
   if (refusal) hold.looked.refusal = await asResumeFinds(run, identified, refusal);
   onceResolved(run, hold.looked);

@@ -11,6 +11,7 @@ import type { Clock } from '../../shared/clock.js';
 import {
   describeSystemError,
   ExitCode,
+  StateStoreError,
   StateUnwritableError,
   unsentStateError,
 } from '../../shared/errors.js';
@@ -51,14 +52,16 @@ export async function finish(
     if (!takenOver && !(error instanceof StateUnwritableError) && !unsentStateError(error)) {
       throw error;
     }
+    const database = error instanceof StateStoreError;
     result.stopped ??= {
       reason:
-        error instanceof StateUnwritableError
+        error instanceof StateUnwritableError || database
           ? error.message
           : `campaign state could not be written: ${describeSystemError(error)}`,
       authRefused: false,
       stateUnwritable: true,
       ...(takenOver ? { takenOver } : {}),
+      ...(database ? { storeDown: true } : {}),
     };
   });
   const previous = claim.previous?.reports.at(-1);

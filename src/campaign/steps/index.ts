@@ -2,6 +2,7 @@
 // line, a retry, the API and the pipeline tests all come here (docs/architecture.md#flow). A dry
 // run takes the same steps up to the plan.
 import { recordTimeline } from '../../report/html/recorder.js';
+import { StateStoreError, stateStoreFailure } from '../../shared/errors.js';
 import type { CampaignRun } from '../run.js';
 import { gatewayAccess, openGateway } from '../target.js';
 import type { CampaignResult, PlannedCampaign } from '../types.js';
@@ -39,9 +40,19 @@ export async function sendCampaign(
 ): Promise<SentCampaign> {
   try {
     return await sendSteps(run, caller);
+  } catch (error) {
+    throw asTyped(error);
   } finally {
     await run.store.close();
   }
+}
+
+/**
+ * A state database's failure a step did not word for its moment (each step before the first
+ * batch says nothing was sent): in the database's words, with its exit code.
+ */
+function asTyped(error: unknown): unknown {
+  return error instanceof StateStoreError ? stateStoreFailure(error) : error;
 }
 
 async function sendSteps(run: CampaignRun, caller: RunCaller): Promise<SentCampaign> {
@@ -85,6 +96,8 @@ export async function planCampaign(run: CampaignRun): Promise<PlannedCampaign> {
     } finally {
       await hold.close();
     }
+  } catch (error) {
+    throw asTyped(error);
   } finally {
     await run.store.close();
   }

@@ -26,6 +26,8 @@ import {
   leadingTo,
   LockedError,
   SmsSendError,
+  StateStoreError,
+  unsentStateError,
   UsageError,
 } from '../../shared/errors.js';
 import type { Entry } from '../../validate/entries.js';
@@ -151,7 +153,13 @@ async function sendJournaled(sending: Sending, poster: Poster): Promise<RunResul
     reportDurable = await endState(journal, sink, outcome, sending);
   }
   const left = outcome.stopped?.stateUnwritable
-    ? await stateLeft(leftBehind(sending, reportDurable), unrecordedAnswers(journal))
+    ? await stateLeft(leftBehind(sending, reportDurable), unrecordedAnswers(journal)).catch(
+        (error: unknown) => {
+          // A database still down cannot be read back: the stop says what this run counted.
+          if (error instanceof StateStoreError) return undefined;
+          throw error;
+        },
+      )
     : undefined;
   return { ...outcome, resumed, left };
 }
@@ -191,7 +199,7 @@ async function sendAndReport(
     // The settled records could not be read back to report: the run stops on its state, and the
     // next resume (which validates again, the spool no longer kept) reports them.
     if (!(reported.reason instanceof SpoolUnreadableError)) throw reported.reason;
-    stopFor(sent.value, reported.reason.message);
+    stopFor(sent.value, reported.reason, reported.reason.message);
   }
   return sent.value;
 }
@@ -241,15 +249,14 @@ async function endState(
   // The results written since the last synced intent reach the disk here; a sync that fails
   // holds them like any failed write.
   const kept = (await journal.settle()) || (await keepAnswers(journal, run));
-  if (outcome && !kept) {
-    stopFor(outcome, stateReason(journal.failure!), journal.failure instanceof HoldLostError);
-  }
+  if (outcome && !kept) stopFor(outcome, journal.failure!);
   const reportFailure = await sink.close().then(
     () => undefined,
     (error: unknown) => error,
   );
   if (outcome && reportFailure !== undefined) {
-    stopFor(outcome, reportReason(campaign.reportPath, reportFailure));
+    const reason = reportReason(campaign.reportPath, reportFailure);
+    stopFor(outcome, new Error(reason), reason);
   }
   // After a write failed, closing can fail the same way; what was written stays written.
   await journal.close().catch((error: unknown) => {
@@ -258,13 +265,25 @@ async function endState(
   return reportFailure === undefined;
 }
 
-/** Marks a run that did not stop for another reason as stopped by unwritable state. */
-function stopFor(outcome: SendOutcome, reason: string, takenOver = false): void {
-  outcome.stopped ??= {
+/**
+ * Marks a run stopped by its state, once its state has failed: a stop for another reason stands,
+ * but a takeover, once known, is what a stop on the state ends with, and a database's failure is
+ * told as the database's.
+ */
+function stopFor(outcome: SendOutcome, failure: Error, reason = stateReason(failure)): void {
+  const stopped = outcome.stopped;
+  if (stopped && !stopped.stateUnwritable) return;
+  const takenOver = failure instanceof HoldLostError;
+  const database = failure instanceof StateStoreError;
+  // The first reason stands, unless what is known now tells it truer.
+  if (stopped && (stopped.takenOver || (stopped.storeDown && !takenOver))) return;
+  if (stopped && !takenOver && !database) return;
+  outcome.stopped = {
     reason,
     authRefused: false,
     stateUnwritable: true,
     ...(takenOver ? { takenOver } : {}),
+    ...(database ? { storeDown: true } : {}),
   };
 }
 
@@ -273,7 +292,9 @@ function stateWriteError(error: unknown): StateWriteError {
   return new StateWriteError(stateReason(error), error instanceof HoldLostError);
 }
 
+/** Why the state failed: a database in its own words, a disk's error described. */
 function stateReason(error: unknown): string {
+  if (error instanceof StateStoreError || error instanceof HoldLostError) return error.message;
   return `campaign state could not be written: ${describeSystemError(error)}`;
 }
 
@@ -291,6 +312,8 @@ async function keepAnswers(journal: JournalSink, run: CampaignRun): Promise<bool
   const graceMs = run.settings.outageGraceMs;
   const started = clock.now();
   for (let attempt = 1; ; attempt++) {
+    // Taken over, the run writes nothing more: no wait makes its answers the campaign's.
+    if (journal.failure instanceof HoldLostError) return false;
     if (await journal.rewrite()) {
       if (attempt > 1) events.emit('stateKept', { afterMs: clock.now() - started });
       return true;
@@ -440,11 +463,12 @@ async function startJournal(
  * moves on is --resume (which starts it, since nothing of it was sent).
  */
 function notStarted(error: unknown): SmsSendError {
-  // A database that cannot be used, or a takeover, says so itself (exit 6, exit 4).
   if (error instanceof SmsSendError) return error;
   if (error instanceof HoldLostError) {
     return new LockedError(`${error.message} before this run sent anything: nothing was sent`);
   }
+  // A database that refused or did not answer says so, in its words (exit 2, exit 6).
+  if (error instanceof StateStoreError) return unsentStateError(error)!;
   const stop = new UsageError(`${stateReason(error)}. Nothing was sent.`, 'state-unwritable');
   return leadingTo(stop, {
     say: 'Once there is room, send it',

@@ -1,6 +1,6 @@
 // How an error that ends a run is shown: the text main.ts writes, on which stream, and the exit code.
 import { CommanderError } from 'commander';
-import { ExitCode, SmsSendError } from '../../shared/errors.js';
+import { ExitCode, SmsSendError, StateStoreError, stateStoreFailure } from '../../shared/errors.js';
 import { errorJson } from '../../campaign/documents.js';
 import { commandFor, maskedNote, type Invocation } from '../invocation.js';
 
@@ -22,7 +22,9 @@ export interface ErrorOutput {
  * An error as the user sees it: a line on stderr, or under --json a document on stdout. A refusal
  * with a next step ends with its command, written the way the user runs the program.
  */
-export function renderError(error: unknown, json: boolean, invocation?: Invocation): ErrorOutput {
+export function renderError(thrown: unknown, json: boolean, invocation?: Invocation): ErrorOutput {
+  // A state database's failure outside a send (a list, a report): in its words, with its code.
+  const error = thrown instanceof StateStoreError ? stateStoreFailure(thrown) : thrown;
   // Help and version are successful exits; program.ts turns every other commander error into a
   // UsageError in sms-send's voice.
   if (error instanceof CommanderError) return { stream: 'stdout', text: '', exitCode: ExitCode.ok };

@@ -20,7 +20,7 @@ import type { StoredState } from '../decide.js';
 import { emptyJournalState } from '../journal.js';
 import type { Manifest } from '../state.js';
 import { HoldLostError } from '../store.js';
-import { guarded, transaction, type Pool } from './connect.js';
+import { guarded, type Database } from './connect.js';
 import { DatabaseJournal, readDatabaseJournal, removeReadings } from './journal.js';
 import { Lease, takeLease } from './lease.js';
 import type { ClaimPlace } from './place.js';
@@ -30,29 +30,29 @@ export async function claimInDatabase(place: ClaimPlace, options: ClaimOptions):
   const { id } = options.identity;
   const local = place.local(id);
   await makeFolders(local.dir);
-  const taken = await transaction(place.pool, (client) =>
-    takeLease(client, id, place.leaseMs, `sending campaign ${id}`),
-  ).catch((error: unknown) => {
-    if (error instanceof LockedError) {
-      leadingTo(error, { say: 'See how it stands', args: ['campaigns', 'show', id] });
-    }
-    throw error;
-  });
-  const lease = new Lease(place.pool, id, taken.fence, place.leaseMs);
+  const taken = await place.db
+    .transaction((tx) => takeLease(tx, id, place.leaseMs, `sending campaign ${id}`))
+    .catch((error: unknown) => {
+      if (error instanceof LockedError) {
+        leadingTo(error, { say: 'See how it stands', args: ['campaigns', 'show', id] });
+      }
+      throw error;
+    });
+  const lease = new Lease(place.db, id, taken.fence, place.leaseMs);
   try {
     const state = await readState(place, id, taken.row, local, !taken.created);
     const decision = await decided(place, state, options);
     if (!decision.setAside && decision.fresh && !decision.keepManifest) {
       // Nothing of an earlier run to keep: the journal and manifest of a run that sent nothing go.
       await fenced(
-        place.pool,
+        place.db,
         lease,
         `DELETE FROM sms_send.journal WHERE campaign = $1 AND generation = $3
             AND EXISTS (SELECT 1 FROM sms_send.campaigns WHERE id = $1 AND fence = $2::bigint)`,
         [taken.row.generation],
       );
       await fenced(
-        place.pool,
+        place.db,
         lease,
         'UPDATE sms_send.campaigns SET manifest = NULL WHERE id = $1 AND fence = $2::bigint',
         [],
@@ -64,7 +64,7 @@ export async function claimInDatabase(place: ClaimPlace, options: ClaimOptions):
     );
   } catch (error) {
     lease.stop();
-    await letGo(place.pool, lease, taken.created).catch(() => undefined);
+    await letGo(place.db, lease, taken.created).catch(() => undefined);
     throw error;
   }
 }
@@ -75,7 +75,7 @@ export async function inspectInDatabase(
   options: ClaimOptions,
 ): Promise<Inspected> {
   const { id } = options.identity;
-  const found = await place.pool.query<{ manifest: Manifest | null; generation: number }>(
+  const found = await place.db.query<{ manifest: Manifest | null; generation: number }>(
     'SELECT manifest, generation FROM sms_send.campaigns WHERE id = $1',
     [id],
   );
@@ -89,7 +89,7 @@ export async function inspectInDatabase(
   const kept = previous ? { local, previous } : {};
   if (!decision.finished) return { journal: decision.resumeFrom, ...kept };
   const journal = row
-    ? await readDatabaseJournal(place.pool, id, row.generation, local.dir)
+    ? await readDatabaseJournal(place.db, id, row.generation, local.dir)
     : undefined;
   return { journal: journal ?? emptyJournalState(), ...kept };
 }
@@ -107,8 +107,8 @@ async function readState(
   const journal =
     manifest?.status === 'finished'
       ? undefined
-      : await readDatabaseJournal(place.pool, id, row.generation, local.dir);
-  const archived = await place.pool.query(
+      : await readDatabaseJournal(place.db, id, row.generation, local.dir);
+  const archived = await place.db.query(
     'SELECT 1 FROM sms_send.journal WHERE campaign = $1 AND generation < $2 LIMIT 1',
     [id, row.generation],
   );
@@ -117,13 +117,13 @@ async function readState(
 
 /** Runs a statement whose $1 is the campaign and $2 the fence; HoldLostError when it matched nothing. */
 async function fenced(
-  pool: Pool,
+  db: Database,
   lease: Lease,
   sql: string,
   rest: readonly unknown[],
   { mustMatch = false } = {},
 ): Promise<number> {
-  const result = await pool.query(sql, [lease.id, lease.fence, ...rest]);
+  const result = await db.query(sql, [lease.id, lease.fence, ...rest]);
   if (mustMatch && result.rowCount === 0) {
     const lost = new HoldLostError(lease.id);
     lease.lose(lost);
@@ -133,14 +133,14 @@ async function fenced(
 }
 
 /** Gives the campaign up; one this claim made and nothing was kept of goes altogether. */
-async function letGo(pool: Pool, lease: Lease, remove: boolean): Promise<void> {
+async function letGo(db: Database, lease: Lease, remove: boolean): Promise<void> {
   if (remove) {
-    await pool.query(
+    await db.query(
       'DELETE FROM sms_send.campaigns WHERE id = $1 AND fence = $2::bigint AND manifest IS NULL',
       [lease.id, lease.fence],
     );
   }
-  await pool.query(
+  await db.query(
     'UPDATE sms_send.campaigns SET holder = NULL, lease_until = NULL WHERE id = $1 AND fence = $2::bigint',
     [lease.id, lease.fence],
   );
@@ -153,14 +153,14 @@ function databaseClaim(
   local: LocalFiles,
   firstGeneration: number,
 ): Claim {
-  const { pool } = place;
+  const { db } = place;
   const { id } = options.identity;
   let generation = firstGeneration;
   let started = false;
   let current: Manifest | undefined;
   const write = (manifest: Manifest) =>
     fenced(
-      pool,
+      db,
       lease,
       'UPDATE sms_send.campaigns SET manifest = $3, updated_at = now() WHERE id = $1 AND fence = $2::bigint',
       [JSON.stringify(manifest)],
@@ -172,21 +172,21 @@ function databaseClaim(
     done: false,
     notes: [],
     loadJournal() {
-      return guarded(place.where, async () => {
+      return guarded(db, async () => {
         claim.journal ??=
-          (await readDatabaseJournal(pool, id, generation, local.dir)) ?? emptyJournalState();
+          (await readDatabaseJournal(db, id, generation, local.dir)) ?? emptyJournalState();
         return claim.journal;
       });
     },
     readJournal() {
-      return guarded(place.where, async () => {
-        return (await readDatabaseJournal(pool, id, generation, local.dir)) ?? emptyJournalState();
+      return guarded(db, async () => {
+        return (await readDatabaseJournal(db, id, generation, local.dir)) ?? emptyJournalState();
       });
     },
     archiveJournal() {
-      return guarded(place.where, async () => {
+      return guarded(db, async () => {
         const moved = await fenced(
-          pool,
+          db,
           lease,
           `UPDATE sms_send.campaigns SET generation = generation + 1
             WHERE id = $1 AND fence = $2::bigint
@@ -196,9 +196,9 @@ function databaseClaim(
         if (moved > 0) generation++;
       });
     },
-    openJournal: () => Promise.resolve(new DatabaseJournal(pool, lease)),
+    openJournal: () => Promise.resolve(new DatabaseJournal(db, lease)),
     start(fields) {
-      return guarded(place.where, async () => {
+      return guarded(db, async () => {
         await setAsideRehearsals(claim, options, rehearsalAside(place, lease));
         current = startedManifest(claim.previous, fields);
         await write(current);
@@ -207,7 +207,7 @@ function databaseClaim(
       });
     },
     finish(update) {
-      return guarded(place.where, async () => {
+      return guarded(db, async () => {
         if (!current) return;
         current = finishedManifest(current, update, claim.previous);
         await write(current);
@@ -217,7 +217,7 @@ function databaseClaim(
       lease.stop();
       const previous = claim.previous;
       const unsent = !started && !previous && !claim.rehearsal;
-      await letGo(pool, lease, unsent);
+      await letGo(db, lease, unsent);
       await releaseSpool(local, started || previous ? (current ?? previous)?.status : undefined);
       await removeReadings(local.dir);
     },
@@ -228,7 +228,7 @@ function databaseClaim(
 /** A rehearsal's leftovers set aside in the database, and its report on this host. */
 function rehearsalAside(place: ClaimPlace, lease: Lease): RehearsalAside {
   return {
-    campaign: (rehearsal) => setAsideRehearsal(place.pool, lease, rehearsal),
+    campaign: (rehearsal) => setAsideRehearsal(place.db, lease, rehearsal),
     report: (path) => moveRehearsalReport(place, path),
   };
 }

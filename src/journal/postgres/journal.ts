@@ -12,7 +12,7 @@ import {
   type JournalSink,
   type JournalState,
 } from '../journal.js';
-import type { Pool } from './connect.js';
+import { databaseError, type Database, type Queries } from './connect.js';
 import { HoldLostError } from '../store.js';
 import type { Lease } from './lease.js';
 
@@ -31,12 +31,12 @@ export const JOURNAL_PAGE = 5000;
  * over (HoldLostError), and a written one renews the lease.
  */
 export async function appendLines(
-  pool: Pool,
+  db: Queries,
   lease: Lease,
   lines: readonly string[],
 ): Promise<void> {
   const sentAt = monotonicClock.now();
-  const result = await pool.query({
+  const result = await db.query({
     // Named: the server plans it once per connection.
     name: 'sms-send-journal-append',
     text: `WITH held AS (
@@ -71,12 +71,14 @@ export class DatabaseJournal implements JournalSink {
   private failed: Error | undefined;
 
   constructor(
-    private readonly pool: Pool,
+    private readonly db: Database,
     private readonly lease: Lease,
   ) {}
 
+  /** The first failure; a takeover, once known, whatever failed first. */
   get failure(): Error | undefined {
-    return this.failed ?? this.lease.failure;
+    const lost = this.lease.failure;
+    return lost instanceof HoldLostError ? lost : (this.failed ?? lost);
   }
 
   append(line: JournalLine): Promise<void> {
@@ -108,13 +110,13 @@ export class DatabaseJournal implements JournalSink {
       this.pending = [];
       try {
         await appendLines(
-          this.pool,
+          this.db,
           this.lease,
           group.map((p) => p.line),
         );
         for (const p of group) p.resolve();
       } catch (error) {
-        this.failed ??= await heldElsewhere(this.pool, this.lease, error);
+        this.failed ??= await heldElsewhere(this.db, this.lease, error);
         for (const p of group) {
           if (p.keep) {
             this.held.push(p.line);
@@ -134,7 +136,7 @@ export class DatabaseJournal implements JournalSink {
     await this.drain();
     if (this.held.length === 0) return true;
     try {
-      await appendLines(this.pool, this.lease, this.held);
+      await appendLines(this.db, this.lease, this.held);
       this.held = [];
       return true;
     } catch {
@@ -142,8 +144,16 @@ export class DatabaseJournal implements JournalSink {
     }
   }
 
+  /**
+   * Writes what waits; false once anything failed. A run that failed (timed out, cut off, paused
+   * past its lease) asks the database whether another run took the campaign over meanwhile: that
+   * is then what it ends with.
+   */
   async settle(): Promise<boolean> {
     await this.drain();
+    if (this.failure && !(this.failure instanceof HoldLostError)) {
+      await takenOver(this.db, this.lease);
+    }
     return this.failure === undefined && this.held.length === 0;
   }
 
@@ -160,25 +170,32 @@ export class DatabaseJournal implements JournalSink {
 
 /**
  * Why a statement failed, as the run should tell it: a run that timed out or lost its connection
- * (paused past its lease, cut off) and finds another run's number on the campaign was taken over.
+ * (paused past its lease, cut off) and finds another run's number on the campaign was taken over;
+ * otherwise the database's failure, in its words.
  */
-async function heldElsewhere(pool: Pool, lease: Lease, error: unknown): Promise<Error> {
-  const failure = error instanceof Error ? error : new Error(String(error));
-  if (failure instanceof HoldLostError) return failure;
+async function heldElsewhere(db: Database, lease: Lease, error: unknown): Promise<Error> {
+  if (error instanceof HoldLostError) return error;
+  if (await takenOver(db, lease)) return lease.failure!;
+  const failure = databaseError(error, db);
+  return failure instanceof Error ? failure : new Error(String(failure));
+}
+
+/**
+ * Whether another run holds the campaign now (its number on the campaign): the lease is then
+ * marked lost to it. False when the database cannot say.
+ */
+export async function takenOver(db: Queries, lease: Lease): Promise<boolean> {
   try {
-    const found = await pool.query<{ fence: string }>(
-      'SELECT fence::text AS fence FROM sms_send.campaigns WHERE id = $1',
+    const found = await db.query<{ fence: string }>(
+      'SELECT fence FROM sms_send.campaigns WHERE id = $1',
       [lease.id],
     );
-    if (found.rows[0]?.fence !== lease.fence) {
-      const lost = new HoldLostError(lease.id);
-      lease.lose(lost);
-      return lost;
-    }
+    if (found.rows[0]?.fence === lease.fence) return false;
+    lease.lose(new HoldLostError(lease.id));
+    return true;
   } catch {
-    // The database cannot say: the failure stands as it is.
+    return false;
   }
-  return failure;
 }
 
 /**
@@ -188,7 +205,7 @@ async function heldElsewhere(pool: Pool, lease: Lease, error: unknown): Promise<
  * of its own (a state read earlier still reads its own).
  */
 export async function readDatabaseJournal(
-  pool: Pool,
+  db: Queries,
   id: string,
   generation: number,
   localDir: string,
@@ -201,7 +218,7 @@ export async function readDatabaseJournal(
     for (let after = '0'; ;) {
       // The sequence number as a bigint, ordered as one: node-postgres hands bigints over as text,
       // and a page ordered by that text would skip lines.
-      const page = await pool.query<{ seq: string; line: string }>(
+      const page = await db.query<{ seq: string; line: string }>(
         `SELECT seq, line FROM sms_send.journal
           WHERE campaign = $1 AND generation = $2 AND seq > $3::bigint ORDER BY seq LIMIT ${JOURNAL_PAGE}`,
         [id, generation, after],

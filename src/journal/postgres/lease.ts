@@ -3,9 +3,9 @@
 // checks its number, so a run whose lease was taken over writes nothing more, whatever its clock.
 import { hostname } from 'node:os';
 import { monotonicClock } from '../../shared/clock.js';
-import { LockedError } from '../../shared/errors.js';
+import { LockedError, StateStoreError } from '../../shared/errors.js';
 import { HoldLostError } from '../store.js';
-import type { Pool, PoolClient } from './connect.js';
+import { DATABASE_DOWN_ADVICE, type Database, type Queries } from './connect.js';
 
 export interface LeaseRow {
   manifest: unknown;
@@ -26,7 +26,7 @@ export function holderName(): { holder: string; host: string } {
  * while another run's lease is live. Returns the row as it was, and the new fencing number.
  */
 export async function takeLease(
-  client: PoolClient,
+  client: Queries,
   id: string,
   leaseMs: number,
   what: string,
@@ -36,7 +36,7 @@ export async function takeLease(
     [id],
   );
   const found = await client.query<LeaseRow>(
-    `SELECT manifest, fence::text AS fence, holder, host, generation,
+    `SELECT manifest, fence, holder, host, generation,
             (holder IS NOT NULL AND lease_until > now()) AS live
        FROM sms_send.campaigns WHERE id = $1 FOR UPDATE`,
     [id],
@@ -53,7 +53,7 @@ export async function takeLease(
     `UPDATE sms_send.campaigns
         SET fence = fence + 1, holder = $2, host = $3,
             lease_until = now() + make_interval(secs => $4), updated_at = now()
-      WHERE id = $1 RETURNING fence::text AS fence`,
+      WHERE id = $1 RETURNING fence`,
     [id, holder, host, leaseMs / 1000],
   );
   return { row, fence: taken.rows[0]!.fence, created: inserted.rowCount === 1 };
@@ -70,7 +70,7 @@ export class Lease {
   private lost: Error | undefined;
 
   constructor(
-    private readonly pool: Pool,
+    private readonly db: Database,
     readonly id: string,
     readonly fence: string,
     readonly leaseMs: number,
@@ -89,16 +89,27 @@ export class Lease {
     return this.lost;
   }
 
-  /** Marks the lease lost: another run holds the campaign now. */
+  /**
+   * Marks the lease lost: the database did not confirm it in time, or another run holds the
+   * campaign now (which, once known, is what the run ends with).
+   */
   lose(error: Error): void {
-    this.lost ??= error;
+    const takeover = error instanceof HoldLostError && !(this.lost instanceof HoldLostError);
+    if (this.lost === undefined || takeover) this.lost = error;
   }
 
   /** Whether a request may leave now: the lease is confirmed within its length and not lost. */
   mayPost(): boolean {
     if (this.lost) return false;
     if (monotonicClock.now() - this.confirmedAt < this.leaseMs) return true;
-    this.lose(new Error(`the hold on campaign ${this.id} could not be renewed within the lease`));
+    this.lose(
+      new StateStoreError(
+        `the campaign state database ${this.db.where} did not confirm this run's hold on ` +
+          `campaign ${this.id} within the lease (${this.leaseMs / 1000} s)`,
+        false,
+        DATABASE_DOWN_ADVICE,
+      ),
+    );
     return false;
   }
 
@@ -106,7 +117,7 @@ export class Lease {
     if (this.lost) return;
     const sentAt = monotonicClock.now();
     try {
-      const result = await this.pool.query({
+      const result = await this.db.query({
         name: 'sms-send-lease-renew',
         text: `UPDATE sms_send.campaigns SET lease_until = now() + make_interval(secs => $3)
                 WHERE id = $1 AND fence = $2::bigint`,

@@ -6,17 +6,17 @@ import { renameFile } from '../../shared/disk.js';
 import { rehearsalReportName } from '../rehearsal.js';
 import type { Manifest } from '../state.js';
 import { HoldLostError } from '../store.js';
-import { transaction, type Pool } from './connect.js';
+import type { Database } from './connect.js';
 import type { ClaimPlace } from './place.js';
 import type { Lease } from './lease.js';
 
 /** Moves the rehearsal under a name of its own, leaving the campaign held and empty; its new ID. */
 export async function setAsideRehearsal(
-  pool: Pool,
+  db: Database,
   lease: Lease,
   manifest: Manifest,
 ): Promise<string> {
-  return transaction(pool, async (client) => {
+  return db.transaction(async (client) => {
     const held = await client.query(
       'SELECT 1 FROM sms_send.campaigns WHERE id = $1 AND fence = $2::bigint FOR UPDATE',
       [lease.id, lease.fence],
@@ -58,7 +58,7 @@ export async function moveRehearsalReport(
   const moved = await rehearsalReportName(path);
   await renameFile(path, moved);
   const reports = owner.manifest.reports.map((r) => (r === path ? moved : r));
-  await place.pool.query('UPDATE sms_send.campaigns SET manifest = $2::jsonb WHERE id = $1', [
+  await place.db.query('UPDATE sms_send.campaigns SET manifest = $2::jsonb WHERE id = $1', [
     owner.manifest.id,
     JSON.stringify({ ...owner.manifest, reports }),
   ]);

@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { RowResult } from '../../message/outcome.js';
 import { systemClock } from '../../shared/clock.js';
-import { UsageError } from '../../shared/errors.js';
+import { unsentStateError, UsageError } from '../../shared/errors.js';
 import type { Claim, ClaimOptions, Inspected, LocalFiles } from '../claim.js';
 import { InputDigests } from '../input-digests.js';
 import { resultLine } from '../journal.js';
@@ -23,10 +23,10 @@ import {
 import type { CampaignStore } from '../store.js';
 import { claimInDatabase, inspectInDatabase } from './claim.js';
 import type { ClaimPlace } from './place.js';
-import { databaseError, guarded, openDatabase, transaction, type Database } from './connect.js';
+import { Database, databaseError, guarded, sqlState } from './connect.js';
 import { readDatabaseJournal, removeReadings } from './journal.js';
 import { Lease, takeLease } from './lease.js';
-import { ensureSchema } from './schema.js';
+import { ensureSchema, schemaRefused } from './schema.js';
 import { maskUserInfo } from '../../shared/url.js';
 
 export interface DatabaseSettings {
@@ -60,22 +60,30 @@ export class DatabaseStore implements CampaignStore {
   /** The database, connected and its schema made, once; a failure says what it means (exit 2 or 6). */
   private database(): Promise<Database> {
     this.opened ??= (async () => {
-      const db = await openDatabase(this.settings.stateUrl, this.settings.leaseMs);
+      const db = await Database.open(this.settings.stateUrl, this.settings.leaseMs);
       try {
-        await ensureSchema(db.pool);
+        await ensureSchema(db);
       } catch (error) {
-        await db.pool.end().catch(() => undefined);
-        throw databaseError(error, this.where);
+        const refused =
+          sqlState(error) === '42501' ? await schemaRefused(db, error) : databaseError(error, db);
+        await db.end();
+        throw refused;
       }
       return db;
     })();
     return this.opened;
   }
 
+  /** `work` on the database, its failures named as the database's (this host's stay its own). */
+  private async using<T>(work: (db: Database) => Promise<T>): Promise<T> {
+    const db = await this.database();
+    return guarded(db, () => work(db));
+  }
+
   private async place(): Promise<ClaimPlace> {
-    const { pool } = await this.database();
+    const db = await this.database();
     return {
-      pool,
+      db,
       where: this.where,
       leaseMs: this.settings.leaseMs,
       program: 'sms-send',
@@ -89,20 +97,20 @@ export class DatabaseStore implements CampaignStore {
       await this.database();
       return undefined;
     } catch (error) {
-      if (error instanceof UsageError) return error;
-      throw error;
+      const refusal = unsentStateError(error) ?? error;
+      if (refusal instanceof UsageError) return refusal;
+      throw refusal;
     }
   }
 
-  claim(options: ClaimOptions): Promise<Claim> {
-    return guarded(this.where, async () => {
-      return claimInDatabase(await this.place(), options);
-    });
+  async claim(options: ClaimOptions): Promise<Claim> {
+    const place = await this.place();
+    return guarded(place.db, () => claimInDatabase(place, options));
   }
 
   inspect(options: ClaimOptions): Promise<Inspected> {
     this.readInto.add(this.localFolder(options.identity.id));
-    return guarded(this.where, async () => {
+    return this.using(async () => {
       try {
         return await inspectInDatabase(await this.place(), options);
       } catch (error) {
@@ -113,16 +121,13 @@ export class DatabaseStore implements CampaignStore {
   }
 
   hold(id: string, what: string): Promise<Lock> {
-    return guarded(this.where, async () => {
-      const { pool } = await this.database();
-      const taken = await transaction(pool, (client) =>
-        takeLease(client, id, this.settings.leaseMs, what),
-      );
-      const lease = new Lease(pool, id, taken.fence, this.settings.leaseMs);
+    return this.using(async (db) => {
+      const taken = await db.transaction((tx) => takeLease(tx, id, this.settings.leaseMs, what));
+      const lease = new Lease(db, id, taken.fence, this.settings.leaseMs);
       return {
         async release() {
           lease.stop();
-          await pool.query(
+          await db.query(
             'UPDATE sms_send.campaigns SET holder = NULL, lease_until = NULL WHERE id = $1 AND fence = $2::bigint',
             [id, taken.fence],
           );
@@ -132,9 +137,8 @@ export class DatabaseStore implements CampaignStore {
   }
 
   list(): Promise<CampaignEntry[]> {
-    return guarded(this.where, async () => {
-      const { pool } = await this.database();
-      const result = await pool.query<CampaignRow>(
+    return this.using(async (db) => {
+      const result = await db.query<CampaignRow>(
         `SELECT id, manifest, host, generation, (holder IS NOT NULL AND lease_until > now()) AS live
            FROM sms_send.campaigns WHERE manifest IS NOT NULL`,
       );
@@ -145,9 +149,8 @@ export class DatabaseStore implements CampaignStore {
   }
 
   campaign(id: string): Promise<CampaignEntry | undefined> {
-    return guarded(this.where, async () => {
-      const { pool } = await this.database();
-      const result = await pool.query<CampaignRow>(
+    return this.using(async (db) => {
+      const result = await db.query<CampaignRow>(
         `SELECT id, manifest, host, generation, (holder IS NOT NULL AND lease_until > now()) AS live
            FROM sms_send.campaigns WHERE id = $1 AND manifest IS NOT NULL`,
         [id],
@@ -176,10 +179,9 @@ export class DatabaseStore implements CampaignStore {
   }
 
   detail(entry: CampaignEntry): Promise<CampaignDetail> {
-    return guarded(this.where, async () => {
-      const { pool } = await this.database();
+    return this.using(async (db) => {
       const id = entry.manifest.id;
-      const found = await pool.query<{ journals: string; bytes: string; generation: number }>(
+      const found = await db.query<{ journals: string; bytes: string; generation: number }>(
         `SELECT count(DISTINCT j.generation)::text AS journals,
                 coalesce(sum(octet_length(j.line) + 1), 0)::text AS bytes, c.generation
            FROM sms_send.campaigns c
@@ -193,7 +195,7 @@ export class DatabaseStore implements CampaignStore {
         return { ...entry, countedFromJournal: false, setAside };
       }
       this.readInto.add(entry.localDir);
-      const journal = await readDatabaseJournal(pool, id, row.generation, entry.localDir).catch(
+      const journal = await readDatabaseJournal(db, id, row.generation, entry.localDir).catch(
         () => undefined,
       );
       if (!journal) return { ...entry, countedFromJournal: false, setAside };
@@ -203,9 +205,8 @@ export class DatabaseStore implements CampaignStore {
   }
 
   prune(before: Date): Promise<string[]> {
-    return guarded(this.where, async () => {
-      const { pool } = await this.database();
-      const result = await pool.query<{ id: string }>(
+    return this.using(async (db) => {
+      const result = await db.query<{ id: string }>(
         `DELETE FROM sms_send.campaigns
           WHERE manifest->>'status' = 'finished'
             AND coalesce(manifest->>'finishedAt', manifest->>'updatedAt')::timestamptz < $1
@@ -229,14 +230,13 @@ export class DatabaseStore implements CampaignStore {
   }
 
   dlrSecret(): Promise<KeyObject> {
-    return guarded(this.where, async () => {
-      const { pool } = await this.database();
+    return this.using(async (db) => {
       // Two runs making the first secret at once: one insert wins, both read the same.
-      await pool.query(
+      await db.query(
         'INSERT INTO sms_send.secrets (key) SELECT $1 WHERE NOT EXISTS (SELECT 1 FROM sms_send.secrets WHERE retired_at IS NULL) ON CONFLICT DO NOTHING',
         [randomBytes(SECRET_BYTES)],
       );
-      const result = await pool.query<{ key: Buffer }>(
+      const result = await db.query<{ key: Buffer }>(
         'SELECT key FROM sms_send.secrets WHERE retired_at IS NULL',
       );
       return createSecretKey(result.rows[0]!.key);
@@ -244,9 +244,8 @@ export class DatabaseStore implements CampaignStore {
   }
 
   dlrSecrets(): Promise<KeyObject[]> {
-    return guarded(this.where, async () => {
-      const { pool } = await this.database();
-      const result = await pool.query<{ key: Buffer }>(
+    return this.using(async (db) => {
+      const result = await db.query<{ key: Buffer }>(
         'SELECT key FROM sms_send.secrets ORDER BY retired_at IS NOT NULL, id DESC',
       );
       return result.rows.map((row) => createSecretKey(row.key));
@@ -254,9 +253,8 @@ export class DatabaseStore implements CampaignStore {
   }
 
   dlrSecretsVersion(): Promise<string> {
-    return guarded(this.where, async () => {
-      const { pool } = await this.database();
-      const result = await pool.query<{ version: string }>(
+    return this.using(async (db) => {
+      const result = await db.query<{ version: string }>(
         "SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || count(retired_at) AS version FROM sms_send.secrets",
       );
       return result.rows[0]!.version;
@@ -264,14 +262,13 @@ export class DatabaseStore implements CampaignStore {
   }
 
   recordConfirmed(report: string, rows: readonly RowResult[]): Promise<string | undefined> {
-    return guarded(this.where, async () => {
+    return this.using(async (db) => {
       if (rows.length === 0) return undefined;
       const path = resolve(report);
       const entry = (await this.list()).find((e) => e.manifest.reports.at(-1) === path);
       if (!entry) return undefined;
-      const { pool } = await this.database();
       const id = entry.manifest.id;
-      return transaction(pool, async (client) => {
+      return db.transaction(async (client) => {
         const found = await client.query<{ manifest: Manifest; generation: number; live: boolean }>(
           `SELECT manifest, generation, (holder IS NOT NULL AND lease_until > now()) AS live
              FROM sms_send.campaigns WHERE id = $1 FOR UPDATE`,
@@ -280,7 +277,7 @@ export class DatabaseStore implements CampaignStore {
         const row = found.rows[0];
         // A run holds the campaign: it writes the report and its state; nothing is changed here.
         if (!row || row.live) return undefined;
-        const state = await readDatabaseJournal(pool, id, row.generation, this.localFolder(id));
+        const state = await readDatabaseJournal(client, id, row.generation, this.localFolder(id));
         const open = rows.filter((r) => {
           const outcome = state?.results.outcome(r.row);
           return outcome === 'unknown' || (outcome === undefined && state?.inFlight.has(r.row));
@@ -330,6 +327,6 @@ export class DatabaseStore implements CampaignStore {
     const opened = this.opened;
     if (!opened) return;
     const db = await opened.catch(() => undefined);
-    await db?.pool.end().catch(() => undefined);
+    await db?.end();
   }
 }

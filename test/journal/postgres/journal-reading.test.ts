@@ -63,7 +63,8 @@ function seen(state: JournalState | undefined, rows: number) {
   if (!state) return undefined;
   // One text per row: a deep comparison of half a million objects would take the test's time.
   const results = [];
-  for (let row = 1; row <= rows; row++) results.push(JSON.stringify(state.results.get(row) ?? null));
+  for (let row = 1; row <= rows; row++)
+    results.push(JSON.stringify(state.results.get(row) ?? null));
   return {
     campaign: state.campaign,
     runs: state.runs,
@@ -92,7 +93,10 @@ async function readBack(lines: readonly JournalLine[], firstSeq: number) {
   }
   expect(await journal.settle()).toBe(true);
   await Promise.all(written);
-  return { state: await claim.readJournal(), done: () => claim.release().then(() => store.close()) };
+  return {
+    state: await claim.readJournal(),
+    done: () => claim.release().then(() => store.close()),
+  };
 }
 
 describe("a journal read back from PostgreSQL is the state directory's reading of its lines", () => {

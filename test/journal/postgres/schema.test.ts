@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseStore } from '../../../src/journal/postgres/index.js';
-import { ExitCode } from '../../../src/shared/errors.js';
+import { ExitCode, StateStoreError } from '../../../src/shared/errors.js';
 import { startPostgres, type Postgres } from '../../helpers/postgres.js';
 
 let server: Postgres;
@@ -56,14 +56,15 @@ describe("sms-send's schema", () => {
 
   it('a user without the right to make it is refused (exit 2), naming the grant', async () => {
     const url = await server.database();
-    await sql(server.url, 'CREATE ROLE plain LOGIN').catch(() => undefined);
-    const asPlain = url.replace('postgres@', 'plain@');
+    await sql(server.url, "CREATE ROLE plain LOGIN PASSWORD 'plain-pw'").catch(() => undefined);
+    const asPlain = url.replace('postgres@', 'plain:plain-pw@');
     const refused = store(asPlain);
-    const error = await refused
-      .list()
-      .catch((e: unknown) => e as { exitCode: number; message: string });
-    expect(error).toMatchObject({ exitCode: ExitCode.usage });
-    expect((error as { message: string }).message).toMatch(/GRANT CREATE ON DATABASE/);
+    const error = await refused.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StateStoreError);
+    expect(error).toMatchObject({ refused: true, code: 'state-permission' });
+    expect((error as StateStoreError).advice).toMatch(
+      /^GRANT CREATE ON DATABASE t\d+_\d+ TO plain/,
+    );
     await refused.close();
   });
 });
