@@ -51,10 +51,13 @@ export function checkLayer(
     problems: issuesOf(result.issues).map((p) => {
       const key = p.path.split('.')[0]!;
       const value = values[key];
-      // The value as typed, so a typo is visible in the message itself; never a secret's.
+      // The value as typed, so a typo is visible in the message itself; never a secret's, and a
+      // URL's password masked (a mistyped URL holds one as often as a valid one).
+      const spec = SETTINGS[key as SettingKey] as { shown?: (text: string) => string } | undefined;
+      const text = typeof value === 'string' && spec?.shown ? spec.shown(value) : value;
       const shown =
-        !isSecretPath(key) && (typeof value === 'string' || typeof value === 'number')
-          ? ` ${JSON.stringify(value)}`
+        !isSecretPath(key) && (typeof text === 'string' || typeof text === 'number')
+          ? ` ${JSON.stringify(text)}`
           : '';
       return { ...p, path: `${nameOf(key)}${shown}` };
     }),
