@@ -1,5 +1,6 @@
 // Delivery reports for a campaign's report, without a terminal: the receiver started where it is
 // asked to listen, a log folded in, and the rows they confirm recorded in the campaign's state.
+import type { Program } from '../shared/shell.js';
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { resolveSettings } from '../config/resolve.js';
@@ -221,5 +222,5 @@ export interface ReceiverSummary {
   reportPath: string;
   logPath: string;
   /** How the user runs sms-send, for the command that folds the log in later. */
-  program: string;
+  program: Program;
 }

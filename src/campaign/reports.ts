@@ -1,5 +1,6 @@
 // A report read back without a terminal: its counts, held against --fail-under, and the campaign's
 // HTML page drawn from the same pass, so the page's totals are the counts printed.
+import type { Program } from '../shared/shell.js';
 import { campaignPage, findReport, looksLikeReportPath } from '../report/html/campaign-page.js';
 import { judgeGates, type Gate, type GatesVerdict } from '../report/gates.js';
 import { summarizeReport, type ReportCounts } from '../report/read.js';
@@ -17,7 +18,7 @@ export interface ReportRequest {
   /** Draw the campaign's page too. */
   page?: boolean;
   /** How the program is run (`npx sms-send` in a clone): the commands the page offers say so. */
-  program?: string;
+  program?: Program;
 }
 
 export interface ReportSettings extends StoreSettings {
@@ -51,8 +52,7 @@ async function countsFor(request: ReportRequest): Promise<{ counts: ReportCounts
     if (!request.page) {
       return { counts: await summarizeReport((await findReport(what, store)).report) };
     }
-    const program = request.program ?? 'sms-send';
-    const page = await campaignPage({ what, store, program, ...settings });
+    const page = await campaignPage({ what, store, program: request.program, ...settings });
     return { counts: page.data.counts, html: page.html };
   });
 }

@@ -2,6 +2,7 @@
 // the choices the caller made, under their own names), and the run's events, clock and signals.
 // Built once per call, from the command line's flags, a retry's plan or the API's options; every
 // step reads it, and the layers below declare the narrow part they read.
+import { BARE_PROGRAM, type Program } from '../shared/shell.js';
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { Settings } from '../config/settings.js';
@@ -73,8 +74,11 @@ export interface CampaignRun {
    * original inputs (which must not have changed), new MessageIds, each row linked to the original.
    */
   followUp?: FollowUp;
-  /** How the user runs sms-send (`sms-send`, `npx sms-send`): commands named in refusals are written so. */
-  program: string;
+  /**
+   * How the user runs sms-send (`sms-send`, `npx sms-send`), and where its state is: commands
+   * named in refusals are written so.
+   */
+  program: Program;
   /** When the run was asked for: {date} and {time} in names, validity periods counted from it. */
   at: Date;
   io: RunIo;
@@ -92,7 +96,7 @@ export interface CampaignRun {
 /** The parts a caller gives; the run's clock (the system's unless given) is defaulted here, once. */
 export interface RunParts extends Omit<CampaignRun, 'io' | 'at' | 'program' | 'store'> {
   io?: Partial<RunIo>;
-  program?: string;
+  program?: Program;
   store?: CampaignStore;
 }
 
@@ -103,7 +107,7 @@ export function campaignRun(parts: RunParts): CampaignRun {
   if (parts.io?.stop) io.stop = parts.io.stop;
   if (parts.io?.abort) io.abort = parts.io.abort;
   const store = parts.store ?? openStore(parts.settings);
-  return { ...parts, store, program: parts.program ?? 'sms-send', at: new Date(clock.now()), io };
+  return { ...parts, store, program: parts.program ?? BARE_PROGRAM, at: new Date(clock.now()), io };
 }
 
 /** Choices that contradict each other are refused (exit 2) before anything is read. */

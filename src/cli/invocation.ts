@@ -6,7 +6,7 @@
 import { realpathSync } from 'node:fs';
 import { delimiter, join, sep } from 'node:path';
 import type { NextStep } from '../shared/errors.js';
-import { shellWord } from '../shared/shell.js';
+import { commandText, shellWord, type Program } from '../shared/shell.js';
 import { SETTING_KEYS, SETTINGS, type SettingSpec } from '../config/table.js';
 import { maskUserInfo } from '../shared/url.js';
 
@@ -75,7 +75,7 @@ export function currentInvocation(packageName: string, argv: readonly string[]):
  */
 export function commandFor(invocation: Invocation, next: Omit<NextStep, 'say'>): string {
   const word = (arg: string) => shellWord(maskUserInfo(arg));
-  if (next.args) return [invocation.program, ...next.args.map(word)].join(' ');
+  if (next.args) return commandText(programOf(invocation), next.args);
   const drop = new Set([...(next.drop ?? []), ...(next.add ?? [])]);
   const args = invocation.args.filter((arg) => !drop.has(arg));
   return [invocation.program, ...args.map(word), ...(next.add ?? [])].join(' ');
@@ -88,6 +88,35 @@ export function maskedNote(command: string): string {
         'environment variable (SMS_SEND_PROXY, SMS_SEND_STATE_URL) or the config file, which ' +
         'the command then need not carry)'
     : '';
+}
+
+/**
+ * The program as the user runs it, with the flags of their command line that say where the
+ * campaigns' state is: another command written for them carries them, or it would look elsewhere.
+ */
+export function programOf(invocation: Invocation): Program {
+  const state = flagsOf(invocation.args, stateFlags());
+  const carry: string[][] = [];
+  for (let i = 0; i < state.length; i++) {
+    const arg = state[i]!;
+    const withValue = stateFlags().get(arg) === true;
+    carry.push(withValue ? [arg, state[++i]!] : [arg]);
+  }
+  return { name: invocation.program, carry };
+}
+
+/** Flags that say where the campaigns' state is (not how a send uses it), each taking a value. */
+function stateFlags(): Map<string, boolean> {
+  const flags = new Map([
+    ['--config', true],
+    ['--profile', true],
+  ]);
+  for (const key of ['stateDir', 'stateUrl'] as const) {
+    const spec: SettingSpec = SETTINGS[key];
+    const [name] = (spec.flag ?? '').split(' ');
+    if (name) flags.set(name, true);
+  }
+  return flags;
 }
 
 /** Flags that say where a campaign goes and where its state is, and whether each takes a value. */
@@ -113,7 +142,11 @@ function gatewayFlags(): Map<string, boolean> {
  * `--simulate`, `--config`, `--state-dir` …), for a follow-up command that must go there too.
  */
 export function gatewayArgs(args: readonly string[]): string[] {
-  const flags = gatewayFlags();
+  return flagsOf(args, gatewayFlags());
+}
+
+/** The arguments that are `flags` (with the value each takes), in their order. */
+function flagsOf(args: readonly string[], flags: Map<string, boolean>): string[] {
   const kept: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;

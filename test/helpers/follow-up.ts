@@ -173,10 +173,10 @@ export function campaignsPerTest(seed: number) {
     },
     run: (argv: string[]) =>
       runCommand(argv, { cwd: here.dir, stateDir: here.stateDir, sim: here.sim }),
-    async page(what: string, program = 'sms-send') {
+    async page(what: string, name = 'sms-send') {
       const store = new FolderStore(here.stateDir);
       try {
-        return await campaignPage({ what, store, program, now: 0 });
+        return await campaignPage({ what, store, program: { name, carry: [] }, now: 0 });
       } finally {
         await store.close();
       }

@@ -1,4 +1,5 @@
 // The original campaign a follow-up re-sends from: found, checked re-sendable, held while its rows are re-sent.
+import { BARE_PROGRAM, commandText, type Program } from '../../shared/shell.js';
 import { resolve as resolvePath } from 'node:path';
 import { LockedError, UsageError } from '../../shared/errors.js';
 import type { InputFile } from '../../input/open.js';
@@ -68,13 +69,13 @@ export async function retryable(
 export async function findOriginal(
   request: RetryRequest,
 ): Promise<{ original: CampaignEntry; report: string }> {
-  const { store, campaign, program = 'sms-send' } = request;
+  const { store, campaign, program = BARE_PROGRAM } = request;
   if (await isFile(campaign)) {
     const path = resolvePath(campaign);
     const original = (await store.list()).find((e) => e.manifest.reports.includes(path));
     if (!original) {
       throw new UsageError(
-        `no campaign in ${store.where} wrote the report ${campaign}; name the campaign by its ID (${program} campaigns)`,
+        `no campaign in ${store.where} wrote the report ${campaign}; name the campaign by its ID (${commandText(program, ['campaigns'])})`,
         'campaign-unknown',
       );
     }
@@ -106,10 +107,10 @@ export async function findOriginal(
 export async function holdOriginal(
   store: CampaignStore,
   followUp: FollowUp,
-  program = 'sms-send',
+  program: Program = BARE_PROGRAM,
 ): Promise<Lock> {
   const of = followUp.of.of;
-  const lock = await store.hold(of, `re-sending records of campaign ${of}`);
+  const lock = await store.hold(of, 're-sending its records in a follow-up');
   try {
     const target = followUp.shape.target;
     const resent = await rowsResent(store, of, target, {
@@ -121,7 +122,7 @@ export async function holdOriginal(
       if (by !== undefined) {
         throw new UsageError(
           `follow-up ${by} re-sent records of campaign ${of} while this one was being prepared; ` +
-            `run ${program} retry ${of} again to choose what is left. Nothing was sent.`,
+            `run ${commandText(program, ['retry', of])} again to choose what is left. Nothing was sent.`,
           'unfinished',
         );
       }

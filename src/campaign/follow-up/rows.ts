@@ -1,4 +1,5 @@
 // Which rows of an original report a follow-up re-sends, and which earlier follow-ups re-sent already.
+import { BARE_PROGRAM, commandText, type Program } from '../../shared/shell.js';
 import { isUndelivered } from '../../report/delivery-status.js';
 import { UsageError } from '../../shared/errors.js';
 import { type CampaignShape } from '../../journal/identity.js';
@@ -105,9 +106,9 @@ export async function rowsResent(
   store: CampaignStore,
   of: string,
   target: CampaignShape['target'],
-  options: { except?: string; program?: string } = {},
+  options: { except?: string; program?: Program } = {},
 ): Promise<Map<number, string>> {
-  const { except, program = 'sms-send' } = options;
+  const { except, program = BARE_PROGRAM } = options;
   const rows = new Map<number, string>();
   for (const entry of await store.list()) {
     const { manifest } = entry;
@@ -116,7 +117,7 @@ export async function rowsResent(
     if (entry.status !== 'finished') {
       throw new UsageError(
         `campaign ${of} has a follow-up, ${manifest.id}, that is ${entry.status}: finish it first ` +
-          `(${program} retry ${of} --resume, with the same --include), so no record is re-sent twice. Nothing was sent.`,
+          `(${commandText(program, ['retry', of, '--resume'])}, with the same --include), so no record is re-sent twice. Nothing was sent.`,
         'unfinished',
       );
     }

@@ -1,4 +1,5 @@
 // What `sms-send retry` is asked for and what it plans: the records of a sent campaign that did not get through.
+import type { Program } from '../../shared/shell.js';
 import { type CampaignEntry } from '../../journal/state.js';
 import type { CampaignStore } from '../../journal/store.js';
 import type { FollowUp } from '../types.js';
@@ -46,5 +47,5 @@ export interface RetryRequest {
   /** Resuming: an interrupted follow-up of the campaign goes on with the rows it chose. */
   resume?: boolean;
   /** How the user runs sms-send, for the commands refusals name (default `sms-send`). */
-  program?: string;
+  program?: Program;
 }

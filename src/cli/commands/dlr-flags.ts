@@ -1,4 +1,5 @@
 // `sms-send dlr` and `dlr apply`: flags, help and actions.
+import { programOf } from '../invocation.js';
 import type { Command } from 'commander';
 import { colorOption, configOptions, settingOptions, showsInherited } from '../flags.js';
 import { port } from '../options.js';
@@ -26,7 +27,7 @@ export function defineDlr(program: Command, state: RunState): void {
   configOptions(settingOptions(dlr, { groups: ['state'] }));
   colorOption(dlr).action(async (options: Record<string, unknown>) => {
     const { runDlr } = await import('./dlr.js');
-    state.exitCode = await runDlr(options, state.invocation.program);
+    state.exitCode = await runDlr(options, programOf(state.invocation));
   });
   const apply = dlr
     .command('apply')

@@ -6,7 +6,7 @@ import {
 } from '../../campaign/deliveries.js';
 import { dlrApplyDocument, receiverDocument } from '../../campaign/documents.js';
 import { ExitCode, InterruptedError } from '../../shared/errors.js';
-import { shellWord } from '../../shared/shell.js';
+import { commandText, type Program } from '../../shared/shell.js';
 import { isFile } from '../../shared/files.js';
 import { colorFor } from '../ui/color.js';
 import { watchSignals } from '../ui/signals.js';
@@ -26,7 +26,7 @@ export interface DlrApplyFlags extends DlrFlags {
   from?: string;
 }
 
-export async function runDlr(flags: DlrFlags, program: string): Promise<ExitCode> {
+export async function runDlr(flags: DlrFlags, program: Program): Promise<ExitCode> {
   const started = await startReceiver(flags);
   const { receiver, reportPath, logPath, host } = started;
   const err = colorFor('stderr');
@@ -55,7 +55,7 @@ export async function runDlr(flags: DlrFlags, program: string): Promise<ExitCode
         logPath,
         host,
         reportExists: await isFile(reportPath),
-        program,
+        program: program.name,
       },
       err,
     )}\n`,
@@ -71,8 +71,8 @@ export async function runDlr(flags: DlrFlags, program: string): Promise<ExitCode
           reject(
             new InterruptedError(
               `stopped before the reports received were folded into ${reportPath}; the log ` +
-                `${logPath} has every one of them. Fold them in with:\n  ${program} dlr apply ` +
-                `--report ${shellWord(reportPath)} --from ${shellWord(logPath)}`,
+                `${logPath} has every one of them. Fold them in with:\n  ` +
+                commandText(program, ['dlr', 'apply', '--report', reportPath, '--from', logPath]),
             ),
           ),
         { once: true },
@@ -100,7 +100,7 @@ interface SummaryParts {
 /** The receiver's summary (or its --json document); exit 1 when the last update was deferred. */
 function printSummary(
   flags: DlrFlags,
-  program: string,
+  program: Program,
   { receiver, fold, reportPath, logPath }: SummaryParts,
 ): ExitCode {
   const summary = {

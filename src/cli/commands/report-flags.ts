@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { EXIT_CODE_MEANING, type ExitCode } from '../../shared/errors.js';
 import { colorOption, configOptions, settingOptions } from '../flags.js';
 import { examples, exitCodes, setHelp } from '../help.js';
+import { programOf } from '../invocation.js';
 import type { RunState } from '../run-state.js';
 
 /** What `sms-send report` can end with. */
@@ -33,7 +34,7 @@ export function defineReport(program: Command, state: RunState): void {
   configOptions(report);
   colorOption(report).action(async (file: string, options: Record<string, unknown>) => {
     const { runReport } = await import('./report.js');
-    state.exitCode = await runReport(file, options, state.invocation.program);
+    state.exitCode = await runReport(file, options, programOf(state.invocation));
   });
   setHelp(report, [
     examples([

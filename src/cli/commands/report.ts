@@ -1,6 +1,7 @@
 // `sms-send report FILE|CAMPAIGN` (alias summary): counts a report's rows by outcome, StatusCode and
 // delivery status, with --fail-under holds their shares against thresholds (exit 1 when one is
 // below), and with --html writes the campaign's page (docs/report.md#the-html-page).
+import { BARE_PROGRAM, type Program } from '../../shared/shell.js';
 import { reportCountsDocument } from '../../campaign/documents.js';
 import { readReportCounts, type ReportSettings } from '../../campaign/reports.js';
 import { parseGates } from '../../report/gates.js';
@@ -20,7 +21,7 @@ export interface ReportFlags extends GatewayFlags {
 export async function runReport(
   what: string,
   flags: ReportFlags,
-  program = 'sms-send',
+  program: Program = BARE_PROGRAM,
 ): Promise<ExitCode> {
   // A malformed spec is refused first, before prices are judged or the report is read.
   const gates = flags.failUnder === undefined ? undefined : parseGates(flags.failUnder);

@@ -12,7 +12,7 @@ import type { Settings } from '../../config/settings.js';
 import { openStore } from '../../journal/open-store.js';
 import type { CampaignStore } from '../../journal/store.js';
 import { settingsFor } from '../gateway-settings.js';
-import type { Invocation } from '../invocation.js';
+import { programOf, type Invocation } from '../invocation.js';
 import { colorFor } from '../ui/color.js';
 import { followUpDocument } from '../../campaign/documents.js';
 import { renderFollowUp, renderUnknownRisk } from '../ui/retry.js';
@@ -72,7 +72,7 @@ async function retryFrom(
     store,
     simulate: flags.simulate === true,
     resume: flags.resume === true,
-    program: invocation.program,
+    program: programOf(invocation),
   });
   const err = colorFor('stderr');
   const talk = flags.quiet !== true && flags.json !== true;
@@ -105,7 +105,7 @@ async function retryFrom(
         wait: flags.wait,
         html: flags.html,
       },
-      program: invocation.program,
+      program: programOf(invocation),
       io: view.io,
     });
     return await sendFromCommand(run, { flags, invocation, view, extra });

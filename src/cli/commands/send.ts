@@ -20,7 +20,7 @@ import { redactor } from '../../gateway/redact.js';
 import { windowState } from '../../shared/window.js';
 import { maskUserInfo } from '../../shared/url.js';
 import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
-import type { Invocation } from '../invocation.js';
+import { programOf, type Invocation } from '../invocation.js';
 import { colorFor } from '../ui/color.js';
 import { confirm } from '../ui/confirm.js';
 import { endRun } from '../ui/ending.js';
@@ -58,7 +58,7 @@ export async function runSend(
       settings,
       choices: flags,
       template,
-      program: invocation.program,
+      program: programOf(invocation),
       commandLine: commandLine(settings),
       io: view.io,
     });

@@ -1,4 +1,5 @@
 // Renders the delivery-report commands' output as strings, and the receiver's live count on stderr.
+import { commandText } from '../../shared/shell.js';
 import type { ChalkInstance } from 'chalk';
 import type { FoldResult, LogCounts } from '../../dlr/apply.js';
 import type { DeliveryReport } from '../../dlr/matching.js';
@@ -246,7 +247,7 @@ export function renderReceiverSummary(summary: ReceiverSummary, c: ChalkInstance
   } else {
     lines.push(
       c.yellow(`  report  ${summary.reportPath} not updated: ${fold.message}`),
-      `  fold the log in later: ${summary.program} dlr apply --report ${summary.reportPath} --from ${summary.logPath}`,
+      `  fold the log in later: ${commandText(summary.program, ['dlr', 'apply', '--report', summary.reportPath, '--from', summary.logPath])}`,
     );
   }
   lines.push(`  ${c.dim('log')}     ${summary.logPath}`);

@@ -31,7 +31,7 @@ export async function claimInDatabase(place: ClaimPlace, options: ClaimOptions):
   const local = place.local(id);
   await makeFolders(local.dir);
   const taken = await place.db
-    .transaction((tx) => takeLease(tx, id, place.leaseMs, `sending campaign ${id}`))
+    .transaction((tx) => takeLease(tx, id, place.leaseMs, 'sending it'))
     .catch((error: unknown) => {
       if (error instanceof LockedError) {
         leadingTo(error, { say: 'See how it stands', args: ['campaigns', 'show', id] });

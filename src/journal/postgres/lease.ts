@@ -44,7 +44,7 @@ export async function takeLease(
   const row = found.rows[0]!;
   if (row.live) {
     throw new LockedError(
-      `campaign ${id} is held by another run (${row.holder ?? 'unknown'}) ${what === '' ? '' : `for ${what}`}; nothing was sent. ` +
+      `campaign ${id} is held by another run (${row.holder ?? 'unknown'}${what === '' ? '' : `, ${what}`}); nothing was sent. ` +
         'Its hold ends when that run does, or once it has not been renewed for the lease.',
     );
   }

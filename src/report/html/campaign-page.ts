@@ -1,5 +1,6 @@
 // The HTML page of a campaign or report: finds the report and the campaign's state (manifest,
 // timeline), reads the report once, and renders the page (docs/report.md#the-html-page).
+import { BARE_PROGRAM, type Program } from '../../shared/shell.js';
 import { maskUserInfo } from '../../shared/url.js';
 import { systemClock } from '../../shared/clock.js';
 import { resolve as resolvePath } from 'node:path';
@@ -30,7 +31,7 @@ export interface PageRequest {
   /** Which of them were given to this command: those override the campaign's own. */
   given?: { pricePerSegment?: boolean; currency?: boolean };
   /** How the program is run, for the follow-up commands the page names. */
-  program?: string;
+  program?: Program;
   now?: number;
 }
 
@@ -124,7 +125,7 @@ export async function campaignPage(
   });
   const html = renderPage(data, {
     generatedAt: request.now ?? systemClock.now(),
-    program: request.program ?? 'sms-send',
+    program: request.program ?? BARE_PROGRAM,
   });
   return { html, data, report };
 }

@@ -7,7 +7,7 @@ import { ATTENTION_LIMIT, type PageData, type PriceSource } from './data.js';
 import type { Markup } from './escape.js';
 import { html } from './escape.js';
 import { maskNumbers } from './mask.js';
-import { shellWord } from '../../shared/shell.js';
+import { commandText, type Program } from '../../shared/shell.js';
 import { duration, num, pct } from './numbers.js';
 import { PAGE_CSS } from './style.js';
 import { stackedBar, horizontalBars, histogram, type Bar } from './svg.js';
@@ -26,8 +26,8 @@ const POLICY = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; sc
 export interface PageContext {
   /** When the page was made (ms). */
   generatedAt: number;
-  /** How the program is run, for the follow-up commands: `sms-send`. */
-  program: string;
+  /** How the program is run, for the follow-up commands: `sms-send`, and where its state is. */
+  program: Program;
 }
 
 /** A time as `2026-11-25 17:40:12 UTC`, which the script rewrites in the reader's time zone. */
@@ -508,32 +508,33 @@ function followUps(data: PageData, context: PageContext): Markup {
   const c = data.campaign;
   if (!c)
     return html`<p class="muted">
-      Follow-ups need the campaign's state: run <code>${context.program} retry</code> on the machine
-      that sent it.
+      Follow-ups need the campaign's state: run <code>${context.program.name} retry</code> on the
+      machine that sent it.
     </p>`;
-  const simulate = whereFlags(c.target);
+  const where = whereFlags(c.target);
+  const retry = (...args: string[]) => commandText(context.program, ['retry', ...args, ...where]);
   if (data.followUps?.uncertain) return html`${followUpList(data)}${unsureCommands(data, context)}`;
   const open = stillOpen(data);
   const lines: Array<[string, string]> = [];
   if (open.failedOrRejected > 0)
     lines.push([
-      `${context.program} retry ${c.id}${simulate}`,
+      retry(c.id),
       'sends the failed and rejected records again, as a follow-up campaign',
     ]);
   if (open.unknown > 0)
     lines.push([
-      `${context.program} retry ${c.id} --include unknown${simulate}`,
+      retry(c.id, '--include', 'unknown'),
       'also the unknown ones: the gateway may have sent those already',
     ]);
   if (open.undelivered > 0)
     lines.push([
-      `${context.program} retry ${c.id} --include undelivered${simulate}`,
+      retry(c.id, '--include', 'undelivered'),
       'also the accepted ones that were not delivered',
     ]);
   for (const f of data.followUps?.list ?? []) {
     if (f.open > 0)
       lines.push([
-        `${context.program} retry ${f.id}${simulate}`,
+        retry(f.id),
         `sends again the ${f.open} records follow-up ${f.id} could not send`,
       ]);
   }
@@ -544,18 +545,28 @@ function followUps(data: PageData, context: PageContext): Markup {
  * The flags that send a follow-up where the campaign went: `--simulate`, or its endpoint (one
  * that carried credentials is masked, so the settings must give it again).
  */
-function whereFlags(target: string | undefined): string {
-  if (target === undefined) return '';
-  if (target === 'simulator') return ' --simulate';
-  return target.includes('@') ? '' : ` --endpoint ${shellWord(target)}`;
+function whereFlags(target: string | undefined): string[] {
+  if (target === undefined) return [];
+  if (target === 'simulator') return ['--simulate'];
+  return target.includes('@') ? [] : ['--endpoint', target];
 }
 
 function commandList(lines: ReadonlyArray<[command: string, what: string]>): Markup {
   if (lines.length === 0) return html``;
+  const masked = lines.some(([command]) => command.includes('***@'));
   return html`<h3>Follow-up commands</h3>
     <ul class="commands">
       ${lines.map(([command, what]) => html`<li>${commandLine(command)} ${what}</li>`)}
-    </ul>`;
+    </ul>
+    ${
+      masked
+        ? html`<p class="muted">
+            A password in a URL is shown as ***: type it in again, or keep the URL in its
+            environment variable (SMS_SEND_STATE_URL) or the config file, which the command then
+            need not carry.
+          </p>`
+        : html``
+    }`;
 }
 
 /**
@@ -563,17 +574,23 @@ function commandList(lines: ReadonlyArray<[command: string, what: string]>): Mar
  * An unfinished one is finished first (retry refuses the rest until then); otherwise `retry` says.
  */
 function unsureCommands(data: PageData, context: PageContext): Markup {
-  const simulate = whereFlags(data.campaign?.target);
+  const where = whereFlags(data.campaign?.target);
   const lines = (data.followUps?.list ?? [])
     .filter((f) => f.status !== 'finished')
     .map((f): [string, string] => [
-      `${context.program} retry ${f.of}${f.include.length > 0 ? ` --include ${f.include.join(',')}` : ''} --resume${simulate}`,
+      commandText(context.program, [
+        'retry',
+        f.of,
+        ...(f.include.length > 0 ? ['--include', f.include.join(',')] : []),
+        '--resume',
+        ...where,
+      ]),
       `finishes follow-up ${f.id}, which is ${f.status}`,
     ]);
   return html`<p class="muted">
       A follow-up is not finished or its report cannot be read, so which rows are still open is not
-      known here: <code>${context.program} retry</code> says, and refuses what would send a record
-      twice.
+      known here: <code>${context.program.name} retry</code> says, and refuses what would send a
+      record twice.
     </p>
     ${commandList(lines)}`;
 }

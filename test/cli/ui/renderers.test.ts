@@ -612,7 +612,7 @@ describe('dlr and report counts', () => {
     const paths = {
       reportPath: 'campaign.report.csv',
       logPath: 'dlr.ndjson',
-      program: 'npx sms-send',
+      program: { name: 'npx sms-send', carry: [] },
     };
     expect(
       both((c) => renderReceiverSummary({ counts: receiverCounts, fold: updated, ...paths }, c)),

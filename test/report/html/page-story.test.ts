@@ -1,6 +1,7 @@
 // The page tells what can be known: a rehearsal says it was one, in its title and where the
 // campaign is described; a campaign whose messages asked for no delivery report is not told to
 // wait for some.
+import { BARE_PROGRAM } from '../../../src/shared/shell.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +38,10 @@ const facts = (over: Partial<CampaignFacts>): CampaignFacts => ({
 
 async function page(campaign: CampaignFacts | undefined): Promise<string> {
   const data = await collectPage(report, campaign ? { campaign } : {});
-  return renderPage(data, { generatedAt: Date.parse('2026-11-28T09:00:00Z'), program: 'sms-send' });
+  return renderPage(data, {
+    generatedAt: Date.parse('2026-11-28T09:00:00Z'),
+    program: BARE_PROGRAM,
+  });
 }
 
 const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
@@ -45,7 +49,7 @@ const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ')
 /** A report's page as text, with the campaign's facts and timeline if given. */
 async function shownPage(file: string, options: Parameters<typeof collectPage>[1] = {}) {
   return text(
-    renderPage(await collectPage(file, options), { generatedAt: 0, program: 'sms-send' }),
+    renderPage(await collectPage(file, options), { generatedAt: 0, program: BARE_PROGRAM }),
   );
 }
 
