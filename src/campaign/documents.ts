@@ -87,6 +87,10 @@ export interface SummaryJson {
   durationMs: number;
   messagesPerSecond: number;
   report: string;
+  /** The host whose run wrote `report`, when another host's did (a finished campaign's, on --once). */
+  reportHost?: string;
+  /** This host's file at the report path the run named, partial: a run here did not finish. */
+  partialReport?: string;
   simulated: boolean;
   /** The gateway could not be used (exit 3). */
   stoppedReason?: string;
@@ -219,6 +223,9 @@ export function summaryDocument<Extra extends object = object>(
     ...context.extra,
   } as SummaryDocument & Extra;
   if (run.left) document.summary.stateLeft = run.left;
+  const elsewhere = result.reportElsewhere;
+  if (elsewhere?.host) document.summary.reportHost = elsewhere.host;
+  if (elsewhere?.partialHere) document.summary.partialReport = elsewhere.partialHere;
   if (windowClosed) {
     document.summary.windowClosed = {
       window: windowClosed.window,

@@ -46,9 +46,22 @@ export interface CampaignResult {
   summary: RunSummary;
   /** The earlier run's report, when this resumed run wrote the complete one elsewhere. */
   previousReport?: string;
+  /** A finished campaign's report, named where it is: not the file this run named here. */
+  reportElsewhere?: ReportElsewhere;
   /** Set when the send window closed before every record was sent (exit 5). */
   windowClosed?: WindowClosed;
   exitCode: ExitCode;
+}
+
+/**
+ * Where a finished campaign's complete report is (`report`, the summary's), when it is not the
+ * file the run named on this host: on `host` when another host wrote it; this host's file at the
+ * run's report path (`partialHere`) is then a run's that did not finish the campaign.
+ */
+export interface ReportElsewhere {
+  report: string;
+  host?: string;
+  partialHere?: string;
 }
 
 /** What prepareCampaign needs to build a follow-up campaign instead of a campaign of its own. */

@@ -61,6 +61,11 @@ export interface Manifest {
   rehearsal?: true;
   /** The prices the newest run estimated its cost with: the campaign's page prices it by them. */
   pricing?: Pricing;
+  /**
+   * The host of the newest run, which wrote the newest report: a report path names a file on
+   * that host (every pod of a fleet may name the same path).
+   */
+  host?: string;
 }
 
 /** A price per segment and the currency it is in, as the settings gave them to a run. */

@@ -82,6 +82,8 @@ async function host(name: string, stateUrl: string, extra: string[] = []): Promi
     ],
     {
       cwd: home,
+      // A host name of its own, as a pod has.
+      host: name,
       env: {
         SMS_SEND_STATE_DIR: join(home, 'state'),
         SMS_SEND_STATE_URL: stateUrl,
@@ -155,6 +157,31 @@ describe('a fleet of hosts sharing one PostgreSQL', () => {
       await checkFinished(`b${trial}`, await finishOn(`b${trial}`, stateUrl));
     }
   }, 240_000);
+
+  it('the killed host, run again with --once after another host finished: names the report that exists, its own partial', async () => {
+    const stateUrl = await server.database();
+    const sender = await host('a', stateUrl);
+    await waitFor(atLeast(RECORDS / 3), 'a third sent');
+    sender.kill('SIGKILL');
+    await collect(sender);
+    await checkFinished('b', await finishOn('b', stateUrl));
+    const again = await collect(await host('a', stateUrl, ['--once']));
+    expect(again.code, again.stderr).toBe(0);
+    const finished = join(dir.path, 'b', 'report.csv');
+    expect(again.stdout).toContain(`report    ${finished} (on host b, whose run finished it)`);
+    expect(again.stdout).toContain(
+      `this host's ${join(dir.path, 'a', 'report.csv')} is partial: a run here wrote it and did not finish the campaign`,
+    );
+    const json = await collect(await host('a', stateUrl, ['--once', '--json']));
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      summary: {
+        report: finished,
+        reportHost: 'b',
+        partialReport: join(dir.path, 'a', 'report.csv'),
+        exitCode: 0,
+      },
+    });
+  }, 120_000);
 
   it(`the sender's database connection cut or silenced mid-send: it posts nothing more (${TRIALS} trials)`, async () => {
     for (let trial = 0; trial < TRIALS; trial++) {

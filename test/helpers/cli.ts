@@ -15,6 +15,11 @@ export interface CliOptions {
   cwd?: string;
   env?: Record<string, string | undefined>;
   stdin?: string;
+  /**
+   * The host name the run sees: it runs in a UTS namespace of its own (`unshare --uts`, as root),
+   * as a pod of a fleet does. Where that cannot be made, the run fails and says so.
+   */
+  host?: string;
 }
 
 /**
@@ -29,7 +34,12 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 }
 
 export function startCli(args: string[], options: CliOptions = {}): ChildProcess {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const argv = [process.execPath, BIN, ...args];
+  const [file, ...rest] =
+    options.host === undefined
+      ? argv
+      : ['unshare', '--uts', '--', 'sh', '-c', 'hostname "$0" && exec "$@"', options.host, ...argv];
+  const child = spawn(file!, rest, {
     cwd: options.cwd,
     env: cleanEnv(options.env),
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,12 +1,13 @@
 // --resume of a finished campaign with nothing left to send: answered from its manifest at once,
 // without reading its journal or its inputs, which grow with every record.
+import { hostname } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
 import { type Manifest, type ManifestSummary } from '../../journal/state.js';
 import type { RunSummary } from '../../report/summary.js';
 import { ExitCode } from '../../shared/errors.js';
 import { isFile } from '../../shared/files.js';
 import type { CampaignRun } from '../run.js';
-import type { CampaignResult } from '../types.js';
+import type { CampaignResult, ReportElsewhere } from '../types.js';
 import type { CampaignHold } from './claim.js';
 import { noResumeCounts } from './resume.js';
 
@@ -15,6 +16,8 @@ export type ManifestAnswer = Manifest & {
   summary: ManifestSummary;
   /** --once: the campaign is finished, and that is all this run had to know (exit 0). */
   done?: boolean;
+  /** The campaign's report, when it is not the file this run names on this host. */
+  elsewhere?: ReportElsewhere;
 };
 
 const NO_SUMMARY: ManifestSummary = { byStatusCode: {}, suppressed: 0 };
@@ -34,7 +37,13 @@ export async function answersFromManifest(
   const manifest = claim?.previous;
   // --once of a finished campaign: its manifest answers, whatever it holds.
   if (claim?.done && manifest) {
-    return { ...manifest, summary: manifest.summary ?? NO_SUMMARY, done: true };
+    const elsewhere = await reportElsewhere(manifest, reportPath);
+    return {
+      ...manifest,
+      summary: manifest.summary ?? NO_SUMMARY,
+      done: true,
+      ...(elsewhere ? { elsewhere } : {}),
+    };
   }
   if (!claim?.finished || !manifest?.summary || run.followUp) return undefined;
   const { failed, unknown } = manifest.counts;
@@ -44,6 +53,25 @@ export async function answersFromManifest(
   const campaigns = await run.store.list();
   if (campaigns.some((e) => e.manifest.followUp?.of === manifest.id)) return undefined;
   return { ...manifest, summary: manifest.summary };
+}
+
+/**
+ * Where a finished campaign's report is, when it is not the file at `reportPath` on this host: the
+ * newest run wrote it, on its host (every pod of a fleet may name the same path). This host's file
+ * at that path is then partial when a run of the campaign here wrote it and did not finish.
+ */
+async function reportElsewhere(
+  manifest: Manifest,
+  reportPath: string,
+): Promise<ReportElsewhere | undefined> {
+  const report = manifest.reports.at(-1);
+  if (report === undefined) return undefined;
+  const here = resolvePath(reportPath);
+  const host =
+    manifest.host !== undefined && manifest.host !== hostname() ? manifest.host : undefined;
+  if (report === here && host === undefined) return undefined;
+  const partial = manifest.reports.includes(here) && (await isFile(here));
+  return { report, ...(host ? { host } : {}), ...(partial ? { partialHere: here } : {}) };
 }
 
 /** The result a finished campaign's manifest gives: its summary again, nothing sent. */
@@ -63,7 +91,7 @@ export function answeredResult(
     finishedAt: now,
     durationMs: 0,
     messagesPerSecond: 0,
-    reportPath,
+    reportPath: answer.elsewhere?.report ?? reportPath,
     exitCode:
       answer.done || counts.accepted + counts.skipped === records
         ? ExitCode.ok
@@ -80,6 +108,7 @@ export function answeredResult(
       },
     },
     summary,
+    ...(answer.elsewhere ? { reportElsewhere: answer.elsewhere } : {}),
     exitCode: summary.exitCode,
   };
 }

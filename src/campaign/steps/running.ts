@@ -1,5 +1,6 @@
 // Step seven of a campaign: it is marked running in its manifest (what it is, from what, sent where),
 // and from here on its state is kept, whatever happens. The run's time starts here.
+import { hostname } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
 import type { Claim } from '../../journal/claim.js';
 import { MANIFEST_VERSION } from '../../journal/state.js';
@@ -54,6 +55,7 @@ function manifestOf(
     })),
     target: sentTo,
     report: resolvePath(campaign.reportPath),
+    host: hostname(),
     startedAt,
     updatedAt: startedAt,
     status: 'running',

@@ -46,6 +46,7 @@ export function endRun(result: CampaignResult, options: EndOptions): ExitCode {
       interrupted: run.interrupted || windowClosed !== undefined,
       campaign: options.campaign,
       previousReport: result.previousReport,
+      reportElsewhere: result.reportElsewhere,
     };
     process.stdout.write(`${renderSummary(summary, context, out)}\n`);
   }

@@ -2,7 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import { OUTCOMES, type Outcome } from '../../message/outcome.js';
 import type { RunSummary } from '../../report/summary.js';
-import type { ResumeCounts } from '../../campaign/types.js';
+import type { ReportElsewhere, ResumeCounts } from '../../campaign/types.js';
 import { formatCount, formatDuration, formatRate, plural } from './format.js';
 import { formatTable } from './table.js';
 
@@ -15,6 +15,8 @@ export interface SummaryContext {
   campaign?: string;
   /** On resume, the earlier run's report when this run wrote the complete one elsewhere. */
   previousReport?: string;
+  /** A finished campaign's report, written elsewhere: its host, and this host's partial file. */
+  reportElsewhere?: ReportElsewhere;
 }
 
 export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: ChalkInstance): string {
@@ -72,7 +74,18 @@ export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: Chalk
   // answered) says nothing: the time alone.
   const rate = summary.messagesPerSecond > 0 ? `, ${formatRate(summary.messagesPerSecond)}` : '';
   lines.push(`  ${c.dim('time')}      ${formatDuration(summary.durationMs)}${rate}`);
-  if (summary.reportPath) lines.push(`  ${c.dim('report')}    ${summary.reportPath}`);
+  const elsewhere = ctx.reportElsewhere;
+  if (summary.reportPath) {
+    const on = elsewhere?.host ? ` (on host ${elsewhere.host}, whose run finished it)` : '';
+    lines.push(`  ${c.dim('report')}    ${summary.reportPath}${on}`);
+  }
+  if (elsewhere?.partialHere) {
+    lines.push(
+      c.yellow(
+        `  ${c.dim('')}          this host's ${elsewhere.partialHere} is partial: a run here wrote it and did not finish the campaign`,
+      ),
+    );
+  }
   if (ctx.previousReport) {
     lines.push(
       `  ${c.dim('')}          (complete: every record of the campaign; the earlier run wrote ${ctx.previousReport})`,
