@@ -255,9 +255,24 @@ export function planProblems(plan: Plan): Problem[] {
   ];
 }
 
-/** `sms-send campaigns --json`: where the campaigns are, and each of them. */
+/**
+ * `sms-send campaigns --json`: where the campaigns are, and each of them; the counts of one a run
+ * is sending, or whose run was killed, null (its manifest holds its start's: `campaigns show`
+ * counts it from its journal).
+ */
 export function campaignListDocument(where: string, entries: readonly CampaignEntry[]) {
-  return { state: where, campaigns: entries.map(campaignDocument) };
+  return {
+    state: where,
+    campaigns: entries.map((entry) => ({
+      ...campaignDocument(entry),
+      counts: countsKnown(entry) ? entry.counts : null,
+    })),
+  };
+}
+
+/** Whether a campaign's manifest has its counts: no run is sending it, and its last one ended. */
+export function countsKnown(entry: CampaignEntry): boolean {
+  return entry.status !== 'running' && entry.manifest.status !== 'running';
 }
 
 /** `sms-send campaigns prune --json`: the campaigns whose state was removed. */
@@ -287,6 +302,7 @@ export function campaignDocument(entry: CampaignEntry) {
     rehearsal: m.rehearsal === true,
     state: entry.where,
     host: entry.host ?? null,
+    goneUntil: entry.goneUntil ?? null,
   };
 }
 

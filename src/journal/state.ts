@@ -193,6 +193,11 @@ export interface CampaignEntry {
   /** The host that holds the campaign, or last held it (a store shared by hosts says). */
   host?: string;
   /**
+   * The run that holds it ran on this host and its process is gone (killed): its hold lasts
+   * until its lease runs out, at this time (ISO 8601), and keeps other runs out until then.
+   */
+  goneUntil?: string;
+  /**
    * Rows settled by outcome: the summary the manifest holds from when a run last ended or
    * stopped. For a campaign running, or killed mid-run, campaignDetail counts its journal.
    */

@@ -183,6 +183,45 @@ describe('a fleet of hosts sharing one PostgreSQL', () => {
     });
   }, 120_000);
 
+  it('campaigns and campaigns show agree on a live, a killed and a finished run; a run gone from its host is said to be', async () => {
+    await sim.stop();
+    sim = await startSimulator({ seed: 11, faults: { latencyMs: 150 } });
+    const stateUrl = await server.database();
+    const look = async (on: string, ...args: string[]) => {
+      const result = await collect(
+        startCli(['campaigns', ...args, '--json'], {
+          cwd: dir.path,
+          host: on,
+          env: { SMS_SEND_STATE_URL: stateUrl, SMS_SEND_STATE_DIR: join(dir.path, on, 'state') },
+        }),
+      );
+      expect(result.code, result.stderr).toBe(0);
+      return JSON.parse(result.stdout) as Record<string, unknown>;
+    };
+    type Listed = { id: string; status: string; counts: Record<string, number> | null };
+    const listed = async (on: string) => ((await look(on)) as { campaigns: Listed[] }).campaigns;
+    const sender = await host('a', stateUrl);
+    await waitFor(atLeast(RECORDS / 4), 'a quarter sent');
+    const [live] = await listed('c');
+    expect(live).toMatchObject({ status: 'running', counts: null });
+    const shown = (await look('c', 'show', live!.id)) as Listed;
+    expect(shown.status).toBe('running');
+    expect(shown.counts!['accepted']).toBeGreaterThan(0);
+    sender.kill('SIGKILL');
+    await collect(sender);
+    // On the host it ran on, the killed run is known to be gone; elsewhere it is not.
+    expect(await listed('a')).toMatchObject([{ status: 'interrupted', counts: null }]);
+    const gone = (await look('a', 'show', live!.id)) as Listed & { goneUntil: string | null };
+    expect(gone.status).toBe('interrupted');
+    expect(gone.goneUntil).not.toBeNull();
+    expect(await listed('c')).toMatchObject([{ status: 'running', counts: null }]);
+    await checkFinished('b', await finishOn('b', stateUrl));
+    const [done] = await listed('c');
+    const doneShown = (await look('c', 'show', live!.id)) as Listed;
+    expect(done!.status).toBe('finished');
+    expect(done!.counts).toEqual(doneShown.counts);
+  }, 120_000);
+
   it(`the sender's database connection cut or silenced mid-send: it posts nothing more (${TRIALS} trials)`, async () => {
     for (let trial = 0; trial < TRIALS; trial++) {
       await freshSimulator();

@@ -1,4 +1,5 @@
 // Renders the campaigns of the state directory (list, one campaign) as strings.
+import { countsKnown } from '../../campaign/documents.js';
 import type { ChalkInstance } from 'chalk';
 import { basename } from 'node:path';
 import type { ShownCampaign } from '../../campaign/types.js';
@@ -53,17 +54,16 @@ export function renderCampaignList(
 }
 
 /**
- * The ACCEPTED and OTHER cells. A campaign whose run was killed, or stopped because its state
- * could not be written, has the counts its manifest started with: the list reads manifests only,
- * so it stays quick, and names where the counts are instead of showing zeros.
+ * The ACCEPTED and OTHER cells. A campaign a run is sending, or whose run was killed (or stopped
+ * because its state could not be written), has the counts its manifest started with: the list
+ * reads manifests only, so it stays quick, and names where the counts are instead of showing
+ * numbers `campaigns show` would contradict.
  */
 function countCells(e: CampaignEntry): [string, string] {
   const records = formatCount(e.manifest.records);
-  if (e.status === 'interrupted' && e.manifest.status === 'running') {
-    return [
-      `? / ${records} accepted`,
-      `not written at its end: campaigns show ${e.manifest.id} counts it`,
-    ];
+  if (!countsKnown(e)) {
+    const why = e.status === 'running' ? 'sending now' : 'not written at its end';
+    return [`? / ${records} accepted`, `${why}: campaigns show ${e.manifest.id} counts it`];
   }
   return [`${formatCount(e.counts.accepted)} / ${records} accepted`, others(e.counts)];
 }
@@ -114,11 +114,7 @@ export function renderCampaign(entry: ShownCampaign, c: ChalkInstance): string {
     c.bold('reports'),
     ...m.reports.map((r) => `  ${r}`),
     `${c.bold('state')}     ${entry.where}`,
-    ...(entry.host
-      ? [
-          `${c.bold('host')}      ${entry.host}${entry.status === 'running' ? ' (holds it now)' : c.dim(' (last held it)')}`,
-        ]
-      : []),
+    ...(entry.host ? [`${c.bold('host')}      ${entry.host}${hostNote(entry, c)}`] : []),
     ...(journals > 0
       ? [
           `${c.bold('set aside')} ${journals === 1 ? 'a journal' : `${formatCount(journals)} journals`} of runs before a --force run ` +
@@ -127,6 +123,16 @@ export function renderCampaign(entry: ShownCampaign, c: ChalkInstance): string {
       : []),
   ];
   return lines.join('\n');
+}
+
+/** Whether the host holds the campaign now, or its run there is gone, or it last held it. */
+function hostNote(entry: CampaignEntry, c: ChalkInstance): string {
+  if (entry.goneUntil) {
+    return c.yellow(
+      ` (its run there is gone, killed: its lease keeps other runs out until ${entry.goneUntil})`,
+    );
+  }
+  return entry.status === 'running' ? ' (holds it now)' : c.dim(' (last held it)');
 }
 
 /** Where a running or killed campaign's counts come from, and the rows it left in flight. */

@@ -13,12 +13,31 @@ export interface LeaseRow {
   holder: string | null;
   host: string | null;
   live: boolean;
+  lease_until: Date | null;
   generation: number;
 }
 
 /** Who this run is, as other hosts see it while it holds a campaign. */
 export function holderName(): { holder: string; host: string } {
   return { holder: `${hostname()} pid ${process.pid}`, host: hostname() };
+}
+
+/**
+ * Whether a holder named as holderName() names it is a process of this host that is gone (killed):
+ * a holder on another host cannot be looked at, and is taken to live.
+ */
+export function goneFromHere(holder: string | null): boolean {
+  const match = /^(.*) pid (\d+)$/.exec(holder ?? '');
+  if (!match || match[1] !== hostname()) return false;
+  const pid = Number(match[2]);
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    // EPERM: the process exists, as another user's.
+    return (error as NodeJS.ErrnoException).code !== 'EPERM';
+  }
 }
 
 /**
@@ -36,16 +55,19 @@ export async function takeLease(
     [id],
   );
   const found = await client.query<LeaseRow>(
-    `SELECT manifest, fence, holder, host, generation,
+    `SELECT manifest, fence, holder, host, generation, lease_until,
             (holder IS NOT NULL AND lease_until > now()) AS live
        FROM sms_send.campaigns WHERE id = $1 FOR UPDATE`,
     [id],
   );
   const row = found.rows[0]!;
   if (row.live) {
+    const gone = goneFromHere(row.holder);
     throw new LockedError(
       `campaign ${id} is held by another run (${row.holder ?? 'unknown'}${what === '' ? '' : `, ${what}`}); nothing was sent. ` +
-        'Its hold ends when that run does, or once it has not been renewed for the lease.',
+        (gone
+          ? `That run is gone from this host (killed): its hold lasts until its lease runs out, at ${row.lease_until?.toISOString() ?? '?'}; run this again then.`
+          : 'Its hold ends when that run does, or once it has not been renewed for the lease.'),
     );
   }
   const { holder, host } = holderName();

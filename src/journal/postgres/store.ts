@@ -25,7 +25,7 @@ import { claimInDatabase, inspectInDatabase } from './claim.js';
 import type { ClaimPlace } from './place.js';
 import { Database, databaseError, guarded, sqlState } from './connect.js';
 import { readDatabaseJournal, removeReadings } from './journal.js';
-import { Lease, takeLease } from './lease.js';
+import { goneFromHere, Lease, takeLease } from './lease.js';
 import { ensureSchema, schemaRefused } from './schema.js';
 import { maskUserInfo } from '../../shared/url.js';
 
@@ -40,7 +40,9 @@ interface CampaignRow {
   id: string;
   manifest: Manifest;
   host: string | null;
+  holder: string | null;
   live: boolean;
+  lease_until: Date | null;
   generation: number;
 }
 
@@ -139,7 +141,7 @@ export class DatabaseStore implements CampaignStore {
   list(): Promise<CampaignEntry[]> {
     return this.using(async (db) => {
       const result = await db.query<CampaignRow>(
-        `SELECT id, manifest, host, generation, (holder IS NOT NULL AND lease_until > now()) AS live
+        `SELECT id, manifest, host, holder, lease_until, generation, (holder IS NOT NULL AND lease_until > now()) AS live
            FROM sms_send.campaigns WHERE manifest IS NOT NULL`,
       );
       return result.rows
@@ -151,7 +153,7 @@ export class DatabaseStore implements CampaignStore {
   campaign(id: string): Promise<CampaignEntry | undefined> {
     return this.using(async (db) => {
       const result = await db.query<CampaignRow>(
-        `SELECT id, manifest, host, generation, (holder IS NOT NULL AND lease_until > now()) AS live
+        `SELECT id, manifest, host, holder, lease_until, generation, (holder IS NOT NULL AND lease_until > now()) AS live
            FROM sms_send.campaigns WHERE id = $1 AND manifest IS NOT NULL`,
         [id],
       );
@@ -161,9 +163,11 @@ export class DatabaseStore implements CampaignStore {
 
   private entryOf(row: CampaignRow): CampaignEntry {
     const { manifest } = row;
-    // A campaign marked running whose lease no one renews was killed: it is interrupted.
+    // A campaign marked running whose lease no one renews was killed: it is interrupted; so is
+    // one whose run on this host is gone, though its lease still keeps other runs out.
+    const gone = row.live && goneFromHere(row.holder);
     const status: CampaignStatus =
-      manifest.status === 'running' && !row.live ? 'interrupted' : manifest.status;
+      manifest.status === 'running' && (!row.live || gone) ? 'interrupted' : manifest.status;
     return {
       manifest,
       status,
@@ -171,6 +175,7 @@ export class DatabaseStore implements CampaignStore {
       localDir: this.localFolder(row.id),
       counts: manifest.counts,
       ...(row.host === null ? {} : { host: row.host }),
+      ...(gone && row.lease_until ? { goneUntil: row.lease_until.toISOString() } : {}),
     };
   }
 
