@@ -7,6 +7,10 @@
 // docs/benchmark.md#budgets. The simulator runs in a process of its own and is not counted.
 // --memory-limit=MiB runs each measured run inside a memory cgroup of that size (as root), as a
 // container or a small VPS gives: rows say whether the kernel killed a run for memory.
+// At 1,000,000 records and below, the send, the kill and the two resumes run again with the state
+// in PostgreSQL (a server of the bench's own, fsync on), each campaign against a simulator of its
+// own that books every MessageId: 0 sent twice, and the memory and time beside the folder's.
+// --skip-postgres leaves them out.
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
@@ -20,12 +24,16 @@ import {
   startSimulator,
   writeCampaign,
 } from './children.js';
+import { startPostgres } from './postgres-server.js';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const sizesArg = args.find((a) => a.startsWith('--scale='));
 const sizes = sizesArg ? sizesArg.slice(8).split(',').map(Number) : [1_000_000, 10_000_000];
 const KILL_AT = 0.4;
+/** The largest campaign the PostgreSQL rows run (DESIGN's budget is at a million). */
+const POSTGRES_UP_TO = 1_000_000;
+const postgres = !args.includes('--skip-postgres');
 const limitArg = args.find((a) => a.startsWith('--memory-limit='));
 const memoryLimitMb = limitArg ? Number(limitArg.slice('--memory-limit='.length)) : undefined;
 if (memoryLimitMb !== undefined && !(memoryLimitMb > 0)) {
@@ -141,6 +149,92 @@ async function runSize(node, records, simulator) {
 }
 
 /**
+ * The same runs with the state in PostgreSQL: the send, a send killed at 40% and its --resume, and
+ * --resume of the finished campaign. Each campaign goes to a simulator of its own that books every
+ * MessageId, and the rows say how many it accepted twice.
+ */
+async function runPostgres(node, records, server) {
+  const input = join(out, `scale-${records}.csv`);
+  const tag = `${node.version}-${records}-pg`;
+  const opts = { node: node.path, memoryLimitMb };
+  const rows = [];
+  const reports = [join(out, `send-${tag}.report.csv`), join(out, `killed-${tag}.report.csv`)];
+  const stateDirs = [join(out, `state-send-${tag}`), join(out, `state-killed-${tag}`)];
+  const [sent, killed] = await Promise.all([ledgered(`sent-${tag}`), ledgered(`killed-${tag}`)]);
+  try {
+    const env = { SMS_SEND_STATE_URL: await server.database() };
+    const killedEnv = { SMS_SEND_STATE_URL: await server.database() };
+    const args = (sim, report) => sendArgv(input, sim.url, 4, report);
+    const row = async (what, run, sim) => ({
+      node: node.version,
+      records,
+      run: `${what} (PostgreSQL)`,
+      wallS: round(run.ms / 1000, 1),
+      cpuUsPerRecord: round(run.cpuUs / records, 2),
+      peakRssMb: round(run.rssMb),
+      journalBytesPerRecord: null,
+      ...(sim ? { twice: (await sim.stats()).duplicates } : {}),
+      ...(run.code !== undefined && run.code !== 0 ? { exitCode: run.code } : {}),
+      ...(memoryLimitMb === undefined ? {} : { memoryLimitMb, oomKilled: run.oomKilled === true }),
+    });
+    say(`  Node.js ${node.version}, ${fmt(records)} records, state in PostgreSQL: send…`);
+    const send = await measure(`send-${tag}`, args(sent, reports[0]), {
+      ...opts,
+      stateDir: stateDirs[0],
+      env,
+    });
+    rows.push(await row('send', send, sent));
+    const whole = await fileSize(reports[0]);
+    say(`  Node.js ${node.version}, ${fmt(records)} records, state in PostgreSQL: killed at 40%…`);
+    const kill = await measure(`killed-${tag}`, args(killed, reports[1]), {
+      ...opts,
+      stateDir: stateDirs[1],
+      env: killedEnv,
+      killWhen: async () => (await fileSize(reports[1])) >= whole * KILL_AT,
+    });
+    rows.push(await row('send, killed at 40%', kill));
+    // The killed run's lease runs out (30 s by default) before another run may take it over.
+    await new Promise((resolve) => setTimeout(resolve, 31_000));
+    say(`  Node.js ${node.version}, ${fmt(records)} records, state in PostgreSQL: --resume…`);
+    const resume = await measure(`resume-${tag}`, [...args(killed, reports[1]), '--resume'], {
+      ...opts,
+      stateDir: stateDirs[1],
+      env: killedEnv,
+      exitCodes: [1],
+      mayFail: true,
+    });
+    rows.push(await row('--resume after the kill', resume, killed));
+    say(
+      `  Node.js ${node.version}, ${fmt(records)} records, state in PostgreSQL: --resume, finished…`,
+    );
+    const again = await measure(`finished-${tag}`, [...args(sent, reports[0]), '--resume'], {
+      ...opts,
+      stateDir: stateDirs[0],
+      env,
+      exitCodes: [1, 2],
+      mayFail: true,
+    });
+    rows.push(await row('--resume, finished', again, sent));
+  } finally {
+    sent.stop();
+    killed.stop();
+    for (const path of [...reports, ...stateDirs]) await rm(path, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+/** A simulator of a campaign's own, booking every MessageId it accepts (its /stats counts them). */
+async function ledgered(label) {
+  const simulator = await startSimulator(['--ledger', join(out, `${label}.ledger.ndjson`)]);
+  return {
+    ...simulator,
+    async stats() {
+      return (await fetch(`${simulator.url}/stats`)).json();
+    },
+  };
+}
+
+/**
  * The memory and journal budgets, judged on each Node.js line's rows: inside a memory limit,
  * every run at the largest size finishes, never killed for memory; without one, peak RSS grows
  * at most 10 bytes a record from the smallest size to the largest.
@@ -179,6 +273,13 @@ function judge(rows) {
           met: b.firstRequestS <= allowed,
         });
       }
+      if (b?.twice !== undefined) {
+        budgets.push({
+          budget: `${run}, Node.js ${version}: no message the simulator accepted twice`,
+          measured: b.twice,
+          met: b.twice === 0,
+        });
+      }
       // A killed run's journal is a campaign's 40%; a finished one's was judged with its send.
       const whole = run === 'send' || run === '--resume after the kill';
       if (whole && b?.journalBytesPerRecord !== null && b?.journalBytesPerRecord !== undefined) {
@@ -188,6 +289,36 @@ function judge(rows) {
           met: b.journalBytesPerRecord <= 40,
         });
       }
+    }
+  }
+  return [...budgets, ...judgePostgres(rows)];
+}
+
+/**
+ * PostgreSQL's budgets, at the largest size it ran: every run finishes inside the memory limit
+ * (with one), and the resume after a kill takes at most 1.5× the state directory's.
+ */
+function judgePostgres(rows) {
+  const budgets = [];
+  const pg = rows.filter((r) => r.run.endsWith('(PostgreSQL)'));
+  const big = Math.max(...pg.map((r) => r.records));
+  for (const r of pg.filter((row) => row.records === big)) {
+    if (memoryLimitMb !== undefined) {
+      budgets.push({
+        budget: `${r.run}, Node.js ${r.node}: finishes inside ${memoryLimitMb} MiB at ${fmt(big)} records, never killed for memory`,
+        measured: r.oomKilled ? 'killed for memory' : `peak ${r.peakRssMb} MB`,
+        met: !r.oomKilled && r.exitCode === undefined,
+      });
+    }
+    const folder = rows.find(
+      (f) => f.node === r.node && f.records === big && f.run === r.run.replace(' (PostgreSQL)', ''),
+    );
+    if (r.run.startsWith('--resume after the kill') && folder) {
+      budgets.push({
+        budget: `${r.run}, Node.js ${r.node}: within 1.5× the state directory's time at ${fmt(big)} records`,
+        measured: round(r.wallS / folder.wallS, 2),
+        met: r.wallS <= 1.5 * folder.wallS,
+      });
     }
   }
   return budgets;
@@ -203,6 +334,7 @@ function print(result) {
     'peak RSS',
     'journal B/record',
     'first request',
+    'sent twice',
     ...(memoryLimitMb === undefined ? [] : [`in ${memoryLimitMb} MiB`]),
   ];
   const table = [head];
@@ -216,6 +348,7 @@ function print(result) {
       `${r.peakRssMb} MB`,
       r.journalBytesPerRecord === null ? '' : r.journalBytesPerRecord.toFixed(1),
       r.firstRequestS === undefined ? '' : `${r.firstRequestS.toFixed(2)} s`,
+      r.twice === undefined ? '' : String(r.twice),
       ...(memoryLimitMb === undefined ? [] : [r.oomKilled ? 'killed for memory' : 'finished']),
     ]);
   }
@@ -247,12 +380,19 @@ say(
 );
 const rows = [];
 const simulator = await startSimulator();
+const server = postgres ? await startPostgres({ durable: true }) : undefined;
 try {
   for (const node of [{ version: process.version }, ...lines.nodes]) {
-    for (const records of sizes) rows.push(...(await runSize(node, records, simulator)));
+    for (const records of sizes) {
+      rows.push(...(await runSize(node, records, simulator)));
+      if (server && records <= POSTGRES_UP_TO) {
+        rows.push(...(await runPostgres(node, records, server)));
+      }
+    }
   }
 } finally {
   simulator.stop();
+  await server?.stop();
   await rm(out, { recursive: true, force: true });
 }
 const result = {

@@ -242,7 +242,10 @@ describe('a fleet of hosts sharing one PostgreSQL', () => {
     const gone = (await look('a', 'show', live!.id)) as Listed & { goneUntil: string | null };
     expect(gone.status).toBe('interrupted');
     expect(gone.goneUntil).not.toBeNull();
-    expect(await listed('c')).toMatchObject([{ status: 'running', counts: null }]);
+    // Elsewhere it cannot be known: running until its lease runs out, then interrupted.
+    const [elsewhere] = await listed('c');
+    expect(elsewhere!.counts).toBeNull();
+    expect(['running', 'interrupted']).toContain(elsewhere!.status);
     await checkFinished('b', await finishOn('b', stateUrl));
     const [done] = await listed('c');
     const doneShown = (await look('c', 'show', live!.id)) as Listed;
