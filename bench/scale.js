@@ -243,7 +243,9 @@ function judge(rows) {
   const budgets = [];
   const [small, big] = [Math.min(...sizes), Math.max(...sizes)];
   for (const version of new Set(rows.map((r) => r.node))) {
-    for (const run of new Set(rows.map((r) => r.run))) {
+    // PostgreSQL's rows are judged by judgePostgres, at the size they ran.
+    const runs = rows.map((r) => r.run).filter((run) => !run.endsWith('(PostgreSQL)'));
+    for (const run of new Set(runs)) {
       const at = (n) => rows.find((r) => r.node === version && r.run === run && r.records === n);
       const [a, b] = [at(small), at(big)];
       if (b && memoryLimitMb !== undefined) {
@@ -307,7 +309,8 @@ function judgePostgres(rows) {
       budgets.push({
         budget: `${r.run}, Node.js ${r.node}: finishes inside ${memoryLimitMb} MiB at ${fmt(big)} records, never killed for memory`,
         measured: r.oomKilled ? 'killed for memory' : `peak ${r.peakRssMb} MB`,
-        met: !r.oomKilled && r.exitCode === undefined,
+        // A resume after a kill ends with exit 1: what was in flight at the kill is unknown.
+        met: !r.oomKilled && (r.exitCode === undefined || r.run.startsWith('--resume after')),
       });
     }
     const folder = rows.find(

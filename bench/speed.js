@@ -31,6 +31,8 @@ const bigRecords = args.includes('--skip-million')
       (args.find((a) => a.startsWith('--rss-records=')) ?? '--rss-records=1000000').split('=')[1],
     );
 const CONCURRENCIES = [4, 8];
+/** The batch sizes the PostgreSQL state is measured at: the default, and ten times the requests. */
+const POSTGRES_BATCHES = [100, 10];
 // With --json, stdout carries only the document; progress goes to stderr.
 const say = (line) => (json ? process.stderr : process.stdout).write(`${line}\n`);
 
@@ -166,9 +168,6 @@ try {
 } finally {
   simulator.stop();
 }
-
-/** The batch sizes the PostgreSQL state is measured at: the default, and ten times the requests. */
-const POSTGRES_BATCHES = [100, 10];
 
 /**
  * sms-send at concurrency 4 with its campaign state in PostgreSQL (a server of its own, on this

@@ -89,12 +89,19 @@ export class DatabaseJournal implements JournalSink {
       this.held.push(text);
       return Promise.resolve();
     }
+    if (keep) {
+      // An answer (or a `posted` line) is held until its statement commits, and the run goes on
+      // meanwhile, as the state directory's journal goes on without syncing it: the next intent
+      // is committed after it, so a run never has more than a batch a worker whose answer a kill
+      // could lose (it is then unknown, never sent again). A `posted` line waits for the next
+      // statement: a statement of its own would cost a third of the journal's round trips.
+      this.pending.push({ line: text, keep, resolve: noop, reject: noop });
+      if (line.t !== 'posted') this.flushing ??= this.flush();
+      return Promise.resolve();
+    }
     return new Promise((resolve, reject) => {
       this.pending.push({ line: text, keep, resolve, reject });
-      // A `posted` line waits for the next statement: its loss (a killed run) only leaves its
-      // batch "recorded, not known to have left", and a statement of its own would cost a third
-      // of the journal's round trips.
-      if (line.t !== 'posted') this.flushing ??= this.flush();
+      this.flushing ??= this.flush();
     });
   }
 
@@ -247,3 +254,5 @@ export async function removeReadings(dir: string): Promise<void> {
     if (name.startsWith(`journal-${process.pid}-`)) await rm(join(dir, name), { force: true });
   }
 }
+
+function noop(): void {}
