@@ -89,8 +89,8 @@ export interface SummaryJson {
   report: string;
   /** The host whose run wrote `report`, when another host's did (a finished campaign's, on --once). */
   reportHost?: string;
-  /** This host's file at the report path the run named, partial: a run here did not finish. */
-  partialReport?: string;
+  /** This host's file at the report path the run named, which is not the campaign's report. */
+  staleReport?: string;
   simulated: boolean;
   /** The gateway could not be used (exit 3). */
   stoppedReason?: string;
@@ -225,7 +225,7 @@ export function summaryDocument<Extra extends object = object>(
   if (run.left) document.summary.stateLeft = run.left;
   const elsewhere = result.reportElsewhere;
   if (elsewhere?.host) document.summary.reportHost = elsewhere.host;
-  if (elsewhere?.partialHere) document.summary.partialReport = elsewhere.partialHere;
+  if (elsewhere?.staleHere) document.summary.staleReport = elsewhere.staleHere;
   if (windowClosed) {
     document.summary.windowClosed = {
       window: windowClosed.window,

@@ -105,6 +105,9 @@ function stateLeftText(result: CampaignResult): string {
   const left = run.left;
   if (!left && run.stopped?.storeDown) {
     // The database could not be read back: what this run counted is all the stop knows.
+    if (answeredByThisRun(result) === 0) {
+      return 'nothing was sent by this run; --resume sends the campaign once the database answers';
+    }
     return (
       `this run counted ${countsText(result.summary.byOutcome)} of ` +
       `${plural(result.summary.total, 'record')}, ${groupDigits(run.notSent)} of them not sent; ` +
@@ -142,6 +145,14 @@ function stateLeftText(result: CampaignResult): string {
         'its MessageId and TransactionId (stateLeft.lost in --json) to keep: --resume reports them unknown'
       : '';
   return parts.join(', ') + lostText;
+}
+
+/** Records this run itself posted: answered, or unknown (not those earlier runs settled). */
+function answeredByThisRun(result: CampaignResult): number {
+  const { accepted, rejected, unknown } = result.summary.byOutcome;
+  const earlier = result.run.resumed;
+  const before = earlier ? earlier.fromJournal + earlier.inFlight + earlier.unposted : 0;
+  return accepted + rejected + unknown - before;
 }
 
 /** `1-100, 301, 305-310`, the first ten ranges and a count of the rest. */

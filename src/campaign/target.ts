@@ -6,7 +6,7 @@ import type { GatewayClient } from '../gateway/client.js';
 import { readFile } from 'node:fs/promises';
 import { proxyFor } from '../gateway/proxy.js';
 import { describeSystemError, UsageError } from '../shared/errors.js';
-import { maskUserInfo } from '../shared/url.js';
+import { maskUrl } from '../shared/url.js';
 import type { DeliveryReportOptions, Simulator, SimulatorOptions } from '../simulator/index.js';
 
 /** The caller's choice of gateway: the built-in simulator, or the endpoint (plain http refused unless allowed). */
@@ -195,7 +195,7 @@ export async function openGateway(
     client,
     label: simulator ? 'built-in simulator' : endpoint!,
     simulated: simulator !== undefined,
-    sentTo: simulator ? 'simulator' : maskUserInfo(endpoint!),
+    sentTo: simulator ? 'simulator' : maskUrl(endpoint!),
     async close({ abort = false } = {}) {
       if (abort) await client.destroy();
       else await client.close();

@@ -56,12 +56,12 @@ export interface CampaignResult {
 /**
  * Where a finished campaign's complete report is (`report`, the summary's), when it is not the
  * file the run named on this host: on `host` when another host wrote it; this host's file at the
- * run's report path (`partialHere`) is then a run's that did not finish the campaign.
+ * run's report path (`staleHere`) is then not the campaign's report.
  */
 export interface ReportElsewhere {
   report: string;
   host?: string;
-  partialHere?: string;
+  staleHere?: string;
 }
 
 /** What prepareCampaign needs to build a follow-up campaign instead of a campaign of its own. */

@@ -74,16 +74,42 @@ export function currentInvocation(packageName: string, argv: readonly string[]):
  * password in a URL (a proxy's) is masked: these lines land in cron mail and CI logs.
  */
 export function commandFor(invocation: Invocation, next: Omit<NextStep, 'say'>): string {
-  const word = (arg: string) => shellWord(maskUserInfo(arg));
   if (next.args) return commandText(programOf(invocation), next.args);
   const drop = new Set([...(next.drop ?? []), ...(next.add ?? [])]);
-  const args = invocation.args.filter((arg) => !drop.has(arg));
-  return [invocation.program, ...args.map(word), ...(next.add ?? [])].join(' ');
+  const args = shownArgs(invocation.args).filter((arg) => !drop.has(arg));
+  return [invocation.program, ...args.map(shellWord), ...(next.add ?? [])].join(' ');
+}
+
+/**
+ * A command line's arguments as output shows them: a URL setting's value (`--state-url`,
+ * `--proxy`, `--endpoint`) masked whole as the setting shows it, valid or not; any other word
+ * only where a `scheme://user:pass@` stands in it, so a template or a value is printed as typed.
+ */
+export function shownArgs(args: readonly string[]): string[] {
+  const urls = urlFlags();
+  return args.map((arg, i) => {
+    const [name, ...value] = arg.split('=');
+    const shown = urls.get(name!);
+    if (shown && value.length > 0) return `${name}=${shown(value.join('='))}`;
+    const flag = urls.get(args[i - 1]!);
+    return flag ? flag(arg) : maskUserInfo(arg);
+  });
+}
+
+/** The flags whose value is a URL, and how each setting shows its value. */
+function urlFlags(): Map<string, (value: string) => string> {
+  const flags = new Map<string, (value: string) => string>();
+  for (const key of SETTING_KEYS) {
+    const spec: SettingSpec = SETTINGS[key];
+    const [name] = (spec.flag ?? '').split(' ');
+    if (name && spec.shown) flags.set(name, spec.shown);
+  }
+  return flags;
 }
 
 /** Under a command whose URL password was masked: how to run it all the same. */
 export function maskedNote(command: string): string {
-  return command.includes('***@')
+  return command.includes('***@') || command.includes('password=***')
     ? '\n  (a password in a URL is shown as ***: type it in again, or keep the URL in its ' +
         'environment variable (SMS_SEND_PROXY, SMS_SEND_STATE_URL) or the config file, which ' +
         'the command then need not carry)'
@@ -95,12 +121,12 @@ export function maskedNote(command: string): string {
  * campaigns' state is: another command written for them carries them, or it would look elsewhere.
  */
 export function programOf(invocation: Invocation): Program {
-  const state = flagsOf(invocation.args, stateFlags());
+  const flags = stateFlags();
+  const state = shownArgs(flagsOf(invocation.args, flags));
   const carry: string[][] = [];
   for (let i = 0; i < state.length; i++) {
     const arg = state[i]!;
-    const withValue = stateFlags().get(arg) === true;
-    carry.push(withValue ? [arg, state[++i]!] : [arg]);
+    carry.push(flags.get(arg) === true ? [arg, state[++i]!] : [arg]);
   }
   return { name: invocation.program, carry };
 }
@@ -142,7 +168,7 @@ function gatewayFlags(): Map<string, boolean> {
  * `--simulate`, `--config`, `--state-dir` …), for a follow-up command that must go there too.
  */
 export function gatewayArgs(args: readonly string[]): string[] {
-  return flagsOf(args, gatewayFlags());
+  return shownArgs(flagsOf(args, gatewayFlags()));
 }
 
 /** The arguments that are `flags` (with the value each takes), in their order. */

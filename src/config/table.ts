@@ -16,7 +16,7 @@ import { checkValidityFormat } from '../message/validity.js';
 import { canonicalTimeZone, parseDateTime, parseDays, parseHours } from '../shared/window.js';
 import { isPlainObject } from '../shared/plain-object.js';
 import { parseDuration } from '../shared/duration.js';
-import { maskUserInfo } from '../shared/url.js';
+import { maskUrl } from '../shared/url.js';
 import type { PricePerSegment } from '../message/cost.js';
 
 /** Where a setting shows in help and in `sms-send config`. */
@@ -145,6 +145,7 @@ export const SETTINGS = {
     help: 'gateway base URL, e.g. https://smsgw.intele.no/pushsms/rest',
     group: 'gateway',
     schema: v.pipe(v.string(), v.url('must be an absolute URL such as https://host/path')),
+    shown: maskUrl,
   }),
   proxy: spec({
     flag: '--proxy <url>',
@@ -156,7 +157,7 @@ export const SETTINGS = {
       v.url('must be a URL such as http://proxy.example:3128'),
       v.check((url) => /^https?:\/\//i.test(url), 'must be an http:// or https:// proxy URL'),
     ),
-    shown: maskUserInfo,
+    shown: maskUrl,
   }),
   caFile: spec({
     flag: '--ca-file <path>',
@@ -417,7 +418,7 @@ export const SETTINGS = {
         'must be a postgres:// URL such as postgres://sms@db.example/sms',
       ),
     ),
-    shown: maskUserInfo,
+    shown: maskUrl,
   }),
   lease: spec({
     flag: '--lease <duration>',

@@ -8,7 +8,7 @@ import type { Proxy } from './proxy.js';
 import { answerOf, type Answer } from './outcome.js';
 import { redactor, type Redact } from './redact.js';
 import { OPERATION_PATH, type RestSmsRequest } from './types.js';
-import { maskUserInfo } from '../shared/url.js';
+import { maskUrl } from '../shared/url.js';
 import type { Clock } from '../shared/clock.js';
 
 export interface ClientOptions {
@@ -74,7 +74,7 @@ export class GatewayClient {
     this.path = `${url.pathname.replace(/\/+$/, '')}${OPERATION_PATH}${url.search}`;
     this.origin = url.origin;
     this.pool = openDispatcher({ ...options, endpoint: url });
-    this.proxy = options.proxy && `${maskUserInfo(options.proxy.url)} (${options.proxy.from})`;
+    this.proxy = options.proxy && `${maskUrl(options.proxy.url)} (${options.proxy.from})`;
     this.redactText = redactor(options.username, options.password);
     // Typed, so the wire names are checked; the Messages array is appended per batch.
     const credentials: Omit<RestSmsRequest, 'Messages'> = {

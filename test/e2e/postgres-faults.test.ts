@@ -178,7 +178,9 @@ describe('a run taken over', () => {
     expect(woken.code, woken.stderr).toBe(4);
     expect(woken.stderr).toMatch(/another run took campaign \S+ over/);
     expect(woken.stderr).not.toMatch(/room|database .* did not/);
-    expect(sim.ledger).toHaveLength(before);
+    // Woken, it may post only what it had recorded before the pause (docs/fleet.md): a batch of
+    // 10 for each of its 4 workers at most.
+    expect(sim.ledger.length - before).toBeLessThanOrEqual(4 * 10);
     expect(findDuplicates(sim.ledger)).toEqual([]);
   }, 60_000);
 });

@@ -13,7 +13,7 @@ import { startPostgres, type Postgres } from '../helpers/postgres.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { waitFor } from '../helpers/reliability.js';
 
-const RECORDS = 400;
+const RECORDS = 2_000;
 
 let server: Postgres;
 beforeAll(async () => {

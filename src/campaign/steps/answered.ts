@@ -58,7 +58,7 @@ export async function answersFromManifest(
 /**
  * Where a finished campaign's report is, when it is not the file at `reportPath` on this host: the
  * newest run wrote it, on its host (every pod of a fleet may name the same path). This host's file
- * at that path is then partial when a run of the campaign here wrote it and did not finish.
+ * at that path, one a run of the campaign named, is then not its report.
  */
 async function reportElsewhere(
   manifest: Manifest,
@@ -70,8 +70,8 @@ async function reportElsewhere(
   const host =
     manifest.host !== undefined && manifest.host !== hostname() ? manifest.host : undefined;
   if (report === here && host === undefined) return undefined;
-  const partial = manifest.reports.includes(here) && (await isFile(here));
-  return { report, ...(host ? { host } : {}), ...(partial ? { partialHere: here } : {}) };
+  const stale = manifest.reports.includes(here) && (await isFile(here));
+  return { report, ...(host ? { host } : {}), ...(stale ? { staleHere: here } : {}) };
 }
 
 /** The result a finished campaign's manifest gives: its summary again, nothing sent. */

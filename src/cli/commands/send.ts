@@ -18,9 +18,8 @@ import { gatewayAccess } from '../../campaign/target.js';
 import type { PlannedCampaign } from '../../campaign/types.js';
 import { redactor } from '../../gateway/redact.js';
 import { windowState } from '../../shared/window.js';
-import { maskUserInfo } from '../../shared/url.js';
 import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
-import { programOf, type Invocation } from '../invocation.js';
+import { programOf, shownArgs, type Invocation } from '../invocation.js';
 import { colorFor } from '../ui/color.js';
 import { confirm } from '../ui/confirm.js';
 import { endRun } from '../ui/ending.js';
@@ -109,7 +108,7 @@ export async function sendFromCommand(
 
 /** The command line as the user ran it, for the page: credentials in it masked. */
 function commandLine(settings: Settings): string {
-  const words = ['sms-send', ...process.argv.slice(2)].map((w) => shellWord(maskUserInfo(w)));
+  const words = ['sms-send', ...shownArgs(process.argv.slice(2))].map(shellWord);
   const line = words.join(' ');
   return settings.username !== undefined && settings.password !== undefined
     ? redactor(settings.username, settings.password)(line)

@@ -79,10 +79,10 @@ export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: Chalk
     const on = elsewhere?.host ? ` (on host ${elsewhere.host}, whose run finished it)` : '';
     lines.push(`  ${c.dim('report')}    ${summary.reportPath}${on}`);
   }
-  if (elsewhere?.partialHere) {
+  if (elsewhere?.staleHere) {
     lines.push(
       c.yellow(
-        `  ${c.dim('')}          this host's ${elsewhere.partialHere} is partial: a run here wrote it and did not finish the campaign`,
+        `  ${c.dim('')}          this host's ${elsewhere.staleHere} is not the campaign's report`,
       ),
     );
   }

@@ -20,7 +20,8 @@ import type { StoredState } from '../decide.js';
 import { emptyJournalState } from '../journal.js';
 import type { Manifest } from '../state.js';
 import { HoldLostError } from '../store.js';
-import { guarded, type Database } from './connect.js';
+import type { Database } from './connect.js';
+import { guarded } from './failures.js';
 import { DatabaseJournal, readDatabaseJournal, removeReadings } from './journal.js';
 import { Lease, takeLease } from './lease.js';
 import type { ClaimPlace } from './place.js';
@@ -140,10 +141,7 @@ async function letGo(db: Database, lease: Lease, remove: boolean): Promise<void>
       [lease.id, lease.fence],
     );
   }
-  await db.query(
-    'UPDATE sms_send.campaigns SET holder = NULL, lease_until = NULL WHERE id = $1 AND fence = $2::bigint',
-    [lease.id, lease.fence],
-  );
+  await lease.release();
 }
 
 function databaseClaim(

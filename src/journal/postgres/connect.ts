@@ -1,10 +1,14 @@
 // The database a state URL names: a pool of connections through node-postgres (loaded only here,
 // only when a state URL is given). Every statement passes through here, so a failure of the
-// database is named as the database's, and this host's own failures (its disk) stay its own.
+// database is known as the database's (failures.ts names it), and this host's own failures (its
+// disk) stay its own.
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { Pool, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import { plainWords } from '../../gateway/words.js';
-import { describeSystemError, StateStoreError, systemErrorCode } from '../../shared/errors.js';
-import { maskUserInfo } from '../../shared/url.js';
+import { describeSystemError, systemErrorCode } from '../../shared/errors.js';
+import { maskUrl } from '../../shared/url.js';
 
 /** At most this many connections per run: the journal's, the lease's renewal, and one to read. */
 const CONNECTIONS = 3;
@@ -51,7 +55,7 @@ export class Database implements Queries {
     private readonly pool: Pool,
     /** The URL as output names it: its password masked. */
     readonly where: string,
-    /** Whether the URL or PGPASSWORD gave a password. */
+    /** Whether the URL, PGPASSWORD or a password file gave a password (as far as can be seen). */
     readonly passwordGiven: boolean,
   ) {}
 
@@ -74,8 +78,7 @@ export class Database implements Queries {
     // An idle connection the server or the network drops is an error on the pool, not a crash:
     // the next statement reports its own failure.
     pool.on('error', () => undefined);
-    const password = URL.canParse(url) && new URL(url).password !== '';
-    return new Database(pool, maskUserInfo(url), password || Boolean(process.env.PGPASSWORD));
+    return new Database(pool, maskUrl(url), passwordGiven(url));
   }
 
   async query<R extends QueryResultRow = QueryResultRow>(
@@ -137,76 +140,12 @@ export function sqlState(error: unknown): string | undefined {
   return error instanceof DatabaseFailure ? error.sqlState : sqlStateOf(error);
 }
 
-/** Why a database refuses the settings whatever the moment: retrying them does not help. */
-const REFUSALS: Record<string, (db: Database, why: string) => [string, string]> = {
-  // invalid_password, invalid_authorization_specification (no such role, no pg_hba entry)
-  '28P01': credentials,
-  '28000': credentials,
-  // invalid_catalog_name
-  '3D000': (db, why) => [
-    `the campaign state database ${db.where} does not exist (${why})`,
-    'Create it (CREATE DATABASE … OWNER <user>), or name an existing one in the state URL.',
-  ],
-};
-
-function credentials(db: Database, why: string): [string, string] {
-  return [
-    `the campaign state database ${db.where} refused the credentials (${why})`,
-    db.passwordGiven
-      ? 'Check the user and password the state URL gives (or PGUSER and PGPASSWORD): the same ones are refused again.'
-      : 'No password was given: put it in the URL SMS_SEND_STATE_URL or the config file holds, or in PGPASSWORD.',
-  ];
-}
-
-/** The driver's words when the server asks for a password and none was given. */
-const NO_PASSWORD = /client password must be a string|password must be a string/i;
-
-/** TLS settings the server or its certificate does not match: the same URL fails again. */
-const TLS_REFUSED =
-  /does not support SSL|self[- ]signed certificate|unable to verify|certificate has expired|Hostname\/IP does not match/i;
-
-/**
- * What a failure of the database means, in its words: the settings refused (credentials, a
- * database that does not exist, TLS that does not match: retrying does not help), or the database
- * did not answer (unreachable, cut off, restarting, a statement timed out: the same command may
- * pass later). Anything else (this host's disk, sms-send's own errors) passes as it is.
- */
-export function databaseError(error: unknown, db: Database): unknown {
-  if (!(error instanceof DatabaseFailure)) return error;
-  const why = error.message;
-  const refusal = error.sqlState && REFUSALS[error.sqlState];
-  if (refusal) {
-    const [message, advice] = refusal(db, why);
-    return new StateStoreError(message, true, advice, { cause: error });
-  }
-  if (NO_PASSWORD.test(why)) {
-    const [message, advice] = credentials(db, 'it asks for a password and none was given');
-    return new StateStoreError(message, true, advice, { cause: error });
-  }
-  if (TLS_REFUSED.test(why)) {
-    return new StateStoreError(
-      `the campaign state database ${db.where} could not be reached over TLS as its URL asks (${why})`,
-      true,
-      "Check the URL's sslmode and sslrootcert against the server's certificate.",
-      { cause: error },
-    );
-  }
-  return new StateStoreError(
-    `the campaign state database ${db.where} did not answer (${why})`,
-    false,
-    DATABASE_DOWN_ADVICE,
-    { cause: error },
-  );
-}
-
-/** What to do about a database that did not answer. */
-export const DATABASE_DOWN_ADVICE = 'Run it again once the database answers.';
-
-/** `work`, a failure of the database named as databaseError says. */
-export async function guarded<T>(db: Database, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw databaseError(error, db);
-  }
+/** Whether a password reaches the server: in the URL (or its `password=`), PGPASSWORD, a file. */
+function passwordGiven(url: string): boolean {
+  if (process.env['PGPASSWORD'] || process.env['PGPASSFILE']) return true;
+  if (!URL.canParse(url)) return false;
+  const parsed = new URL(url);
+  if (parsed.password !== '' || parsed.searchParams.has('password')) return true;
+  // node-postgres reads ~/.pgpass when no password is given: whether it holds one is unknown.
+  return existsSync(join(homedir(), '.pgpass'));
 }

@@ -12,7 +12,8 @@ import {
   type JournalSink,
   type JournalState,
 } from '../journal.js';
-import { databaseError, type Database, type Queries } from './connect.js';
+import type { Database, Queries } from './connect.js';
+import { databaseError } from './failures.js';
 import { HoldLostError } from '../store.js';
 import type { Lease } from './lease.js';
 
@@ -91,10 +92,11 @@ export class DatabaseJournal implements JournalSink {
     }
     if (keep) {
       // An answer (or a `posted` line) is held until its statement commits, and the run goes on
-      // meanwhile, as the state directory's journal goes on without syncing it: the next intent
-      // is committed after it, so a run never has more than a batch a worker whose answer a kill
-      // could lose (it is then unknown, never sent again). A `posted` line waits for the next
-      // statement: a statement of its own would cost a third of the journal's round trips.
+      // meanwhile, as the state directory's journal goes on without syncing it: statements go
+      // one at a time, in order, and none after a failure, so the next intent commits only after
+      // it, and a worker never has more than one batch whose answer a kill could lose (it is
+      // then unknown, never sent again). A `posted` line waits for the next statement: one of
+      // its own would cost a third of the journal's round trips.
       this.pending.push({ line: text, keep, resolve: noop, reject: noop });
       if (line.t !== 'posted') this.flushing ??= this.flush();
       return Promise.resolve();
@@ -115,6 +117,12 @@ export class DatabaseJournal implements JournalSink {
     while (this.pending.length > 0) {
       const group = this.pending;
       this.pending = [];
+      // Once a statement failed, nothing more is written: a later intent committed while an
+      // earlier answer is only held would leave its worker two batches a kill could lose.
+      if (this.failure) {
+        this.setAside(group);
+        continue;
+      }
       try {
         await appendLines(
           this.db,
@@ -123,16 +131,25 @@ export class DatabaseJournal implements JournalSink {
         );
         for (const p of group) p.resolve();
       } catch (error) {
-        this.failed ??= await heldElsewhere(this.db, this.lease, error);
-        for (const p of group) {
-          if (p.keep) {
-            this.held.push(p.line);
-            p.resolve();
-          } else p.reject(this.failed);
-        }
+        // Failed at once, before its cause is asked for: what is appended meanwhile is refused.
+        const first = this.failed === undefined;
+        this.failed ??= error instanceof Error ? error : new Error(String(error));
+        const named = await heldElsewhere(this.db, this.lease, error);
+        if (first) this.failed = named;
+        this.setAside(group);
       }
     }
     this.flushing = undefined;
+  }
+
+  /** Lines no statement will write now: answers held for rewrite(), intents refused. */
+  private setAside(group: readonly Pending[]): void {
+    for (const p of group) {
+      if (p.keep) {
+        this.held.push(p.line);
+        p.resolve();
+      } else p.reject(this.failure);
+    }
   }
 
   unrecorded(): JournalLine[] {
@@ -142,9 +159,10 @@ export class DatabaseJournal implements JournalSink {
   async rewrite(): Promise<boolean> {
     await this.drain();
     if (this.held.length === 0) return true;
+    const lines = [...this.held];
     try {
-      await appendLines(this.db, this.lease, this.held);
-      this.held = [];
+      await appendLines(this.db, this.lease, lines);
+      this.held.splice(0, lines.length);
       return true;
     } catch {
       return false;
@@ -183,7 +201,7 @@ export class DatabaseJournal implements JournalSink {
 async function heldElsewhere(db: Database, lease: Lease, error: unknown): Promise<Error> {
   if (error instanceof HoldLostError) return error;
   if (await takenOver(db, lease)) return lease.failure!;
-  const failure = databaseError(error, db);
+  const failure = await databaseError(error, db);
   return failure instanceof Error ? failure : new Error(String(failure));
 }
 

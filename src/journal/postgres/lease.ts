@@ -1,11 +1,13 @@
 // A campaign held by one run among every host: a lease with a fencing number that grows at every
 // takeover. The database's clock alone says when a lease has run out; every write of the holder
 // checks its number, so a run whose lease was taken over writes nothing more, whatever its clock.
+import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { monotonicClock } from '../../shared/clock.js';
 import { LockedError, StateStoreError } from '../../shared/errors.js';
 import { HoldLostError } from '../store.js';
-import { DATABASE_DOWN_ADVICE, type Database, type Queries } from './connect.js';
+import type { Database, Queries } from './connect.js';
+import { DATABASE_DOWN_ADVICE } from './failures.js';
 
 export interface LeaseRow {
   manifest: unknown;
@@ -17,9 +19,25 @@ export interface LeaseRow {
   generation: number;
 }
 
-/** Who this run is, as other hosts see it while it holds a campaign. */
+/**
+ * Who this run is, as other hosts see it while it holds a campaign: its host, its pid, and the pid
+ * namespace the pid is in (containers on one host may share its name, not their pids).
+ */
 export function holderName(): { holder: string; host: string } {
-  return { holder: `${hostname()} pid ${process.pid}`, host: hostname() };
+  const ns = pidNamespace();
+  return {
+    holder: `${hostname()} pid ${process.pid}${ns === undefined ? '' : ` ns ${ns}`}`,
+    host: hostname(),
+  };
+}
+
+/** This process's pid namespace (Linux), or undefined where it cannot be read. */
+function pidNamespace(): string | undefined {
+  try {
+    return /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))?.[1];
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -27,8 +45,10 @@ export function holderName(): { holder: string; host: string } {
  * a holder on another host cannot be looked at, and is taken to live.
  */
 export function goneFromHere(holder: string | null): boolean {
-  const match = /^(.*) pid (\d+)$/.exec(holder ?? '');
+  const match = /^(.*) pid (\d+)(?: ns (\d+))?$/.exec(holder ?? '');
   if (!match || match[1] !== hostname()) return false;
+  // A pid is looked up only in the namespace it was given in.
+  if (match[3] === undefined || match[3] !== pidNamespace()) return false;
   const pid = Number(match[2]);
   if (pid === process.pid) return false;
   try {
@@ -156,5 +176,14 @@ export class Lease {
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
+  }
+
+  /** Stops renewing and gives the campaign up, if this run still holds it. */
+  async release(): Promise<void> {
+    this.stop();
+    await this.db.query(
+      'UPDATE sms_send.campaigns SET holder = NULL, lease_until = NULL WHERE id = $1 AND fence = $2::bigint',
+      [this.id, this.fence],
+    );
   }
 }

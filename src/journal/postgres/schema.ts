@@ -1,6 +1,6 @@
 // sms-send's tables in a schema of their own (`sms_send`), made on first use and versioned: a newer
 // sms-send moves them forward, an older one refuses a schema it does not know.
-import { StateStoreError, UsageError } from '../../shared/errors.js';
+import { UsageError } from '../../shared/errors.js';
 import { sqlState, type Database, type Queries } from './connect.js';
 
 /** The schema's version this sms-send reads and writes. */
@@ -89,40 +89,4 @@ function newerSchema(found: number): UsageError {
       `knows version ${SCHEMA_VERSION}: run the newer sms-send that wrote it. Nothing was sent.`,
     'state-version',
   );
-}
-
-/**
- * The refusal of a user who may not make or use the schema (SQLSTATE 42501), with the grant that
- * lets it: the right to create the schema, or, where another user made it, that user's grant.
- */
-export async function schemaRefused(db: Database, error: unknown): Promise<StateStoreError> {
-  const found = await db
-    .query<{ user: string; database: string; owner: string | null }>(
-      `SELECT current_user AS user, current_database() AS database,
-              (SELECT nspowner::regrole::text FROM pg_namespace WHERE nspname = 'sms_send') AS owner`,
-    )
-    .catch(() => undefined);
-  const { user = '<user>', database = '<database>', owner = null } = found?.rows[0] ?? {};
-  const to = identifier(user);
-  const advice =
-    owner === null
-      ? `GRANT CREATE ON DATABASE ${identifier(database)} TO ${to}, or CREATE SCHEMA sms_send ` +
-        `AUTHORIZATION ${to}, run by an administrator.`
-      : `The schema sms_send belongs to ${owner}: run every host as ${owner}, or have ${owner} ` +
-        `grant its use: GRANT USAGE ON SCHEMA sms_send TO ${to}; GRANT SELECT, INSERT, UPDATE, ` +
-        `DELETE ON ALL TABLES IN SCHEMA sms_send TO ${to}; GRANT USAGE ON ALL SEQUENCES IN ` +
-        `SCHEMA sms_send TO ${to}.`;
-  const what = owner === null ? "create sms-send's schema" : "use sms-send's schema";
-  const why = error instanceof Error ? error.message : String(error);
-  return new StateStoreError(
-    `the campaign state database ${db.where} does not let ${user} ${what} (${why})`,
-    true,
-    advice,
-    { cause: error, code: 'state-permission' },
-  );
-}
-
-/** A name as SQL takes it: quoted unless it is plain lower case. */
-function identifier(name: string): string {
-  return /^[a-z_][a-z0-9_$]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
 }

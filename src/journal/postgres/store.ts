@@ -23,11 +23,12 @@ import {
 import type { CampaignStore } from '../store.js';
 import { claimInDatabase, inspectInDatabase } from './claim.js';
 import type { ClaimPlace } from './place.js';
-import { Database, databaseError, guarded, sqlState } from './connect.js';
+import { Database } from './connect.js';
+import { databaseError, guarded } from './failures.js';
 import { readDatabaseJournal, removeReadings } from './journal.js';
 import { goneFromHere, Lease, takeLease } from './lease.js';
-import { ensureSchema, schemaRefused } from './schema.js';
-import { maskUserInfo } from '../../shared/url.js';
+import { ensureSchema } from './schema.js';
+import { maskUrl } from '../../shared/url.js';
 
 export interface DatabaseSettings {
   stateUrl: string;
@@ -56,7 +57,7 @@ export class DatabaseStore implements CampaignStore {
   private readonly readInto = new Set<string>();
 
   constructor(private readonly settings: DatabaseSettings) {
-    this.where = maskUserInfo(settings.stateUrl);
+    this.where = maskUrl(settings.stateUrl);
   }
 
   /** The database, connected and its schema made, once; a failure says what it means (exit 2 or 6). */
@@ -66,10 +67,9 @@ export class DatabaseStore implements CampaignStore {
       try {
         await ensureSchema(db);
       } catch (error) {
-        const refused =
-          sqlState(error) === '42501' ? await schemaRefused(db, error) : databaseError(error, db);
+        const named = await databaseError(error, db);
         await db.end();
-        throw refused;
+        throw named;
       }
       return db;
     })();
@@ -126,15 +126,7 @@ export class DatabaseStore implements CampaignStore {
     return this.using(async (db) => {
       const taken = await db.transaction((tx) => takeLease(tx, id, this.settings.leaseMs, what));
       const lease = new Lease(db, id, taken.fence, this.settings.leaseMs);
-      return {
-        async release() {
-          lease.stop();
-          await db.query(
-            'UPDATE sms_send.campaigns SET holder = NULL, lease_until = NULL WHERE id = $1 AND fence = $2::bigint',
-            [id, taken.fence],
-          );
-        },
-      };
+      return { release: () => guarded(db, () => lease.release()) };
     });
   }
 
