@@ -102,3 +102,47 @@ describe('kill -9 and --resume with the state in PostgreSQL, the journal past a 
     },
   );
 });
+
+describe('Ctrl-C with the state in PostgreSQL, the journal past a page', () => {
+  it('batch size 1: exit 130, and the --resume it prints (its state URL masked) finishes, nothing twice', async () => {
+    const records = 2500;
+    const stateUrl = (await server.database()).replace('postgres@', 'postgres:pg-secret@');
+    const input = join(dir.path, 'campaign.csv');
+    await writeCampaignCsv(input, records);
+    const env = {
+      SMS_SEND_STATE_DIR: join(dir.path, 'state'),
+      SMS_SEND_USERNAME: 'u',
+      SMS_SEND_PASSWORD: 'p',
+    };
+    const args = [
+      input,
+      ...['--endpoint', sim.url, '--state-url', stateUrl, '--batch-size', '1'],
+      ...['--concurrency', String(CONCURRENCY), '--yes'],
+    ];
+    const child = startCli(args, { cwd: dir.path, env });
+    children.push(child);
+    const ended = collect(child);
+    await waitFor(() => sim.ledger.length >= 2000 || child.exitCode !== null, '2,000 accepted');
+    child.kill('SIGINT');
+    const stopped = await ended;
+    expect(stopped.code, stopped.stderr).toBe(130);
+    expect(
+      await journalLines(stateUrl.replace('postgres:pg-secret@', 'postgres@')),
+    ).toBeGreaterThan(JOURNAL_PAGE);
+    expect(stopped.stdout + stopped.stderr).not.toContain('pg-secret');
+    const line = /Finish the campaign with:\n {2}(?:npx )?sms-send (.+)\n/.exec(stopped.stderr);
+    expect(line, stopped.stderr).not.toBeNull();
+    // As printed, the masked password typed in again, as its note says.
+    const argv = line![1]!
+      .split(' ')
+      .map((word) => word.replace(/^'(.*)'$/, '$1').replace('***@', 'postgres:pg-secret@'));
+    expect(argv).toContain('--resume');
+    const resumed = await collect(startCli(argv, { cwd: dir.path, env }));
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(findDuplicates(sim.ledger)).toEqual([]);
+    expect(sim.ledger).toHaveLength(records);
+    const rows = parseCsv(await readFile(join(dir.path, 'campaign.report.csv'), 'utf8'));
+    expect(promiseBreaches(rows, records, sim.ledger)).toEqual([]);
+    expect(countOutcomes(rows)).toEqual({ accepted: records });
+  }, 60_000);
+});
