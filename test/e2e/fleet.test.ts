@@ -216,7 +216,7 @@ describe('a fleet of hosts sharing one PostgreSQL', () => {
   it('campaigns and campaigns show agree on a live, a killed and a finished run; a run gone from its host is said to be', async () => {
     // Slow answers: the run is still sending while the test looks.
     await useScale({ records: 300, batch: 10 });
-    await freshSimulator(150);
+    await freshSimulator(500);
     const stateUrl = await server.database();
     const look = async (on: string, ...args: string[]) => {
       const result = await collect(

@@ -395,9 +395,7 @@ function loopGateway(
     await journal.append(line).catch((error: unknown) => {
       throw stateWriteError(error);
     });
-    // A write that failed since, of another batch, stops this one too: no batch leaves while an
-    // earlier answer is held only in memory.
-    if (journal.failure || !journal.mayPost()) throw stateWriteError(journal.failure);
+    if (!journal.mayPost()) throw stateWriteError(journal.failure);
   };
   const recorded = async (line: JournalLine) => {
     await journal.append(line).catch(noop);
