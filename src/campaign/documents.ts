@@ -44,6 +44,8 @@ export interface PlanJson extends Pick<
   | 'skipped'
   | 'suppressed'
   | 'suppressedByList'
+  | 'sentBy'
+  | 'alreadySent'
   | 'batches'
   | 'batchSize'
   | 'segments'
@@ -81,6 +83,8 @@ export interface SummaryJson {
   total: number;
   byOutcome: Record<Outcome, number>;
   suppressed?: number;
+  /** Of the skipped, those left out by --skip-sent-by. */
+  sentBefore?: number;
   byStatusCode: Record<string, { count: number; description: string }>;
   /** ISO 8601. */
   startedAt: string;
@@ -122,6 +126,8 @@ export function planJson(plan: Plan, campaign: string): { plan: PlanJson } {
       skipped: plan.skipped,
       suppressed: plan.suppressed,
       suppressedByList: plan.suppressedByList,
+      sentBy: plan.sentBy,
+      alreadySent: plan.alreadySent,
       batches: plan.batches,
       batchSize: plan.batchSize,
       segments: plan.segments,
@@ -190,6 +196,7 @@ export function summaryJson(
       total: summary.total,
       byOutcome: summary.byOutcome,
       ...(summary.suppressed ? { suppressed: summary.suppressed } : {}),
+      ...(summary.sentBefore ? { sentBefore: summary.sentBefore } : {}),
       byStatusCode: summary.byStatusCode,
       startedAt: new Date(summary.startedAt).toISOString(),
       durationMs: summary.durationMs,

@@ -28,6 +28,11 @@ export interface CampaignChoices {
   delimiter?: string;
   limit?: number;
   dedupe?: boolean;
+  /**
+   * Campaigns (IDs, or their start) whose recipients this one leaves out: every one they, or their
+   * follow-ups, accepted or may have sent. Part of the campaign's identity.
+   */
+  skipSentBy?: readonly string[];
   skipInvalid?: boolean;
   /** `--report`, with {date}, {time} and {name} still to fill. */
   report?: string;

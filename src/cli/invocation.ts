@@ -107,8 +107,19 @@ function urlFlags(): Map<string, (value: string) => string> {
   return flags;
 }
 
+/**
+ * Under a command printed for the user: how to run it all the same where its URL password was
+ * masked, and that the same records must be piped in again where it reads standard input.
+ */
+export function commandNotes(command: string): string {
+  const stdin = command.split(' ').includes('-')
+    ? '\n  (it reads standard input: pipe the same records in again, or name their file)'
+    : '';
+  return maskedNote(command) + stdin;
+}
+
 /** Under a command whose URL password was masked: how to run it all the same. */
-export function maskedNote(command: string): string {
+function maskedNote(command: string): string {
   return command.includes('***@') || command.includes('password=***')
     ? '\n  (a password in a URL is shown as ***: type it in again, or keep the URL in its ' +
         'environment variable (SMS_SEND_PROXY, SMS_SEND_STATE_URL) or the config file, which ' +

@@ -159,11 +159,12 @@ function refusal(
 ): UsageError {
   const report = manifest.reports.at(-1);
   if (status === 'finished') {
-    const failed = manifest.counts.failed;
+    const { failed, skipped, accepted, unknown } = manifest.counts;
+    if (manifest.limit !== undefined && skipped > 0) return pilotRefusal(manifest);
     const error = new UsageError(
       `campaign ${manifest.id} was already sent on ${day(manifest)}: ` +
         `${countsText(manifest.counts)}; report ${report ?? '(none)'}. Nothing was sent. ` +
-        `--force sends it all again${twice(manifest.counts.accepted)}` +
+        `--force sends it all again${twice(accepted + unknown)}` +
         (failed > 0
           ? `; --resume sends only its ${groupDigits(failed)} failed records again.`
           : '.'),
@@ -194,6 +195,29 @@ function refusal(
 const FINISH_IT = { say: 'Finish it', add: ['--resume'], drop: ['--force'] };
 
 /**
+ * A campaign sent with --limit (a pilot), refused when sent again: what --limit left out is sent
+ * by --skip-sent-by as a campaign of its own, or by --resume, which takes the campaign on past its
+ * limit; neither sends what the pilot sent.
+ */
+function pilotRefusal(manifest: Manifest): UsageError {
+  const { skipped, accepted, unknown } = manifest.counts;
+  const error = new UsageError(
+    `campaign ${manifest.id} was sent on ${day(manifest)} with --limit ${manifest.limit}: ` +
+      `${countsText(manifest.counts)} (--limit is not part of what the campaign is: the same ` +
+      `content is the same campaign). Nothing was sent. --skip-sent-by ${manifest.id} sends ` +
+      `the ${plural(skipped, 'record')} it left out as a campaign of its own; --resume takes ` +
+      `this one on past its limit (--resume --limit N to N); --force sends it all again` +
+      `${twice(accepted + unknown)}.`,
+    'already-sent',
+  );
+  return leadingTo(error, {
+    say: 'Send what the pilot left out',
+    add: ['--skip-sent-by', manifest.id],
+    drop: ['--force'],
+  });
+}
+
+/**
  * The refusal of a campaign whose last run was killed, or stopped because its state could not be
  * written: counted from its journal and, once `fromReport` answers are taken into the journal from
  * the report (the way its --resume takes them), as that resume will find it.
@@ -222,7 +246,7 @@ function unfinished(
   const what = manifest.rehearsal ? 'rehearsal' : 'campaign';
   const force = manifest.rehearsal
     ? 'or --force to start the rehearsal afresh (its messages went to a simulator only)'
-    : `or --force to send it all again${twice(settled.accepted ?? 0)}`;
+    : `or --force to send it all again${twice(sentOrMaybe(settled))}`;
   return (
     `${what} ${manifest.id} was ${status}${why} on ${day(manifest)}: ` +
     `${settledText(settled, fromReport)} of ${groupDigits(manifest.records)} records; ` +
@@ -249,9 +273,19 @@ function settledText(counts: Record<string, number>, fromReport: number): string
   );
 }
 
-/** `, and its 3,000 accepted messages would go twice`: what --force costs, said where it is offered. */
-function twice(accepted: number): string {
-  return accepted > 0 ? `, and its ${plural(accepted, 'accepted message')} would go twice` : '';
+/** `, and 3,000 messages it sent or may have sent … would go twice`: what --force costs, said where it is offered. */
+/** Records a campaign's counts say were accepted, or may have been: unknown, or in flight. */
+function sentOrMaybe(counts: Record<string, number>): number {
+  return ['accepted', 'unknown', SENT_NO_ANSWER, UNPOSTED].reduce(
+    (n, k) => n + (counts[k] ?? 0),
+    0,
+  );
+}
+
+function twice(sent: number): string {
+  return sent > 0
+    ? `, and ${plural(sent, 'message')} it sent or may have sent (accepted or unknown) would go twice`
+    : '';
 }
 
 const SENT_NO_ANSWER = 'sent without an answer';

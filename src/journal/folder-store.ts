@@ -11,9 +11,10 @@ import {
 } from './claim.js';
 import { dlrSecrets, dlrSecretsVersion, loadDlrSecret } from './dlr-secret.js';
 import { InputDigests } from './input-digests.js';
-import { acquireLock, type Lock } from './lock.js';
-import { rehearsalOf } from './rehearsal.js';
+import { acquireLock } from './lock.js';
+import { moveReportAside, rehearsalOf } from './rehearsal.js';
 import { recordConfirmed } from './settle.js';
+import { sentFromFolder, type SentTo } from './sent.js';
 import {
   campaignDetail,
   campaignEntry,
@@ -25,7 +26,7 @@ import {
   type CampaignDetail,
   type CampaignEntry,
 } from './state.js';
-import type { CampaignStore } from './store.js';
+import type { CampaignStore, Held } from './store.js';
 import type { UsageError } from '../shared/errors.js';
 
 export class FolderStore implements CampaignStore {
@@ -47,8 +48,12 @@ export class FolderStore implements CampaignStore {
     return inspectCampaign(this.stateDir, options);
   }
 
-  hold(id: string, what: string): Promise<Lock> {
-    return acquireLock(campaignPaths(this.stateDir, id).lock, what);
+  async hold(id: string, what: string): Promise<Held> {
+    const lock = await acquireLock(campaignPaths(this.stateDir, id).lock, what);
+    return {
+      release: () => lock.release(),
+      moveReport: (report) => moveReportAside(this.stateDir, id, report),
+    };
   }
 
   list(): Promise<CampaignEntry[]> {
@@ -65,6 +70,10 @@ export class FolderStore implements CampaignStore {
 
   detail(entry: CampaignEntry): Promise<CampaignDetail> {
     return campaignDetail(this.stateDir, entry);
+  }
+
+  sentTo(id: string): Promise<SentTo> {
+    return sentFromFolder(campaignPaths(this.stateDir, id).dir);
   }
 
   prune(before: Date): Promise<string[]> {

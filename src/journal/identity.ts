@@ -24,6 +24,8 @@ export interface CampaignShape {
    * when on (true): a campaign without it keeps the ID it had before the flag existed.
    */
   gsmNormalize?: true;
+  /** Campaigns whose recipients are left out (--skip-sent-by), their IDs sorted; set when given. */
+  skipSentBy?: string[];
 }
 
 export interface CampaignIdentity {

@@ -32,8 +32,12 @@ export async function archiveJournal(path: string, at: number): Promise<void> {
 
 export type JournalLine =
   | { t: 'start'; v: number; campaign: string; run: number; at: string }
-  /** A batch about to be sent: its rows as ranges. */
-  | { t: 'batch'; b: string; r: Ranges }
+  /**
+   * A batch about to be sent: its rows as ranges, and their recipients (MSISDN digits, comma
+   * separated, in row order), so any host can tell whom a campaign may have sent to
+   * (`--skip-sent-by`) from its journal alone.
+   */
+  | { t: 'batch'; b: string; r: Ranges; to?: string }
   /** The batch's request was written whole: it left for the gateway. */
   | { t: 'posted'; b: string }
   /** The batch's last attempt surely did not reach the gateway: it is not in flight. */
@@ -136,9 +140,20 @@ export class JournalWriter implements JournalSink {
   }
 }
 
-/** The batch's rows, sorted: the send loop takes them in order, and ranges need them so. */
-export function batchLine(batch: string, rows: readonly number[]): JournalLine {
-  return { t: 'batch', b: batch, r: rangesOf([...new Set(rows)].sort((p, q) => p - q)) };
+/**
+ * The batch's rows, sorted (the send loop takes them in order, and ranges need them so), with the
+ * recipient of each when given (`recipients[i]` is `rows[i]`'s).
+ */
+export function batchLine(
+  batch: string,
+  rows: readonly number[],
+  recipients?: readonly string[],
+): JournalLine {
+  const to = new Map(rows.map((row, i) => [row, recipients?.[i] ?? '']));
+  const sorted = [...to.keys()].sort((p, q) => p - q);
+  const line: JournalLine = { t: 'batch', b: batch, r: rangesOf(sorted) };
+  if (recipients) line.to = sorted.map((row) => to.get(row)).join(',');
+  return line;
 }
 
 export function resultLine(batch: string, rows: readonly SettledResult[]): JournalLine {

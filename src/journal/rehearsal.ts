@@ -9,6 +9,7 @@ import { exists, listIfExists } from '../shared/files.js';
 import {
   campaignPaths,
   listCampaigns,
+  readManifest,
   writeManifest,
   type CampaignPaths,
   type Manifest,
@@ -55,13 +56,42 @@ export async function rehearsalOf(
 }
 
 /** A free name for a rehearsal's report set aside: `<name>.rehearsal.<ext>`, `.rehearsal-2` … */
-export async function rehearsalReportName(path: string): Promise<string> {
+export function rehearsalReportName(path: string): Promise<string> {
+  return asideName(path, 'rehearsal');
+}
+
+/**
+ * A free name for a report set aside, with `tag` (a rehearsal's, or its campaign's ID) in it:
+ * `<name>.<tag>.report.<ext>`, `<name>.<tag>-2.report.<ext>` …
+ */
+export async function asideName(path: string, tag: string): Promise<string> {
   const ext = extname(path);
   const stem = path.slice(0, path.length - ext.length).replace(/\.report$/, '');
   let moved = '';
   for (let n = 1; moved === '' || (await exists(moved)); n++) {
-    moved = `${stem}.rehearsal${n === 1 ? '' : `-${n}`}${ext === '' ? '' : `.report${ext}`}`;
+    moved = `${stem}.${tag}${n === 1 ? '' : `-${n}`}${ext === '' ? '' : `.report${ext}`}`;
   }
+  return moved;
+}
+
+/**
+ * Sets a held campaign's report aside, under a name with its ID: the report renamed, and its
+ * manifest told so, so `report ID` reads that campaign's own rows. The new name, or undefined when
+ * it has no such report. The caller holds the campaign's lock.
+ */
+export async function moveReportAside(
+  stateDir: string,
+  id: string,
+  report: string,
+): Promise<string | undefined> {
+  const paths = campaignPaths(stateDir, id);
+  const manifest = await readManifest(paths.manifest);
+  const path = resolve(report);
+  if (!manifest?.reports.includes(path)) return undefined;
+  const moved = await asideName(path, id);
+  await renameFile(path, moved);
+  const reports = manifest.reports.map((r) => (r === path ? moved : r));
+  await writeManifest(paths.manifest, { ...manifest, reports });
   return moved;
 }
 

@@ -66,6 +66,11 @@ export interface Manifest {
    * that host (every pod of a fleet may name the same path).
    */
   host?: string;
+  /**
+   * The --limit the newest run was sent with: not part of the campaign's identity, so a --resume
+   * with another limit (or none) goes on to the records it left out.
+   */
+  limit?: number;
 }
 
 /** A price per segment and the currency it is in, as the settings gave them to a run. */

@@ -7,6 +7,7 @@ import type { UsageError } from '../shared/errors.js';
 import type { RowResult } from '../message/outcome.js';
 import type { Claim, ClaimOptions, Inspected } from './claim.js';
 import type { InputDigests } from './input-digests.js';
+import type { SentTo } from './sent.js';
 import type { Lock } from './lock.js';
 import type { CampaignDetail, CampaignEntry } from './state.js';
 
@@ -18,6 +19,16 @@ export class HoldLostError extends Error {
   constructor(id: string) {
     super(`another run took campaign ${id} over`);
   }
+}
+
+/** A campaign held by a run that is not its own, and what that run may change of it. */
+export interface Held extends Lock {
+  /**
+   * Sets the campaign's report at `report` aside (the holder writes its own there): renamed with
+   * the campaign's ID, and its manifest told so, so its own rows stay its own. The new name, or
+   * undefined when the campaign wrote no such report.
+   */
+  moveReport(report: string): Promise<string | undefined>;
 }
 
 export interface CampaignStore {
@@ -32,8 +43,11 @@ export interface CampaignStore {
   claim(options: ClaimOptions): Promise<Claim>;
   /** What a claim would meet, looked at without taking anything (a dry run). */
   inspect(options: ClaimOptions): Promise<Inspected>;
-  /** Holds a campaign without touching its state: a follow-up holds its original while it runs. */
-  hold(id: string, what: string): Promise<Lock>;
+  /**
+   * Holds a campaign for a run that is not its own (a follow-up holds its original, a run its
+   * --skip-sent-by campaigns): exit 4 while another run holds it.
+   */
+  hold(id: string, what: string): Promise<Held>;
   /** Every campaign, newest first, from what each recorded of itself (no journal is read). */
   list(): Promise<CampaignEntry[]>;
   /** A campaign by its exact ID, if the store has it. */
@@ -42,6 +56,9 @@ export interface CampaignStore {
   find(id: string): Promise<CampaignEntry>;
   /** One campaign in full: a running or killed one counted from its journal. */
   detail(entry: CampaignEntry): Promise<CampaignDetail>;
+  /** Whom a campaign may have sent to, from its journals (every run's): see sent.ts. */
+  sentTo(id: string): Promise<SentTo>;
+
   /** Removes what finished before `before`; unfinished campaigns stay. Returns the IDs removed. */
   prune(before: Date): Promise<string[]>;
   /** The campaign (a rehearsal) that wrote a report, if one did. */

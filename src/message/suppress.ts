@@ -34,6 +34,14 @@ export function suppressedReason(list: string): string {
 /** How every suppressed record's reason begins, for the counts of a report's rows. */
 export const SUPPRESSED_PREFIX = 'suppressed (';
 
+/** The report's reason for a record left out by --skip-sent-by: `sent by campaign 94600b…`. */
+export function sentByReason(campaign: string): string {
+  return `${SENT_BY_PREFIX}${campaign}`;
+}
+
+/** How every such reason begins, for the counts of a report's rows. */
+export const SENT_BY_PREFIX = 'sent by campaign ';
+
 /** The problems shown in the exit-2 message; the rest are counted. */
 export const MAX_LISTED_PROBLEMS = 20;
 
@@ -241,7 +249,8 @@ class Problems {
 }
 
 /** Whether a sorted array holds a value. */
-function holds(sorted: Float64Array, value: number): boolean {
+/** Whether `sorted` holds `value`: found by halving. */
+export function holds(sorted: Float64Array, value: number): boolean {
   let low = 0;
   let high = sorted.length - 1;
   while (low <= high) {

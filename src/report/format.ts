@@ -172,7 +172,8 @@ export const FORMATS = {
 const ALL = Object.keys(FORMATS) as ReportFormat[];
 const READABLE = ALL.filter((format): format is ReadableFormat => format !== 'junit');
 
-function formatOf(path: string): ReportFormat | undefined {
+/** The format a report's extension names, if any. */
+export function formatOf(path: string): ReportFormat | undefined {
   const ext = extname(path).toLowerCase();
   return ALL.find((format) => (FORMATS[format].extensions as readonly string[]).includes(ext));
 }

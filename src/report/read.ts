@@ -3,7 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { isDelivered } from './delivery-status.js';
 import { UsageError } from '../shared/errors.js';
 import { openForReading } from '../shared/files.js';
-import { FORMATS, readableFormat, type ReadableFormat, type ReadRow } from './format.js';
+import { FORMATS, formatOf, readableFormat, type ReadableFormat, type ReadRow } from './format.js';
 import { OUTCOMES, type Outcome } from '../message/outcome.js';
 import { Tally } from './summary.js';
 
@@ -37,6 +37,8 @@ export interface ReportCounts {
   byOutcome: Record<Outcome, number>;
   /** Of the skipped rows, those whose recipient was on a suppression list. */
   suppressed: number;
+  /** Of the skipped rows, those a campaign named with --skip-sent-by may have sent to. */
+  sentBefore: number;
   /** StatusCode → count, with the first description seen for it. */
   byStatusCode: Record<string, { count: number; description: string }>;
   /** deliveryStatus → count, over the rows that have one. */
@@ -72,6 +74,7 @@ export async function summarizeReport(path: string, visit?: RowVisitor): Promise
     total: 0,
     byOutcome: tally.byOutcome,
     suppressed: 0,
+    sentBefore: 0,
     byStatusCode: tally.byStatusCode,
     byDeliveryStatus: {},
     delivered: 0,
@@ -112,6 +115,7 @@ export async function summarizeReport(path: string, visit?: RowVisitor): Promise
     visit?.(values);
   }
   counts.suppressed = tally.suppressed;
+  counts.sentBefore = tally.sentBefore;
   // A report edited by hand may have a few odd rows; one with no row sms-send could have written
   // is something else (the campaign's input, say).
   if (counts.total + counts.unreadable > 0 && counts.otherOutcome === counts.total) {
@@ -122,4 +126,33 @@ export async function summarizeReport(path: string, visit?: RowVisitor): Promise
 
 function notAReport(path: string, why: string): UsageError {
   return new UsageError(`${path} is not an sms-send report: ${why}`, 'not-a-report');
+}
+
+/**
+ * Whether a file is one sms-send writes as a report (or empty): what --force may replace. Its
+ * first entry decides: a CSV header or a row with an outcome column; a JUnit report its suites.
+ */
+export async function isReport(path: string): Promise<boolean> {
+  try {
+    if (formatOf(path) === 'junit') return /<testsuites?\b/.test(await readFirstBytes(path));
+    for await (const entry of readReport(path)) {
+      if (entry.kind === 'header') return entry.columns.includes('outcome');
+      if (entry.kind === 'row') return OUTCOMES.includes(entry.values['outcome'] as Outcome);
+      return false;
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function readFirstBytes(path: string): Promise<string> {
+  const handle = await openReportForReading(path);
+  try {
+    const bytes = Buffer.alloc(4096);
+    const { bytesRead } = await handle.read(bytes, 0, bytes.length, 0);
+    return bytes.toString('utf8', 0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }

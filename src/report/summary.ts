@@ -1,7 +1,7 @@
 // Tallies a run as rows arrive: counts by outcome and StatusCode, timing, the exit code it earns.
 import { ExitCode } from '../shared/errors.js';
 import { systemClock, type Clock } from '../shared/clock.js';
-import { SUPPRESSED_PREFIX } from '../message/suppress.js';
+import { SENT_BY_PREFIX, SUPPRESSED_PREFIX } from '../message/suppress.js';
 import { NOT_SENT_PREFIX } from '../send/state.js';
 import { OUTCOMES, type Outcome, type RowResult } from '../message/outcome.js';
 
@@ -10,6 +10,8 @@ export interface RunSummary {
   byOutcome: Record<Outcome, number>;
   /** Of the skipped rows, those whose recipient is on a suppression list. */
   suppressed?: number;
+  /** Of the skipped rows, those a campaign --skip-sent-by names may have sent to. */
+  sentBefore?: number;
   /**
    * Of the skipped rows, those never to be sent (a suppression list, --dedupe, --limit, re-sent by
    * a follow-up), as against those a stop, a Ctrl-C or a closing window left unsent.
@@ -31,6 +33,7 @@ export class Tally {
   readonly byOutcome = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   readonly byStatusCode: RunSummary['byStatusCode'] = {};
   suppressed = 0;
+  sentBefore = 0;
   notToSend = 0;
   /** When this run began sending: the send pass sets it as it starts. */
   startedAt: number;
@@ -57,6 +60,7 @@ export class Tally {
     this.byOutcome[row.outcome]++;
     if (row.outcome === 'skipped') {
       if (row.error?.startsWith(SUPPRESSED_PREFIX)) this.suppressed++;
+      if (row.error?.startsWith(SENT_BY_PREFIX)) this.sentBefore++;
       if (!row.error?.startsWith(NOT_SENT_PREFIX)) this.notToSend++;
     }
     if (row.statusCode !== undefined) {
@@ -87,6 +91,7 @@ export class Tally {
       total: this.total,
       byOutcome: { ...this.byOutcome },
       suppressed: this.suppressed,
+      sentBefore: this.sentBefore,
       notToSend: this.notToSend,
       byStatusCode: structuredClone(this.byStatusCode),
       startedAt: this.startedAt,

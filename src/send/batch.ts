@@ -54,6 +54,7 @@ class BatchTries {
   private readonly json: string[];
   private readonly messageIds: string[];
   private readonly rows: number[];
+  private readonly recipients: string[];
   // Whether the journal holds this batch as sent: written before each attempt, taken back
   // after one that surely did not reach the gateway, so a kill while waiting to retry leaves
   // the batch unsent (sent again on resume), not `unknown`.
@@ -73,6 +74,7 @@ class BatchTries {
     this.json = batch.map((entry) => entry.json);
     this.messageIds = batch.map((entry) => entry.messageId);
     this.rows = batch.map((entry) => entry.row);
+    this.recipients = batch.map((entry) => entry.to);
   }
 
   /**
@@ -84,7 +86,8 @@ class BatchTries {
     const { gateway } = run;
     await run.limiter.acquire(this.batch.length);
     const hooks = gateway.hooks;
-    if (!this.recorded && !(await run.record(() => hooks?.beforeSend?.(this.number, this.rows)))) {
+    const intent = () => hooks?.beforeSend?.(this.number, this.rows, this.recipients);
+    if (!this.recorded && !(await run.record(intent))) {
       return undefined;
     }
     this.recorded = true;

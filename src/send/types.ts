@@ -26,7 +26,8 @@ export interface Poster {
 
 /** Awaited around each request, so a journal can make intent and result durable in order. */
 export interface SendHooks {
-  beforeSend?(batch: number, rows: readonly number[]): Promise<void>;
+  /** A batch about to be sent: its rows, and the recipient of each. */
+  beforeSend?(batch: number, rows: readonly number[], recipients: readonly string[]): Promise<void>;
   /** The request was written whole (not awaited: it is detail, not a condition of sending). */
   posted?(batch: number): void;
   /** The attempt surely did not reach the gateway: the batch is not in flight until sent again. */

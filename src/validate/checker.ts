@@ -3,7 +3,7 @@ import type { InputRecord } from '../input/types.js';
 import { buildMessage, type BuildContext } from '../message/build.js';
 import { analyzeText } from '../message/encoding.js';
 import { planColumns, type ColumnPlan } from '../message/columns.js';
-import { suppressedReason } from '../message/suppress.js';
+import { holds, sentByReason, suppressedReason } from '../message/suppress.js';
 import { DigestSet, digestMessage } from './digest.js';
 import { IdSet } from './ids.js';
 import type { BuiltRecord, CampaignOptions } from './types.js';
@@ -79,6 +79,9 @@ export class RecordChecker {
     if (list !== undefined) {
       return { record, built, skipped: suppressedReason(list), suppressedBy: list };
     }
+    // Before --dedupe and --limit too: what a named campaign may have sent takes no place here.
+    const sentBy = this.sentBy(built.to);
+    if (sentBy !== undefined) return { record, built, skipped: sentByReason(sentBy), sentBy };
     if (this.seen) {
       digestMessage(built.to, built.message.UserData, this.digest);
       if (!this.seen.add(this.digest)) {
@@ -90,8 +93,24 @@ export class RecordChecker {
     if (limit !== undefined && ++this.valid > limit) {
       return { record, built, skipped: `beyond --limit ${limit}` };
     }
-    return { record, built };
+    const seenBy = firstHolding(this.options.seenBy, built.to);
+    return seenBy === undefined ? { record, built } : { record, built, seenBy };
   }
+
+  /** The first campaign --skip-sent-by names that may have sent to `to`. */
+  private sentBy(to: string): string | undefined {
+    return firstHolding(this.options.sentBy, to);
+  }
+}
+
+/** The first of the campaigns whose recipients hold `to`. */
+function firstHolding(
+  lists: readonly { id: string; numbers: Float64Array }[] | undefined,
+  to: string,
+): string | undefined {
+  if (lists === undefined) return undefined;
+  const value = Number(to);
+  return lists.find((list) => holds(list.numbers, value))?.id;
 }
 
 /** The field a row that could not be read is invalid for (docs/input.md#validation-comes-first). */

@@ -94,8 +94,8 @@ export class ParallelReader {
     const parallel = this.options.parallel;
     // Order-dependent options (--limit, --dedupe) and suppression lists (held in typed arrays a
     // worker would need copied) keep the file on this thread.
-    const { limit, dedupe, suppress } = this.options;
-    if (!parallel || limit !== undefined || dedupe || suppress) return 0;
+    const { limit, dedupe, suppress, sentBy, seenBy } = this.options;
+    if (!parallel || limit !== undefined || dedupe || suppress || sentBy || seenBy) return 0;
     // Each worker needs a core of its own beside this thread's: on 2 cores, two workers made a
     // large dry run slower and larger, not faster (docs/input.md#large-inputs).
     return parallel.workers ?? (availableParallelism() >= 4 ? 2 : 0);

@@ -105,6 +105,8 @@ function planOf(
     skipped: part.skipped,
     suppressed: part.suppressed,
     suppressedByList: part.suppressedByList,
+    sentBy: part.sentBy,
+    alreadySent: part.alreadySent,
     fileProblems,
     warnings: fileWarnings,
     malformed: part.malformed,

@@ -53,6 +53,8 @@ export class PlanTally {
       skipped: 0,
       suppressed: 0,
       suppressedByList: {},
+      sentBy: {},
+      alreadySent: {},
       malformed: 0,
       malformedRows: [],
       invalidRecords: [],
@@ -67,7 +69,7 @@ export class PlanTally {
     };
   }
 
-  add({ record, built, skipped, suppressedBy }: BuiltRecord): void {
+  add({ record, built, skipped, suppressedBy, sentBy, seenBy }: BuiltRecord): void {
     const part = this.part;
     part.records++;
     if (skipped !== undefined) {
@@ -76,6 +78,7 @@ export class PlanTally {
         part.suppressed++;
         part.suppressedByList[suppressedBy] = (part.suppressedByList[suppressedBy] ?? 0) + 1;
       }
+      if (sentBy !== undefined) part.sentBy[sentBy] = (part.sentBy[sentBy] ?? 0) + 1;
       return;
     }
     if (!built.ok) {
@@ -83,6 +86,7 @@ export class PlanTally {
       return;
     }
     part.valid++;
+    if (seenBy !== undefined) part.alreadySent[seenBy] = (part.alreadySent[seenBy] ?? 0) + 1;
     const { text, message } = built;
     if (part.samples.length < SAMPLES) {
       part.samples.push({ row: record.row, to: built.to, text: message.UserData });
@@ -131,6 +135,8 @@ export class PlanTally {
     part.skipped += next.skipped;
     part.suppressed += next.suppressed;
     addCounts(part.suppressedByList, next.suppressedByList);
+    addCounts(part.sentBy, next.sentBy);
+    addCounts(part.alreadySent, next.alreadySent);
     part.malformed += next.malformed;
     listUpTo(part.malformedRows, next.malformedRows);
     listUpTo(part.invalidRecords, next.invalidRecords);

@@ -26,6 +26,17 @@ export interface CampaignOptions {
   dedupe?: boolean;
   /** Skip a record whose recipient is on a suppression list (--suppress). */
   suppress?: Suppression;
+  /**
+   * Skip a record whose recipient a named campaign may have sent to (--skip-sent-by): its ID, and
+   * the recipients as sorted MSISDN numbers.
+   */
+  sentBy?: readonly { id: string; numbers: Float64Array }[];
+  /**
+   * Campaigns related to this one (the same input path or report) and whom they may have sent to:
+   * a record to one of those recipients is counted, not left out, so a refusal can say how many
+   * would get a message twice.
+   */
+  seenBy?: readonly { id: string; numbers: Float64Array }[];
   /** --gsm-normalize: texts are sent with look-alikes outside GSM-7 replaced. */
   gsmNormalize?: boolean;
   /** --max-segments: a record whose text needs more is invalid. */
@@ -45,6 +56,10 @@ export interface BuiltRecord {
   skipped?: string;
   /** The suppression list that holds the recipient, when that is why it is skipped. */
   suppressedBy?: string;
+  /** The campaign that may have sent to the recipient, when that is why it is skipped. */
+  sentBy?: string;
+  /** A related campaign that may have sent to the recipient of this record, to be sent. */
+  seenBy?: string;
 }
 
 /**
@@ -118,6 +133,10 @@ export interface PlanCounts {
   suppressed: number;
   /** Suppressed records by the list (base name) that holds the recipient. */
   suppressedByList: Record<string, number>;
+  /** Records left out by --skip-sent-by, by the campaign that may have sent to the recipient. */
+  sentBy: Record<string, number>;
+  /** Records to send whose recipient a related campaign may have sent to, by that campaign. */
+  alreadySent: Record<string, number>;
   /** Of the invalid records, the rows that could not be read (malformed CSV). */
   malformed: number;
   /** The first of those rows in input order (all of them up to the cap). */

@@ -90,9 +90,14 @@ describe('help', () => {
         --skip-invalid                 send the valid records and report invalid ones,
                                        instead of stopping
         --limit <n>                    send only the first N valid records; report the
-                                       rest as skipped
+                                       rest as skipped (not part of the campaign:
+                                       --resume --limit M sends up to M)
         --dedupe                       skip records whose recipient and text repeat an
                                        earlier record
+        --skip-sent-by <campaign>      send this content as a campaign of its own,
+                                       leaving out every recipient that campaign (ID
+                                       or its start; and its follow-ups) accepted or
+                                       may have sent; repeatable
         --strict                       refuse (exit 2) rather than warn for every
                                        {word} in single braces, not only those close
                                        to a column

@@ -177,7 +177,9 @@ describe('--resume only ever continues a campaign that ran', () => {
     const other = await cli([...base, '--from', 'ShopB', '--resume', '--report', 'rs2.csv']);
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('nothing to resume');
-    expect(other.stderr).toContain(`Campaign ${shopA!.id} (finished, started `);
+    expect(other.stderr).toContain(`campaign ${shopA!.id} (finished, `);
+    expect(other.stderr).toContain('by its settings, not its files');
+    expect(other.stderr).toContain('run with exactly the settings it was started with');
     expect(sim!.ledger).toHaveLength(2);
     expect(await readdir(dir.path)).not.toContain('rs2.csv');
   });

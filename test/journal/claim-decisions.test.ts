@@ -66,7 +66,8 @@ describe('refusals, word for word', () => {
       code: 'already-sent',
       message:
         `campaign ${ID} was already sent on 2026-11-22: 3,000 accepted; report (none). ` +
-        'Nothing was sent. --force sends it all again, and its 3,000 accepted messages would go twice.',
+        'Nothing was sent. --force sends it all again, and 3,000 messages it sent or may have ' +
+        'sent (accepted or unknown) would go twice.',
     });
   });
 
@@ -80,7 +81,8 @@ describe('refusals, word for word', () => {
       message:
         `campaign ${ID} was interrupted on 2026-11-21: 1 accepted, 1 rejected of 4,000 records; ` +
         'report /r/first.csv. Nothing was sent. Finish it with --resume (nothing settled is sent ' +
-        'again), or --force to send it all again, and its 1 accepted message would go twice.',
+        'again), or --force to send it all again, and 1 message it sent or may have sent ' +
+        '(accepted or unknown) would go twice.',
     });
   });
 

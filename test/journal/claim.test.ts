@@ -104,8 +104,8 @@ describe('claimCampaign', () => {
       message:
         `campaign ${identity.id} was already sent on 2026-11-22: 3 accepted, 1 failed; ` +
         'report /srv/reports/2026-11-22-tonight.csv. Nothing was sent. --force sends it all ' +
-        'again, and its 3 accepted messages would go twice; --resume sends only its 1 failed ' +
-        'records again.',
+        'again, and 3 messages it sent or may have sent (accepted or unknown) would go twice; ' +
+        '--resume sends only its 1 failed records again.',
     });
     // The refusal released the lock: the next claim is refused the same way, not locked out.
     await expect(claim()).rejects.toMatchObject({ code: 'already-sent' });

@@ -137,7 +137,9 @@ describe('the refusal of a campaign whose last run was killed', () => {
       '2 accepted (2 of them only in the report, where --resume takes them from), ' +
         '1 recorded, not known to have left of 3 records;',
     );
-    expect(recounted.message).toContain('and its 2 accepted messages would go twice.');
+    expect(recounted.message).toContain(
+      'and 3 messages it sent or may have sent (accepted or unknown) would go twice.',
+    );
     expect(recounted.next).toEqual({ say: 'Finish it', add: ['--resume'], drop: ['--force'] });
   });
 });

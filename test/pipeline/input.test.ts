@@ -813,6 +813,8 @@ describe.concurrent('--dry-run plan', () => {
       skipped: 0,
       suppressed: 0,
       suppressedByList: {},
+      sentBy: {},
+      alreadySent: {},
       batches: 4,
       batchSize: 5,
       segments: 31,

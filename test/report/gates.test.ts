@@ -17,6 +17,7 @@ function counts(byOutcome: Partial<Record<Outcome, number>>, delivered = 0): Rep
     total: Object.values(all).reduce((a, b) => a + b, 0),
     byOutcome: all,
     suppressed: 0,
+    sentBefore: 0,
     byStatusCode: {},
     byDeliveryStatus: {},
     delivered,

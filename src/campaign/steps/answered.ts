@@ -46,6 +46,8 @@ export async function answersFromManifest(
     };
   }
   if (!claim?.finished || !manifest?.summary || run.followUp) return undefined;
+  // A --limit it was sent with left records out: another limit (or none) sends them.
+  if (manifest.limit !== run.choices.limit && manifest.counts.skipped > 0) return undefined;
   const { failed, unknown } = manifest.counts;
   if (failed > 0 || (run.choices.retryUnknown && unknown > 0)) return undefined;
   const report = manifest.reports.at(-1);

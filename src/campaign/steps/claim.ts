@@ -1,13 +1,17 @@
 // Step two of a campaign: its state decides whether it may be sent, and what a real run holds while
 // it runs: the campaign's state (claimed), the report's lock, the original's lock for a follow-up,
 // the spool. A dry run looks at the state without taking anything.
+import { readRelatives, relativeNotes } from './relatives.js';
+import { readSkipped, refuseSuperseded, type SentBy } from './skip-sent.js';
 import { resolve as resolvePath } from 'node:path';
 import type { Claim, ClaimOptions, Inspected } from '../../journal/claim.js';
+import type { CampaignStore, Held } from '../../journal/store.js';
 import { acquireLock, lockPath, type Lock } from '../../journal/lock.js';
 import { KilledRunRefusal } from '../../journal/decide.js';
 import type { JournalState } from '../../journal/journal.js';
+import { isReport } from '../../report/read.js';
 import { reportExistsError } from '../../report/writer.js';
-import { unsentStateError } from '../../shared/errors.js';
+import { unsentStateError, UsageError } from '../../shared/errors.js';
 import { exists } from '../../shared/files.js';
 import { SpoolWriter } from '../../validate/spool.js';
 import { holdOriginal } from '../follow-up/index.js';
@@ -26,6 +30,16 @@ export class CampaignHold {
   readonly notes: string[] = [];
   reportLock: Lock | undefined;
   originalLock: Lock | undefined;
+  /** The campaigns --skip-sent-by names, held while this run goes, by ID. */
+  readonly skipHolds = new Map<string, Held>();
+  /** Whom they may have sent to: this run leaves those recipients out. */
+  sentBy: SentBy[] = [];
+  /** Whom the campaign's relatives may have sent to: counted, so a refusal can say how many. */
+  seenBy: SentBy[] = [];
+  /** --resume asked for, and no run of this content is recorded: its relatives say why. */
+  resumedNothing = false;
+  /** A recorded campaign whose report is where this run writes its own: set aside as it starts. */
+  reportOwner: Owner | undefined;
 
   /** The journal to continue from (a --resume), the claim's or, in a dry run, the look's. */
   get journal(): JournalState | undefined {
@@ -55,6 +69,7 @@ export class CampaignHold {
     await release(this.reportLock?.release());
     await release(this.claim?.release());
     await release(this.originalLock?.release());
+    for (const held of this.skipHolds.values()) await release(held.release());
   }
 }
 
@@ -68,15 +83,29 @@ export async function claim(run: CampaignRun, identified: Identified): Promise<C
   const hold = new CampaignHold();
   try {
     if (followUp) {
+      await refuseSuperseded(run, followUp.of.of);
       hold.originalLock = await holdOriginal(store, followUp, run.program);
     }
-    // A report in the way is refused here, before anything is read, unless a rehearsal wrote it:
-    // then it is moved aside when the run starts (Claim.start), never before.
-    const inTheWay = !choices.force && !choices.resume && (await exists(reportPath));
+    // A report in the way is refused here, before anything is read, unless a rehearsal wrote it
+    // (then it is moved aside when the run starts, Claim.start, never before) or a recorded
+    // campaign did (its relative's refusal says so, after validation; sent, it is set aside).
+    const present = await exists(reportPath);
+    // --force and --resume write the report afresh: over a report, never over another file.
+    const replaces = choices.force === true || choices.resume === true;
+    if (present && replaces && !(await isReport(reportPath))) throw notAReport(reportPath);
+    const existing = present && !choices.resume;
+    const inTheWay = existing && !choices.force;
     const rehearsalReport =
       inTheWay && (await store.rehearsalOf(reportPath)) ? reportPath : undefined;
-    hold.claim = await store.claim({ ...(await claimOptions(run, identified)), rehearsalReport });
+    hold.reportOwner = existing && !rehearsalReport ? ownerOf(identified) : undefined;
+    hold.claim = await claimOrRelated(run, identified, hold, rehearsalReport);
+    // Continued (--resume, --once, a follow-up's rows), a campaign another one sent the rest of
+    // would send that one's recipients again.
+    if (hold.claim.previous && !choices.force) await refuseSuperseded(run, identity.id);
     onceResolved(run, hold.claim);
+    hold.sentBy = await readSkipped(identified.skipping, identity.id, hold.skipHolds);
+    hold.seenBy = await readRelatives(identified.relatives, hold.resumedNothing);
+    hold.notes.push(...relativeNotes(identified.relatives));
     // The report's own lock keeps a delivery-report fold from rewriting it under this run.
     hold.reportLock = await acquireLock(lockPath(reportPath), `writing the report ${reportPath}`);
     await clearStaleReportLocks(hold.claim.previous?.reports ?? [], reportPath);
@@ -88,7 +117,7 @@ export async function claim(run: CampaignRun, identified: Identified): Promise<C
     }
     // The campaign's state has let this run in without --force or --resume: no run of it is
     // recorded, so the report is not its own unless a rehearsal wrote it.
-    if (inTheWay && rehearsalReport === undefined && !choices.resume) {
+    if (inTheWay && rehearsalReport === undefined && !hold.reportOwner) {
       throw reportExistsError(reportPath, { campaign: identity.id, stateDir: store.where });
     }
     return hold;
@@ -111,10 +140,68 @@ export async function look(run: CampaignRun, identified: Identified): Promise<Ca
     : await run.store.inspect(await claimOptions(run, identified)).catch((error: unknown) => {
         throw unsentStateError(error) ?? error;
       });
+  if (hold.looked.refusal?.code === 'nothing-to-resume' && identified.relatives.length > 0) {
+    // This content is new: what it would send again, its relatives' refusal says.
+    hold.resumedNothing = true;
+    hold.looked = await run.store.inspect({
+      ...(await claimOptions(run, identified)),
+      resume: false,
+    });
+  }
   const { refusal } = hold.looked;
   if (refusal) hold.looked.refusal = await asResumeFinds(run, identified, refusal);
   onceResolved(run, hold.looked);
+  hold.sentBy = await readSkipped(identified.skipping, identified.identity.id);
+  hold.seenBy = await readRelatives(identified.relatives, hold.resumedNothing);
+  hold.notes.push(...relativeNotes(identified.relatives));
   return hold;
+}
+
+/** --force and --resume replace a report, never another file (an input, a document). */
+function notAReport(path: string): UsageError {
+  return new UsageError(
+    `${path} is not a report of sms-send's, and --force or --resume replaces reports only: --report names ` +
+      'another file. Nothing was sent.',
+    'not-a-report',
+  );
+}
+
+/**
+ * The store's claim; a --resume of content no run of which is recorded, whose relatives are, is
+ * claimed as new: the relatives' refusal, after validation, says what it would send again.
+ */
+async function claimOrRelated(
+  run: CampaignRun,
+  identified: Identified,
+  hold: CampaignHold,
+  rehearsalReport: string | undefined,
+): Promise<Claim> {
+  const options = { ...(await claimOptions(run, identified)), rehearsalReport };
+  try {
+    return await run.store.claim(options);
+  } catch (error) {
+    const unresumed = error instanceof UsageError && error.code === 'nothing-to-resume';
+    if (!unresumed || identified.relatives.length === 0) throw error;
+    hold.resumedNothing = true;
+    return run.store.claim({ ...options, resume: false });
+  }
+}
+
+/** The recorded campaign (not this one, nor a rehearsal) whose report this run would write. */
+function ownerOf({ relatives, skipping, reportPath }: Identified): Owner | undefined {
+  const relative = relatives.find((r) => r.report);
+  if (relative) return { id: relative.entry.manifest.id, store: relative.store };
+  const path = resolvePath(reportPath);
+  const skipped = skipping.find(
+    (s) => !s.entry.manifest.rehearsal && s.entry.manifest.reports.includes(path),
+  );
+  return skipped && { id: skipped.entry.manifest.id, store: skipped.store };
+}
+
+/** A campaign that wrote a report, and the store that holds it. */
+export interface Owner {
+  id: string;
+  store: CampaignStore;
 }
 
 /**

@@ -1,6 +1,9 @@
 // Step one of a campaign: its inputs hashed (each remembered from an earlier run when its file is
 // the one hashed then), its lists read, its identity (which names its state and makes its
 // MessageIds; a follow-up brings its own), and the report it writes.
+import { stat } from 'node:fs/promises';
+import { findRelatives, type Relative } from './relatives.js';
+import { resolveSkipped, type Skipped } from './skip-sent.js';
 import { basename, dirname, extname, join } from 'node:path';
 import type { InputFile } from '../../input/open.js';
 import {
@@ -15,7 +18,7 @@ import type { InputDigests } from '../../journal/input-digests.js';
 import { loadSuppression, type Suppression } from '../../message/suppress.js';
 import { compileTemplate, type Template } from '../../message/template.js';
 import { reportFormat } from '../../report/format.js';
-import { UsageError } from '../../shared/errors.js';
+import { unsentStateError, UsageError } from '../../shared/errors.js';
 import { exists } from '../../shared/files.js';
 import { checkInputsUnchanged } from '../follow-up/index.js';
 import type { CampaignRun } from '../run.js';
@@ -31,6 +34,10 @@ export interface Identified {
   /** The message template, compiled (and refused, exit 2) before anything else is read. */
   template: Template | undefined;
   reportPath: string;
+  /** The campaigns whose recipients it leaves out (--skip-sent-by). */
+  skipping: Skipped[];
+  /** Recorded campaigns of other content that read its inputs or wrote its report. */
+  relatives: Relative[];
 }
 
 /**
@@ -38,6 +45,15 @@ export interface Identified {
  * campaign's state is looked at), then names the campaign and its report.
  */
 export async function identify(run: CampaignRun): Promise<Identified> {
+  try {
+    return await identified(run);
+  } catch (error) {
+    // Nothing is sent while a campaign is identified: a state that refuses here refuses the run.
+    throw unsentStateError(error) ?? error;
+  }
+}
+
+async function identified(run: CampaignRun): Promise<Identified> {
   const { settings, followUp } = run;
   const template = run.template === undefined ? undefined : compileTemplate(run.template);
   // A send remembers its inputs' digests, so its resume need not read them again.
@@ -46,9 +62,23 @@ export async function identify(run: CampaignRun): Promise<Identified> {
   if (!run.choices.dryRun) await digests.save();
   const suppression = await loadSuppression(settings.suppress, settings.country);
   if (followUp) checkInputsUnchanged(run.inputs, hashes, followUp);
-  const { identity, shape } = await identityOf(run, hashes);
+  const skipping = await resolveSkipped(run);
+  const skipIds = skipping.map((s) => s.entry.manifest.id).sort();
+  const { identity, shape } = await identityOf(run, hashes, skipIds);
+  if (skipIds.includes(identity.id)) {
+    throw new UsageError(
+      `--skip-sent-by ${identity.id} names this very campaign: --resume finishes it, sending ` +
+        'nothing it sent. Nothing was sent.',
+    );
+  }
   const reportPath = await reportPathFor(run, identity);
-  return { identity, shape, hashes, suppression, template, reportPath };
+  // A follow-up re-sends its original's records on purpose: its relatives are its own business.
+  // A state that cannot be used is the claim's to refuse (or the dry run's to say).
+  const relatives =
+    followUp || (await run.store.problem())
+      ? []
+      : await findRelatives(run, identity, reportPath, skipping);
+  return { identity, shape, hashes, suppression, template, reportPath, skipping, relatives };
 }
 
 /**
@@ -86,6 +116,7 @@ async function hashInputs(
 async function identityOf(
   run: CampaignRun,
   hashes: readonly { sha256: string; bytes: number }[],
+  skipSentBy: readonly string[],
 ): Promise<{ identity: CampaignIdentity; shape: CampaignShape }> {
   const { settings, followUp, choices } = run;
   const given = {
@@ -103,6 +134,7 @@ async function identityOf(
     defaults: settings.defaults,
     // Only when on, so the IDs of campaigns from before the flag existed stay as they were.
     gsmNormalize: settings.gsmNormalize || undefined,
+    ...(skipSentBy.length > 0 ? { skipSentBy: [...skipSentBy] } : {}),
   });
   const name =
     settings.campaign === undefined
@@ -135,7 +167,27 @@ async function reportPathFor(run: CampaignRun, identity: CampaignIdentity): Prom
       `cannot write the report ${reportPath}: the folder ${dirname(reportPath)} does not exist`,
     );
   }
+  await refuseInputAsReport(run, reportPath);
   return reportPath;
+}
+
+/**
+ * A report is never an input: a report path that is one of the inputs (the same file, however
+ * named: links resolved, device and inode compared) is refused, and no --force is offered.
+ */
+async function refuseInputAsReport(run: CampaignRun, reportPath: string): Promise<void> {
+  const report = await stat(reportPath).catch(() => undefined);
+  if (!report) return;
+  for (const input of run.inputs) {
+    if (input.label === '-') continue;
+    const file = await stat(input.path).catch(() => undefined);
+    if (file?.dev === report.dev && file.ino === report.ino) {
+      throw new UsageError(
+        `the report ${reportPath} is the input ${input.label} (the same file): a report never ` +
+          'replaces an input. --report names another file. Nothing was sent.',
+      );
+    }
+  }
 }
 
 /**

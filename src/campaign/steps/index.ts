@@ -11,7 +11,7 @@ import { claim, look } from './claim.js';
 import { finish, keepRunRecord } from './finish.js';
 import { identify } from './identify.js';
 import { journaledSend } from './journaled-send.js';
-import { markRunning } from './running.js';
+import { markRunning, setOwnersReportAside } from './running.js';
 import { refuse, validate } from './validate.js';
 import { waitForWindow } from './window.js';
 
@@ -64,6 +64,7 @@ async function sendSteps(run: CampaignRun, caller: RunCaller): Promise<SentCampa
     const campaign = await validate(run, identified, hold);
     caller.planned?.(campaign);
     refuse(run, campaign);
+    if (campaign.relatedRefusal) throw campaign.relatedRefusal;
     await caller.confirm?.(campaign);
     if (campaign.answer) {
       const result = answeredResult(run, campaign.answer, campaign.reportPath);
@@ -73,6 +74,7 @@ async function sendSteps(run: CampaignRun, caller: RunCaller): Promise<SentCampa
     const gateway = await openGateway(access, run);
     const timeline = recordTimeline(run.io.events, run.settings, run.commandLine ?? '');
     try {
+      await setOwnersReportAside(run, campaign, hold);
       await markRunning(run, campaign, hold.claim!, gateway.sentTo);
       const sent = await journaledSend(run, campaign, hold.claim!, gateway.client);
       const result = await finish(run, campaign, hold.claim!, sent);

@@ -405,7 +405,8 @@ function loopGateway(
     poster,
     windowOpen: window ? windowGate(window, campaignRun.io.clock) : undefined,
     hooks: {
-      beforeSend: (batch, rows) => intent(batchLine(`${run}:${batch}`, rows)),
+      beforeSend: (batch, rows, recipients) =>
+        intent(batchLine(`${run}:${batch}`, rows, recipients)),
       posted: (batch) => void journal.append({ t: 'posted', b: `${run}:${batch}` }),
       notSent: (batch) => intent({ t: 'unsent', b: `${run}:${batch}` }),
       afterResult: (batch, rows) => recorded(resultLine(`${run}:${batch}`, rows)),

@@ -1,5 +1,7 @@
 // Step seven of a campaign: it is marked running in its manifest (what it is, from what, sent where),
 // and from here on its state is kept, whatever happens. The run's time starts here.
+import type { CampaignHold, Owner } from './claim.js';
+import type { Held } from '../../journal/store.js';
 import { hostname } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
 import type { Claim } from '../../journal/claim.js';
@@ -34,6 +36,45 @@ export async function markRunning(
   for (const note of claim.notes) run.io.events.emit('note', note);
 }
 
+/**
+ * The report another recorded campaign wrote where this run writes its own, set aside as the run
+ * starts (with --force, or when --skip-sent-by names that campaign): renamed with that campaign's
+ * ID, its manifest told so, so its own rows stay its own. Said in a note.
+ */
+export async function setOwnersReportAside(
+  run: CampaignRun,
+  campaign: Validated,
+  hold: CampaignHold,
+): Promise<void> {
+  const owner = hold.reportOwner;
+  if (!owner) return;
+  const held = hold.skipHolds.get(owner.id);
+  const moved = await movedAside(owner, held, campaign.reportPath).catch((error: unknown) => {
+    throw unsentStateError(error) ?? error;
+  });
+  if (moved !== undefined) {
+    run.io.events.emit(
+      'note',
+      `the report ${campaign.reportPath} was campaign ${owner.id}'s: it is kept as ${moved}`,
+    );
+  }
+}
+
+/** The owner's report set aside: through this run's hold on it, or one taken for the move. */
+async function movedAside(
+  owner: Owner,
+  held: Held | undefined,
+  report: string,
+): Promise<string | undefined> {
+  if (held) return held.moveReport(report);
+  const taken = await owner.store.hold(owner.id, `setting its report ${report} aside`);
+  try {
+    return await taken.moveReport(report);
+  } finally {
+    await taken.release();
+  }
+}
+
 /** The manifest of a campaign that starts running: what it is, from what, to where. */
 function manifestOf(
   run: CampaignRun,
@@ -56,6 +97,7 @@ function manifestOf(
     target: sentTo,
     report: resolvePath(campaign.reportPath),
     host: hostname(),
+    ...(run.choices.limit === undefined ? {} : { limit: run.choices.limit }),
     startedAt,
     updatedAt: startedAt,
     status: 'running',

@@ -2,11 +2,13 @@
 // it and writes every record ready to send to the spool; a resume counts only what is left, and
 // takes back the answers an earlier run kept only in its report. A finished campaign whose
 // resume would send nothing is answered from its manifest instead.
+import { relativesRefusal } from './relatives.js';
+import type { SentBy } from './skip-sent.js';
 import { createHash } from 'node:crypto';
 import type { CampaignShape } from '../../journal/identity.js';
 import type { JournalState } from '../../journal/journal.js';
 import { Tally } from '../../report/summary.js';
-import { unsentStateError } from '../../shared/errors.js';
+import { unsentStateError, type UsageError } from '../../shared/errors.js';
 import { exists } from '../../shared/files.js';
 import { planCampaign, type Plan } from '../../validate/plan.js';
 import { readSpool } from '../../validate/spool.js';
@@ -30,6 +32,11 @@ export interface Validated extends PlannedCampaign {
   resent?: ReadonlyMap<number, string>;
   /** A finished campaign's resume that would send nothing: its manifest's answer. */
   answer?: ManifestAnswer;
+  /**
+   * Why a real run is refused for a relative (the same input path or report, unfinished or in the
+   * way): what it would send again, and the flag that sends nothing twice.
+   */
+  relatedRefusal?: UsageError;
 }
 
 export async function validate(
@@ -46,18 +53,26 @@ export async function validate(
     const settled = journal
       ? settledRows(journal, run.choices.retryUnknown === true, resent)
       : () => false;
-    const key = await spoolKeyOf(run, identified);
+    const key = await spoolKeyOf(run, identified, hold.sentBy);
     const { plan, toSend: counted } =
       (await reuseSpool(run, hold, key, settled)) ??
       (await validateAndKeep(run, hold, key, identified, settled));
     // Answers an earlier run could not journal are taken from its report before anything is
     // sent; with --retry-unknown they were counted as left to send, which they no longer are.
     const taken = await answersOnlyReported(hold, journal);
+    const relatedRefusal = await relativesRefusal(run, {
+      relatives: identified.relatives,
+      resumedNothing: hold.resumedNothing,
+      valid: plan.valid,
+      alreadySent: plan.alreadySent,
+      hashes: identified.hashes,
+    });
     return planned(run, identified, hold, {
       plan,
       toSend: counted - (run.choices.retryUnknown ? taken : 0),
       resent,
       resuming: journal !== undefined,
+      ...(relatedRefusal ? { relatedRefusal } : {}),
     });
   } catch (error) {
     // Nothing is sent while a campaign is validated: a disk that refuses here refuses the run.
@@ -78,7 +93,7 @@ function planned(
   run: CampaignRun,
   identified: Identified,
   hold: CampaignHold,
-  parts: Pick<Validated, 'plan' | 'toSend' | 'resent' | 'resuming'>,
+  parts: Pick<Validated, 'plan' | 'toSend' | 'resent' | 'resuming' | 'relatedRefusal'>,
 ): Validated {
   return {
     identity: identified.identity,
@@ -87,7 +102,8 @@ function planned(
     hashes: identified.hashes,
     refusal: refusalOf(parts.plan, run),
     followUp: run.followUp !== undefined,
-    stateRefusal: hold.looked?.refusal,
+    // A dry run says what a real run would be refused with.
+    stateRefusal: hold.looked ? (hold.looked.refusal ?? parts.relatedRefusal) : undefined,
     tally: new Tally(run.io.clock),
     notes: hold.notes,
     ...parts,
@@ -146,6 +162,7 @@ async function answersOnlyReported(
 async function spoolKeyOf(
   run: CampaignRun,
   { identity, suppression }: Identified,
+  sentBy: readonly SentBy[],
 ): Promise<string> {
   const { settings, choices } = run;
   if (choices.dryRun || run.followUp) return '';
@@ -178,6 +195,13 @@ async function spoolKeyOf(
     maxCost: settings.maxCost,
     lists,
     dlrKey,
+    // Whom the campaigns --skip-sent-by names had sent to when the spool was made.
+    sentBy: sentBy.map(({ id, numbers }) => ({
+      id,
+      numbers: createHash('sha256')
+        .update(new Uint8Array(numbers.buffer, numbers.byteOffset, numbers.byteLength))
+        .digest('hex'),
+    })),
   });
 }
 
@@ -209,6 +233,8 @@ async function validateAndKeep(
   const { plan, toSend, timed, messages } = await validationPass(run, {
     identity,
     suppression,
+    sentBy: hold.sentBy,
+    seenBy: hold.seenBy,
     template,
     spool: hold.spool,
     // A dry run that resumes nothing spools nothing: it skips building each entry.

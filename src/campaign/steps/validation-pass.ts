@@ -1,5 +1,6 @@
 // The validation pass of step three: every record read and built, the plan tallied, and each record
 // ready to send written to the spool, counting what this run will send (on resume, what is left).
+import type { SentBy } from './skip-sent.js';
 import { join } from 'node:path';
 import { ephemeralKey } from '../../journal/dlr-secret.js';
 import type { CampaignIdentity } from '../../journal/identity.js';
@@ -19,6 +20,10 @@ import type { Refusal } from '../types.js';
 export interface PassTarget {
   identity: CampaignIdentity;
   suppression: Suppression | undefined;
+  /** Whom the campaigns --skip-sent-by names may have sent to: left out. */
+  sentBy: readonly SentBy[];
+  /** Whom the campaign's relatives may have sent to: counted. */
+  seenBy: readonly SentBy[];
   template: Template | undefined;
   /** Where records ready to send go: a real run's spool. */
   spool: SpoolWriter | undefined;
@@ -58,6 +63,8 @@ export async function validationPass(
     limit: choices.limit,
     dedupe: choices.dedupe,
     suppress: target.suppression,
+    ...(target.sentBy.length > 0 ? { sentBy: target.sentBy } : {}),
+    ...(target.seenBy.length > 0 ? { seenBy: target.seenBy } : {}),
     gsmNormalize: normalizes(run),
     maxSegments: settings.maxSegments,
     strict: settings.strict,

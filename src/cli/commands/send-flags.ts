@@ -17,7 +17,7 @@ import {
   setHelp,
   type HelpSection,
 } from '../help.js';
-import { mapping, positiveInt } from '../options.js';
+import { listOf, mapping, positiveInt } from '../options.js';
 import { sampleExample } from '../sample.js';
 import type { RunState } from '../run-state.js';
 
@@ -38,10 +38,15 @@ export function defineSend(program: Command, state: RunState): Command {
     .option('--skip-invalid', 'send the valid records and report invalid ones, instead of stopping')
     .option(
       '--limit <n>',
-      'send only the first N valid records; report the rest as skipped',
+      'send only the first N valid records; report the rest as skipped (not part of the campaign: --resume --limit M sends up to M)',
       positiveInt,
     )
-    .option('--dedupe', 'skip records whose recipient and text repeat an earlier record');
+    .option('--dedupe', 'skip records whose recipient and text repeat an earlier record')
+    .option(
+      '--skip-sent-by <campaign>',
+      'send this content as a campaign of its own, leaving out every recipient that campaign (ID or its start; and its follow-ups) accepted or may have sent; repeatable',
+      listOf,
+    );
   settingOptions(send, { send: true, groups: ['input', 'message', 'cost'] });
   sendingOptions(send, {
     dryRun: 'validate and print the plan; send nothing',

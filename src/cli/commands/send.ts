@@ -49,6 +49,13 @@ export async function runSend(
   if (!flags.dryRun) gatewayAccess(settings, flags);
   const template = await loadTemplate(flags.text, flags.textFile);
   // Standard input is read more than once (identity, validation, send): it is spooled first.
+  if (inputs.includes('-') && process.stdin.isTTY) {
+    // A terminal would wait for records typed in, with no prompt: say so instead.
+    throw new UsageError(
+      '"-" reads the campaign from standard input, and standard input is this terminal: pipe the ' +
+        'records in (sms-send - < campaign.csv) or name the file. Nothing was sent.',
+    );
+  }
   const stdin = inputs.includes('-') ? await spoolStream(process.stdin) : undefined;
   const view = new RunView(flags);
   try {

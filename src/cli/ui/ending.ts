@@ -4,7 +4,7 @@ import { ExitCode, NotAllAcceptedError } from '../../shared/errors.js';
 import { summaryDocument } from '../../campaign/documents.js';
 import { endingError } from '../../campaign/ending.js';
 import type { CampaignResult, LostAnswer, ResumeCounts } from '../../campaign/types.js';
-import { commandFor, gatewayArgs, maskedNote, type Invocation } from '../invocation.js';
+import { commandFor, commandNotes, gatewayArgs, type Invocation } from '../invocation.js';
 import { colorFor } from './color.js';
 import { groupDigits } from '../../shared/count.js';
 import { plural } from './format.js';
@@ -59,7 +59,7 @@ export function endRun(result: CampaignResult, options: EndOptions): ExitCode {
   const ending = (what: string, finish: string) =>
     quiet
       ? `${what}; ${renderQuietLine(summary)}; ${finish.toLowerCase()}: ${resume}`
-      : `${what}. ${finish}:\n  ${resume}${maskedNote(resume ?? '')}`;
+      : `${what}. ${finish}:\n  ${resume}${commandNotes(resume ?? '')}`;
   const error = endingError(result, document, ending);
   if (error) throw error;
   if (quiet && exitCode !== ExitCode.ok) throw new NotAllAcceptedError(renderQuietLine(summary));
@@ -100,14 +100,20 @@ export function renderLostAnswers(lost: readonly LostAnswer[]): string {
  * records the gateway did not take says how to send them again, once what refused them is fixed.
  */
 function retryHint(n: number, options: EndOptions): string {
+  const head = `${plural(n, 'record')} ${n === 1 ? 'was' : 'were'} rejected or failed (none of them reached a phone).`;
+  // A follow-up reads the campaign's inputs again: standard input cannot be.
+  if (options.invocation.args.includes('-')) {
+    return (
+      `${head} They were read from standard input, which \`retry\` cannot read again: save the ` +
+      `records to a file and send it with --skip-sent-by ${options.campaign}, which leaves out ` +
+      'every recipient this campaign accepted or may have sent to.'
+    );
+  }
   // Where the campaign went goes with it: the same gateway, config, profile and state directory.
   const command = commandFor(options.invocation, {
     args: ['retry', options.campaign, ...gatewayArgs(options.invocation.args)],
   });
-  return (
-    `${plural(n, 'record')} ${n === 1 ? 'was' : 'were'} rejected or failed (none of them reached a phone). ` +
-    `Once what the StatusCodes and errors in the report say is fixed, send them again as a follow-up campaign with:\n  ${command}${maskedNote(command)}`
-  );
+  return `${head} Once what the StatusCodes and errors in the report say is fixed, send them again as a follow-up campaign with:\n  ${command}${commandNotes(command)}`;
 }
 
 /** The command line that finishes this campaign: the same arguments, with --resume. */

@@ -2,13 +2,13 @@
 import { CommanderError } from 'commander';
 import { ExitCode, SmsSendError, StateStoreError, stateStoreFailure } from '../../shared/errors.js';
 import { errorJson } from '../../campaign/documents.js';
-import { commandFor, maskedNote, type Invocation } from '../invocation.js';
+import { commandFor, commandNotes, type Invocation } from '../invocation.js';
 
 /** `Finish it with:\n  sms-send campaign.csv --resume\n`, or nothing. */
 function nextText(error: SmsSendError, invocation: Invocation | undefined): string {
   if (!error.next || !invocation) return '';
   const command = commandFor(invocation, error.next);
-  return `${error.next.say} with:\n  ${command}${maskedNote(command)}\n`;
+  return `${error.next.say} with:\n  ${command}${commandNotes(command)}\n`;
 }
 
 export interface ErrorOutput {

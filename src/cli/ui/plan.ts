@@ -15,13 +15,19 @@ export function renderPlan(plan: Plan, c: ChalkInstance, left?: number): string 
       : `  to send     ${formatCount(left)} of ${formatCount(plan.valid)} (--resume: the rest were settled by an earlier run)`,
   );
   if (plan.invalid > 0) lines.push(`  invalid     ${c.yellow(formatCount(plan.invalid))}`);
-  const skipped = plan.skipped - plan.suppressed;
+  const sentBy = Object.entries(plan.sentBy);
+  const sentBefore = sentBy.reduce((sum, [, n]) => sum + n, 0);
+  const skipped = plan.skipped - plan.suppressed - sentBefore;
   if (skipped > 0) lines.push(`  skipped     ${formatCount(skipped)} (--limit/--dedupe)`);
   if (plan.suppressed > 0) {
     const lists = Object.entries(plan.suppressedByList).map(
       ([list, n]) => `${list} ${formatCount(n)}`,
     );
     lines.push(`  suppressed  ${formatCount(plan.suppressed)} (${lists.join(', ')})`);
+  }
+  if (sentBefore > 0) {
+    const by = sentBy.map(([id, n]) => `${formatCount(n)} by campaign ${id}`);
+    lines.push(`  sent before ${formatCount(sentBefore)} (${by.join(', ')}: --skip-sent-by)`);
   }
   lines.push(
     `  batches     ${formatCount(plan.batches)} (up to ${formatCount(plan.batchSize)} messages each)`,

@@ -53,9 +53,7 @@ export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: Chalk
       },
     ),
   );
-  if (summary.suppressed) {
-    lines.push(c.dim(`  (${formatCount(summary.suppressed)} of the skipped: suppressed)`));
-  }
+  lines.push(...skippedLines(summary, c));
   const codes = Object.entries(summary.byStatusCode).sort((a, b) => Number(a[0]) - Number(b[0]));
   if (codes.length > 0) {
     lines.push(c.bold('  by StatusCode'));
@@ -74,18 +72,7 @@ export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: Chalk
   // answered) says nothing: the time alone.
   const rate = summary.messagesPerSecond > 0 ? `, ${formatRate(summary.messagesPerSecond)}` : '';
   lines.push(`  ${c.dim('time')}      ${formatDuration(summary.durationMs)}${rate}`);
-  const elsewhere = ctx.reportElsewhere;
-  if (summary.reportPath) {
-    const on = elsewhere?.host ? ` (on host ${elsewhere.host}, whose run finished it)` : '';
-    lines.push(`  ${c.dim('report')}    ${summary.reportPath}${on}`);
-  }
-  if (elsewhere?.staleHere) {
-    lines.push(
-      c.yellow(
-        `  ${c.dim('')}          this host's ${elsewhere.staleHere} is not the campaign's report`,
-      ),
-    );
-  }
+  lines.push(...reportLines(summary, ctx, c));
   if (ctx.previousReport) {
     lines.push(
       `  ${c.dim('')}          (complete: every record of the campaign; the earlier run wrote ${ctx.previousReport})`,
@@ -100,6 +87,34 @@ export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: Chalk
     );
   }
   return lines.join('\n');
+}
+
+/** Of the skipped records, those a suppression list or --skip-sent-by left out. */
+function skippedLines(summary: RunSummary, c: ChalkInstance): string[] {
+  const lines: string[] = [];
+  if (summary.suppressed) {
+    lines.push(c.dim(`  (${formatCount(summary.suppressed)} of the skipped: suppressed)`));
+  }
+  if (summary.sentBefore) {
+    const n = formatCount(summary.sentBefore);
+    lines.push(c.dim(`  (${n} of the skipped: sent before by the campaign --skip-sent-by names)`));
+  }
+  return lines;
+}
+
+/** The report, where it is when another host wrote it, and this host's file that is not it. */
+function reportLines(summary: RunSummary, ctx: SummaryContext, c: ChalkInstance): string[] {
+  const lines: string[] = [];
+  const elsewhere = ctx.reportElsewhere;
+  if (summary.reportPath) {
+    const on = elsewhere?.host ? ` (on host ${elsewhere.host}, whose run finished it)` : '';
+    lines.push(`  ${c.dim('report')}    ${summary.reportPath}${on}`);
+  }
+  if (elsewhere?.staleHere) {
+    const stale = `this host's ${elsewhere.staleHere} is not the campaign's report`;
+    lines.push(c.yellow(`  ${c.dim('')}          ${stale}`));
+  }
+  return lines;
 }
 
 /** What a resume found settled, and what it found it could not know. */

@@ -15,6 +15,7 @@ import {
 import type { Database, Queries } from './connect.js';
 import { databaseError } from './failures.js';
 import { HoldLostError } from '../store.js';
+import { SentRecipients, type SentTo } from '../sent.js';
 import type { Lease } from './lease.js';
 
 interface Pending {
@@ -274,3 +275,24 @@ export async function removeReadings(dir: string): Promise<void> {
 }
 
 function noop(): void {}
+
+/**
+ * Whom a campaign may have sent to, from its journal in the database: every generation (those a
+ * --force run set aside first), a page at a time, in the order written.
+ */
+export async function sentFromDatabase(db: Queries, id: string): Promise<SentTo> {
+  const sent = new SentRecipients();
+  for (let after = { generation: 0, seq: '0' }; ;) {
+    const page = await db.query<{ generation: number; seq: string; line: string }>(
+      `SELECT generation, seq, line FROM sms_send.journal
+        WHERE campaign = $1 AND (generation, seq) > ($2, $3::bigint)
+        ORDER BY generation, seq LIMIT ${JOURNAL_PAGE}`,
+      [id, after.generation, after.seq],
+    );
+    for (const row of page.rows) sent.line(row.line);
+    const last = page.rows.at(-1);
+    if (!last) break;
+    after = { generation: last.generation, seq: last.seq };
+  }
+  return sent.finish();
+}

@@ -3,7 +3,7 @@
 // rehearsal wrote where the new run writes its own is renamed, and its campaign told so.
 import { resolve } from 'node:path';
 import { renameFile } from '../../shared/disk.js';
-import { rehearsalReportName } from '../rehearsal.js';
+import { asideName, rehearsalReportName } from '../rehearsal.js';
 import type { Manifest } from '../state.js';
 import { HoldLostError } from '../store.js';
 import type { Database } from './connect.js';
@@ -62,5 +62,33 @@ export async function moveRehearsalReport(
     owner.manifest.id,
     JSON.stringify({ ...owner.manifest, reports }),
   ]);
+  return moved;
+}
+
+/**
+ * Sets a held campaign's report aside (the holder's lease on it): renamed with the campaign's ID
+ * on this host, and its manifest told so by a statement that checks the lease's number. Undefined
+ * when the campaign wrote no such report.
+ */
+export async function moveReportAside(
+  db: Database,
+  lease: Lease,
+  report: string,
+): Promise<string | undefined> {
+  const path = resolve(report);
+  const found = await db.query<{ manifest: Manifest | null }>(
+    'SELECT manifest FROM sms_send.campaigns WHERE id = $1 AND fence = $2::bigint',
+    [lease.id, lease.fence],
+  );
+  const manifest = found.rows[0]?.manifest;
+  if (!manifest?.reports.includes(path)) return undefined;
+  const moved = await asideName(path, lease.id);
+  await renameFile(path, moved);
+  const reports = manifest.reports.map((r) => (r === path ? moved : r));
+  const updated = await db.query(
+    'UPDATE sms_send.campaigns SET manifest = $3::jsonb WHERE id = $1 AND fence = $2::bigint',
+    [lease.id, lease.fence, JSON.stringify({ ...manifest, reports })],
+  );
+  if (updated.rowCount === 0) throw new HoldLostError(lease.id);
   return moved;
 }

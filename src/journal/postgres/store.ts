@@ -1,6 +1,7 @@
 // Campaign state in PostgreSQL, for jobs that run on more than one host: the same store as the
 // state directory (store.ts), every host seeing every campaign. This host keeps only a cache: the
 // spool a resume may reuse, the run's timeline, the inputs' digests, readings of a journal.
+import { moveReportAside } from './rehearsal.js';
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -10,7 +11,6 @@ import { unsentStateError, UsageError } from '../../shared/errors.js';
 import type { Claim, ClaimOptions, Inspected, LocalFiles } from '../claim.js';
 import { InputDigests } from '../input-digests.js';
 import { resultLine } from '../journal.js';
-import type { Lock } from '../lock.js';
 import {
   localFilesIn,
   outcomeCounts,
@@ -20,12 +20,13 @@ import {
   type CampaignStatus,
   type Manifest,
 } from '../state.js';
-import type { CampaignStore } from '../store.js';
+import type { CampaignStore, Held } from '../store.js';
 import { claimInDatabase, inspectInDatabase } from './claim.js';
 import type { ClaimPlace } from './place.js';
 import { Database } from './connect.js';
 import { databaseError, guarded } from './failures.js';
-import { readDatabaseJournal, removeReadings } from './journal.js';
+import { readDatabaseJournal, removeReadings, sentFromDatabase } from './journal.js';
+import type { SentTo } from '../sent.js';
 import { goneFromHere, Lease, takeLease } from './lease.js';
 import { ensureSchema } from './schema.js';
 import { maskUrl } from '../../shared/url.js';
@@ -122,11 +123,14 @@ export class DatabaseStore implements CampaignStore {
     });
   }
 
-  hold(id: string, what: string): Promise<Lock> {
+  hold(id: string, what: string): Promise<Held> {
     return this.using(async (db) => {
       const taken = await db.transaction((tx) => takeLease(tx, id, this.settings.leaseMs, what));
       const lease = new Lease(db, id, taken.fence, this.settings.leaseMs);
-      return { release: () => guarded(db, () => lease.release()) };
+      return {
+        release: () => guarded(db, () => lease.release()),
+        moveReport: (report) => guarded(db, () => moveReportAside(db, lease, report)),
+      };
     });
   }
 
@@ -199,6 +203,10 @@ export class DatabaseStore implements CampaignStore {
       const counts = outcomeCounts(journal);
       return { ...entry, counts, countedFromJournal: true, journal, setAside };
     });
+  }
+
+  sentTo(id: string): Promise<SentTo> {
+    return this.using((db) => sentFromDatabase(db, id));
   }
 
   prune(before: Date): Promise<string[]> {

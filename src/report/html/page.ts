@@ -167,7 +167,7 @@ function outcomesSection(data: PageData): Markup {
       : [{ key: o, label: OUTCOME_LABELS[o]!, count: counts.byOutcome[o] }],
   );
   const rows = OUTCOMES.map((o) => {
-    const sub =
+    const suppressed =
       o === 'skipped' && counts.suppressed > 0
         ? html`<tr class="sub">
             <th scope="row"><span class="swatch c-suppressed"></span>of which suppressed</th>
@@ -175,6 +175,16 @@ function outcomesSection(data: PageData): Markup {
             <td class="n">${pct(counts.suppressed, counts.total)}</td>
           </tr>`
         : undefined;
+    // Left out by --skip-sent-by: a campaign the report names row by row had sent to them.
+    const sentBefore =
+      o === 'skipped' && counts.sentBefore > 0
+        ? html`<tr class="sub">
+            <th scope="row"><span class="swatch c-skipped"></span>of which sent before</th>
+            <td class="n" data-count="sentBefore">${num(counts.sentBefore)}</td>
+            <td class="n">${pct(counts.sentBefore, counts.total)}</td>
+          </tr>`
+        : undefined;
+    const sub = html`${suppressed}${sentBefore}`;
     return html`<tr>
         <th scope="row"><span class="swatch c-${o}"></span>${o}</th>
         <td class="n" data-count="${o}">${num(counts.byOutcome[o])}</td>

@@ -61,6 +61,8 @@ const plan: Plan = {
   skipped: 5,
   suppressed: 2,
   suppressedByList: { 'optouts.csv': 2 },
+  sentBy: {},
+  alreadySent: {},
   fileProblems: [],
   warnings: [],
   malformed: 0,
@@ -119,6 +121,7 @@ const reportCounts: ReportCounts = {
   total: 1005,
   byOutcome: { accepted: 1000, rejected: 3, invalid: 0, failed: 1, unknown: 1, skipped: 0 },
   suppressed: 0,
+  sentBefore: 0,
   byStatusCode: {
     '0': { count: 1000, description: 'Accepted' },
     '101': { count: 3, description: 'Invalid DestinationAddress' },

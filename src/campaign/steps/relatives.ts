@@ -1,0 +1,207 @@
+// A campaign's relatives: recorded campaigns of other content that read one of its input paths or
+// wrote its report, and its own content recorded in the other store (this host's state directory,
+// when the run uses a state URL). A user who fixes a row, pilots a list or moves to the state URL
+// changes the content's identity, not whom it was sent to: a relative that may have sent to this
+// content's recipients is named, with what a --skip-sent-by of it would leave out.
+import { resolve as resolvePath } from 'node:path';
+import type { CampaignEntry } from '../../journal/state.js';
+import type { CampaignStore } from '../../journal/store.js';
+import type { CampaignIdentity } from '../../journal/identity.js';
+import { groupDigits, plural } from '../../shared/count.js';
+import { leadingTo, UsageError } from '../../shared/errors.js';
+import type { CampaignRun } from '../run.js';
+import { storesOf, type SentBy, type Skipped } from './skip-sent.js';
+
+/** A recorded campaign related to this run's, and why. */
+export interface Relative {
+  entry: CampaignEntry;
+  store: CampaignStore;
+  /** This run's input paths (resolved) it read too. */
+  inputs: string[];
+  /** It wrote the report this run would write. */
+  report: boolean;
+  /** It is this very content, recorded in the other store (this host's state directory). */
+  sameContent: boolean;
+}
+
+/**
+ * The relatives of a campaign: every campaign of the stores this run sees, other than itself, not
+ * a rehearsal (its messages went to a simulator), not named by --skip-sent-by (which leaves out
+ * whom it sent to), and sharing an input path or the report.
+ */
+export async function findRelatives(
+  run: CampaignRun,
+  identity: CampaignIdentity,
+  reportPath: string,
+  skipping: readonly Skipped[],
+): Promise<Relative[]> {
+  const inputs = new Set(run.inputs.filter((i) => i.label !== '-').map((i) => resolvePath(i.path)));
+  const report = resolvePath(reportPath);
+  const skipped = new Set(skipping.map((s) => s.entry.manifest.id));
+  const found: Relative[] = [];
+  for (const store of storesOf(run)) {
+    const own = store === run.store;
+    // This host's state directory beside a state URL is a cache: one that cannot be read has
+    // no campaign to name.
+    const entries = own ? await store.list() : await store.list().catch(() => []);
+    for (const entry of entries) {
+      const m = entry.manifest;
+      if ((own && m.id === identity.id) || m.rehearsal || skipped.has(m.id)) continue;
+      const shared = m.inputs.map((i) => i.path).filter((path) => inputs.has(path));
+      const wrote = m.reports.includes(report);
+      const sameContent = !own && m.contentHash === identity.contentHash;
+      if (shared.length === 0 && !wrote && !sameContent) continue;
+      found.push({ entry, store, inputs: shared, report: wrote, sameContent });
+    }
+  }
+  return found;
+}
+
+/**
+ * Whether a relative's recipients are to be counted against this content: it wrote the report in
+ * the way, it is this content in the other store, or it is unfinished (what it left, this run
+ * would send again). A finished relative that only read the same path (last night's list at
+ * tonight's path) is named, not read.
+ */
+export function mayRepeat(relative: Relative): boolean {
+  return relative.report || relative.sameContent || relative.entry.status !== 'finished';
+}
+
+/**
+ * Whom the relatives to count may have sent to (their journals, through their stores): every
+ * relative when a --resume found no run of this content (each is named with its count).
+ */
+export async function readRelatives(
+  relatives: readonly Relative[],
+  resumedNothing: boolean,
+): Promise<SentBy[]> {
+  const lists: SentBy[] = [];
+  for (const relative of relatives.filter((r) => resumedNothing || mayRepeat(r))) {
+    const { id } = relative.entry.manifest;
+    lists.push({ id, numbers: (await relative.store.sentTo(id)).numbers });
+  }
+  return lists;
+}
+
+/** What a refusal for relatives needs of the planned campaign. */
+export interface RelatedPlan {
+  relatives: readonly Relative[];
+  /** --resume asked for, and no run of this content is recorded. */
+  resumedNothing: boolean;
+  /** Records to send, and of them those each relative may have sent to (by its ID). */
+  valid: number;
+  alreadySent: Readonly<Record<string, number>>;
+  hashes: readonly { sha256: string; bytes: number }[];
+}
+
+/**
+ * The refusal (exit 2, nothing sent) of a run that would send to recipients a relative may have
+ * sent to: its report is in the way, or it is this content in the other store, or it is
+ * unfinished; or --resume found no run of this content. The first command it offers sends
+ * nothing twice (--skip-sent-by); --force is named with the count it would send again.
+ */
+export async function relativesRefusal(
+  run: CampaignRun,
+  related: RelatedPlan,
+): Promise<UsageError | undefined> {
+  if (run.choices.force) return undefined;
+  const blocking = related.relatives.filter((r) => {
+    const repeats = related.alreadySent[r.entry.manifest.id] ?? 0;
+    return r.report || related.resumedNothing || (mayRepeat(r) && repeats > 0);
+  });
+  if (blocking.length === 0) return undefined;
+  const parts: string[] = [];
+  for (const relative of blocking) parts.push(await relativeText(run, relative, related));
+  const repeats = blocking.reduce((n, r) => n + (related.alreadySent[r.entry.manifest.id] ?? 0), 0);
+  const rest = Math.max(0, related.valid - repeats);
+  const message =
+    `${related.resumedNothing ? 'nothing to resume: no run of this content is recorded. ' : ''}` +
+    `${parts.join(' ')} Nothing was sent. --skip-sent-by sends this content as a campaign of its ` +
+    `own without them (${plural(rest, 'record')}); --force sends all ${groupDigits(related.valid)}` +
+    (repeats > 0
+      ? `, ${groupDigits(repeats)} of them to recipients that may have had the message already.`
+      : '.');
+  return leadingTo(new UsageError(message, 'already-sent'), {
+    say: 'Send what they did not',
+    drop: ['--resume', '--force', '--once'],
+    add: blocking.flatMap((r) => ['--skip-sent-by', r.entry.manifest.id]),
+  });
+}
+
+/** `campaign 94600b… (interrupted 2026-11-28: 700 accepted, …) read the same input …; …`. */
+async function relativeText(
+  run: CampaignRun,
+  relative: Relative,
+  related: RelatedPlan,
+): Promise<string> {
+  const m = relative.entry.manifest;
+  const counts = await standing(relative);
+  const why = [
+    relative.sameContent ? `is this very content, recorded in ${relative.store.where}` : '',
+    relative.inputs.length > 0 ? `read the same ${relative.inputs.join(', ')}` : '',
+    relative.report ? `wrote the report ${m.reports.at(-1) ?? ''} this run would write` : '',
+  ].filter(Boolean);
+  const repeats = related.alreadySent[m.id] ?? 0;
+  return (
+    `campaign ${m.id} (${relative.entry.status}, ${(m.finishedAt ?? m.updatedAt).slice(0, 10)}: ` +
+    `${counts}) ${why.join(' and ')}; ${differs(run, relative, related)}` +
+    (repeats > 0
+      ? `, and ${plural(repeats, 'record')} of this one go to recipients it accepted or may have sent to.`
+      : '.')
+  );
+}
+
+/** How a relative stands: accepted, unknown (or in flight), not sent; counted from its journal. */
+async function standing({ entry, store }: Relative): Promise<string> {
+  const detail = entry.status === 'finished' ? entry : await store.detail(entry).catch(() => entry);
+  const c = detail.counts;
+  const parts = [`${groupDigits(c.accepted)} accepted`];
+  if (c.unknown > 0) parts.push(`${groupDigits(c.unknown)} unknown`);
+  // Failed records never reached the gateway: not sent, as those no run took.
+  const notSent =
+    entry.manifest.records - c.accepted - c.rejected - c.unknown - c.invalid - c.skipped;
+  if (notSent > 0) parts.push(`${groupDigits(notSent)} not sent`);
+  return `${parts.join(', ')} of ${groupDigits(entry.manifest.records)}`;
+}
+
+/** What differs between the relative and this content: its files, or its settings. */
+function differs(run: CampaignRun, relative: Relative, related: RelatedPlan): string {
+  if (relative.sameContent) return 'it is the same content';
+  const mine = new Map(
+    run.inputs.map((input, i) => [resolvePath(input.path), related.hashes[i]!] as const),
+  );
+  const changed = relative.entry.manifest.inputs.filter((input) => {
+    const now = mine.get(input.path);
+    return now !== undefined && now.sha256 !== input.sha256;
+  });
+  if (changed.length === 0) {
+    return (
+      'this content differs from it by its settings, not its files (to go on with that campaign, ' +
+      'run with exactly the settings it was started with, and --resume)'
+    );
+  }
+  return `this content differs from it: ${changed
+    .map((input) => {
+      const now = mine.get(input.path)!;
+      return `${input.path} changed since (${groupDigits(input.bytes)} bytes then, ${groupDigits(now.bytes)} now)`;
+    })
+    .join('; ')}`;
+}
+
+/**
+ * The relatives that do not stop the run, named all the same: a finished campaign that read the
+ * same input path (last night's list at tonight's path), which --skip-sent-by would leave out.
+ */
+export function relativeNotes(relatives: readonly Relative[]): string[] {
+  return relatives
+    .filter((r) => !mayRepeat(r))
+    .map(({ entry }) => {
+      const m = entry.manifest;
+      return (
+        `note: campaign ${m.id} (finished ${(m.finishedAt ?? m.updatedAt).slice(0, 10)}: ` +
+        `${groupDigits(m.counts.accepted)} accepted of ${groupDigits(m.records)}) read the same ` +
+        `input; this is other content, sent as its own campaign (--skip-sent-by ${m.id} would ` +
+        'leave out whom it sent to)'
+      );
+    });
+}
