@@ -121,7 +121,8 @@ export async function relativesRefusal(
     (repeats > 0
       ? `, ${groupDigits(repeats)} of them to recipients that may have had the message already.`
       : '.');
-  return leadingTo(new UsageError(message, 'already-sent'), {
+  const code = blocking.some((r) => r.report) ? 'report-exists' : 'already-sent';
+  return leadingTo(new UsageError(message, code), {
     say: 'Send what they did not',
     drop: ['--resume', '--force', '--once'],
     add: blocking.flatMap((r) => ['--skip-sent-by', r.entry.manifest.id]),
