@@ -5,7 +5,7 @@ import { writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { batchLine, resultLine } from '../dist/journal/journal.js';
+import { batchLine, resultLine } from '../dist/journal/lines.js';
 import { BATCH, msisdn, requestBodies } from './batches.js';
 
 const [url, recordsArg, concurrencyArg, folder] = process.argv.slice(2);

@@ -25,7 +25,7 @@ import {
   type CampaignChoices,
   type CampaignRun,
 } from './run.js';
-import { planCampaign, sendCampaign } from './steps/index.js';
+import { planOnly, sendCampaign } from './steps/index.js';
 import { gatewayAccess } from './target.js';
 import type { PlannedCampaign } from './types.js';
 
@@ -107,7 +107,7 @@ export async function send(options: SendOptions): Promise<SummaryDocument> {
  */
 export async function plan(options: PlanOptions): Promise<PlanDocument> {
   const run = await runOf(options, true);
-  const planned = await planCampaign(run);
+  const planned = await planOnly(run);
   warnOf(run, planned);
   const document = planDocument(planned, run.settings.sendWindow);
   const problem = refusalError(planned, options.inputs) ?? planned.stateRefusal;

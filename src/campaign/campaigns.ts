@@ -1,7 +1,9 @@
 // The campaigns of a store, without a terminal: listed, one shown in full, the finished ones past
 // an age pruned (their reports are kept).
-import { localFilesIn, outcomeCounts, type CampaignEntry } from '../journal/state.js';
-import type { CampaignStore } from '../journal/store.js';
+import { findCampaign } from '../journal/lookup.js';
+import type { CampaignState } from '../journal/open-store.js';
+import { outcomeCounts } from '../journal/reading.js';
+import type { CampaignEntry } from '../journal/store.js';
 import { parseDuration } from '../shared/duration.js';
 import { UsageError } from '../shared/errors.js';
 import { takeKeptAnswers } from './kept-answers.js';
@@ -12,7 +14,7 @@ import type { ShownCampaign, Standing } from './types.js';
  * that its journal could not (a full disk), as the stop that ended it and the refusal that follows
  * count them (docs/campaign-state.md#when-the-disk-fails).
  */
-async function standing(store: CampaignStore, entry: CampaignEntry): Promise<Standing> {
+async function standing({ store, cache }: CampaignState, entry: CampaignEntry): Promise<Standing> {
   const detail = await store.detail(entry);
   const { journal } = detail;
   if (!journal) return { ...detail, fromReport: 0, inFlight: NONE_IN_FLIGHT };
@@ -21,7 +23,7 @@ async function standing(store: CampaignStore, entry: CampaignEntry): Promise<Sta
       ? await takeKeptAnswers(
           journal,
           entry.manifest.reports.at(-1),
-          localFilesIn(entry.localDir).spool,
+          cache.files(entry.manifest.id).spool,
         )
       : 0;
   const notKnownToHaveLeft = journal.unposted.size;
@@ -37,9 +39,10 @@ async function standing(store: CampaignStore, entry: CampaignEntry): Promise<Sta
 const NONE_IN_FLIGHT = { sentWithoutAnswer: 0, notKnownToHaveLeft: 0 };
 
 /** One campaign by its ID or an unambiguous prefix, with what it set aside and its follow-ups. */
-export async function campaignShown(store: CampaignStore, id: string): Promise<ShownCampaign> {
-  const entry = await store.find(id);
-  const followUps = (await store.list())
+export async function campaignShown(state: CampaignState, id: string): Promise<ShownCampaign> {
+  const { store } = state;
+  const entry = await findCampaign(store, id);
+  const followUps = (await store.campaigns())
     .filter((e) => e.manifest.followUp?.of === entry.manifest.id)
     .map((e) => ({
       id: e.manifest.id,
@@ -47,7 +50,7 @@ export async function campaignShown(store: CampaignStore, id: string): Promise<S
       include: e.manifest.followUp?.include ?? [],
       counts: e.counts,
     }));
-  return { ...(await standing(store, entry)), followUps };
+  return { ...(await standing(state, entry)), followUps };
 }
 
 /** `--older-than` as milliseconds, refused (exit 2) when missing or not a duration. */
@@ -59,7 +62,13 @@ export function pruneAge(olderThan: string | undefined): number {
   return ms;
 }
 
-/** Removes the state of campaigns finished more than `ageMs` before `now`; their IDs. */
-export function pruneFinished(store: CampaignStore, ageMs: number, now: number): Promise<string[]> {
-  return store.prune(new Date(now - ageMs));
+/** Removes the state of campaigns finished more than `ageMs` before `now`, and this host's cache of them; their IDs. */
+export async function pruneFinished(
+  { store, cache }: CampaignState,
+  ageMs: number,
+  now: number,
+): Promise<string[]> {
+  const removed = await store.prune(new Date(now - ageMs));
+  for (const id of removed) await cache.remove(id);
+  return removed;
 }

@@ -7,7 +7,7 @@ import { resolveSettings } from '../config/resolve.js';
 import type { FoldDone, FoldResult, LogCounts } from '../dlr/apply.js';
 import type { DlrVerifier } from '../dlr/proof.js';
 import type { DlrReceiver, ReceiverCounts } from '../dlr/receiver.js';
-import { openStore, withStore } from '../journal/open-store.js';
+import { closeState, openState, withState, type CampaignState } from '../journal/open-store.js';
 import type { Settings } from '../config/settings.js';
 import type { CampaignStore } from '../journal/store.js';
 import { systemClock } from '../shared/clock.js';
@@ -49,14 +49,15 @@ export interface StartedReceiver {
 /** Starts the receiver for a report; each fold it makes is recorded in the campaign's state. */
 export async function startReceiver(request: ReceiverRequest): Promise<StartedReceiver> {
   const { reportPath, logPath, host, port } = await receiverPlace(request);
-  const store = await findStore(request);
+  const state = await findState(request);
+  const { store } = state;
   const verifier = await openVerifier(reportPath, store).catch(async (error: unknown) => {
-    await store.close();
+    await closeState(state);
     throw error;
   });
   const receiver = await listen(verifier, { reportPath, logPath, host, port }).catch(
     async (error: unknown) => {
-      await store.close();
+      await closeState(state);
       throw error;
     },
   );
@@ -66,7 +67,7 @@ export async function startReceiver(request: ReceiverRequest): Promise<StartedRe
     recording = recording.then(() => recordInState(store, reportPath, fold));
   });
   const recorded = () => recording;
-  const close = () => store.close();
+  const close = () => closeState(state);
   return { receiver, verifier, reportPath, logPath, host, port, recorded, close };
 }
 
@@ -113,7 +114,7 @@ export async function applyDeliveryLog(
     throw new UsageError(`report ${reportPath} does not exist`, 'no-report');
   }
   const from = request.from;
-  return withStore(await storeSettings(request), (store) => applyWith(store, reportPath, from));
+  return withState(await storeSettings(request), ({ store }) => applyWith(store, reportPath, from));
 }
 
 async function applyWith(
@@ -174,8 +175,8 @@ async function storeSettings(request: DeliveriesRequest): Promise<Settings> {
   });
 }
 
-async function findStore(request: DeliveriesRequest): Promise<CampaignStore> {
-  return openStore(await storeSettings(request));
+async function findState(request: DeliveriesRequest): Promise<CampaignState> {
+  return openState(await storeSettings(request));
 }
 
 /** Believes only reports with a valid proof for the report's campaign. */

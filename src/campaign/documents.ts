@@ -3,7 +3,7 @@
 // the same objects; docs/json.md describes each, change both together.
 import type { FoldResult, LogCounts } from '../dlr/apply.js';
 import { systemClock } from '../shared/clock.js';
-import type { CampaignEntry } from '../journal/state.js';
+import type { CampaignEntry } from '../journal/store.js';
 import type { Outcome } from '../message/outcome.js';
 import type { ReportCounts } from '../report/read.js';
 import type { RunSummary } from '../report/summary.js';
@@ -216,7 +216,7 @@ export function summaryDocument<Extra extends object = object>(
   result: CampaignResult,
   context: { campaign: string; simulated: boolean; resumeCommand?: string; extra?: Extra },
 ): SummaryDocument & Extra {
-  const { run, summary, exitCode, windowClosed } = result;
+  const { send: run, summary, exitCode, windowClosed } = result;
   const document = {
     ...summaryJson(
       summary,

@@ -35,7 +35,7 @@ export function endingError(
   document: object,
   finish: (what: string, how: string) => string,
 ): SmsSendError | undefined {
-  const { run, windowClosed } = result;
+  const { send: run, windowClosed } = result;
   if (run.stopped?.takenOver) {
     return new LockedError(
       `${run.stopped.reason}: this run sent nothing more, and the run that holds the campaign ` +
@@ -86,7 +86,7 @@ export function endingError(
  * the resume will offer, counted as the summary counts them.
  */
 function interruptedText(result: CampaignResult): string {
-  const { notSent } = result.run;
+  const { notSent } = result.send;
   const failed = result.summary.byOutcome.failed;
   if (failed === 0) return `interrupted: ${plural(notSent, 'record')} not sent`;
   return (
@@ -101,7 +101,7 @@ function interruptedText(result: CampaignResult): string {
  * recorded answer (unknown, not sent again), 6,800 not sent`.
  */
 function stateLeftText(result: CampaignResult): string {
-  const { run } = result;
+  const { send: run } = result;
   const left = run.left;
   if (!left && run.stopped?.storeDown) {
     // The database could not be read back: what this run counted is all the stop knows.
@@ -150,7 +150,7 @@ function stateLeftText(result: CampaignResult): string {
 /** Records this run itself posted: answered, or unknown (not those earlier runs settled). */
 function answeredByThisRun(result: CampaignResult): number {
   const { accepted, rejected, unknown } = result.summary.byOutcome;
-  const earlier = result.run.resumed;
+  const earlier = result.send.resumed;
   const before = earlier ? earlier.fromJournal + earlier.inFlight + earlier.unposted : 0;
   return accepted + rejected + unknown - before;
 }

@@ -2,7 +2,7 @@
 // it wrote them to: a resume keeps them accepted or rejected, and never sends them again
 // (docs/campaign-state.md#when-the-disk-fails).
 import type { SettledResult } from '../journal/columns.js';
-import { adoptResults, type JournalState } from '../journal/journal.js';
+import { adoptResults, type JournalState } from '../journal/reading.js';
 import { readableFormat } from '../report/format.js';
 import { pickRows } from '../report/pick.js';
 import { isFile } from '../shared/files.js';

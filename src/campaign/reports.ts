@@ -6,7 +6,7 @@ import { judgeGates, type Gate, type GatesVerdict } from '../report/gates.js';
 import { summarizeReport, type ReportCounts } from '../report/read.js';
 import type { PricePerSegment } from '../message/cost.js';
 import { isFile } from '../shared/files.js';
-import { withStore, type StoreSettings } from '../journal/open-store.js';
+import { withState, type StoreSettings } from '../journal/open-store.js';
 
 export interface ReportRequest {
   /** A report's path, or a campaign's ID (prefix) in the state directory. */
@@ -48,11 +48,11 @@ async function countsFor(request: ReportRequest): Promise<{ counts: ReportCounts
     return { counts: await summarizeReport(what) };
   }
   const settings = await request.settings();
-  return withStore(settings, async (store) => {
+  return withState(settings, async (state) => {
     if (!request.page) {
-      return { counts: await summarizeReport((await findReport(what, store)).report) };
+      return { counts: await summarizeReport((await findReport(what, state.store)).report) };
     }
-    const page = await campaignPage({ what, store, program: request.program, ...settings });
+    const page = await campaignPage({ what, state, program: request.program, ...settings });
     return { counts: page.data.counts, html: page.html };
   });
 }

@@ -1,13 +1,15 @@
 // One run of a campaign as one value: what is sent, how (the resolved settings, read in place, and
-// the choices the caller made, under their own names), and the run's events, clock and signals.
-// Built once per call, from the command line's flags, a retry's plan or the API's options; every
-// step reads it, and the layers below declare the narrow part they read.
+// the choices the caller made, under their own names), where to, and the run's events, clock and
+// signals. Built once per call, from the command line's flags, a retry's plan or the API's
+// options; every step reads it and none writes to it, and the layers below declare the narrow
+// part they read.
 import { BARE_PROGRAM, type Program } from '../shared/shell.js';
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { Settings } from '../config/settings.js';
 import type { InputFile } from '../input/open.js';
-import { openStore } from '../journal/open-store.js';
+import type { HostCache } from '../journal/cache.js';
+import { openState, type CampaignState } from '../journal/open-store.js';
 import type { CampaignStore } from '../journal/store.js';
 import type { Mapping } from '../message/columns.js';
 import { SendEmitter } from '../send/events.js';
@@ -15,6 +17,7 @@ import { systemClock, type Clock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
 import type { SimulatorOptions } from '../simulator/index.js';
 import type { ValidationWorkers } from '../validate/types.js';
+import { gatewayAccess, type GatewayAccess } from './target.js';
 import type { FollowUp } from './types.js';
 
 /** How a campaign is read and sent: send's flags by their names, and the API's options alike. */
@@ -64,55 +67,78 @@ export interface RunIo {
 
 export interface CampaignRun {
   /** The inputs in order; standard input already copied to a file (it is read more than once). */
-  inputs: readonly InputFile[];
-  settings: Settings;
+  readonly inputs: readonly InputFile[];
+  readonly settings: Readonly<Settings>;
   /**
    * Where the campaign's state is kept: the store the settings name. The call the run is given to
-   * (sendCampaign, planCampaign) closes it when done.
+   * (sendCampaign, planOnly) closes it when done, and the cache beside it.
    */
-  store: CampaignStore;
-  choices: CampaignChoices;
+  readonly store: CampaignStore;
+  /** This host's cache of the campaign: its spool, its timeline, its inputs' digests. */
+  readonly cache: HostCache;
+  /** The caller's choices: a copy, which no step changes. */
+  readonly choices: Readonly<CampaignChoices>;
+  /**
+   * The gateway the run sends to, worked out (and refused, exit 2) when the run is made, before
+   * anything is read; a dry run has none.
+   */
+  readonly access: GatewayAccess | undefined;
   /** `--text`, or the contents of `--text-file`. */
-  template?: string;
+  readonly template?: string;
   /**
    * A follow-up campaign (`sms-send retry`): its own identity, only the chosen rows of the
    * original inputs (which must not have changed), new MessageIds, each row linked to the original.
    */
-  followUp?: FollowUp;
+  readonly followUp?: FollowUp;
   /**
    * How the user runs sms-send (`sms-send`, `npx sms-send`), and where its state is: commands
    * named in refusals are written so.
    */
-  program: Program;
+  readonly program: Program;
   /** When the run was asked for: {date} and {time} in names, validity periods counted from it. */
-  at: Date;
-  io: RunIo;
+  readonly at: Date;
+  readonly io: RunIo;
   /** The command line as the user ran it, credentials masked: the page shows how a run was sent. */
-  commandLine?: string;
+  readonly commandLine?: string;
   /**
    * The built-in simulator behind `simulate`: its faults, seed and delivery reports (the API's
    * callers and the tests; the command line has `sms-send simulate` for them).
    */
-  simulator?: SimulatorOptions;
+  readonly simulator?: SimulatorOptions;
   /** Tuning of the validation pass's worker threads; the tests force them on small files. */
-  workers?: ValidationWorkers;
+  readonly workers?: ValidationWorkers;
 }
 
 /** The parts a caller gives; the run's clock (the system's unless given) is defaulted here, once. */
-export interface RunParts extends Omit<CampaignRun, 'io' | 'at' | 'program' | 'store'> {
+export interface RunParts
+  extends Omit<CampaignRun, 'io' | 'at' | 'program' | 'store' | 'cache' | 'access'> {
   io?: Partial<RunIo>;
   program?: Program;
-  store?: CampaignStore;
+  /** The campaigns' store and this host's cache; those the settings name unless given. */
+  state?: CampaignState;
 }
 
 export function campaignRun(parts: RunParts): CampaignRun {
-  checkChoices(parts.choices);
-  const clock = parts.io?.clock ?? systemClock;
-  const io: RunIo = { events: parts.io?.events ?? new SendEmitter(), clock };
-  if (parts.io?.stop) io.stop = parts.io.stop;
-  if (parts.io?.abort) io.abort = parts.io.abort;
-  const store = parts.store ?? openStore(parts.settings);
-  return { ...parts, store, program: parts.program ?? BARE_PROGRAM, at: new Date(clock.now()), io };
+  const { state: given, io: givenIo, ...rest } = parts;
+  const choices = Object.freeze({ ...parts.choices });
+  checkChoices(choices);
+  // Where to send is known before anything is read: a missing endpoint is the problem to name.
+  const access = choices.dryRun ? undefined : gatewayAccess(parts.settings, choices);
+  const clock = givenIo?.clock ?? systemClock;
+  const io: RunIo = { events: givenIo?.events ?? new SendEmitter(), clock };
+  if (givenIo?.stop) io.stop = givenIo.stop;
+  if (givenIo?.abort) io.abort = givenIo.abort;
+  const { store, cache } = given ?? openState(parts.settings);
+  return {
+    ...rest,
+    choices,
+    store,
+    cache,
+    access,
+    program: parts.program ?? BARE_PROGRAM,
+    at: new Date(clock.now()),
+    io,
+  };
 }
 
 /** Choices that contradict each other are refused (exit 2) before anything is read. */

@@ -1,7 +1,8 @@
 // What a campaign run answers: the planned campaign, the run's result, a follow-up's part of
 // the run (the run itself is run.ts's), and a campaign as `campaigns` shows it.
 import type { CampaignIdentity, CampaignShape } from '../journal/identity.js';
-import type { CampaignDetail, FollowUpOf } from '../journal/state.js';
+import type { CampaignDetail } from '../journal/store.js';
+import type { FollowUpOf } from '../journal/manifest.js';
 import type { RunSummary, Tally } from '../report/summary.js';
 import type { SendOutcome } from '../send/types.js';
 import type { ExitCode, UsageError } from '../shared/errors.js';
@@ -42,7 +43,7 @@ export interface WindowClosed {
 }
 
 export interface CampaignResult {
-  run: RunResult;
+  send: SendResult;
   summary: RunSummary;
   /** The earlier run's report, when this resumed run wrote the complete one elsewhere. */
   previousReport?: string;
@@ -116,7 +117,7 @@ export interface LostAnswer {
   transactionId?: string;
 }
 
-export interface RunResult extends SendOutcome {
+export interface SendResult extends SendOutcome {
   resumed?: ResumeCounts;
   /**
    * Set when campaign state could not be written: how the campaign stands for the --resume that

@@ -5,6 +5,7 @@ import type { CampaignStore } from '../journal/store.js';
 import type { Clock } from '../shared/clock.js';
 import { checkProof } from '../shared/dlr-proof.js';
 import type { DeliveryReport } from './matching.js';
+import { campaignById } from '../journal/lookup.js';
 
 /** Why a report changed nothing. */
 export const REFUSALS = ['unsigned', 'bad signature', 'unknown id', 'bad status'] as const;
@@ -50,8 +51,8 @@ export class DlrVerifier {
   ) {}
 
   static async open(options: VerifierOptions): Promise<DlrVerifier> {
-    const version = await options.store.dlrSecretsVersion();
-    return new DlrVerifier(options, await options.store.dlrSecrets(), version);
+    const { keys, version } = await options.store.dlrKeys();
+    return new DlrVerifier(options, keys, version);
   }
 
   readonly verify: Verify = (report) => {
@@ -72,9 +73,9 @@ export class DlrVerifier {
 
   /** Reads the secrets again when their version changed; false when it did not. */
   private async reloadSecrets(): Promise<boolean> {
-    const version = await this.options.store.dlrSecretsVersion();
+    const { keys, version } = await this.options.store.dlrKeys();
     if (version === this.version) return false;
-    this.keys = await this.options.store.dlrSecrets();
+    this.keys = keys;
     this.version = version;
     return true;
   }
@@ -87,7 +88,7 @@ export class DlrVerifier {
   private async ownedBy(campaign: string, report: DeliveryReport): Promise<ProofVerdict> {
     if (!this.owners.has(campaign)) {
       if (!CAMPAIGN_ID.test(campaign)) return refuse('unknown id');
-      const entry = await this.options.store.campaign(campaign).catch(() => undefined);
+      const entry = await campaignById(this.options.store, campaign).catch(() => undefined);
       if (!entry) return refuse('unknown id');
       if (entry.manifest.reports.includes(resolve(this.options.reportPath))) {
         this.owners.add(campaign);
@@ -101,7 +102,7 @@ export class DlrVerifier {
     const now = this.options.clock.now();
     if (!this.written || now - this.written.at > WRITERS_TTL_MS) {
       const path = resolve(this.options.reportPath);
-      const entries = await this.options.store.list();
+      const entries = await this.options.store.campaigns();
       const ids = entries
         .filter((e) => e.manifest.reports.includes(path))
         .map((e) => e.manifest.id);

@@ -6,23 +6,35 @@ import { DiskFile, makeScratchFolder } from '../shared/disk.js';
 
 export interface Spooled {
   path: string;
+  /** Copies the stream to `path`. */
+  fill(input: Readable): Promise<void>;
   remove(): Promise<void>;
 }
 
-export async function spoolStream(input: Readable): Promise<Spooled> {
+/** A private place for standard input, named before anything is read into it. */
+export async function stdinSpool(): Promise<Spooled> {
   const dir = await makeScratchFolder('sms-send-stdin-');
   const path = join(dir, 'stdin');
   const remove = () => rm(dir, { recursive: true, force: true });
-  try {
+  async function fill(input: Readable): Promise<void> {
     const file = await DiskFile.open(path, 'wx');
     try {
       for await (const chunk of input) file.writeBytes(chunk as Buffer);
     } finally {
       await file.close();
     }
+  }
+  return { path, fill, remove };
+}
+
+/** The stream, copied to a private temp file. */
+export async function spoolStream(input: Readable): Promise<Spooled> {
+  const spooled = await stdinSpool();
+  try {
+    await spooled.fill(input);
   } catch (error) {
-    await remove();
+    await spooled.remove();
     throw error;
   }
-  return { path, remove };
+  return spooled;
 }

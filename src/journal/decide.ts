@@ -4,8 +4,8 @@
 import { leadingTo, UsageError } from '../shared/errors.js';
 import { groupDigits, plural } from '../shared/count.js';
 import type { CampaignIdentity } from './identity.js';
-import { emptyJournalState, type JournalState } from './journal.js';
-import type { CampaignStatus, Manifest } from './state.js';
+import type { CampaignStatus, Manifest } from './manifest.js';
+import { emptyJournalState, type JournalState } from './reading.js';
 
 /** What a run asks of a campaign's state. */
 export interface ClaimOptions {
@@ -139,11 +139,6 @@ export function nothingToResume(
     drop: ['--resume'],
     add: options.existingReport === undefined ? [] : ['--force'],
   });
-}
-
-/** Whether every earlier run of the campaign (none, for a first run) was a rehearsal. */
-export function rehearsedSoFar(previous: Manifest | undefined): boolean {
-  return previous === undefined || previous.rehearsal === true;
 }
 
 /** Whether a finished run's counts hold a result the journal records (as its `sent` says). */

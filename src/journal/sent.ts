@@ -1,10 +1,8 @@
 // Whom a campaign may have sent to, read from its journals alone (any host can): the recipients of
 // rows an answer called accepted or unknown, and of batches recorded and never answered. What
 // `--skip-sent-by` leaves out, so that no recipient gets the campaign's message twice.
-import { join } from 'node:path';
-import { linesAt, listIfExists, openIfExists } from '../shared/files.js';
 import { outcomeAt, rowsOf, type Ranges, type ResultColumns } from './columns.js';
-import { ARCHIVED_JOURNAL, type JournalLine } from './journal.js';
+import type { JournalLine } from './lines.js';
 
 /** The recipients, and how many sent rows had none recorded (a journal older than the field). */
 export interface SentTo {
@@ -121,24 +119,4 @@ function sortedDistinct(numbers: Float64Array): Float64Array {
     if (kept === 0 || numbers[i] !== numbers[kept - 1]) numbers[kept++] = numbers[i]!;
   }
   return numbers.subarray(0, kept);
-}
-
-/** Whom the campaign in a state folder may have sent to: its journals, set-aside ones first. */
-export async function sentFromFolder(dir: string): Promise<SentTo> {
-  const names = (await listIfExists(dir)).filter(
-    (name) => name === 'journal.ndjson' || ARCHIVED_JOURNAL.test(name),
-  );
-  // Set aside (`journal-<time>.ndjson`) in the order they were, the current journal last.
-  names.sort((p, q) => (p === 'journal.ndjson' ? 1 : q === 'journal.ndjson' ? -1 : p < q ? -1 : 1));
-  const sent = new SentRecipients();
-  for (const name of names) {
-    const handle = await openIfExists(join(dir, name));
-    if (!handle) continue;
-    try {
-      for await (const lines of linesAt(handle)) for (const line of lines) sent.line(line.text);
-    } finally {
-      await handle.close();
-    }
-  }
-  return sent.finish();
 }

@@ -1,24 +1,103 @@
-// Where a campaign's state lives, behind one interface: its claim, its manifest, its journal (each
-// batch recorded before its request leaves, its answers after), what a resume reads, the
-// delivery-report secret, rehearsals set aside, the list of campaigns. The state directory
-// implements it (folder-store.ts); the send pass and the commands never name a file of it.
+// Where a campaign's state lives, behind one interface in the store's own words: its claim, its
+// manifest, its journal (each batch recorded before its request leaves, its answers after), the
+// campaigns it holds, whom they sent to, the delivery-report keys. The state directory
+// (folder/) and PostgreSQL (postgres/) implement it; the send pass and the commands never name a
+// file or a table of it. What a run keeps on its own host is the cache's (cache.ts).
 import type { KeyObject } from 'node:crypto';
-import type { UsageError } from '../shared/errors.js';
 import type { RowResult } from '../message/outcome.js';
-import type { Claim, ClaimOptions, Inspected } from './claim.js';
-import type { InputDigests } from './input-digests.js';
-import type { SentTo } from './sent.js';
+import type { Outcome } from '../message/outcome.js';
+import type { UsageError } from '../shared/errors.js';
+import type { ClaimOptions } from './decide.js';
+import type { JournalSink } from './lines.js';
 import type { Lock } from './lock.js';
-import type { CampaignDetail, CampaignEntry } from './state.js';
+import type { CampaignStatus, FinishFields, Manifest, StartFields } from './manifest.js';
+import type { JournalState } from './reading.js';
+import type { SentTo } from './sent.js';
 
-/**
- * A write of a run that no longer holds its campaign: another run took it over (a store shared by
- * hosts, after this run's lease ran out). The run posts nothing more and ends with exit 4.
- */
-export class HoldLostError extends Error {
-  constructor(id: string) {
-    super(`another run took campaign ${id} over`);
-  }
+export interface CampaignStore {
+  /** Where the state is, as output names it: the state directory, or a database (its password masked). */
+  readonly where: string;
+  /** What a real run would be refused with, writing state here; a dry run says it too. */
+  problem(): Promise<UsageError | undefined>;
+  /**
+   * Claims a campaign for a run: exit 4 while another run holds it; its state read once and
+   * decided (start, resume, or refused: exit 2 when it was sent or is unfinished).
+   */
+  claim(options: ClaimOptions): Promise<Claim>;
+  /** What a claim would find, looked at without taking anything (a dry run). */
+  inspect(options: ClaimOptions): Promise<Inspected>;
+  /**
+   * Holds a campaign for a run that is not its own (a follow-up holds its original, a run its
+   * --skip-sent-by campaigns): exit 4 while another run holds it.
+   */
+  hold(id: string, what: string): Promise<Held>;
+  /**
+   * The campaigns, newest first, from what each recorded of itself (no journal is read): every
+   * one, or the one of an exact ID.
+   */
+  campaigns(query?: { id: string }): Promise<CampaignEntry[]>;
+  /** One campaign in full: a running or killed one counted from its journal. */
+  detail(entry: CampaignEntry): Promise<CampaignDetail>;
+  /** Whom a campaign may have sent to, from its journals (every run's): see sent.ts. */
+  sentTo(id: string): Promise<SentTo>;
+  /** Removes what finished before `before`; unfinished campaigns stay. Returns the IDs removed. */
+  prune(before: Date): Promise<string[]>;
+  /**
+   * The keys delivery-report URLs are signed with, the current one first, and their version (a
+   * first send or a rotation changes it). `make`: the current key is made first when none is.
+   */
+  dlrKeys(make?: boolean): Promise<DlrKeys>;
+  /**
+   * Rows a delivery report confirmed, recorded as accepted in the campaign whose newest report
+   * is `report`: its ID, or undefined when no campaign wrote it or a run holds it.
+   */
+  recordConfirmed(report: string, rows: readonly RowResult[]): Promise<string | undefined>;
+  close(): Promise<void>;
+}
+
+/** What the campaign's state decided when it was claimed (or looked at), read once. */
+export interface Found {
+  /** The manifest of earlier runs, kept: this run continues the campaign. */
+  previous?: Manifest;
+  /** The journal to continue from; a finished campaign's is read only when needed (`finished`). */
+  journal?: JournalState;
+  /**
+   * --resume of a finished campaign: its journal is not read yet, since its manifest may answer
+   * (nothing left to send); readJournal() reads it when it cannot.
+   */
+  finished: boolean;
+  /** --once of a finished campaign: nothing to do, nothing sent. */
+  done: boolean;
+  /** A finished rehearsal of this content, set aside under a name of its own once the run starts. */
+  rehearsal?: Manifest;
+}
+
+/** A campaign this run holds: what its state decided, and what the run changes of it. */
+export interface Claim {
+  readonly found: Found;
+  /** The journal as it stands now, read again: what a resume of this run would find. */
+  readJournal(): Promise<JournalState>;
+  /**
+   * The journal this run records in. `freshAt` (the run's start, when it continues no journal):
+   * an earlier journal is set aside first, kept, never deleted (a --force run's).
+   */
+  openJournal(freshAt?: number): Promise<JournalSink>;
+  /**
+   * Marks the campaign running: from here on its state is kept, whatever happens. A finished
+   * rehearsal of the campaign, and the report a rehearsal wrote where this run writes its own,
+   * are set aside first; what that did is returned, to be said.
+   */
+  start(fields: StartFields): Promise<string[]>;
+  /** Records how the run ended. */
+  finish(update: FinishFields): Promise<void>;
+  /** Releases the claim; a run that never started leaves no state behind to block the next. */
+  release(): Promise<void>;
+}
+
+/** A dry run's look: what a real run would be refused with, or what its claim would find. */
+export interface Inspected {
+  refusal?: UsageError;
+  found: Found;
 }
 
 /** A campaign held by a run that is not its own, and what that run may change of it. */
@@ -31,52 +110,48 @@ export interface Held extends Lock {
   moveReport(report: string): Promise<string | undefined>;
 }
 
-export interface CampaignStore {
-  /** Where the state is, as output names it: the state directory, or a database (its password masked). */
-  readonly where: string;
-  /** What a real run would be refused with, writing state here; a dry run says it too. */
-  problem(): Promise<UsageError | undefined>;
-  /**
-   * Claims a campaign for a run: exit 4 while another run holds it; its state read once and
-   * decided (start, resume, or refused: exit 2 when it was sent or is unfinished).
-   */
-  claim(options: ClaimOptions): Promise<Claim>;
-  /** What a claim would meet, looked at without taking anything (a dry run). */
-  inspect(options: ClaimOptions): Promise<Inspected>;
-  /**
-   * Holds a campaign for a run that is not its own (a follow-up holds its original, a run its
-   * --skip-sent-by campaigns): exit 4 while another run holds it.
-   */
-  hold(id: string, what: string): Promise<Held>;
-  /** Every campaign, newest first, from what each recorded of itself (no journal is read). */
-  list(): Promise<CampaignEntry[]>;
-  /** A campaign by its exact ID, if the store has it. */
-  campaign(id: string): Promise<CampaignEntry | undefined>;
-  /** A campaign by its ID or an unambiguous prefix of it (exit 2 when none or several). */
-  find(id: string): Promise<CampaignEntry>;
-  /** One campaign in full: a running or killed one counted from its journal. */
-  detail(entry: CampaignEntry): Promise<CampaignDetail>;
-  /** Whom a campaign may have sent to, from its journals (every run's): see sent.ts. */
-  sentTo(id: string): Promise<SentTo>;
-
-  /** Removes what finished before `before`; unfinished campaigns stay. Returns the IDs removed. */
-  prune(before: Date): Promise<string[]>;
-  /** The campaign (a rehearsal) that wrote a report, if one did. */
-  rehearsalOf(report: string): Promise<CampaignEntry | undefined>;
-  /** The key that signs delivery-report URLs, made on first use. */
-  dlrSecret(): Promise<KeyObject>;
-  /** Every key a delivery report may have been signed with, the current one first. */
-  dlrSecrets(): Promise<KeyObject[]>;
+/** The delivery-report keys: the current one first, then the retired ones. */
+export interface DlrKeys {
+  keys: KeyObject[];
   /** Changes when a key is made (a first send, a rotation): a receiver reads the keys again. */
-  dlrSecretsVersion(): Promise<string>;
+  version: string;
+}
+
+export interface CampaignEntry {
+  manifest: Manifest;
+  status: CampaignStatus;
+  /** Where its state is, as output names it: its folder, or its place in a database. */
+  where: string;
+  /** The host that holds the campaign, or last held it (a store shared by hosts says). */
+  host?: string;
   /**
-   * Rows a delivery report confirmed, recorded as accepted in the campaign whose newest report
-   * is `report`: its ID, or undefined when no campaign wrote it or a run holds it.
+   * The run that holds it ran on this host and its process is gone (killed): its hold lasts
+   * until its lease runs out, at this time (ISO 8601), and keeps other runs out until then.
    */
-  recordConfirmed(report: string, rows: readonly RowResult[]): Promise<string | undefined>;
-  /** The inputs' remembered digests: a cache of this host's files, kept on this host. */
-  inputDigests(): Promise<InputDigests>;
-  /** This host's folder for a campaign's local cache: its spool, its timeline. */
-  localFolder(id: string): string;
-  close(): Promise<void>;
+  goneUntil?: string;
+  /**
+   * Rows settled by outcome: the summary the manifest holds from when a run last ended or
+   * stopped. For a campaign running, or killed mid-run, detail() counts its journal.
+   */
+  counts: Record<Outcome, number>;
+}
+
+/** One campaign in full, as `campaigns show` tells it. */
+export interface CampaignDetail extends CampaignEntry {
+  /** Whether the counts are the journal's (a campaign running or killed mid-run). */
+  countedFromJournal: boolean;
+  /** The journal they were counted from. */
+  journal?: JournalState;
+  /** Journals --force runs set aside: how many, and their bytes. */
+  setAside: { journals: number; bytes: number };
+}
+
+/**
+ * A write of a run that no longer holds its campaign: another run took it over (a store shared by
+ * hosts, after this run's lease ran out). The run posts nothing more and ends with exit 4.
+ */
+export class HoldLostError extends Error {
+  constructor(id: string) {
+    super(`another run took campaign ${id} over`);
+  }
 }

@@ -9,7 +9,7 @@ import {
   takeKeptAnswers,
 } from '../../src/campaign/kept-answers.js';
 import { SpoolWriter } from '../../src/validate/spool.js';
-import { emptyJournalState } from '../../src/journal/journal.js';
+import { emptyJournalState } from '../../src/journal/reading.js';
 import type { Entry } from '../../src/validate/entries.js';
 import { tempDir } from '../helpers/files.js';
 

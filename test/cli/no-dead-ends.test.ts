@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { injectDiskFault } from '../../src/shared/disk.js';
 import { acquireLock } from '../../src/journal/lock.js';
-import { campaignPaths } from '../../src/journal/state.js';
+import { campaignPaths } from '../../src/journal/folder/campaigns.js';
 import { findDuplicates, startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import type { CliResult } from '../helpers/cli.js';

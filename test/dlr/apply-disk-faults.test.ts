@@ -7,8 +7,8 @@ import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send, startSimulator, type Simulator } from '../../src/index.js';
-import { readJournal } from '../../src/journal/journal.js';
-import { campaignPaths } from '../../src/journal/state.js';
+import { readJournalFile } from '../../src/journal/reading.js';
+import { campaignPaths } from '../../src/journal/folder/campaigns.js';
 import { injectDiskFault, type DiskOp } from '../../src/shared/disk.js';
 import { memoryDir, parseCsv, writeCampaignCsv } from '../helpers/files.js';
 import { proofMaker } from '../helpers/dlr-proof.js';
@@ -129,7 +129,7 @@ describe('dlr apply on a disk that fails, for every N', () => {
           rows.filter((r) => r.outcome !== 'accepted'),
           context,
         ).toEqual([]);
-        const journal = await readJournal(campaignPaths(state, campaign).journal);
+        const journal = await readJournalFile(campaignPaths(state, campaign).journal);
         for (const row of unknown) {
           expect(journal?.results.outcome(Number(row)), `${context} row ${row}`).toBe('accepted');
         }

@@ -4,10 +4,11 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeliveryReport } from '../../src/dlr/matching.js';
 import { DlrVerifier } from '../../src/dlr/proof.js';
-import { FolderStore } from '../../src/journal/folder-store.js';
+import { FolderStore } from '../../src/journal/folder/store.js';
 import { systemClock } from '../../src/shared/clock.js';
 import { loadDlrSecret } from '../../src/journal/dlr-secret.js';
-import { campaignPaths, writeManifest, type Manifest } from '../../src/journal/state.js';
+import { campaignPaths, writeManifest } from '../../src/journal/folder/campaigns.js';
+import type { Manifest } from '../../src/journal/manifest.js';
 import { proofFor } from '../../src/shared/dlr-proof.js';
 import { tempDir } from '../helpers/files.js';
 

@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readJournal } from '../../src/journal/journal.js';
+import { readJournalFile } from '../../src/journal/reading.js';
 import { lockPath, takeoverPath } from '../../src/journal/lock.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { BIN, runCli, startCli, type CliResult, killLeft } from '../helpers/cli.js';
@@ -180,7 +180,7 @@ describe.concurrent('kill -9 mid-run, then --resume', { timeout: 120_000 }, () =
     expect(unknown).toBeLessThanOrEqual(2 * CONCURRENCY * BATCH);
     expect(third.code).toBe(unknown > 0 ? 1 : 0);
     // The unknown rows are exactly those the journal saw sent without an answer.
-    const state = await readJournal(stateJournal(ctx.state));
+    const state = await readJournalFile(stateJournal(ctx.state));
     expect(state?.runs).toBe(3);
     expect(
       rows

@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { findCampaign } from '../../src/journal/state.js';
+import { findCampaign } from '../../src/journal/lookup.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { proofMaker } from '../helpers/dlr-proof.js';

@@ -3,7 +3,7 @@ import { createSecretKey } from 'node:crypto';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadDlrSecret } from '../../src/journal/dlr-secret.js';
-import { campaignPaths, writeManifest } from '../../src/journal/state.js';
+import { campaignPaths, writeManifest } from '../../src/journal/folder/campaigns.js';
 import { PROOF_PARAM, proofFor } from '../../src/shared/dlr-proof.js';
 
 /**

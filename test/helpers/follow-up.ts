@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { FolderStore } from '../../src/journal/folder-store.js';
+import { FolderStore } from '../../src/journal/folder/store.js';
 import { campaignPage } from '../../src/report/html/campaign-page.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { parseIncludes, type RetryFlags } from '../../src/cli/commands/retry.js';

@@ -4,10 +4,11 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claimCampaign, inspectCampaign } from '../../src/journal/claim.js';
+import { claimCampaign, inspectCampaign } from '../../src/journal/folder/claim.js';
 import { countsText } from '../../src/journal/decide.js';
 import { campaignIdentity } from '../../src/journal/identity.js';
-import { campaignPaths, readManifest, type Manifest } from '../../src/journal/state.js';
+import { campaignPaths, readManifest } from '../../src/journal/folder/campaigns.js';
+import type { Manifest } from '../../src/journal/manifest.js';
 import { tempDir } from '../helpers/files.js';
 
 const HASH = 'f'.repeat(64);

@@ -4,18 +4,13 @@ import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claimCampaign } from '../../src/journal/claim.js';
+import { claimCampaign } from '../../src/journal/folder/claim.js';
 import { campaignIdentity } from '../../src/journal/identity.js';
-import {
-  campaignPaths,
-  listCampaigns,
-  pruneCampaigns,
-  readManifest,
-  type Manifest,
-} from '../../src/journal/state.js';
+import { campaignPaths, listCampaigns, pruneCampaigns, readManifest } from '../../src/journal/folder/campaigns.js';
+import type { Manifest } from '../../src/journal/manifest.js';
 import { Tally } from '../../src/report/summary.js';
 import { settledRows } from '../../src/campaign/steps/resume.js';
-import { readJournal } from '../../src/journal/journal.js';
+import { readJournalFile } from '../../src/journal/reading.js';
 import { tempDir } from '../helpers/files.js';
 
 const HASH = 'f'.repeat(64);
@@ -260,7 +255,7 @@ describe('listCampaigns and pruneCampaigns', () => {
 describe('honest counts on resume', () => {
   it('settledRows: accepted, rejected, unknown and in-flight rows are settled; failed ones are left to send', async () => {
     const paths = await seed(undefined, JOURNAL_SENT);
-    const journal = (await readJournal(paths.journal))!;
+    const journal = (await readJournalFile(paths.journal))!;
     const settled = settledRows(journal, false);
     expect([1, 2, 3, 4, 5].map(settled)).toEqual([true, false, true, true, false]);
     // --retry-unknown sends the in-flight ones again.
@@ -284,7 +279,7 @@ describe('honest counts on resume', () => {
       '',
     ].join('\n');
     const paths = await seed(undefined, journal);
-    const state = (await readJournal(paths.journal))!;
+    const state = (await readJournalFile(paths.journal))!;
     expect([...state.inFlight.keys()]).toEqual([3, 4]);
     expect([1, 2, 3, 4].map(settledRows(state, false))).toEqual([false, false, true, true]);
   });

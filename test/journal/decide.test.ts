@@ -7,8 +7,8 @@ import {
   type StoredState,
 } from '../../src/journal/decide.js';
 import { campaignIdentity } from '../../src/journal/identity.js';
-import { adoptResults, emptyJournalState } from '../../src/journal/journal.js';
-import type { Manifest } from '../../src/journal/state.js';
+import { adoptResults, emptyJournalState } from '../../src/journal/reading.js';
+import type { Manifest } from '../../src/journal/manifest.js';
 
 const HASH = 'e'.repeat(64);
 const identity = campaignIdentity(HASH);

@@ -1,7 +1,7 @@
 // The state directory as a campaign store: the contract every store keeps.
 import { afterEach } from 'vitest';
 import { join } from 'node:path';
-import { FolderStore } from '../../src/journal/folder-store.js';
+import { FolderStore } from '../../src/journal/folder/store.js';
 import { tempDir } from '../helpers/files.js';
 import { storeContract } from './store-contract.js';
 

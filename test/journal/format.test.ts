@@ -11,7 +11,9 @@ import {
   valueAt,
   type Scalar,
 } from '../../src/journal/columns.js';
-import { resultLine, JournalWriter, readJournal, batchLine } from '../../src/journal/journal.js';
+import { resultLine, batchLine } from '../../src/journal/lines.js';
+import { JournalWriter } from '../../src/journal/folder/journal.js';
+import { readJournalFile } from '../../src/journal/reading.js';
 import type { SettledResult } from '../../src/journal/results.js';
 
 let dir: string;
@@ -119,7 +121,7 @@ describe('the journal format', () => {
     await writer.append(resultLine('1:1', [...results].reverse()));
     await writer.append(batchLine('1:2', [10, 11]));
     await writer.close();
-    const state = (await readJournal(path))!;
+    const state = (await readJournalFile(path))!;
     for (const result of results) expect(state.results.get(result.row)).toEqual(result);
     expect(state.results.get(7)).toBeUndefined();
     expect(state.results.size).toBe(results.length);
@@ -142,7 +144,7 @@ describe('the journal format', () => {
     await writer.close();
     const { size } = await stat(path);
     expect(size / 10_000).toBeLessThan(5);
-    const state = (await readJournal(path))!;
+    const state = (await readJournalFile(path))!;
     expect(state.results.get(4321)).toEqual(acceptedBatch(4321, 1)[0]);
   });
 
@@ -166,7 +168,7 @@ describe('the journal format', () => {
     await writer.close();
     // A torn tail, as a kill leaves it.
     await writeFile(path, `${await readFile(path, 'utf8')}{"t":"result","b":"1:4","r":[7,`);
-    const state = (await readJournal(path))!;
+    const state = (await readJournalFile(path))!;
     expect(state.results.heldBytes).toBe(0);
     // What a resumed run appends afterwards moves no line already read.
     const resumed = await JournalWriter.open(path);
@@ -204,7 +206,7 @@ describe('the journal format', () => {
       resultLine('2:1', [rejected(3, 'Ugyldig – å'), rejected(4, 'Ugyldig – å')]),
     );
     await second.close();
-    const state = (await readJournal(path))!;
+    const state = (await readJournalFile(path))!;
     expect([1, 2, 3, 4].map((row) => state.results.get(row))).toEqual([
       rejected(1, 'Ugyldig – ø'),
       rejected(2, 'Ugyldig – ø'),
@@ -216,7 +218,7 @@ describe('the journal format', () => {
   it('refuses a journal in the line-per-row format of a development build, and leaves it as it was', async () => {
     await copyFile(join(import.meta.dirname, '../fixtures/journal/v1.ndjson'), path);
     const before = await readFile(path, 'utf8');
-    await expect(readJournal(path)).rejects.toMatchObject({ code: 'journal-version' });
+    await expect(readJournalFile(path)).rejects.toMatchObject({ code: 'journal-version' });
     expect(await readFile(path, 'utf8')).toBe(before);
   });
 });

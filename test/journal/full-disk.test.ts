@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LineAppender } from '../../src/journal/appender.js';
-import { JournalWriter, readJournal } from '../../src/journal/journal.js';
+import { JournalWriter } from '../../src/journal/folder/journal.js';
+import { readJournalFile } from '../../src/journal/reading.js';
 import { DiskFile, injectDiskFault, type DiskOp } from '../../src/shared/disk.js';
 import { ExitCode, UsageError } from '../../src/shared/errors.js';
 import { SpoolWriter } from '../../src/validate/spool.js';
@@ -55,7 +56,7 @@ describe('LineAppender on a full disk', () => {
     expect(readFileSync(path, 'utf8')).toBe(START);
     expect(lines.failed).toBe(full);
     await expect(lines.close()).resolves.toBeUndefined();
-    const state = await readJournal(path);
+    const state = await readJournalFile(path);
     expect(state?.sent).toBe(false);
   });
 
@@ -169,7 +170,7 @@ describe('JournalWriter on a full disk', () => {
     injectDiskFault(undefined);
     expect(await journal.rewrite()).toBe(true);
     await journal.close();
-    const state = await readJournal(path);
+    const state = await readJournalFile(path);
     expect(state?.results.outcome(1)).toBe('accepted');
     expect(state?.results.outcome(2)).toBe('accepted');
     expect(state?.inFlight.size).toBe(0);

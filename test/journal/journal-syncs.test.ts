@@ -6,7 +6,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { resultLine, JournalWriter, readJournal, batchLine } from '../../src/journal/journal.js';
+import { resultLine, batchLine } from '../../src/journal/lines.js';
+import { JournalWriter } from '../../src/journal/folder/journal.js';
+import { readJournalFile } from '../../src/journal/reading.js';
 import { UsageError } from '../../src/shared/errors.js';
 
 interface Spied {
@@ -79,14 +81,14 @@ describe('JournalWriter syncs', () => {
 describe('readJournal', () => {
   it('closes the file it read', async () => {
     await writeFile(path, `${JSON.stringify(start())}\n`);
-    expect(await readJournal(path)).toMatchObject({ runs: 1, campaign: 'c' });
+    expect(await readJournalFile(path)).toMatchObject({ runs: 1, campaign: 'c' });
     expect(opened).toHaveLength(1);
     expect(opened[0]!.close).toHaveBeenCalledTimes(1);
   });
 
   it('closes the file also when it refuses the journal', async () => {
     await writeFile(path, `${JSON.stringify(start(3))}\n`);
-    await expect(readJournal(path)).rejects.toThrow(UsageError);
+    await expect(readJournalFile(path)).rejects.toThrow(UsageError);
     expect(opened).toHaveLength(1);
     expect(opened[0]!.close).toHaveBeenCalledTimes(1);
   });

@@ -5,18 +5,9 @@ import { join } from 'node:path';
 import { injectDiskFault } from '../../src/shared/disk.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/shared/errors.js';
-import {
-  adoptResults,
-  ARCHIVED_JOURNAL,
-  archiveJournal,
-  emptyJournalState,
-  JOURNAL_VERSION,
-  resultLine,
-  JournalWriter,
-  readJournal,
-  batchLine,
-  type JournalState,
-} from '../../src/journal/journal.js';
+import { adoptResults, emptyJournalState, readJournalFile, type JournalState } from '../../src/journal/reading.js';
+import { ARCHIVED_JOURNAL, archiveJournal, JournalWriter } from '../../src/journal/folder/journal.js';
+import { JOURNAL_VERSION, resultLine, batchLine } from '../../src/journal/lines.js';
 import type { Outcome, RowResult } from '../../src/message/outcome.js';
 
 let dir: string;
@@ -33,7 +24,7 @@ afterEach(async () => {
 async function read(...lines: (object | string)[]): Promise<JournalState> {
   const text = lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n');
   await writeFile(path, `${text}\n`);
-  const state = await readJournal(path);
+  const state = await readJournalFile(path);
   if (!state) throw new Error('no journal');
   return state;
 }
@@ -78,9 +69,9 @@ const inFlight = (state: JournalState) => Object.fromEntries(state.inFlight);
 
 describe('readJournal', () => {
   it('is undefined when there is no journal; an empty one has sent nothing', async () => {
-    expect(await readJournal(path)).toBeUndefined();
+    expect(await readJournalFile(path)).toBeUndefined();
     await writeFile(path, '');
-    const state = await readJournal(path);
+    const state = await readJournalFile(path);
     expect(state).toMatchObject({ campaign: '', runs: 0, sent: false });
     expect(state!.results.size).toBe(0);
     expect(state!.inFlight.size).toBe(0);
@@ -97,7 +88,7 @@ describe('readJournal', () => {
     expect((await read(start(1, 'c'), start(2, 'c'))).runs).toBe(2);
     for (const other of [JOURNAL_VERSION - 1, JOURNAL_VERSION + 1]) {
       await writeFile(path, `${JSON.stringify(start(1, 'c', other))}\n`);
-      const refusal = readJournal(path);
+      const refusal = readJournalFile(path);
       await expect(refusal).rejects.toBeInstanceOf(UsageError);
       await expect(refusal).rejects.toMatchObject({
         message:
@@ -238,7 +229,7 @@ describe('JournalWriter', () => {
     expect(await readFile(path, 'utf8')).toBe(
       '{"t":"batch","b":"b1","r":[1,1]}\n{"t":"re\n{"t":"batch","b":"b2","r":[2,2]}\n',
     );
-    expect(inFlight((await readJournal(path))!)).toEqual({ 1: 1, 2: 1 });
+    expect(inFlight((await readJournalFile(path))!)).toEqual({ 1: 1, 2: 1 });
   });
 
   it('adds no blank line after a whole last line', async () => {
@@ -263,7 +254,7 @@ describe('JournalWriter', () => {
     await writer.append(batchLine('b', [7]));
     await writer.append(resultLine('b', [row]));
     await writer.close();
-    const state = await readJournal(path);
+    const state = await readJournalFile(path);
     expect(state!.results.get(7)).toEqual({
       row: 7,
       outcome: 'accepted',

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ResultColumns } from '../../src/journal/columns.js';
-import { resultLine } from '../../src/journal/journal.js';
+import { resultLine } from '../../src/journal/lines.js';
 import { SettledResults, type SettledResult } from '../../src/journal/results.js';
 import { tempDir } from '../helpers/files.js';
 

@@ -4,14 +4,10 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { hostname, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readJournal } from '../../src/journal/journal.js';
+import { readJournalFile } from '../../src/journal/reading.js';
 import { recordConfirmed } from '../../src/journal/settle.js';
-import {
-  campaignPaths,
-  readManifest,
-  writeManifest,
-  type Manifest,
-} from '../../src/journal/state.js';
+import { campaignPaths, readManifest, writeManifest } from '../../src/journal/folder/campaigns.js';
+import type { Manifest } from '../../src/journal/manifest.js';
 import type { RowResult } from '../../src/message/outcome.js';
 
 let stateDir: string;
@@ -85,7 +81,7 @@ describe('recordConfirmed', () => {
       a: [[2, 1]],
       d: [[2, 'confirmed by delivery report']],
     });
-    const state = await readJournal(paths.journal);
+    const state = await readJournalFile(paths.journal);
     expect([1, 2, 3, 4, 5, 6].map((row) => state!.results.outcome(row))).toEqual([
       'accepted',
       'accepted',

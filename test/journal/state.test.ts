@@ -6,19 +6,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/shared/errors.js';
 import { acquireLock } from '../../src/journal/lock.js';
-import {
-  campaignDetail,
-  campaignPaths,
-  effectiveStatus,
-  ensureStateDir,
-  findCampaign,
-  listCampaigns,
-  pruneCampaigns,
-  readManifest,
-  stateDirProblem,
-  writeManifest,
-  type Manifest,
-} from '../../src/journal/state.js';
+import { campaignDetail, campaignPaths, effectiveStatus, ensureStateDir, listCampaigns, pruneCampaigns, readManifest, stateDirProblem, writeManifest } from '../../src/journal/folder/campaigns.js';
+import { findCampaign } from '../../src/journal/lookup.js';
+import type { Manifest } from '../../src/journal/manifest.js';
 
 let stateDir: string;
 beforeEach(async () => {

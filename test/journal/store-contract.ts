@@ -1,10 +1,10 @@
 // What every campaign store promises, as tests any store's file runs against its own store: the
 // state directory's and PostgreSQL's behave the same to the send pass and the commands.
 import { describe, expect, it } from 'vitest';
-import type { ClaimOptions } from '../../src/journal/claim.js';
+import type { ClaimOptions } from '../../src/journal/decide.js';
 import { campaignIdentity } from '../../src/journal/identity.js';
-import { batchLine, resultLine } from '../../src/journal/journal.js';
-import type { Manifest } from '../../src/journal/state.js';
+import { batchLine, resultLine } from '../../src/journal/lines.js';
+import type { Manifest } from '../../src/journal/manifest.js';
 import type { CampaignStore } from '../../src/journal/store.js';
 import { ExitCode } from '../../src/shared/errors.js';
 

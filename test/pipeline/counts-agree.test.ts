@@ -3,7 +3,7 @@
 // reproduction: the stop said "failed 1,440", the refusal after it "110 failed of 2,001 records").
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FolderStore } from '../../src/journal/folder-store.js';
+import { FolderStore } from '../../src/journal/folder/store.js';
 import { writeCampaignCsv } from '../helpers/files.js';
 import { campaignsPerTest } from '../helpers/follow-up.js';
 

@@ -11,7 +11,7 @@ import {
   startSimulator,
   type Simulator,
 } from '../../src/index.js';
-import { campaignPaths } from '../../src/journal/state.js';
+import { campaignPaths } from '../../src/journal/folder/campaigns.js';
 import { RowBits } from '../../src/campaign/steps/row-bits.js';
 import { mobile, parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { readFile, writeFile } from 'node:fs/promises';

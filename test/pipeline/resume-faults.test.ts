@@ -5,7 +5,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { campaignPaths } from '../../src/journal/state.js';
+import { campaignPaths } from '../../src/journal/folder/campaigns.js';
 import { rowsOf } from '../../src/journal/columns.js';
 import {
   findDuplicates,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SendEmitter, send, startSimulator, type Simulator } from '../../src/index.js';
 import { rowsOf } from '../../src/journal/columns.js';
-import { campaignPaths, readManifest, writeManifest } from '../../src/journal/state.js';
+import { campaignPaths, readManifest, writeManifest } from '../../src/journal/folder/campaigns.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 
 const CREDENTIALS = { username: 'resume-user', password: 'resume-secret' };

@@ -9,7 +9,7 @@ import { foldIntoReport } from '../../src/dlr/apply.js';
 import { DeliveryBook } from '../../src/dlr/matching.js';
 import { DlrReceiver } from '../../src/dlr/receiver.js';
 import { recordConfirmed } from '../../src/journal/settle.js';
-import { findCampaign } from '../../src/journal/state.js';
+import { findCampaign } from '../../src/journal/lookup.js';
 import { summarizeReport } from '../../src/report/read.js';
 import { holdOriginal, planFollowUp, retryReason } from '../../src/campaign/follow-up/index.js';
 import {
@@ -18,7 +18,7 @@ import {
   type Simulator,
 } from '../../src/simulator/index.js';
 import { tempDir, writeCampaignCsv } from '../helpers/files.js';
-import { FolderStore } from '../../src/journal/folder-store.js';
+import { FolderStore } from '../../src/journal/folder/store.js';
 import { runCommand } from '../helpers/follow-up.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;

@@ -156,7 +156,7 @@ describe('--suppress', () => {
     const [reached, notYet] = [SENT[0]!, SENT.at(-1)!];
     try {
       const first = await run([], true);
-      expect(first.run.interrupted || first.run.stopped !== undefined).toBe(true);
+      expect(first.send.interrupted || first.send.stopped !== undefined).toBe(true);
       expect(sim.ledger.length).toBeLessThan(SENT.length);
       await writeFile(join(dir.path, 'late.txt'), `${mobile(reached)}\n${mobile(notYet)}\n`);
       // A list that changed is no other campaign: the resume goes on with the lists as they read.

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOf, type Answer } from '../../src/gateway/outcome.js';
-import type { JournalState } from '../../src/journal/journal.js';
+import type { JournalState } from '../../src/journal/reading.js';
 import type { RowResult } from '../../src/message/outcome.js';
 import { systemClock } from '../../src/shared/clock.js';
 import { SendEmitter } from '../../src/send/events.js';

@@ -8,7 +8,7 @@ import {
   type CampaignIdentity,
   type CampaignShape,
 } from '../../journal/identity.js';
-import type { CampaignEntry } from '../../journal/state.js';
+import type { CampaignEntry } from '../../journal/store.js';
 import type { CampaignStore } from '../../journal/store.js';
 import type { FollowUp } from '../types.js';
 import { campaignRun, type CampaignRun, type RunParts } from '../run.js';
@@ -53,7 +53,7 @@ export async function planFollowUp(request: RetryRequest): Promise<RetryPlan> {
   const identity = followUpIdentity(manifest.id, manifest.contentHash, target, include, rows);
   // The same retry ran before: finished, its rows are re-sent (and left out below); unfinished,
   // this run finishes it. Never a refusal that would offer --force.
-  const own = (await request.store.list()).find((e) => e.manifest.id === identity.id);
+  const own = (await request.store.campaigns()).find((e) => e.manifest.id === identity.id);
   const unfinished = own !== undefined && own.status !== 'finished';
   // Rows an earlier follow-up of this campaign (this same retry, or another selection: delivery
   // reports arrived since, or other --include) has re-sent are not re-sent again: retry that
@@ -102,7 +102,7 @@ async function resumeFollowUp(
   target: CampaignShape['target'],
 ): Promise<RetryPlan | undefined> {
   const { manifest } = original;
-  for (const entry of await store.list()) {
+  for (const entry of await store.campaigns()) {
     const of = entry.manifest.followUp;
     if (of?.of !== manifest.id || entry.status === 'finished' || !of.rows) continue;
     if ((entry.manifest.target === 'simulator') !== (target === 'simulator')) continue;

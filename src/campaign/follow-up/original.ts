@@ -5,12 +5,13 @@ import { LockedError, UsageError } from '../../shared/errors.js';
 import type { InputFile } from '../../input/open.js';
 import { hashFile, type CampaignShape } from '../../journal/identity.js';
 import type { Lock } from '../../journal/lock.js';
-import type { CampaignEntry } from '../../journal/state.js';
+import type { CampaignEntry } from '../../journal/store.js';
 import type { CampaignStore } from '../../journal/store.js';
 import { exists, isFile } from '../../shared/files.js';
 import type { FollowUp } from '../types.js';
 import type { RetryRequest } from './types.js';
 import { rowsResent } from './rows.js';
+import { findCampaign } from '../../journal/lookup.js';
 
 /** The original's shape, once it is known that its records can be re-sent faithfully. */
 export async function retryable(
@@ -72,7 +73,7 @@ export async function findOriginal(
   const { store, campaign, program = BARE_PROGRAM } = request;
   if (await isFile(campaign)) {
     const path = resolvePath(campaign);
-    const original = (await store.list()).find((e) => e.manifest.reports.includes(path));
+    const original = (await store.campaigns()).find((e) => e.manifest.reports.includes(path));
     if (!original) {
       throw new UsageError(
         `no campaign in ${store.where} wrote the report ${campaign}; name the campaign by its ID (${commandText(program, ['campaigns'])})`,
@@ -88,7 +89,7 @@ export async function findOriginal(
     }
     return { original, report: path };
   }
-  const original = await store.find(campaign);
+  const original = await findCampaign(store, campaign);
   const report = original.manifest.reports.at(-1);
   if (report === undefined || !(await isFile(report))) {
     throw new UsageError(

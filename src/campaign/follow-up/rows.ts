@@ -110,7 +110,7 @@ export async function rowsResent(
 ): Promise<Map<number, string>> {
   const { except, program = BARE_PROGRAM } = options;
   const rows = new Map<number, string>();
-  for (const entry of await store.list()) {
+  for (const entry of await store.campaigns()) {
     const { manifest } = entry;
     if (manifest.followUp?.of !== of || manifest.id === except) continue;
     if ((manifest.target === 'simulator') !== (target === 'simulator')) continue;

@@ -1,6 +1,6 @@
 // What `sms-send retry` is asked for and what it plans: the records of a sent campaign that did not get through.
 import type { Program } from '../../shared/shell.js';
-import { type CampaignEntry } from '../../journal/state.js';
+import type { CampaignEntry } from '../../journal/store.js';
 import type { CampaignStore } from '../../journal/store.js';
 import type { FollowUp } from '../types.js';
 

@@ -1,26 +1,43 @@
-// --resume of a finished campaign with nothing left to send: answered from its manifest at once,
-// without reading its journal or its inputs, which grow with every record.
+// Step three of a campaign: a finished one that a --resume (or --once) would send nothing of is
+// answered from its manifest at once, without reading its journal or its inputs, which grow with
+// every record.
 import { hostname } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
-import { type Manifest, type ManifestSummary } from '../../journal/state.js';
+import type { Manifest, ManifestSummary } from '../../journal/manifest.js';
 import type { RunSummary } from '../../report/summary.js';
 import { ExitCode } from '../../shared/errors.js';
 import { isFile } from '../../shared/files.js';
 import type { CampaignRun } from '../run.js';
 import type { CampaignResult, ReportElsewhere } from '../types.js';
-import type { CampaignHold } from './claim.js';
+import { planCampaign } from '../../validate/plan.js';
+import type { Look, RunHold } from './hold.js';
+import type { Identified } from './identify.js';
 import { noResumeCounts } from './resume.js';
-
-/** A finished campaign's manifest, with the summary its last run wrote. */
-export type ManifestAnswer = Manifest & {
-  summary: ManifestSummary;
-  /** --once: the campaign is finished, and that is all this run had to know (exit 0). */
-  done?: boolean;
-  /** The campaign's report, when it is not the file this run names on this host. */
-  elsewhere?: ReportElsewhere;
-};
+import { planned, type Answered, type ManifestAnswer } from './planned.js';
 
 const NO_SUMMARY: ManifestSummary = { byStatusCode: {}, suppressed: 0 };
+
+/** The campaign as its manifest answers it, planned with as many records; undefined when it does not. */
+export async function answerFinished(
+  run: CampaignRun,
+  identified: Identified,
+  hold: RunHold | Look,
+): Promise<Answered | undefined> {
+  // A dry run looks at the state; only a real run is answered.
+  if (hold.kind === 'look') return undefined;
+  const answer = await answersFromManifest(run, hold, identified.reportPath);
+  if (!answer) return undefined;
+  const plan = await planCampaign(
+    { fileProblems: [], fileWarnings: [], records: async function* () {} },
+    { batchSize: run.settings.batchSize },
+  );
+  const campaign = planned(run, identified, hold, {
+    plan: { ...plan, records: answer.records },
+    toSend: 0,
+    resuming: true,
+  });
+  return { ...campaign, refusal: undefined, followUp: false, answer };
+}
 
 /**
  * The manifest answers when a resume would send nothing and rewrite the same report: the last run
@@ -28,15 +45,14 @@ const NO_SUMMARY: ManifestSummary = { byStatusCode: {}, suppressed: 0 };
  * report asked for is the campaign's newest and is there, and no follow-up re-sent any of its
  * records (a resume would report those as the follow-up's).
  */
-export async function answersFromManifest(
+async function answersFromManifest(
   run: CampaignRun,
-  hold: CampaignHold,
+  { found }: RunHold,
   reportPath: string,
 ): Promise<ManifestAnswer | undefined> {
-  const { claim } = hold;
-  const manifest = claim?.previous;
+  const manifest = found.previous;
   // --once of a finished campaign: its manifest answers, whatever it holds.
-  if (claim?.done && manifest) {
+  if (found.done && manifest) {
     const elsewhere = await reportElsewhere(manifest, reportPath);
     return {
       ...manifest,
@@ -45,14 +61,14 @@ export async function answersFromManifest(
       ...(elsewhere ? { elsewhere } : {}),
     };
   }
-  if (!claim?.finished || !manifest?.summary || run.followUp) return undefined;
+  if (!found.finished || !manifest?.summary || run.followUp) return undefined;
   // A --limit it was sent with left records out: another limit (or none) sends them.
   if (manifest.limit !== run.choices.limit && manifest.counts.skipped > 0) return undefined;
   const { failed, unknown } = manifest.counts;
   if (failed > 0 || (run.choices.retryUnknown && unknown > 0)) return undefined;
   const report = manifest.reports.at(-1);
   if (report !== resolvePath(reportPath) || !(await isFile(report))) return undefined;
-  const campaigns = await run.store.list();
+  const campaigns = await run.store.campaigns();
   if (campaigns.some((e) => e.manifest.followUp?.of === manifest.id)) return undefined;
   return { ...manifest, summary: manifest.summary };
 }
@@ -100,7 +116,7 @@ export function answeredResult(
         : ExitCode.notAllAccepted,
   };
   return {
-    run: {
+    send: {
       interrupted: false,
       notSent: 0,
       // Every record the gateway answered, or may have (no record failed): the journal's.

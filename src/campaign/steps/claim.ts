@@ -1,90 +1,35 @@
 // Step two of a campaign: its state decides whether it may be sent, and what a real run holds while
 // it runs: the campaign's state (claimed), the report's lock, the original's lock for a follow-up,
 // the spool. A dry run looks at the state without taking anything.
-import { readRelatives, relativeNotes } from './relatives.js';
-import { readSkipped, refuseSuperseded, type SentBy } from './skip-sent.js';
 import { resolve as resolvePath } from 'node:path';
-import type { Claim, ClaimOptions, Inspected } from '../../journal/claim.js';
-import type { CampaignStore, Held } from '../../journal/store.js';
-import { acquireLock, lockPath, type Lock } from '../../journal/lock.js';
-import { KilledRunRefusal } from '../../journal/decide.js';
-import type { JournalState } from '../../journal/journal.js';
+import { KilledRunRefusal, type ClaimOptions } from '../../journal/decide.js';
+import { acquireLock, lockPath } from '../../journal/lock.js';
+import { campaignById, rehearsalOf } from '../../journal/lookup.js';
+import type { Claim, Found } from '../../journal/store.js';
 import { isReport } from '../../report/read.js';
 import { reportExistsError } from '../../report/writer.js';
 import { unsentStateError, UsageError } from '../../shared/errors.js';
 import { exists } from '../../shared/files.js';
-import { SpoolWriter } from '../../validate/spool.js';
 import { holdOriginal } from '../follow-up/index.js';
-import type { CampaignRun } from '../run.js';
-import type { Identified } from './identify.js';
 import { takeKeptAnswers } from '../kept-answers.js';
-import { unstamp } from './kept-spool.js';
-
-/** What a run holds, released in reverse by close(); a dry run holds nothing. */
-export class CampaignHold {
-  claim: Claim | undefined;
-  /** A dry run's look at the state. */
-  looked: Inspected | undefined;
-  spool: SpoolWriter | undefined;
-  /** What taking the campaign found that its run should say before it starts: a rehearsal to set aside. */
-  readonly notes: string[] = [];
-  reportLock: Lock | undefined;
-  originalLock: Lock | undefined;
-  /** The campaigns --skip-sent-by names, held while this run goes, by ID. */
-  readonly skipHolds = new Map<string, Held>();
-  /** Whom they may have sent to: this run leaves those recipients out. */
-  sentBy: SentBy[] = [];
-  /** Whom the campaign's relatives may have sent to: counted, so a refusal can say how many. */
-  seenBy: SentBy[] = [];
-  /** --resume asked for, and no run of this content is recorded: its relatives say why. */
-  resumedNothing = false;
-  /** A recorded campaign whose report is where this run writes its own: set aside as it starts. */
-  reportOwner: Owner | undefined;
-
-  /** The journal to continue from (a --resume), the claim's or, in a dry run, the look's. */
-  get journal(): JournalState | undefined {
-    return this.claim?.journal ?? this.looked?.journal;
-  }
-
-  /** The spool this run's validation pass writes: no longer complete, so no longer stamped. */
-  async openSpool(): Promise<void> {
-    if (!this.claim) return;
-    await unstamp(this.claim.local);
-    this.spool = await SpoolWriter.create(this.claim.local.spool);
-  }
-
-  /** The validation pass wrote every record: the spool is complete. */
-  async closeSpool(): Promise<void> {
-    await this.spool?.close();
-    this.spool = undefined;
-  }
-
-  /**
-   * Releases what was taken, each step on its own: a disk that refuses a removal (read-only
-   * since) leaves a lock of a dead run, which the next run takes over.
-   */
-  async close(): Promise<void> {
-    const release = (step: Promise<void> | undefined) => step?.catch(() => undefined);
-    await release(this.spool?.close());
-    await release(this.reportLock?.release());
-    await release(this.claim?.release());
-    await release(this.originalLock?.release());
-    for (const held of this.skipHolds.values()) await release(held.release());
-  }
-}
+import type { CampaignRun } from '../run.js';
+import { Holdings, type Look, type Owner, type RunHold } from './hold.js';
+import type { Identified } from './identify.js';
+import { readRelatives, relativeNotes } from './relatives.js';
+import { readSkipped, refuseSuperseded } from './skip-sent.js';
 
 /**
  * Takes the campaign's state (exit 4 while another run holds it; exit 2 when it was sent or is
  * unfinished, unless --force or --resume), the report's lock and, for a follow-up, the original's.
  */
-export async function claim(run: CampaignRun, identified: Identified): Promise<CampaignHold> {
+export async function claim(run: CampaignRun, identified: Identified): Promise<RunHold> {
   const { store, followUp, choices } = run;
   const { identity, reportPath } = identified;
-  const hold = new CampaignHold();
+  const held = new Holdings();
   try {
     if (followUp) {
       await refuseSuperseded(run, followUp.of.of);
-      hold.originalLock = await holdOriginal(store, followUp, run.program);
+      held.originalLock = await holdOriginal(store, followUp, run.program);
     }
     // A report in the way is refused here, before anything is read, unless a rehearsal wrote it
     // (then it is moved aside when the run starts, Claim.start, never before) or a recorded
@@ -96,66 +41,89 @@ export async function claim(run: CampaignRun, identified: Identified): Promise<C
     const existing = present && !choices.resume;
     const inTheWay = existing && !choices.force;
     const rehearsalReport =
-      inTheWay && (await store.rehearsalOf(reportPath)) ? reportPath : undefined;
-    hold.reportOwner = existing && !rehearsalReport ? ownerOf(identified) : undefined;
-    hold.claim = await claimOrRelated(run, identified, hold, rehearsalReport);
+      inTheWay && (await rehearsalOf(store, reportPath)) ? reportPath : undefined;
+    const reportOwner = existing && !rehearsalReport ? ownerOf(identified) : undefined;
+    const { claim, resumedNothing } = await claimOrRelated(run, identified, rehearsalReport);
+    held.claim = claim;
+    const { found } = claim;
     // Continued (--resume, --once, a follow-up's rows), a campaign another one sent the rest of
     // would send that one's recipients again.
-    if (hold.claim.previous && !choices.force) await refuseSuperseded(run, identity.id);
-    onceResolved(run, hold.claim);
-    hold.sentBy = await readSkipped(identified.skipping, identity.id, hold.skipHolds);
-    hold.seenBy = await readRelatives(identified.relatives, hold.resumedNothing);
-    hold.notes.push(...relativeNotes(identified.relatives));
+    if (found.previous && !choices.force) await refuseSuperseded(run, identity.id);
+    const sentBy = await readSkipped(identified.skipping, identity.id, held.skipHolds);
+    const seenBy = await readRelatives(identified.relatives, resumedNothing);
     // The report's own lock keeps a delivery-report fold from rewriting it under this run.
-    hold.reportLock = await acquireLock(lockPath(reportPath), `writing the report ${reportPath}`);
-    await clearStaleReportLocks(hold.claim.previous?.reports ?? [], reportPath);
-    if (hold.claim.rehearsal) {
-      hold.notes.push(
-        `campaign ${identity.id} was a rehearsal (sent to a simulator only): it is kept ` +
-          'under a name of its own once this run starts sending it afresh',
-      );
-    }
+    held.reportLock = await acquireLock(lockPath(reportPath), `writing the report ${reportPath}`);
+    await clearStaleReportLocks(found.previous?.reports ?? [], reportPath);
+    const resume = resumes(run, found);
     // The campaign's state has let this run in without --force or --resume: no run of it is
     // recorded, so the report is not its own unless a rehearsal wrote it.
-    if (inTheWay && rehearsalReport === undefined && !choices.resume && !hold.reportOwner) {
+    if (inTheWay && rehearsalReport === undefined && !choices.resume && !reportOwner) {
       throw reportExistsError(reportPath, { campaign: identity.id, stateDir: store.where });
     }
-    return hold;
+    return {
+      kind: 'run',
+      claim,
+      found,
+      resume,
+      local: run.cache.files(identity.id),
+      sentBy,
+      seenBy,
+      resumedNothing,
+      notes: [...relativeNotes(identified.relatives), ...rehearsalNote(identity.id, found)],
+      reportOwner,
+      skipHolds: held.skipHolds,
+      close: () => held.close(),
+    };
   } catch (error) {
-    await hold.close();
+    await held.close();
     // Nothing is sent while a campaign is claimed: a disk that refuses here refuses the run.
     throw unsentStateError(error) ?? (await asResumeFinds(run, identified, error));
   }
+}
+
+/** A finished rehearsal of this content, kept under a name of its own once this run starts. */
+function rehearsalNote(id: string, found: Found): string[] {
+  if (!found.rehearsal) return [];
+  return [
+    `campaign ${id} was a rehearsal (sent to a simulator only): it is kept ` +
+      'under a name of its own once this run starts sending it afresh',
+  ];
 }
 
 /**
  * A dry run's look at the campaign's state: what a real run would be refused with (a state
  * directory it cannot write too), and on --resume the journal it would continue.
  */
-export async function look(run: CampaignRun, identified: Identified): Promise<CampaignHold> {
-  const hold = new CampaignHold();
-  const unwritable = await run.store.problem();
-  hold.looked = unwritable
-    ? { refusal: unwritable }
-    : await run.store.inspect(await claimOptions(run, identified)).catch((error: unknown) => {
+export async function look(run: CampaignRun, identified: Identified): Promise<Look> {
+  const { store } = run;
+  const unwritable = await store.problem();
+  let resumedNothing = false;
+  let looked = unwritable
+    ? { refusal: unwritable, found: NOTHING_FOUND }
+    : await store.inspect(await claimOptions(run, identified)).catch((error: unknown) => {
         throw unsentStateError(error) ?? error;
       });
-  if (hold.looked.refusal?.code === 'nothing-to-resume' && identified.relatives.length > 0) {
+  if (looked.refusal?.code === 'nothing-to-resume' && identified.relatives.length > 0) {
     // This content is new: what it would send again, its relatives' refusal says.
-    hold.resumedNothing = true;
-    hold.looked = await run.store.inspect({
-      ...(await claimOptions(run, identified)),
-      resume: false,
-    });
+    resumedNothing = true;
+    looked = await store.inspect({ ...(await claimOptions(run, identified)), resume: false });
   }
-  const { refusal } = hold.looked;
-  if (refusal) hold.looked.refusal = await asResumeFinds(run, identified, refusal);
-  onceResolved(run, hold.looked);
-  hold.sentBy = await readSkipped(identified.skipping, identified.identity.id);
-  hold.seenBy = await readRelatives(identified.relatives, hold.resumedNothing);
-  hold.notes.push(...relativeNotes(identified.relatives));
-  return hold;
+  const refusal = looked.refusal && (await asResumeFinds(run, identified, looked.refusal));
+  const { found } = looked;
+  return {
+    kind: 'look',
+    refusal,
+    found,
+    resume: resumes(run, found),
+    local: run.cache.files(identified.identity.id),
+    sentBy: await readSkipped(identified.skipping, identified.identity.id),
+    seenBy: await readRelatives(identified.relatives, resumedNothing),
+    resumedNothing,
+    notes: relativeNotes(identified.relatives),
+  };
 }
+
+const NOTHING_FOUND = { finished: false, done: false } as const;
 
 /** --force and --resume replace a report, never another file (an input, a document). */
 function notAReport(path: string): UsageError {
@@ -173,17 +141,15 @@ function notAReport(path: string): UsageError {
 async function claimOrRelated(
   run: CampaignRun,
   identified: Identified,
-  hold: CampaignHold,
   rehearsalReport: string | undefined,
-): Promise<Claim> {
+): Promise<{ claim: Claim; resumedNothing: boolean }> {
   const options = { ...(await claimOptions(run, identified)), rehearsalReport };
   try {
-    return await run.store.claim(options);
+    return { claim: await run.store.claim(options), resumedNothing: false };
   } catch (error) {
     const unresumed = error instanceof UsageError && error.code === 'nothing-to-resume';
     if (!unresumed || identified.relatives.length === 0) throw error;
-    hold.resumedNothing = true;
-    return run.store.claim({ ...options, resume: false });
+    return { claim: await run.store.claim({ ...options, resume: false }), resumedNothing: true };
   }
 }
 
@@ -196,12 +162,6 @@ function ownerOf({ relatives, skipping, reportPath }: Identified): Owner | undef
     (s) => !s.entry.manifest.rehearsal && s.entry.manifest.reports.includes(path),
   );
   return skipped && { id: skipped.entry.manifest.id, store: skipped.store };
-}
-
-/** A campaign that wrote a report, and the store that holds it. */
-export interface Owner {
-  id: string;
-  store: CampaignStore;
 }
 
 /**
@@ -217,22 +177,23 @@ async function asResumeFinds<E>(
 ): Promise<E | KilledRunRefusal> {
   if (!(error instanceof KilledRunRefusal)) return error;
   // A run sending it now (a dry run looks without the lock) is not counted from its files.
-  const entry = await run.store.campaign(identified.identity.id).catch(() => undefined);
+  const entry = await campaignById(run.store, identified.identity.id).catch(() => undefined);
   if (entry?.status !== 'interrupted') return error;
   const options = { ...(await claimOptions(run, identified)), resume: true };
   const resumed = await run.store.inspect(options).catch(() => undefined);
-  const { journal, local } = resumed ?? {};
-  if (!journal || !local) return error;
-  const taken = await takeKeptAnswers(journal, error.manifest.reports.at(-1), local.spool);
+  const journal = resumed?.found.journal;
+  if (!journal || !resumed.found.previous) return error;
+  const spool = run.cache.files(identified.identity.id).spool;
+  const taken = await takeKeptAnswers(journal, error.manifest.reports.at(-1), spool);
   return taken > 0 ? new KilledRunRefusal(error.manifest, journal, taken) : error;
 }
 
 /**
- * --once, once the state has decided: a campaign an earlier run left is this run's to finish, as
- * with --resume (its report is its own, its journal continued); any other is sent as new.
+ * Whether the run continues the campaign: --resume, or --once of a campaign an earlier run left
+ * (it is this run's to finish, its report its own, its journal continued); any other is new.
  */
-function onceResolved(run: CampaignRun, state: { previous?: unknown }): void {
-  if (run.choices.once && state.previous !== undefined) run.choices.resume = true;
+function resumes(run: CampaignRun, found: Found): boolean {
+  return run.choices.resume === true || (run.choices.once === true && found.previous !== undefined);
 }
 
 async function claimOptions(

@@ -2,7 +2,6 @@
 // stopped, with the counts a list of campaigns shows), and the run's record is kept: its timeline
 // in the campaign's state, and with `html` its page beside the report.
 import { resolve as resolvePath } from 'node:path';
-import type { Claim } from '../../journal/claim.js';
 import { campaignPage } from '../../report/html/campaign-page.js';
 import { writePage } from '../../report/html/page-file.js';
 import type { TimelineRecorder } from '../../report/html/recorder.js';
@@ -16,24 +15,25 @@ import {
   unsentStateError,
 } from '../../shared/errors.js';
 import { HoldLostError } from '../../journal/store.js';
+import type { RunHold } from './hold.js';
 import { describeWindow, windowState, type SendWindow } from '../../shared/window.js';
 import type { CampaignRun } from '../run.js';
-import type { CampaignResult, RunResult, WindowClosed } from '../types.js';
-import type { Validated } from './validate.js';
+import type { CampaignResult, SendResult, WindowClosed } from '../types.js';
+import type { Validated } from './planned.js';
 
 /** Records how the run ended in the manifest, and answers with the campaign's result. */
 export async function finish(
   run: CampaignRun,
   campaign: Validated,
-  claim: Claim,
-  { result, sent }: { result: RunResult; sent: number },
+  hold: RunHold,
+  { result, sent }: { result: SendResult; sent: number },
 ): Promise<CampaignResult> {
   const window = run.settings.sendWindow;
   const { clock } = run.io;
   const windowClosed =
     result.windowClosed && window ? closedWindow(window, clock, sent, result.notSent) : undefined;
   const summary = campaign.tally.summary(campaign.reportPath);
-  const finished = claim.finish({
+  const finished = hold.claim.finish({
     status:
       result.stopped || windowClosed ? 'stopped' : result.interrupted ? 'interrupted' : 'finished',
     counts: summary.byOutcome,
@@ -64,10 +64,10 @@ export async function finish(
       ...(database ? { storeDown: true } : {}),
     };
   });
-  const previous = claim.previous?.reports.at(-1);
+  const previous = hold.found.previous?.reports.at(-1);
   const report = resolvePath(campaign.reportPath);
   return {
-    run: result,
+    send: result,
     summary,
     previousReport: result.resumed && previous && previous !== report ? previous : undefined,
     windowClosed,
@@ -89,16 +89,16 @@ export async function keepRunRecord(
   const { settings } = run;
   const warn = (what: string, error: unknown) =>
     run.io.events.emit('warning', `${what}: ${describeSystemError(error)}`);
-  const dir = run.store.localFolder(campaign.identity.id);
+  const { cache, store } = run;
   await timeline
-    .finish(dir, sentTo)
+    .finish(cache.files(campaign.identity.id).timeline, sentTo)
     .catch((error: unknown) => warn("the run's timeline was not kept", error));
   const html = run.choices.html;
   if (html === undefined) return;
   try {
     const page = await campaignPage({
       what: campaign.identity.id,
-      store: run.store,
+      state: { store, cache },
       program: run.program,
       pricePerSegment: settings.pricePerSegment,
       currency: settings.currency,
@@ -124,7 +124,7 @@ function closedWindow(window: SendWindow, clock: Clock, sent: number, left: numb
 }
 
 function exitCodeOf(
-  run: RunResult,
+  run: SendResult,
   windowClosed: WindowClosed | undefined,
   summary: RunSummary,
 ): ExitCode {

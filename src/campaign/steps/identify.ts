@@ -57,7 +57,7 @@ async function identified(run: CampaignRun): Promise<Identified> {
   const { settings, followUp } = run;
   const template = run.template === undefined ? undefined : compileTemplate(run.template);
   // A send remembers its inputs' digests, so its resume need not read them again.
-  const digests = await run.store.inputDigests();
+  const digests = await run.cache.inputDigests();
   const hashes = await hashInputs(run.inputs, digests);
   if (!run.choices.dryRun) await digests.save();
   const suppression = await loadSuppression(settings.suppress, settings.country);

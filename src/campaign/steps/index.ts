@@ -1,17 +1,22 @@
 // A campaign's one path to the gateway, the steps it takes in the order it takes them: the command
 // line, a retry, the API and the pipeline tests all come here (docs/architecture.md#flow). A dry
 // run takes the same steps up to the plan.
+import { closeState } from '../../journal/open-store.js';
 import { recordTimeline } from '../../report/html/recorder.js';
 import { StateStoreError, stateStoreFailure } from '../../shared/errors.js';
 import type { CampaignRun } from '../run.js';
-import { gatewayAccess, openGateway } from '../target.js';
+import { gatewayAccess, openGateway, type GatewayAccess } from '../target.js';
 import type { CampaignResult, PlannedCampaign } from '../types.js';
-import { answeredResult } from './answered.js';
+import { answeredResult, answerFinished } from './answered.js';
 import { claim, look } from './claim.js';
+import { earlierDeliveries, restoreEarlierDeliveries } from './deliveries.js';
 import { finish, keepRunRecord } from './finish.js';
+import type { RunHold } from './hold.js';
 import { identify } from './identify.js';
 import { journaledSend } from './journaled-send.js';
+import type { Validated } from './planned.js';
 import { markRunning, setOwnersReportAside } from './running.js';
+import { readSettled, type Settled } from './settled.js';
 import { refuse, validate } from './validate.js';
 import { waitForWindow } from './window.js';
 
@@ -33,7 +38,7 @@ export interface SentCampaign {
   simulated: boolean;
 }
 
-/** Sends the run's campaign; the run's store is closed once it is done. */
+/** Sends the run's campaign; the run's store and cache are closed once it is done. */
 export async function sendCampaign(
   run: CampaignRun,
   caller: RunCaller = {},
@@ -43,7 +48,20 @@ export async function sendCampaign(
   } catch (error) {
     throw asTyped(error);
   } finally {
-    await run.store.close();
+    await closeState(run);
+  }
+}
+
+/** The dry run: the campaign identified, its state looked at, validated and planned; nothing kept. */
+export async function planOnly(run: CampaignRun): Promise<PlannedCampaign> {
+  try {
+    const identified = await identify(run);
+    const hold = await look(run, identified);
+    return await validate(run, identified, hold, await readSettled(run, identified, hold));
+  } catch (error) {
+    throw asTyped(error);
+  } finally {
+    await closeState(run);
   }
 }
 
@@ -56,51 +74,60 @@ function asTyped(error: unknown): unknown {
 }
 
 async function sendSteps(run: CampaignRun, caller: RunCaller): Promise<SentCampaign> {
-  // Where to send is known before the campaign's state is looked at.
-  const access = gatewayAccess(run.settings, run.choices);
+  // Where to send is known before the campaign's state is looked at (a run made to send has it).
+  const access = run.access ?? gatewayAccess(run.settings, run.choices);
   const identified = await identify(run);
   const hold = await claim(run, identified);
   try {
-    const campaign = await validate(run, identified, hold);
-    caller.planned?.(campaign);
-    refuse(run, campaign);
-    if (campaign.relatedRefusal) throw campaign.relatedRefusal;
-    await caller.confirm?.(campaign);
-    if (campaign.answer) {
-      const result = answeredResult(run, campaign.answer, campaign.reportPath);
-      return { campaign, result, simulated: run.choices.simulate === true };
+    const answer = await answerFinished(run, identified, hold);
+    if (answer) {
+      await approved(run, caller, answer);
+      const result = answeredResult(run, answer.answer, answer.reportPath);
+      return { campaign: answer, result, simulated: run.choices.simulate === true };
     }
-    await waitForWindow(run);
-    const gateway = await openGateway(access, run);
-    const timeline = recordTimeline(run.io.events, run.settings, run.commandLine ?? '');
-    try {
-      await setOwnersReportAside(run, campaign, hold);
-      await markRunning(run, campaign, hold.claim!, gateway.sentTo);
-      const sent = await journaledSend(run, campaign, hold.claim!, gateway.client);
-      const result = await finish(run, campaign, hold.claim!, sent);
-      return { campaign, result, simulated: gateway.simulated };
-    } finally {
-      await gateway.close({ abort: run.io.abort?.aborted === true });
-      await keepRunRecord(run, campaign, timeline, gateway.sentTo);
-    }
+    const settled = await readSettled(run, identified, hold);
+    const campaign = await validate(run, identified, hold, settled);
+    await approved(run, caller, campaign);
+    return await sent(run, { hold, campaign, settled, access });
   } finally {
     await hold.close();
   }
 }
 
-/** The dry run: the campaign identified, its state looked at, validated and planned; nothing kept. */
-export async function planCampaign(run: CampaignRun): Promise<PlannedCampaign> {
+/** The planned campaign shown to the caller, refused (exit 2) or confirmed by it. */
+async function approved(run: CampaignRun, caller: RunCaller, campaign: Validated): Promise<void> {
+  caller.planned?.(campaign);
+  refuse(run, campaign);
+  if (campaign.relatedRefusal) throw campaign.relatedRefusal;
+  await caller.confirm?.(campaign);
+}
+
+/** A campaign the caller confirmed: what sending it takes. */
+interface Approved {
+  hold: RunHold;
+  campaign: Validated;
+  settled: Settled;
+  access: GatewayAccess;
+}
+
+/** The campaign sent, once its window is open, and its run's record kept however it ended. */
+async function sent(
+  run: CampaignRun,
+  { hold, campaign, settled, access }: Approved,
+): Promise<SentCampaign> {
+  await waitForWindow(run);
+  const gateway = await openGateway(access, run);
+  const timeline = recordTimeline(run.io.events, run.settings, run.commandLine ?? '');
   try {
-    const identified = await identify(run);
-    const hold = await look(run, identified);
-    try {
-      return await validate(run, identified, hold);
-    } finally {
-      await hold.close();
-    }
-  } catch (error) {
-    throw asTyped(error);
+    await setOwnersReportAside(run, campaign, hold);
+    await markRunning(run, campaign, hold, gateway.sentTo);
+    const deliveries = await earlierDeliveries(hold, settled);
+    const sending = await journaledSend(run, campaign, hold, settled, deliveries, gateway.client);
+    await restoreEarlierDeliveries(campaign, deliveries);
+    const result = await finish(run, campaign, hold, sending);
+    return { campaign, result, simulated: gateway.simulated };
   } finally {
-    await run.store.close();
+    await gateway.close({ abort: run.io.abort?.aborted === true });
+    await keepRunRecord(run, campaign, timeline, gateway.sentTo);
   }
 }

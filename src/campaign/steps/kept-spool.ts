@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { LocalFiles } from '../../journal/claim.js';
+import type { LocalFiles } from '../../journal/cache.js';
 import { DiskFile, syncFolder } from '../../shared/disk.js';
 import { exists, replaceFile } from '../../shared/files.js';
 import { RowBits } from './row-bits.js';

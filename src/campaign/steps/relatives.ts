@@ -4,7 +4,7 @@
 // changes the content's identity, not whom it was sent to: a relative that may have sent to this
 // content's recipients is named, with what a --skip-sent-by of it would leave out.
 import { resolve as resolvePath } from 'node:path';
-import type { CampaignEntry } from '../../journal/state.js';
+import type { CampaignEntry } from '../../journal/store.js';
 import type { CampaignStore } from '../../journal/store.js';
 import type { CampaignIdentity } from '../../journal/identity.js';
 import { groupDigits, plural } from '../../shared/count.js';
@@ -43,7 +43,7 @@ export async function findRelatives(
     const own = store === run.store;
     // This host's state directory beside a state URL is a cache: one that cannot be read has
     // no campaign to name.
-    const entries = own ? await store.list() : await store.list().catch(() => []);
+    const entries = own ? await store.campaigns() : await store.campaigns().catch(() => []);
     for (const entry of entries) {
       const m = entry.manifest;
       if ((own && m.id === identity.id) || m.rehearsal || skipped.has(m.id)) continue;

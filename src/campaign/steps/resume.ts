@@ -1,6 +1,6 @@
 // On --resume, records an earlier run already settled are reported from the journal, not resent.
 import { CONFIRMED_BY_DLR } from '../../dlr/matching.js';
-import type { JournalState } from '../../journal/journal.js';
+import type { JournalState } from '../../journal/reading.js';
 import type { MessageResult } from '../../message/outcome.js';
 import type { Entry, TextColumns } from '../../validate/entries.js';
 import type { ResumeCounts } from '../types.js';

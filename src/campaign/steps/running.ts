@@ -1,16 +1,14 @@
 // Step seven of a campaign: it is marked running in its manifest (what it is, from what, sent where),
 // and from here on its state is kept, whatever happens. The run's time starts here.
-import type { CampaignHold, Owner } from './claim.js';
-import type { Held } from '../../journal/store.js';
 import { hostname } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
-import type { Claim } from '../../journal/claim.js';
-import { MANIFEST_VERSION } from '../../journal/state.js';
+import { MANIFEST_VERSION, type StartFields } from '../../journal/manifest.js';
+import { HoldLostError, type Held } from '../../journal/store.js';
 import { OUTCOMES, type Outcome } from '../../message/outcome.js';
 import { LockedError, unsentStateError } from '../../shared/errors.js';
-import { HoldLostError } from '../../journal/store.js';
 import type { CampaignRun } from '../run.js';
-import type { Validated } from './validate.js';
+import type { Owner, RunHold } from './hold.js';
+import type { Validated } from './planned.js';
 
 /**
  * Marks the campaign running, sent to `sentTo` (the endpoint, or "simulator"), and says what
@@ -20,20 +18,22 @@ import type { Validated } from './validate.js';
 export async function markRunning(
   run: CampaignRun,
   campaign: Validated,
-  claim: Claim,
+  hold: RunHold,
   sentTo: string,
 ): Promise<void> {
   // The run's time (its rate, its ETA) is sending time: not the validation before it, not the
   // confirmation prompt (which waits for a person), not the wait for the send window.
   campaign.tally.startedAt = run.io.clock.now();
   run.io.events.emit('started', { at: campaign.tally.startedAt });
-  await claim.start(manifestOf(run, campaign, claim, sentTo)).catch((error: unknown) => {
-    if (error instanceof HoldLostError) {
-      throw new LockedError(`${error.message} before this run sent anything: nothing was sent`);
-    }
-    throw unsentStateError(error) ?? error;
-  });
-  for (const note of claim.notes) run.io.events.emit('note', note);
+  const notes = await hold.claim
+    .start(manifestOf(run, campaign, hold, sentTo))
+    .catch((error: unknown) => {
+      if (error instanceof HoldLostError) {
+        throw new LockedError(`${error.message} before this run sent anything: nothing was sent`);
+      }
+      throw unsentStateError(error) ?? error;
+    });
+  for (const note of notes) run.io.events.emit('note', note);
 }
 
 /**
@@ -44,7 +44,7 @@ export async function markRunning(
 export async function setOwnersReportAside(
   run: CampaignRun,
   campaign: Validated,
-  hold: CampaignHold,
+  hold: RunHold,
 ): Promise<void> {
   const owner = hold.reportOwner;
   if (!owner) return;
@@ -79,9 +79,9 @@ async function movedAside(
 function manifestOf(
   run: CampaignRun,
   campaign: Validated,
-  claim: Claim,
+  hold: RunHold,
   sentTo: string,
-): Parameters<Claim['start']>[0] {
+): StartFields {
   const { identity, plan, shape, hashes } = campaign;
   const { settings, followUp } = run;
   const startedAt = new Date(run.io.clock.now()).toISOString();
@@ -105,8 +105,8 @@ function manifestOf(
     // A resumed run starts from what the earlier runs settled: a list of campaigns, which reads
     // manifests only, shows no less for a run killed before it could write its own summary.
     counts:
-      run.choices.resume && claim.previous
-        ? { ...claim.previous.counts }
+      hold.resume && hold.found.previous
+        ? { ...hold.found.previous.counts }
         : (Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>),
     shape,
     // The built-in simulator's runs are rehearsals from the start; another simulator's are

@@ -1,10 +1,11 @@
 // `--skip-sent-by`: this content sent as a campaign of its own, leaving out every recipient a named
 // campaign (and its follow-ups) accepted or may have sent, read from their journals, so that what
 // a fixed row, a pilot or a move to the state URL left to send goes out once and nothing twice.
-import { FolderStore } from '../../journal/folder-store.js';
 import type { Held } from '../../journal/store.js';
+import { findCampaign } from '../../journal/lookup.js';
+import { openState } from '../../journal/open-store.js';
 import { mergeSent } from '../../journal/sent.js';
-import type { CampaignEntry } from '../../journal/state.js';
+import type { CampaignEntry } from '../../journal/store.js';
 import type { CampaignStore } from '../../journal/store.js';
 import { plural } from '../../shared/count.js';
 import { leadingTo, UsageError } from '../../shared/errors.js';
@@ -38,16 +39,15 @@ export async function resolveSkipped(run: CampaignRun): Promise<Skipped[]> {
 
 /** The run's store, and with a state URL this host's state directory (its cache) too. */
 export function storesOf(run: CampaignRun): CampaignStore[] {
-  return run.settings.stateUrl === undefined
-    ? [run.store]
-    : [run.store, new FolderStore(run.settings.stateDir)];
+  const { stateDir, stateUrl, leaseMs } = run.settings;
+  return stateUrl === undefined ? [run.store] : [run.store, openState({ stateDir, leaseMs }).store];
 }
 
 async function lookUp(stores: readonly CampaignStore[], ref: string): Promise<Skipped> {
   let refusal: unknown;
   for (const store of stores) {
     try {
-      return { entry: await store.find(ref), store };
+      return { entry: await findCampaign(store, ref), store };
     } catch (error) {
       // Ambiguous in one store is a refusal; unknown there, the next store is asked.
       if (!(error instanceof UsageError) || error.code !== 'campaign-unknown') throw error;
@@ -76,7 +76,7 @@ export async function readSkipped(
     const { id } = entry.manifest;
     // A dry run looks without holding anything.
     if (holds) holds.set(id, await store.hold(id, `sending the rest of it as campaign ${by}`));
-    const followUps = (await store.list()).filter((e) => e.manifest.followUp?.of === id);
+    const followUps = (await store.campaigns()).filter((e) => e.manifest.followUp?.of === id);
     const lists = [];
     for (const campaign of [entry, ...followUps]) {
       lists.push(await store.sentTo(campaign.manifest.id));
@@ -101,7 +101,7 @@ export async function readSkipped(
  */
 export async function refuseSuperseded(run: CampaignRun, id: string): Promise<void> {
   for (const store of storesOf(run)) {
-    const by = (await store.list()).find((e) => e.manifest.shape?.skipSentBy?.includes(id));
+    const by = (await store.campaigns()).find((e) => e.manifest.shape?.skipSentBy?.includes(id));
     if (!by) continue;
     const m = by.manifest;
     throw leadingTo(

@@ -2,7 +2,7 @@
 // the --resume that finishes it counts, from the files it will read: the stop message says exactly
 // what that resume then finds (docs/campaign-state.md#when-the-disk-fails).
 import type { SettledResult } from '../../journal/columns.js';
-import type { JournalState } from '../../journal/journal.js';
+import type { JournalState } from '../../journal/reading.js';
 import { takeAnswersFromReport, type SpoolReader } from '../kept-answers.js';
 import { earlierResult, isEarlier, noResumeCounts, type Earlier } from './resume.js';
 import type { LostAnswer, StateLeft } from '../types.js';

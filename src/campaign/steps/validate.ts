@@ -1,65 +1,38 @@
-// Step three of a campaign: the validation pass (or the complete spool an earlier run kept) plans
+// Step five of a campaign: the validation pass (or the complete spool an earlier run kept) plans
 // it and writes every record ready to send to the spool; a resume counts only what is left, and
-// takes back the answers an earlier run kept only in its report. A finished campaign whose
-// resume would send nothing is answered from its manifest instead.
-import { relativesRefusal } from './relatives.js';
-import type { SentBy } from './skip-sent.js';
+// takes back the answers an earlier run kept only in its report.
 import { createHash } from 'node:crypto';
-import type { CampaignShape } from '../../journal/identity.js';
-import type { JournalState } from '../../journal/journal.js';
-import { Tally } from '../../report/summary.js';
-import { unsentStateError, type UsageError } from '../../shared/errors.js';
+import { unsentStateError } from '../../shared/errors.js';
 import { exists } from '../../shared/files.js';
-import { planCampaign, type Plan } from '../../validate/plan.js';
-import { readSpool } from '../../validate/spool.js';
-import { rowsResent } from '../follow-up/index.js';
+import type { Plan } from '../../validate/plan.js';
+import { readSpool, SpoolWriter } from '../../validate/spool.js';
+import { takeAnswersFromReport } from '../kept-answers.js';
 import { refusalError } from '../refusal.js';
 import type { CampaignRun } from '../run.js';
 import type { PlannedCampaign } from '../types.js';
-import { answersFromManifest, type ManifestAnswer } from './answered.js';
-import type { CampaignHold } from './claim.js';
+import type { Look, RunHold } from './hold.js';
+import { planned, type Validated } from './planned.js';
 import type { Identified } from './identify.js';
-import { takeAnswersFromReport } from '../kept-answers.js';
-import { keptSpool, keyOf, stampSpool } from './kept-spool.js';
-import { settledRows } from './resume.js';
+import { keptSpool, keyOf, stampSpool, unstamp } from './kept-spool.js';
+import { relativesRefusal } from './relatives.js';
+import type { Settled } from './settled.js';
+import type { SentBy } from './skip-sent.js';
 import { normalizes, refusalOf, validationPass } from './validation-pass.js';
-
-/** A campaign planned, with what the steps after the caller's confirmation take from it. */
-export interface Validated extends PlannedCampaign {
-  shape: CampaignShape;
-  hashes: Identified['hashes'];
-  /** Rows of this campaign its follow-ups re-sent (a resume of the original leaves them). */
-  resent?: ReadonlyMap<number, string>;
-  /** A finished campaign's resume that would send nothing: its manifest's answer. */
-  answer?: ManifestAnswer;
-  /**
-   * Why a real run is refused for a relative (the same input path or report, unfinished or in the
-   * way): what it would send again, and the flag that sends nothing twice.
-   */
-  relatedRefusal?: UsageError;
-}
 
 export async function validate(
   run: CampaignRun,
   identified: Identified,
-  hold: CampaignHold,
+  hold: RunHold | Look,
+  settled: Settled,
 ): Promise<Validated> {
   try {
-    const answer = await answersFromManifest(run, hold, identified.reportPath);
-    if (answer) return answered(run, identified, hold, answer);
-    if (hold.claim?.finished) await hold.claim.loadJournal();
-    const journal = hold.journal;
-    const resent = journal ? await resentRows(run, identified) : undefined;
-    const settled = journal
-      ? settledRows(journal, run.choices.retryUnknown === true, resent)
-      : () => false;
     const key = await spoolKeyOf(run, identified, hold.sentBy);
     const { plan, toSend: counted } =
-      (await reuseSpool(run, hold, key, settled)) ??
+      (await reuseSpool(hold, key, settled)) ??
       (await validateAndKeep(run, hold, key, identified, settled));
     // Answers an earlier run could not journal are taken from its report before anything is
     // sent; with --retry-unknown they were counted as left to send, which they no longer are.
-    const taken = await answersOnlyReported(hold, journal);
+    const taken = await answersOnlyReported(hold, settled);
     const relatedRefusal = await relativesRefusal(run, {
       relatives: identified.relatives,
       resumedNothing: hold.resumedNothing,
@@ -70,8 +43,7 @@ export async function validate(
     return planned(run, identified, hold, {
       plan,
       toSend: counted - (run.choices.retryUnknown ? taken : 0),
-      resent,
-      resuming: journal !== undefined,
+      resuming: settled.journal !== undefined,
       ...(relatedRefusal ? { relatedRefusal } : {}),
     });
   } catch (error) {
@@ -89,70 +61,16 @@ export function refuse(run: CampaignRun, campaign: PlannedCampaign): void {
   if (problem) throw problem;
 }
 
-function planned(
-  run: CampaignRun,
-  identified: Identified,
-  hold: CampaignHold,
-  parts: Pick<Validated, 'plan' | 'toSend' | 'resent' | 'resuming' | 'relatedRefusal'>,
-): Validated {
-  return {
-    identity: identified.identity,
-    reportPath: identified.reportPath,
-    shape: identified.shape,
-    hashes: identified.hashes,
-    refusal: refusalOf(parts.plan, run),
-    followUp: run.followUp !== undefined,
-    // A dry run says what a real run would be refused with.
-    stateRefusal: hold.looked ? (hold.looked.refusal ?? parts.relatedRefusal) : undefined,
-    tally: new Tally(run.io.clock),
-    notes: hold.notes,
-    ...parts,
-  };
-}
-
-/** A finished campaign as its manifest tells it: as many records, none of the input read again. */
-async function answered(
-  run: CampaignRun,
-  identified: Identified,
-  hold: CampaignHold,
-  answer: ManifestAnswer,
-): Promise<Validated> {
-  const plan = await planCampaign(
-    { fileProblems: [], fileWarnings: [], records: async function* () {} },
-    { batchSize: run.settings.batchSize },
-  );
-  await hold.closeSpool();
-  const campaign = planned(run, identified, hold, {
-    plan: { ...plan, records: answer.records },
-    toSend: 0,
-    resuming: true,
-  });
-  return { ...campaign, refusal: undefined, followUp: false, answer };
-}
-
-/** Rows a follow-up re-sent are the follow-up's now: a resume of the original leaves them. */
-async function resentRows(
-  run: CampaignRun,
-  { identity, shape }: Identified,
-): Promise<ReadonlyMap<number, string> | undefined> {
-  if (run.followUp) return undefined;
-  return rowsResent(run.store, identity.id, shape.target, { program: run.program });
-}
-
 /**
  * A resume takes back the answers its earlier run received but could not journal, from the
  * report that run wrote (docs/campaign-state.md#when-the-disk-fails), checked against the spool's
  * MessageIds: this run's, or for a dry run the one the stopped run kept.
  */
-async function answersOnlyReported(
-  hold: CampaignHold,
-  journal: JournalState | undefined,
-): Promise<number> {
-  const state = hold.claim ?? hold.looked;
-  const spool = state?.local?.spool;
-  if (!journal || spool === undefined || !(await exists(spool))) return 0;
-  const report = state?.previous?.reports.at(-1);
-  return takeAnswersFromReport(journal, report, (keep) => readSpool(spool, keep));
+async function answersOnlyReported(hold: RunHold | Look, { journal }: Settled): Promise<number> {
+  const { spool } = hold.local;
+  const previous = hold.found.previous;
+  if (!journal || !previous || !(await exists(spool))) return 0;
+  return takeAnswersFromReport(journal, previous.reports.at(-1), (keep) => readSpool(spool, keep));
 }
 
 /**
@@ -171,9 +89,7 @@ async function spoolKeyOf(
     name: list.name,
     numbers: createHash('sha256').update(list.numbers).digest('hex'),
   }));
-  const dlrKey = createHash('sha256')
-    .update((await run.store.dlrSecret()).export())
-    .digest('hex');
+  const [dlrKey] = (await run.store.dlrKeys(true)).keys;
   return keyOf({
     id: identity.id,
     contentHash: identity.contentHash,
@@ -194,7 +110,7 @@ async function spoolKeyOf(
     currency: settings.currency,
     maxCost: settings.maxCost,
     lists,
-    dlrKey,
+    dlrKey: createHash('sha256').update(dlrKey!.export()).digest('hex'),
     // Whom the campaigns --skip-sent-by names had sent to when the spool was made.
     sentBy: sentBy.map(({ id, numbers }) => ({
       id,
@@ -210,39 +126,38 @@ async function spoolKeyOf(
  * sends from it: no record is validated again (docs/campaign-state.md#the-kept-spool).
  */
 async function reuseSpool(
-  run: CampaignRun,
-  hold: CampaignHold,
+  hold: RunHold | Look,
   key: string,
-  settled: (row: number) => boolean,
+  { isSettled }: Settled,
 ): Promise<{ plan: Plan; toSend: number } | undefined> {
-  const paths = hold.claim?.local;
-  if (!paths || key === '' || !run.choices.resume) return undefined;
-  const kept = await keptSpool(paths, key);
-  return kept && { plan: kept.plan, toSend: kept.messages.count((row) => !settled(row)) };
+  if (hold.kind === 'look' || key === '' || !hold.resume) return undefined;
+  const kept = await keptSpool(hold.local, key);
+  return kept && { plan: kept.plan, toSend: kept.messages.count((row) => !isSettled(row)) };
 }
 
 /** The validation pass, writing the spool; a send's complete spool is stamped for a later run. */
 async function validateAndKeep(
   run: CampaignRun,
-  hold: CampaignHold,
+  hold: RunHold | Look,
   key: string,
   { identity, suppression, template }: Identified,
-  settled: (row: number) => boolean,
+  settled: Settled,
 ): Promise<{ plan: Plan; toSend: number }> {
-  await hold.openSpool();
+  const paths = hold.kind === 'run' ? hold.local : undefined;
+  // The spool this run's pass writes: no longer complete, so no longer stamped.
+  if (paths) await unstamp(paths);
+  const spool = paths && (await SpoolWriter.create(paths.spool));
   const { plan, toSend, timed, messages } = await validationPass(run, {
     identity,
     suppression,
     sentBy: hold.sentBy,
     seenBy: hold.seenBy,
     template,
-    spool: hold.spool,
+    spool,
     // A dry run that resumes nothing spools nothing: it skips building each entry.
-    spooling: !run.choices.dryRun || hold.journal !== undefined,
-    settled,
-  });
-  await hold.closeSpool();
-  const paths = hold.claim?.local;
+    spooling: hold.kind === 'run' || settled.journal !== undefined,
+    settled: settled.isSettled,
+  }).finally(() => spool?.close());
   // Messages whose validity counts from now are built afresh by each run.
   if (paths && key !== '' && !timed && !refusalOf(plan, run)) {
     await stampSpool(paths, key, { plan, messages });

@@ -2,7 +2,7 @@
 // ready to send written to the spool, counting what this run will send (on resume, what is left).
 import type { SentBy } from './skip-sent.js';
 import { join } from 'node:path';
-import { ephemeralKey } from '../../journal/dlr-secret.js';
+import { ephemeralKey } from '../../journal/dlr-keys.js';
 import type { CampaignIdentity } from '../../journal/identity.js';
 import type { Suppression } from '../../message/suppress.js';
 import type { Template } from '../../message/template.js';
@@ -70,7 +70,7 @@ export async function validationPass(
     strict: settings.strict,
     // A dry run sends no URL: a key of its own makes proofs of the same length.
     dlrSigner: {
-      key: choices.dryRun ? ephemeralKey() : await run.store.dlrSecret(),
+      key: choices.dryRun ? ephemeralKey() : (await run.store.dlrKeys(true)).keys[0]!,
       campaign: identity.id,
     },
     // Only a dry run, whose validation is the whole job, takes worker threads: a send's would

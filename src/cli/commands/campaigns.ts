@@ -5,7 +5,7 @@ import {
   campaignListDocument,
   pruneDocument,
 } from '../../campaign/documents.js';
-import { withStore } from '../../journal/open-store.js';
+import { withState } from '../../journal/open-store.js';
 import { systemClock } from '../../shared/clock.js';
 import { ExitCode } from '../../shared/errors.js';
 import { renderCampaign, renderCampaignList, renderPruned } from '../ui/campaigns.js';
@@ -18,8 +18,8 @@ export interface CampaignsFlags extends GatewayFlags {
 }
 
 export async function runCampaigns(flags: CampaignsFlags): Promise<ExitCode> {
-  const output = await withStore(await settingsFor(flags), async (store) => {
-    const entries = await store.list();
+  const output = await withState(await settingsFor(flags), async ({ store }) => {
+    const entries = await store.campaigns();
     return flags.json
       ? JSON.stringify(campaignListDocument(store.where, entries))
       : renderCampaignList(entries, store.where, colorFor('stdout'));
@@ -29,7 +29,7 @@ export async function runCampaigns(flags: CampaignsFlags): Promise<ExitCode> {
 }
 
 export async function runCampaignShow(id: string, flags: CampaignsFlags): Promise<ExitCode> {
-  const entry = await withStore(await settingsFor(flags), (store) => campaignShown(store, id));
+  const entry = await withState(await settingsFor(flags), (state) => campaignShown(state, id));
   process.stdout.write(
     flags.json
       ? `${JSON.stringify(campaignShowDocument(entry))}\n`
@@ -41,8 +41,9 @@ export async function runCampaignShow(id: string, flags: CampaignsFlags): Promis
 export async function runCampaignPrune(flags: CampaignsFlags): Promise<ExitCode> {
   // A missing or malformed age is refused before any setting is read.
   const age = pruneAge(flags.olderThan);
-  const output = await withStore(await settingsFor(flags), async (store) => {
-    const removed = await pruneFinished(store, age, systemClock.now());
+  const output = await withState(await settingsFor(flags), async (state) => {
+    const { store } = state;
+    const removed = await pruneFinished(state, age, systemClock.now());
     return flags.json
       ? JSON.stringify(pruneDocument(store.where, removed))
       : renderPruned(store.where, removed, colorFor('stdout'));

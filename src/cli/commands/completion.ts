@@ -3,7 +3,7 @@ import type { Command, Option } from 'commander';
 import { SETTING_KEYS, SETTINGS } from '../../config/table.js';
 import { INPUT_FORMATS } from '../../input/types.js';
 import { ExitCode, UsageError } from '../../shared/errors.js';
-import { withStore } from '../../journal/open-store.js';
+import { withState } from '../../journal/open-store.js';
 import { completionScript, SHELLS, type Shell } from '../completion.js';
 import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
 
@@ -33,7 +33,7 @@ export function runCompletion(shell: string, program: Command): ExitCode {
  * offers where a campaign goes. Quiet when there are none, or no state directory yet.
  */
 export async function runListCampaigns(flags: GatewayFlags): Promise<ExitCode> {
-  const entries = await withStore(await settingsFor(flags), (store) => store.list()).catch(
+  const entries = await withState(await settingsFor(flags), ({ store }) => store.campaigns()).catch(
     () => [],
   );
   process.stdout.write(entries.map((entry) => `${entry.manifest.id}\n`).join(''));

@@ -9,8 +9,7 @@ import {
 } from '../../campaign/follow-up/index.js';
 import { gatewayAccess } from '../../campaign/target.js';
 import type { Settings } from '../../config/settings.js';
-import { openStore } from '../../journal/open-store.js';
-import type { CampaignStore } from '../../journal/store.js';
+import { closeState, openState, type CampaignState } from '../../journal/open-store.js';
 import { settingsFor } from '../gateway-settings.js';
 import { programOf, type Invocation } from '../invocation.js';
 import { colorFor } from '../ui/color.js';
@@ -48,16 +47,16 @@ export async function runRetry(
   const settings = await settingsFor(flags);
   // Where to send is known before the campaign's state is looked at.
   if (!flags.dryRun) gatewayAccess(settings, flags);
-  const store = openStore(settings);
+  const state = openState(settings);
   try {
-    return await retryFrom(store, campaign, include, { settings, flags, invocation });
+    return await retryFrom(state, campaign, include, { settings, flags, invocation });
   } finally {
-    await store.close();
+    await closeState(state);
   }
 }
 
 async function retryFrom(
-  store: CampaignStore,
+  state: CampaignState,
   campaign: string,
   include: Include[],
   {
@@ -69,7 +68,7 @@ async function retryFrom(
   const plan = await planFollowUp({
     campaign,
     include,
-    store,
+    store: state.store,
     simulate: flags.simulate === true,
     resume: flags.resume === true,
     program: programOf(invocation),
@@ -92,7 +91,7 @@ async function retryFrom(
   try {
     const run = followUpRun(plan.followUp, plan.report, {
       settings,
-      store,
+      state,
       // The follow-up's own choices: where its report goes and how it is sent, never how its
       // records are read (the original's way). The same retry left unfinished is finished.
       choices: {

@@ -2,7 +2,7 @@
 // its events to the terminal, its result to a renderer.
 import type { Settings } from '../../config/settings.js';
 import { ExitCode, InterruptedError, UsageError } from '../../shared/errors.js';
-import { spoolStream } from '../../input/stdin.js';
+import { stdinSpool } from '../../input/stdin.js';
 import { planDocument } from '../../campaign/documents.js';
 import { refusedPlan } from '../../campaign/ending.js';
 import { refusalError } from '../../campaign/refusal.js';
@@ -13,8 +13,7 @@ import {
   type CampaignChoices,
   type CampaignRun,
 } from '../../campaign/run.js';
-import { planCampaign, sendCampaign } from '../../campaign/steps/index.js';
-import { gatewayAccess } from '../../campaign/target.js';
+import { planOnly, sendCampaign } from '../../campaign/steps/index.js';
 import type { PlannedCampaign } from '../../campaign/types.js';
 import { redactor } from '../../gateway/redact.js';
 import { windowState } from '../../shared/window.js';
@@ -45,8 +44,6 @@ export async function runSend(
   invocation: Invocation,
 ): Promise<ExitCode> {
   const settings = await settingsFor(flags, inputs);
-  // Where to send is known before anything is read: a missing endpoint is the problem to name.
-  if (!flags.dryRun) gatewayAccess(settings, flags);
   const template = await loadTemplate(flags.text, flags.textFile);
   // Standard input is read more than once (identity, validation, send): it is spooled first.
   if (inputs.includes('-') && process.stdin.isTTY) {
@@ -56,9 +53,10 @@ export async function runSend(
         'records in (sms-send - < campaign.csv) or name the file. Nothing was sent.',
     );
   }
-  const stdin = inputs.includes('-') ? await spoolStream(process.stdin) : undefined;
+  const stdin = inputs.includes('-') ? await stdinSpool() : undefined;
   const view = new RunView(flags);
   try {
+    // Made before standard input is read: where to send is known before anything is read.
     const run = campaignRun({
       inputs: inputFiles(inputs, { stdinPath: stdin?.path }),
       settings,
@@ -68,6 +66,7 @@ export async function runSend(
       commandLine: commandLine(settings),
       io: view.io,
     });
+    await stdin?.fill(process.stdin);
     return await sendFromCommand(run, { flags, invocation, view });
   } finally {
     view.dispose();
@@ -94,13 +93,13 @@ export async function sendFromCommand(
   context: CommandContext,
 ): Promise<ExitCode> {
   const { flags, view } = context;
-  if (flags.dryRun) return printDryRun(run, await planCampaign(run), context);
-  const access = gatewayAccess(run.settings, flags);
+  if (flags.dryRun) return printDryRun(run, await planOnly(run), context);
+  const label = run.access?.label ?? '';
   const sent = await sendCampaign(run, {
     planned: (campaign) => view.planned(campaign),
     confirm: async (campaign) => {
-      await confirmSend(campaign, flags, access.label);
-      view.sending(campaign, access.label);
+      await confirmSend(campaign, flags, label);
+      view.sending(campaign, label);
     },
   });
   return endRun(sent.result, {

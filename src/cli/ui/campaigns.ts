@@ -3,7 +3,8 @@ import { countsKnown } from '../../campaign/documents.js';
 import type { ChalkInstance } from 'chalk';
 import { basename } from 'node:path';
 import type { ShownCampaign } from '../../campaign/types.js';
-import type { CampaignEntry, CampaignStatus } from '../../journal/state.js';
+import type { CampaignEntry } from '../../journal/store.js';
+import type { CampaignStatus } from '../../journal/manifest.js';
 import { formatBytes, formatCount } from './format.js';
 import { formatTable } from './table.js';
 

@@ -23,7 +23,7 @@ export interface EndOptions {
 
 /** Prints what the run ends with and returns its exit code, or throws the error that ends it. */
 export function endRun(result: CampaignResult, options: EndOptions): ExitCode {
-  const { run, summary, exitCode, windowClosed } = result;
+  const { send: run, summary, exitCode, windowClosed } = result;
   const out = colorFor('stdout');
   const resume =
     run.stopped || run.interrupted || windowClosed ? resumeCommand(options.invocation) : undefined;

@@ -2,6 +2,7 @@
 // does not help: exit 2 before anything is sent) or a database that did not answer for now (exit
 // 6: the same command passes once it answers). Failures of anything else pass as they are.
 import { StateStoreError } from '../../shared/errors.js';
+import { whoAmI } from './sql/who-am-i.js';
 import { DatabaseFailure, type Database } from './connect.js';
 
 /** What to do about a database that did not answer. */
@@ -104,13 +105,8 @@ export async function schemaRefused(
   db: Database,
   error: DatabaseFailure,
 ): Promise<StateStoreError> {
-  const found = await db
-    .query<{ user: string; database: string; owner: string | null }>(
-      `SELECT current_user AS user, current_database() AS database,
-              (SELECT nspowner::regrole::text FROM pg_namespace WHERE nspname = 'sms_send') AS owner`,
-    )
-    .catch(() => undefined);
-  const { user = '<user>', database = '<database>', owner = null } = found?.rows[0] ?? {};
+  const found = await whoAmI(db).catch(() => undefined);
+  const { user = '<user>', database = '<database>', owner = null } = found ?? {};
   const to = identifier(user);
   const advice =
     owner === null

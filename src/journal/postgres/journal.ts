@@ -1,22 +1,19 @@
 // A campaign's journal in the database: lines appended in order, grouped into one statement while
 // one is in flight, each statement checking the run's fencing number (and renewing its lease), so
 // a batch is posted only once its record is committed by the run that still holds the campaign.
-import { mkdir, readdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { monotonicClock } from '../../shared/clock.js';
 import { DiskFile } from '../../shared/disk.js';
-import {
-  emptyJournalState,
-  readJournal,
-  type JournalLine,
-  type JournalSink,
-  type JournalState,
-} from '../journal.js';
+import type { JournalLine, JournalSink } from '../lines.js';
+import { JournalReader, type JournalState } from '../reading.js';
+import { SentRecipients, type SentTo } from '../sent.js';
+import { HoldLostError } from '../store.js';
 import type { Database, Queries } from './connect.js';
 import { databaseError } from './failures.js';
-import { HoldLostError } from '../store.js';
-import { SentRecipients, type SentTo } from '../sent.js';
 import type { Lease } from './lease.js';
+import { appendLines as appendStatement } from './sql/append-lines.js';
+import { currentFence } from './sql/current-fence.js';
+import { everyJournalPage, type JournalPlace } from './sql/every-journal-page.js';
+import { journalPage } from './sql/journal-page.js';
 
 interface Pending {
   line: string;
@@ -24,9 +21,6 @@ interface Pending {
   resolve: () => void;
   reject: (error: unknown) => void;
 }
-
-/** Rows per read of a journal: a resume of millions reads it in pieces. */
-export const JOURNAL_PAGE = 5000;
 
 /**
  * Appends `lines` under the lease's number: none is written when another run took the campaign
@@ -38,27 +32,12 @@ export async function appendLines(
   lines: readonly string[],
 ): Promise<void> {
   const sentAt = monotonicClock.now();
-  const result = await db.query({
-    // Named: the server plans it once per connection.
-    name: 'sms-send-journal-append',
-    text: `WITH held AS (
-       UPDATE sms_send.campaigns SET lease_until = now() + make_interval(secs => $3)
-        WHERE id = $1 AND fence = $2::bigint RETURNING id, generation)
-     INSERT INTO sms_send.journal (campaign, generation, line)
-     SELECT held.id, held.generation, line FROM held, unnest($4::text[]) WITH ORDINALITY AS l(line, n)
-      ORDER BY n`,
-    values: [lease.id, lease.fence, leaseSeconds(lease), lines],
-  });
-  if (result.rowCount === 0) {
+  if (!(await appendStatement(db, lease, lease.leaseMs / 1000, lines))) {
     const lost = new HoldLostError(lease.id);
     lease.lose(lost);
     throw lost;
   }
   lease.confirmed(sentAt);
-}
-
-function leaseSeconds(lease: Lease): number {
-  return lease.leaseMs / 1000;
 }
 
 /**
@@ -102,14 +81,15 @@ export class DatabaseJournal implements JournalSink {
       if (line.t !== 'posted') this.flushing ??= this.flush();
       return Promise.resolve();
     }
-    return new Promise((resolve, reject) => {
+    const recorded = new Promise<void>((resolve, reject) => {
       this.pending.push({ line: text, keep, resolve, reject });
       this.flushing ??= this.flush();
     });
-  }
-
-  mayPost(): boolean {
-    return this.lease.mayPost();
+    // Recorded, a batch leaves only while the lease is confirmed: a run that may have lost its
+    // hold posts nothing, and the batch reads as never posted.
+    return recorded.then(() => {
+      if (!this.lease.mayPost()) throw this.failure;
+    });
   }
 
   private async flush(): Promise<void> {
@@ -212,11 +192,7 @@ async function heldElsewhere(db: Database, lease: Lease, error: unknown): Promis
  */
 export async function takenOver(db: Queries, lease: Lease): Promise<boolean> {
   try {
-    const found = await db.query<{ fence: string }>(
-      'SELECT fence FROM sms_send.campaigns WHERE id = $1',
-      [lease.id],
-    );
-    if (found.rows[0]?.fence === lease.fence) return false;
+    if ((await currentFence(db, lease.id)) === lease.fence) return false;
     lease.lose(new HoldLostError(lease.id));
     return true;
   } catch {
@@ -225,53 +201,39 @@ export async function takenOver(db: Queries, lease: Lease): Promise<boolean> {
 }
 
 /**
- * The campaign's current journal, read back through a file of this host's: the reader keeps only
- * where each result line is in that file and reads it again when a row is asked about, so a
- * resume of millions holds no more than it does with the state directory. Each reading has a file
- * of its own (a state read earlier still reads its own).
+ * The campaign's current journal, read a page at a time into a reading of this host's (`reading`,
+ * a file of the cache's): the reader keeps only where each result line is in it and reads it
+ * again when a row is asked about, so a resume of millions holds no more than it does with the
+ * state directory. Undefined when the journal has no line.
  */
 export async function readDatabaseJournal(
   db: Queries,
   id: string,
   generation: number,
-  localDir: string,
+  reading: () => Promise<string>,
 ): Promise<JournalState | undefined> {
-  await mkdir(localDir, { recursive: true });
-  const path = join(localDir, `journal-${process.pid}-${readings++}.ndjson`);
+  const path = await reading();
+  const reader = new JournalReader(path, `the journal of campaign ${id}`);
   const file = await DiskFile.open(path, 'w');
   let lines = 0;
   try {
-    for (let after = '0'; ;) {
-      // The sequence number as a bigint, ordered as one: node-postgres hands bigints over as text,
-      // and a page ordered by that text would skip lines.
-      const page = await db.query<{ seq: string; line: string }>(
-        `SELECT seq, line FROM sms_send.journal
-          WHERE campaign = $1 AND generation = $2 AND seq > $3::bigint ORDER BY seq LIMIT ${JOURNAL_PAGE}`,
-        [id, generation, after],
-      );
-      if (page.rows.length === 0) break;
-      file.write(page.rows.map((row) => `${row.line}\n`).join(''));
-      lines += page.rows.length;
-      after = page.rows.at(-1)!.seq;
+    for (let after = '0', start = 0; ; ) {
+      const page = await journalPage(db, id, generation, after);
+      if (page.length === 0) break;
+      const text = page.map((row) => `${row.line}\n`).join('');
+      file.write(text);
+      for (const row of page) {
+        const bytes = Buffer.byteLength(row.line);
+        reader.line(row.line, { start, bytes });
+        start += bytes + 1;
+      }
+      lines += page.length;
+      after = page.at(-1)!.seq;
     }
   } finally {
     await file.close();
   }
-  if (lines === 0) {
-    await rm(path, { force: true });
-    return undefined;
-  }
-  return (await readJournal(path)) ?? emptyJournalState();
-}
-
-let readings = 0;
-
-/** The journal files this host read the campaign's journal into: a cache of this run's only. */
-export async function removeReadings(dir: string): Promise<void> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  for (const name of names) {
-    if (name.startsWith(`journal-${process.pid}-`)) await rm(join(dir, name), { force: true });
-  }
+  return lines === 0 ? undefined : reader.state();
 }
 
 function noop(): void {}
@@ -282,15 +244,10 @@ function noop(): void {}
  */
 export async function sentFromDatabase(db: Queries, id: string): Promise<SentTo> {
   const sent = new SentRecipients();
-  for (let after = { generation: 0, seq: '0' }; ;) {
-    const page = await db.query<{ generation: number; seq: string; line: string }>(
-      `SELECT generation, seq, line FROM sms_send.journal
-        WHERE campaign = $1 AND (generation, seq) > ($2, $3::bigint)
-        ORDER BY generation, seq LIMIT ${JOURNAL_PAGE}`,
-      [id, after.generation, after.seq],
-    );
-    for (const row of page.rows) sent.line(row.line);
-    const last = page.rows.at(-1);
+  for (let after: JournalPlace = { generation: 0, seq: '0' }; ; ) {
+    const page = await everyJournalPage(db, id, after);
+    for (const row of page) sent.line(row.line);
+    const last = page.at(-1);
     if (!last) break;
     after = { generation: last.generation, seq: last.seq };
   }

@@ -8,16 +8,12 @@ import { LockedError, StateStoreError } from '../../shared/errors.js';
 import { HoldLostError } from '../store.js';
 import type { Database, Queries } from './connect.js';
 import { DATABASE_DOWN_ADVICE } from './failures.js';
-
-export interface LeaseRow {
-  manifest: unknown;
-  fence: string;
-  holder: string | null;
-  host: string | null;
-  live: boolean;
-  lease_until: Date | null;
-  generation: number;
-}
+import { addCampaign } from './sql/add-campaign.js';
+import type { Fenced } from './sql/fenced.js';
+import { lockCampaign, type LeaseRow } from './sql/lock-campaign.js';
+import { releaseLease } from './sql/release-lease.js';
+import { renewLease } from './sql/renew-lease.js';
+import { takeLease } from './sql/take-lease.js';
 
 /**
  * Who this run is, as other hosts see it while it holds a campaign: its host, its pid, and the pid
@@ -64,41 +60,28 @@ export function goneFromHere(holder: string | null): boolean {
  * Takes the campaign's lease in the caller's transaction (its row made if new, then locked): exit 4
  * while another run's lease is live. Returns the row as it was, and the new fencing number.
  */
-export async function takeLease(
-  client: Queries,
+export async function takeCampaign(
+  tx: Queries,
   id: string,
   leaseMs: number,
   what: string,
 ): Promise<{ row: LeaseRow; fence: string; created: boolean }> {
-  const inserted = await client.query(
-    'INSERT INTO sms_send.campaigns (id) VALUES ($1) ON CONFLICT (id) DO NOTHING',
-    [id],
+  const created = await addCampaign(tx, id);
+  const row = (await lockCampaign(tx, id))!;
+  const fence = row.live ? undefined : await takeLease(tx, id, holderName(), leaseMs / 1000);
+  if (fence === undefined) throw heldElsewhere(id, row, what);
+  return { row, fence, created };
+}
+
+/** The refusal of a campaign another run's live lease holds (exit 4). */
+function heldElsewhere(id: string, row: LeaseRow, what: string): LockedError {
+  const gone = goneFromHere(row.holder);
+  return new LockedError(
+    `campaign ${id} is held by another run (${row.holder ?? 'unknown'}${what === '' ? '' : `, ${what}`}); nothing was sent. ` +
+      (gone
+        ? `That run is gone from this host (killed): its hold lasts until its lease runs out, at ${row.lease_until?.toISOString() ?? '?'}; run this again then.`
+        : 'Its hold ends when that run does, or once it has not been renewed for the lease.'),
   );
-  const found = await client.query<LeaseRow>(
-    `SELECT manifest, fence, holder, host, generation, lease_until,
-            (holder IS NOT NULL AND lease_until > now()) AS live
-       FROM sms_send.campaigns WHERE id = $1 FOR UPDATE`,
-    [id],
-  );
-  const row = found.rows[0]!;
-  if (row.live) {
-    const gone = goneFromHere(row.holder);
-    throw new LockedError(
-      `campaign ${id} is held by another run (${row.holder ?? 'unknown'}${what === '' ? '' : `, ${what}`}); nothing was sent. ` +
-        (gone
-          ? `That run is gone from this host (killed): its hold lasts until its lease runs out, at ${row.lease_until?.toISOString() ?? '?'}; run this again then.`
-          : 'Its hold ends when that run does, or once it has not been renewed for the lease.'),
-    );
-  }
-  const { holder, host } = holderName();
-  const taken = await client.query<{ fence: string }>(
-    `UPDATE sms_send.campaigns
-        SET fence = fence + 1, holder = $2, host = $3,
-            lease_until = now() + make_interval(secs => $4), updated_at = now()
-      WHERE id = $1 RETURNING fence`,
-    [id, holder, host, leaseMs / 1000],
-  );
-  return { row, fence: taken.rows[0]!.fence, created: inserted.rowCount === 1 };
 }
 
 /**
@@ -106,7 +89,7 @@ export async function takeLease(
  * each request leaves. Lost when a renewal finds another number (a takeover), or when no statement
  * has confirmed it for a whole lease (a pause, a cut connection): the run posts nothing more.
  */
-export class Lease {
+export class Lease implements Fenced {
   private confirmedAt = monotonicClock.now();
   private timer: NodeJS.Timeout | undefined;
   private lost: Error | undefined;
@@ -159,14 +142,8 @@ export class Lease {
     if (this.lost) return;
     const sentAt = monotonicClock.now();
     try {
-      const result = await this.db.query({
-        name: 'sms-send-lease-renew',
-        text: `UPDATE sms_send.campaigns SET lease_until = now() + make_interval(secs => $3)
-                WHERE id = $1 AND fence = $2::bigint`,
-        values: [this.id, this.fence, this.leaseMs / 1000],
-      });
-      if (result.rowCount === 0) this.lose(new HoldLostError(this.id));
-      else this.confirmed(sentAt);
+      if (await renewLease(this.db, this, this.leaseMs / 1000)) this.confirmed(sentAt);
+      else this.lose(new HoldLostError(this.id));
     } catch {
       // The next renewal tries again; mayPost() says when it has been too long.
     }
@@ -181,9 +158,6 @@ export class Lease {
   /** Stops renewing and gives the campaign up, if this run still holds it. */
   async release(): Promise<void> {
     this.stop();
-    await this.db.query(
-      'UPDATE sms_send.campaigns SET holder = NULL, lease_until = NULL WHERE id = $1 AND fence = $2::bigint',
-      [this.id, this.fence],
-    );
+    await releaseLease(this.db, this);
   }
 }

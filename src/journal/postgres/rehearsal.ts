@@ -3,12 +3,20 @@
 // rehearsal wrote where the new run writes its own is renamed, and its campaign told so.
 import { resolve } from 'node:path';
 import { renameFile } from '../../shared/disk.js';
-import { asideName, rehearsalReportName } from '../rehearsal.js';
-import type { Manifest } from '../state.js';
+import { LockedError } from '../../shared/errors.js';
+import { asideName, rehearsalReportName } from '../aside.js';
+import { rehearsalOf } from '../lookup.js';
+import { reportMoved, type Manifest } from '../manifest.js';
 import { HoldLostError } from '../store.js';
 import type { Database } from './connect.js';
-import type { ClaimPlace } from './place.js';
 import type { Lease } from './lease.js';
+import type { ClaimPlace } from './place.js';
+import { campaignExists } from './sql/campaign-exists.js';
+import { copyHeld } from './sql/copy-held.js';
+import { lockHeld } from './sql/lock-held.js';
+import { moveJournal } from './sql/move-journal.js';
+import { writeManifest } from './sql/write-manifest.js';
+import { writeUnheldManifest } from './sql/write-unheld-manifest.js';
 
 /** Moves the rehearsal under a name of its own, leaving the campaign held and empty; its new ID. */
 export async function setAsideRehearsal(
@@ -16,53 +24,39 @@ export async function setAsideRehearsal(
   lease: Lease,
   manifest: Manifest,
 ): Promise<string> {
-  return db.transaction(async (client) => {
-    const held = await client.query(
-      'SELECT 1 FROM sms_send.campaigns WHERE id = $1 AND fence = $2::bigint FOR UPDATE',
-      [lease.id, lease.fence],
-    );
-    if (held.rowCount === 0) throw new HoldLostError(lease.id);
+  return db.transaction(async (tx) => {
+    if (!(await lockHeld(tx, lease))) throw new HoldLostError(lease.id);
     let id = '';
-    for (let n = 1; ; n++) {
+    for (let n = 1; id === '' || (await campaignExists(tx, id)); n++) {
       id = `${manifest.id}-rehearsal-${n}`;
-      const taken = await client.query('SELECT 1 FROM sms_send.campaigns WHERE id = $1', [id]);
-      if (taken.rowCount === 0) break;
     }
-    await client.query(
-      `INSERT INTO sms_send.campaigns (id, manifest, generation, host)
-       SELECT $2, $3::jsonb, generation, host FROM sms_send.campaigns WHERE id = $1`,
-      [lease.id, id, JSON.stringify({ ...manifest, id })],
-    );
-    await client.query('UPDATE sms_send.journal SET campaign = $2 WHERE campaign = $1', [
-      lease.id,
-      id,
-    ]);
-    await client.query('UPDATE sms_send.campaigns SET manifest = NULL WHERE id = $1', [lease.id]);
+    if (!(await copyHeld(tx, lease, id, { ...manifest, id }))) throw new HoldLostError(lease.id);
+    await moveJournal(tx, lease, id);
+    if (!(await writeManifest(tx, lease, null))) throw new HoldLostError(lease.id);
     return id;
   });
 }
 
 /**
  * The report a rehearsal wrote, renamed `<name>.rehearsal.<ext>` (or `.rehearsal-2` …), and its
- * campaign's manifest told so; undefined when no rehearsal wrote it.
+ * campaign's manifest told so, while no run holds that campaign; undefined when no rehearsal
+ * wrote it. Exit 4 when a run holds it now: its report is that run's.
  */
 export async function moveRehearsalReport(
   place: ClaimPlace,
   report: string,
 ): Promise<string | undefined> {
   const path = resolve(report);
-  const owner = (await place.list()).find(
-    (e) => e.manifest.rehearsal === true && e.manifest.reports.includes(path),
-  );
+  const owner = await rehearsalOf(place, path);
   if (!owner) return undefined;
   const moved = await rehearsalReportName(path);
   await renameFile(path, moved);
-  const reports = owner.manifest.reports.map((r) => (r === path ? moved : r));
-  await place.db.query('UPDATE sms_send.campaigns SET manifest = $2::jsonb WHERE id = $1', [
-    owner.manifest.id,
-    JSON.stringify({ ...owner.manifest, reports }),
-  ]);
-  return moved;
+  const was = owner.manifest;
+  if (await writeUnheldManifest(place.db, was.id, was, reportMoved(was, path, moved))) return moved;
+  await renameFile(moved, path);
+  throw new LockedError(
+    `the report ${path} is rehearsal ${was.id}'s, which another run holds or changed meanwhile; nothing was sent`,
+  );
 }
 
 /**
@@ -76,19 +70,14 @@ export async function moveReportAside(
   report: string,
 ): Promise<string | undefined> {
   const path = resolve(report);
-  const found = await db.query<{ manifest: Manifest | null }>(
-    'SELECT manifest FROM sms_send.campaigns WHERE id = $1 AND fence = $2::bigint',
-    [lease.id, lease.fence],
-  );
-  const manifest = found.rows[0]?.manifest;
+  const held = await lockHeld(db, lease);
+  if (!held) throw new HoldLostError(lease.id);
+  const manifest = held.manifest as Manifest | null;
   if (!manifest?.reports.includes(path)) return undefined;
   const moved = await asideName(path, lease.id);
   await renameFile(path, moved);
-  const reports = manifest.reports.map((r) => (r === path ? moved : r));
-  const updated = await db.query(
-    'UPDATE sms_send.campaigns SET manifest = $3::jsonb WHERE id = $1 AND fence = $2::bigint',
-    [lease.id, lease.fence, JSON.stringify({ ...manifest, reports })],
-  );
-  if (updated.rowCount === 0) throw new HoldLostError(lease.id);
+  if (!(await writeManifest(db, lease, reportMoved(manifest, path, moved)))) {
+    throw new HoldLostError(lease.id);
+  }
   return moved;
 }

@@ -1,63 +1,59 @@
 // Campaign state in PostgreSQL, for jobs that run on more than one host: the same store as the
-// state directory (store.ts), every host seeing every campaign. This host keeps only a cache: the
-// spool a resume may reuse, the run's timeline, the inputs' digests, readings of a journal.
-import { moveReportAside } from './rehearsal.js';
-import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+// state directory (store.ts), every host seeing every campaign. What a run keeps on its own host
+// (its spool, its timeline, readings of a journal) is the host cache's (cache.ts).
+import { createSecretKey } from 'node:crypto';
+import { resolve } from 'node:path';
 import type { RowResult } from '../../message/outcome.js';
 import { systemClock } from '../../shared/clock.js';
 import { unsentStateError, UsageError } from '../../shared/errors.js';
-import type { Claim, ClaimOptions, Inspected, LocalFiles } from '../claim.js';
-import { InputDigests } from '../input-digests.js';
-import { resultLine } from '../journal.js';
-import {
-  localFilesIn,
-  outcomeCounts,
-  pickCampaign,
-  type CampaignDetail,
-  type CampaignEntry,
-  type CampaignStatus,
-  type Manifest,
-} from '../state.js';
-import type { CampaignStore, Held } from '../store.js';
+import { maskUrl } from '../../shared/url.js';
+import type { HostCache } from '../cache.js';
+import type { ClaimOptions } from '../decide.js';
+import { newKeyBytes } from '../dlr-keys.js';
+import { resultLine } from '../lines.js';
+import type { CampaignStatus, Manifest } from '../manifest.js';
+import { outcomeCounts } from '../reading.js';
+import type { SentTo } from '../sent.js';
+import type {
+  CampaignDetail,
+  CampaignEntry,
+  CampaignStore,
+  Claim,
+  DlrKeys,
+  Held,
+  Inspected,
+} from '../store.js';
 import { claimInDatabase, inspectInDatabase } from './claim.js';
-import type { ClaimPlace } from './place.js';
 import { Database } from './connect.js';
 import { databaseError, guarded } from './failures.js';
-import { readDatabaseJournal, removeReadings, sentFromDatabase } from './journal.js';
-import type { SentTo } from '../sent.js';
-import { goneFromHere, Lease, takeLease } from './lease.js';
+import { readDatabaseJournal, sentFromDatabase } from './journal.js';
+import { goneFromHere, Lease, takeCampaign } from './lease.js';
+import type { ClaimPlace } from './place.js';
+import { moveReportAside } from './rehearsal.js';
 import { ensureSchema } from './schema.js';
-import { maskUrl } from '../../shared/url.js';
+import { appendUnheld } from './sql/append-unheld.js';
+import { listCampaigns, type CampaignRow } from './sql/list-campaigns.js';
+import { lockUnheld } from './sql/lock-unheld.js';
+import { makeDlrKey } from './sql/make-dlr-key.js';
+import { pruneCampaigns } from './sql/prune-campaigns.js';
+import { readDlrKeys } from './sql/read-dlr-keys.js';
+import { setAsideJournals } from './sql/set-aside-journals.js';
+import { writeUnheldManifest } from './sql/write-unheld-manifest.js';
 
 export interface DatabaseSettings {
   stateUrl: string;
-  /** This host's cache: `<stateDir>/cache/<campaign>`. */
-  stateDir: string;
   leaseMs: number;
 }
-
-interface CampaignRow {
-  id: string;
-  manifest: Manifest;
-  host: string | null;
-  holder: string | null;
-  live: boolean;
-  lease_until: Date | null;
-  generation: number;
-}
-
-const SECRET_BYTES = 32;
 
 export class DatabaseStore implements CampaignStore {
   readonly where: string;
   private opened: Promise<Database> | undefined;
   private closed = false;
-  /** This host's folders a look or a show read a campaign's journal into. */
-  private readonly readInto = new Set<string>();
 
-  constructor(private readonly settings: DatabaseSettings) {
+  constructor(
+    private readonly settings: DatabaseSettings,
+    private readonly cache: HostCache,
+  ) {
     this.where = maskUrl(settings.stateUrl);
   }
 
@@ -84,14 +80,12 @@ export class DatabaseStore implements CampaignStore {
   }
 
   private async place(): Promise<ClaimPlace> {
-    const db = await this.database();
     return {
-      db,
+      db: await this.database(),
       where: this.where,
       leaseMs: this.settings.leaseMs,
-      program: 'sms-send',
-      local: (id) => this.localFiles(id),
-      list: () => this.list(),
+      cache: this.cache,
+      campaigns: () => this.campaigns(),
     };
   }
 
@@ -112,12 +106,11 @@ export class DatabaseStore implements CampaignStore {
   }
 
   inspect(options: ClaimOptions): Promise<Inspected> {
-    this.readInto.add(this.localFolder(options.identity.id));
     return this.using(async () => {
       try {
         return await inspectInDatabase(await this.place(), options);
       } catch (error) {
-        if (error instanceof UsageError) return { refusal: error };
+        if (error instanceof UsageError) return { refusal: error, found: NOTHING_FOUND };
         throw error;
       }
     });
@@ -125,7 +118,7 @@ export class DatabaseStore implements CampaignStore {
 
   hold(id: string, what: string): Promise<Held> {
     return this.using(async (db) => {
-      const taken = await db.transaction((tx) => takeLease(tx, id, this.settings.leaseMs, what));
+      const taken = await db.transaction((tx) => takeCampaign(tx, id, this.settings.leaseMs, what));
       const lease = new Lease(db, id, taken.fence, this.settings.leaseMs);
       return {
         release: () => guarded(db, () => lease.release()),
@@ -134,31 +127,17 @@ export class DatabaseStore implements CampaignStore {
     });
   }
 
-  list(): Promise<CampaignEntry[]> {
+  campaigns(query?: { id: string }): Promise<CampaignEntry[]> {
     return this.using(async (db) => {
-      const result = await db.query<CampaignRow>(
-        `SELECT id, manifest, host, holder, lease_until, generation, (holder IS NOT NULL AND lease_until > now()) AS live
-           FROM sms_send.campaigns WHERE manifest IS NOT NULL`,
-      );
-      return result.rows
+      const rows = await listCampaigns(db, query?.id);
+      return rows
         .map((row) => this.entryOf(row))
         .sort((a, b) => (a.manifest.startedAt < b.manifest.startedAt ? 1 : -1));
     });
   }
 
-  campaign(id: string): Promise<CampaignEntry | undefined> {
-    return this.using(async (db) => {
-      const result = await db.query<CampaignRow>(
-        `SELECT id, manifest, host, holder, lease_until, generation, (holder IS NOT NULL AND lease_until > now()) AS live
-           FROM sms_send.campaigns WHERE id = $1 AND manifest IS NOT NULL`,
-        [id],
-      );
-      return result.rows[0] && this.entryOf(result.rows[0]);
-    });
-  }
-
   private entryOf(row: CampaignRow): CampaignEntry {
-    const { manifest } = row;
+    const manifest = row.manifest as Manifest;
     // A campaign marked running whose lease no one renews was killed: it is interrupted; so is
     // one whose run on this host is gone, though its lease still keeps other runs out.
     const gone = row.live && goneFromHere(row.holder);
@@ -168,37 +147,23 @@ export class DatabaseStore implements CampaignStore {
       manifest,
       status,
       where: `${this.where} (campaign ${row.id})`,
-      localDir: this.localFolder(row.id),
       counts: manifest.counts,
       ...(row.host === null ? {} : { host: row.host }),
       ...(gone && row.lease_until ? { goneUntil: row.lease_until.toISOString() } : {}),
     };
   }
 
-  async find(id: string): Promise<CampaignEntry> {
-    return pickCampaign(await this.list(), id, this.where);
-  }
-
   detail(entry: CampaignEntry): Promise<CampaignDetail> {
     return this.using(async (db) => {
       const id = entry.manifest.id;
-      const found = await db.query<{ journals: string; bytes: string; generation: number }>(
-        `SELECT count(DISTINCT j.generation)::text AS journals,
-                coalesce(sum(octet_length(j.line) + 1), 0)::text AS bytes, c.generation
-           FROM sms_send.campaigns c
-           LEFT JOIN sms_send.journal j ON j.campaign = c.id AND j.generation < c.generation
-          WHERE c.id = $1 GROUP BY c.generation`,
-        [id],
-      );
-      const row = found.rows[0];
-      const setAside = { journals: Number(row?.journals ?? 0), bytes: Number(row?.bytes ?? 0) };
-      if (!row || (entry.status !== 'running' && entry.status !== 'interrupted')) {
+      const found = await setAsideJournals(db, id);
+      const setAside = { journals: found?.journals ?? 0, bytes: found?.bytes ?? 0 };
+      if (!found || (entry.status !== 'running' && entry.status !== 'interrupted')) {
         return { ...entry, countedFromJournal: false, setAside };
       }
-      this.readInto.add(entry.localDir);
-      const journal = await readDatabaseJournal(db, id, row.generation, entry.localDir).catch(
-        () => undefined,
-      );
+      const journal = await readDatabaseJournal(db, id, found.generation, () =>
+        this.cache.reading(id),
+      ).catch(() => undefined);
       if (!journal) return { ...entry, countedFromJournal: false, setAside };
       const counts = outcomeCounts(journal);
       return { ...entry, counts, countedFromJournal: true, journal, setAside };
@@ -210,59 +175,14 @@ export class DatabaseStore implements CampaignStore {
   }
 
   prune(before: Date): Promise<string[]> {
-    return this.using(async (db) => {
-      const result = await db.query<{ id: string }>(
-        `DELETE FROM sms_send.campaigns
-          WHERE manifest->>'status' = 'finished'
-            AND coalesce(manifest->>'finishedAt', manifest->>'updatedAt')::timestamptz < $1
-            AND NOT (holder IS NOT NULL AND lease_until > now())
-          RETURNING id`,
-        [before.toISOString()],
-      );
-      const removed = result.rows.map((row) => row.id).sort();
-      for (const id of removed) {
-        await rm(this.localFolder(id), { recursive: true, force: true });
-      }
-      return removed;
-    });
+    return this.using((db) => pruneCampaigns(db, before));
   }
 
-  async rehearsalOf(report: string): Promise<CampaignEntry | undefined> {
-    const path = resolve(report);
-    return (await this.list()).find(
-      (e) => e.manifest.rehearsal === true && e.manifest.reports.includes(path),
-    );
-  }
-
-  dlrSecret(): Promise<KeyObject> {
+  dlrKeys(make = false): Promise<DlrKeys> {
     return this.using(async (db) => {
-      // Two runs making the first secret at once: one insert wins, both read the same.
-      await db.query(
-        'INSERT INTO sms_send.secrets (key) SELECT $1 WHERE NOT EXISTS (SELECT 1 FROM sms_send.secrets WHERE retired_at IS NULL) ON CONFLICT DO NOTHING',
-        [randomBytes(SECRET_BYTES)],
-      );
-      const result = await db.query<{ key: Buffer }>(
-        'SELECT key FROM sms_send.secrets WHERE retired_at IS NULL',
-      );
-      return createSecretKey(result.rows[0]!.key);
-    });
-  }
-
-  dlrSecrets(): Promise<KeyObject[]> {
-    return this.using(async (db) => {
-      const result = await db.query<{ key: Buffer }>(
-        'SELECT key FROM sms_send.secrets ORDER BY retired_at IS NOT NULL, id DESC',
-      );
-      return result.rows.map((row) => createSecretKey(row.key));
-    });
-  }
-
-  dlrSecretsVersion(): Promise<string> {
-    return this.using(async (db) => {
-      const result = await db.query<{ version: string }>(
-        "SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || count(retired_at) AS version FROM sms_send.secrets",
-      );
-      return result.rows[0]!.version;
+      if (make) await makeDlrKey(db, newKeyBytes());
+      const { keys, version } = await readDlrKeys(db);
+      return { keys: keys.map((key) => createSecretKey(key)), version };
     });
   }
 
@@ -270,68 +190,44 @@ export class DatabaseStore implements CampaignStore {
     return this.using(async (db) => {
       if (rows.length === 0) return undefined;
       const path = resolve(report);
-      const entry = (await this.list()).find((e) => e.manifest.reports.at(-1) === path);
+      const entry = (await this.campaigns()).find((e) => e.manifest.reports.at(-1) === path);
       if (!entry) return undefined;
       const id = entry.manifest.id;
-      return db.transaction(async (client) => {
-        const found = await client.query<{ manifest: Manifest; generation: number; live: boolean }>(
-          `SELECT manifest, generation, (holder IS NOT NULL AND lease_until > now()) AS live
-             FROM sms_send.campaigns WHERE id = $1 FOR UPDATE`,
-          [id],
-        );
-        const row = found.rows[0];
+      return db.transaction(async (tx) => {
+        const row = await lockUnheld(tx, id);
         // A run holds the campaign: it writes the report and its state; nothing is changed here.
         if (!row || row.live) return undefined;
-        const state = await readDatabaseJournal(client, id, row.generation, this.localFolder(id));
+        const state = await readDatabaseJournal(tx, id, row.generation, () =>
+          this.cache.reading(id),
+        );
         const open = rows.filter((r) => {
           const outcome = state?.results.outcome(r.row);
           return outcome === 'unknown' || (outcome === undefined && state?.inFlight.has(r.row));
         });
         if (open.length === 0) return id;
-        await client.query(
-          'INSERT INTO sms_send.journal (campaign, generation, line) VALUES ($1, $2, $3)',
-          [id, row.generation, JSON.stringify(resultLine('dlr', open))],
-        );
-        const manifest = row.manifest;
+        if (!(await appendUnheld(tx, id, JSON.stringify(resultLine('dlr', open))))) return undefined;
+        const manifest = row.manifest as Manifest;
         const moved = Math.min(open.length, manifest.counts.unknown);
         const counts = {
           ...manifest.counts,
           unknown: manifest.counts.unknown - moved,
           accepted: manifest.counts.accepted + moved,
         };
-        await client.query('UPDATE sms_send.campaigns SET manifest = $2::jsonb WHERE id = $1', [
-          id,
-          JSON.stringify({
-            ...manifest,
-            counts,
-            updatedAt: new Date(systemClock.now()).toISOString(),
-          }),
-        ]);
+        const updatedAt = new Date(systemClock.now()).toISOString();
+        await writeUnheldManifest(tx, id, manifest, { ...manifest, counts, updatedAt });
         return id;
       });
     });
   }
 
-  inputDigests(): Promise<InputDigests> {
-    return InputDigests.open(this.settings.stateDir);
-  }
-
-  localFolder(id: string): string {
-    return join(this.settings.stateDir, 'cache', id);
-  }
-
-  private localFiles(id: string): LocalFiles {
-    return localFilesIn(this.localFolder(id));
-  }
-
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    // What a look or a show read the journal into is of no use once the command is done.
-    for (const dir of this.readInto) await removeReadings(dir);
     const opened = this.opened;
     if (!opened) return;
     const db = await opened.catch(() => undefined);
     await db?.end();
   }
 }
+
+const NOTHING_FOUND = { finished: false, done: false } as const;

@@ -5,8 +5,9 @@ import { maskUserInfo } from '../../shared/url.js';
 import { systemClock } from '../../shared/clock.js';
 import { resolve as resolvePath } from 'node:path';
 import type { PricePerSegment } from '../../message/cost.js';
-import type { CampaignEntry, Pricing } from '../../journal/state.js';
-import type { CampaignStore } from '../../journal/store.js';
+import type { Pricing } from '../../journal/manifest.js';
+import type { CampaignState } from '../../journal/open-store.js';
+import type { CampaignEntry, CampaignStore } from '../../journal/store.js';
 import {
   collectPage,
   type CampaignFacts,
@@ -19,12 +20,14 @@ import { renderPage } from './page.js';
 import { readTimeline } from './timeline.js';
 import { UsageError } from '../../shared/errors.js';
 import { isFile } from '../../shared/files.js';
+import { findCampaign } from '../../journal/lookup.js';
 
 export interface PageRequest {
   /** A report's path, or a campaign's ID (or an unambiguous prefix). */
   what: string;
   /** Where the campaigns are: the page of a campaign's report shows the campaign. */
-  store: CampaignStore;
+  /** The campaigns, and this host's cache (the runs' timeline). */
+  state: CampaignState;
   /** The prices of the settings (flags, environment, config file). */
   pricePerSegment?: PricePerSegment;
   currency?: string;
@@ -42,12 +45,12 @@ export async function findReport(
 ): Promise<{ report: string; entry?: CampaignEntry }> {
   if (await isFile(what)) {
     const path = resolvePath(what);
-    const entry = (await store.list()).find((e) => e.manifest.reports.includes(path));
+    const entry = (await store.campaigns()).find((e) => e.manifest.reports.includes(path));
     return { report: what, entry };
   }
   // A path that is no file is a missing report, not a campaign to look for: the reader says so.
   if (looksLikeReportPath(what)) return { report: what };
-  const entry = await store.find(what);
+  const entry = await findCampaign(store, what);
   const report = entry.manifest.reports.at(-1);
   if (report === undefined || !(await isFile(report))) {
     throw new UsageError(
@@ -112,10 +115,13 @@ export function pagePricing(request: PageRequest, campaign: Pricing | undefined)
 export async function campaignPage(
   request: PageRequest,
 ): Promise<{ html: string; data: PageData; report: string }> {
-  const { report, entry } = await findReport(request.what, request.store);
-  const timeline = entry ? await readTimeline(entry.localDir) : undefined;
+  const { store, cache } = request.state;
+  const { report, entry } = await findReport(request.what, store);
+  const timeline = entry
+    ? await readTimeline(cache.files(entry.manifest.id).timeline)
+    : undefined;
   const followUps = entry
-    ? await followUpsOf(entry.manifest.id, entry.manifest.target, await request.store.list())
+    ? await followUpsOf(entry.manifest.id, entry.manifest.target, await store.campaigns())
     : undefined;
   const data = await collectPage(report, {
     ...(entry ? { campaign: campaignFacts(entry) } : {}),

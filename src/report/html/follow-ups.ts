@@ -2,7 +2,7 @@
 // what it settled, and which of the campaign's rows were re-sent and accepted there. Only
 // follow-ups to the same kind of target count, as `retry` counts them: a simulator's acceptance
 // settles nothing for a campaign sent to a gateway.
-import type { CampaignEntry } from '../../journal/state.js';
+import type { CampaignEntry } from '../../journal/store.js';
 import { summarizeReport } from '../read.js';
 
 /** A follow-up campaign (`retry`) of the page's campaign, or of one of its follow-ups. */

@@ -25,10 +25,10 @@ export interface TimelineRecorder {
   /** The run as recorded so far; undefined while nothing was sent. */
   run(target: string): TimelineRun | undefined;
   /**
-   * Adds the run to the campaign's timeline, if it sent anything: a run that sent nothing leaves
+   * Adds the run to the campaign's timeline at `path`, if it sent anything: a run that sent nothing leaves
    * no state (docs/architecture.md#journal-and-resume). A failure is the caller's to report.
    */
-  finish(campaignDir: string, target: string): Promise<void>;
+  finish(path: string, target: string): Promise<void>;
 }
 
 /** A run's batches by bucket: by the tenth of a second, merged into longer ones past MAX_BUCKETS. */
@@ -128,9 +128,9 @@ export function recordTimeline(
   };
   return {
     run,
-    async finish(campaignDir, target) {
+    async finish(path, target) {
       const recorded = run(target);
-      if (recorded) await appendTimelineRun(campaignDir, recorded);
+      if (recorded) await appendTimelineRun(path, recorded);
     },
   };
 }

@@ -1,6 +1,5 @@
 // How the sending went over time, kept in the campaign's state folder for the HTML page: the report
 // rows hold outcomes, not times (docs/report.md#the-html-page says what is recorded and why).
-import { join } from 'node:path';
 import { readIfExists, replaceFile } from '../../shared/files.js';
 
 /** What shaped one run's sending, as the page shows it. */
@@ -101,11 +100,9 @@ export interface Timeline {
   runs: TimelineRun[];
 }
 
-export const TIMELINE_FILE = 'timeline.json';
-
-/** The timeline of a campaign's state folder; undefined when none was kept or it cannot be read. */
-export async function readTimeline(campaignDir: string): Promise<Timeline | undefined> {
-  const text = await readIfExists(join(campaignDir, TIMELINE_FILE));
+/** The timeline kept at `path`; undefined when none was kept or it cannot be read. */
+export async function readTimeline(path: string): Promise<Timeline | undefined> {
+  const text = await readIfExists(path);
   if (text === undefined) return undefined;
   try {
     const timeline = JSON.parse(text) as Timeline;
@@ -116,10 +113,9 @@ export async function readTimeline(campaignDir: string): Promise<Timeline | unde
   }
 }
 
-/** Adds a run to the folder's timeline: written aside and renamed, so a crash leaves the old one. */
-export async function appendTimelineRun(campaignDir: string, run: TimelineRun): Promise<void> {
-  const path = join(campaignDir, TIMELINE_FILE);
-  const timeline = (await readTimeline(campaignDir)) ?? { v: 3, runs: [] };
+/** Adds a run to the timeline at `path`: written aside and renamed, so a crash leaves the old one. */
+export async function appendTimelineRun(path: string, run: TimelineRun): Promise<void> {
+  const timeline = (await readTimeline(path)) ?? { v: 3, runs: [] };
   timeline.runs.push(run);
   // Only the page's time charts depend on it: not worth a sync of its own.
   await replaceFile(path, `${JSON.stringify(timeline)}\n`, { durable: false });

@@ -1,7 +1,7 @@
 // What a --resume makes of each record, from the journal alone: reported as an earlier run left
 // it, confirmed by a delivery report, re-sent by a follow-up, or sent again.
 import { describe, expect, it } from 'vitest';
-import type { JournalState } from '../../../src/journal/journal.js';
+import type { JournalState } from '../../../src/journal/reading.js';
 import { SettledResults, type SettledResult } from '../../../src/journal/results.js';
 import {
   applyJournal,

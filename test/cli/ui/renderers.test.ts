@@ -19,7 +19,8 @@ import { renderSimulatorBanner, renderSimulatorStopped } from '../../../src/cli/
 import { renderQuietLine, renderSummary } from '../../../src/cli/ui/summary.js';
 import type { FoldResult, LogCounts } from '../../../src/dlr/apply.js';
 import type { ReceiverCounts } from '../../../src/dlr/receiver.js';
-import type { CampaignEntry, Manifest } from '../../../src/journal/state.js';
+import type { CampaignEntry } from '../../../src/journal/store.js';
+import type { Manifest } from '../../../src/journal/manifest.js';
 import type { Plan } from '../../../src/validate/plan.js';
 import type { ReportCounts } from '../../../src/report/read.js';
 import type { RunSummary } from '../../../src/report/summary.js';

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignIdentity } from '../../../src/journal/identity.js';
-import { batchLine, resultLine } from '../../../src/journal/journal.js';
+import { batchLine, resultLine } from '../../../src/journal/lines.js';
 import { DatabaseStore } from '../../../src/journal/postgres/index.js';
 import { tempDir } from '../../helpers/files.js';
 import { startPostgres, type Postgres } from '../../helpers/postgres.js';

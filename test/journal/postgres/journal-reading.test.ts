@@ -6,13 +6,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { campaignIdentity } from '../../../src/journal/identity.js';
-import {
-  batchLine,
-  readJournal,
-  resultLine,
-  type JournalLine,
-  type JournalState,
-} from '../../../src/journal/journal.js';
+import { batchLine, resultLine, type JournalLine } from '../../../src/journal/lines.js';
+import { readJournalFile, type JournalState } from '../../../src/journal/reading.js';
 import { JOURNAL_PAGE } from '../../../src/journal/postgres/journal.js';
 import { DatabaseStore } from '../../../src/journal/postgres/index.js';
 import { tempDir } from '../../helpers/files.js';
@@ -94,7 +89,7 @@ async function readBack(lines: readonly JournalLine[], firstSeq: number) {
   expect(await journal.settle()).toBe(true);
   await Promise.all(written);
   return {
-    state: await claim.readJournal(),
+    state: await claim.readJournalFile(),
     done: () => claim.release().then(() => store.close()),
   };
 }
@@ -117,7 +112,7 @@ describe("a journal read back from PostgreSQL is the state directory's reading o
     const file = join(dir.path, 'journal.ndjson');
     await writeFile(file, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
     const rows = Math.ceil(count / 3) * batchSize;
-    const expected = seen(await readJournal(file), rows);
+    const expected = seen(await readJournalFile(file), rows);
     // The journal this case builds settles most rows and leaves some in flight and unposted.
     expect(expected?.settled).toBeGreaterThan(rows / 2);
     expect(expected?.inFlight.length).toBeGreaterThan(0);

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readManifest } from '../../../src/journal/state.js';
+import { readManifest } from '../../../src/journal/folder/campaigns.js';
 import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
 import { tempDir, writeCampaignCsv } from '../../helpers/files.js';
 import { runInProcess } from '../../helpers/in-process.js';

@@ -2,7 +2,8 @@
 // and delivery status, a manifest and a timeline in the state directory; texts can be hostile.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { campaignPaths, writeManifest, type Manifest } from '../../../src/journal/state.js';
+import { campaignPaths, writeManifest } from '../../../src/journal/folder/campaigns.js';
+import type { Manifest } from '../../../src/journal/manifest.js';
 import { appendTimelineRun } from '../../../src/report/html/timeline.js';
 import { DLR_COLUMNS } from '../../../src/dlr/matching.js';
 import { REPORT_COLUMNS } from '../../../src/report/row.js';

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignPage } from '../../../src/report/html/campaign-page.js';
 import { DLR_COLUMNS } from '../../../src/dlr/matching.js';
-import { campaignPaths, writeManifest } from '../../../src/journal/state.js';
+import { campaignPaths, writeManifest } from '../../../src/journal/folder/campaigns.js';
 import { appendTimelineRun } from '../../../src/report/html/timeline.js';
 import { REPORT_COLUMNS } from '../../../src/report/row.js';
 import { tempDir } from '../../helpers/files.js';
-import { FolderStore } from '../../../src/journal/folder-store.js';
+import { FolderStore } from '../../../src/journal/folder/store.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {

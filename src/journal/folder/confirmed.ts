@@ -1,11 +1,13 @@
 // Rows a delivery report confirmed, recorded in their campaign's state, so its counts and a --resume agree with the report.
 import { resolve } from 'node:path';
-import { systemClock } from '../shared/clock.js';
-import { LockedError } from '../shared/errors.js';
-import type { RowResult } from '../message/outcome.js';
-import { resultLine, JournalWriter, readJournal } from './journal.js';
-import { acquireLock, type Lock } from './lock.js';
-import { campaignPaths, listCampaigns, readManifest, writeManifest } from './state.js';
+import { systemClock } from '../../shared/clock.js';
+import { LockedError } from '../../shared/errors.js';
+import type { RowResult } from '../../message/outcome.js';
+import { resultLine } from '../lines.js';
+import { acquireLock, type Lock } from '../lock.js';
+import { readJournalFile } from '../reading.js';
+import { campaignPaths, listCampaigns, readManifest, writeManifest } from './campaigns.js';
+import { JournalWriter } from './journal.js';
 
 /**
  * Finds the campaign whose newest report is `reportPath` and records the rows as accepted: a
@@ -36,7 +38,7 @@ export async function recordConfirmed(
     if (!manifest) return undefined;
     // Only rows the journal itself leaves open (unknown, or sent without an answer) are settled:
     // a report row that names another campaign's record must never settle one of this one's.
-    const state = await readJournal(paths.journal);
+    const state = await readJournalFile(paths.journal);
     const open = rows.filter((row) => {
       const outcome = state?.results.outcome(row.row);
       return outcome === 'unknown' || (outcome === undefined && state?.inFlight.has(row.row));

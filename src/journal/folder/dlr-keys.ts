@@ -1,14 +1,16 @@
-// The secret that signs DeliveryReportUrls: `<state dir>/dlr-secret`, made on first use, readable by its owner only.
-import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+// The keys that sign DeliveryReportUrls in the state directory: `<state dir>/dlr-secret`, made on
+// first use, readable by its owner only; retired ones beside it.
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { linkFile, syncFolder } from '../shared/disk.js';
-import { describeSystemError, UsageError } from '../shared/errors.js';
-import { asideOf, listIfExists, writeNewFile } from '../shared/files.js';
-import { ensureStateDir } from './state.js';
+import { linkFile, syncFolder } from '../../shared/disk.js';
+import { describeSystemError, UsageError } from '../../shared/errors.js';
+import { asideOf, listIfExists, writeNewFile } from '../../shared/files.js';
+import { KEY_BYTES, newKeyBytes } from '../dlr-keys.js';
+import type { DlrKeys } from '../store.js';
+import { ensureStateDir } from './campaigns.js';
 
 export const SECRET_FILE = 'dlr-secret';
-const SECRET_BYTES = 32;
 
 /** The current secret's path. Retired ones sit beside it as `dlr-secret.<anything>`. */
 export function secretPath(stateDir: string): string {
@@ -23,18 +25,13 @@ async function readSecret(path: string): Promise<KeyObject | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  if (bytes.length !== SECRET_BYTES) {
+  if (bytes.length !== KEY_BYTES) {
     throw new UsageError(
-      `${path} is not a delivery-report secret (${SECRET_BYTES} bytes); move it away and a new one is made`,
+      `${path} is not a delivery-report secret (${KEY_BYTES} bytes); move it away and a new one is made`,
       'state-corrupt',
     );
   }
   return createSecretKey(bytes);
-}
-
-/** A key for this process only: proofs of the right length for a dry run, or a one-off check. */
-export function ephemeralKey(): KeyObject {
-  return createSecretKey(randomBytes(SECRET_BYTES));
 }
 
 /**
@@ -44,7 +41,7 @@ export function ephemeralKey(): KeyObject {
  * directory before it signs anything: a secret lost in a power cut would be made anew, and every
  * delivery report signed with the old one refused.
  */
-export async function loadDlrSecret(stateDir: string): Promise<KeyObject> {
+async function loadDlrSecret(stateDir: string): Promise<KeyObject> {
   const path = secretPath(stateDir);
   const existing = await readSecret(path);
   if (existing) return existing;
@@ -65,7 +62,7 @@ export async function loadDlrSecret(stateDir: string): Promise<KeyObject> {
 
 async function makeSecret(stateDir: string, path: string): Promise<void> {
   const aside = asideOf(path);
-  await writeNewFile(aside, randomBytes(SECRET_BYTES), { durable: true });
+  await writeNewFile(aside, newKeyBytes(), { durable: true });
   try {
     await linkFile(aside, path);
   } catch (error) {
@@ -77,7 +74,7 @@ async function makeSecret(stateDir: string, path: string): Promise<void> {
 }
 
 /** The current secret's version: a first send, or a rotation, changes it. */
-export async function dlrSecretsVersion(stateDir: string): Promise<string> {
+async function dlrSecretsVersion(stateDir: string): Promise<string> {
   try {
     const info = await stat(secretPath(stateDir));
     return `${info.ino}:${info.mtimeMs}:${info.size}`;
@@ -91,7 +88,7 @@ export async function dlrSecretsVersion(stateDir: string): Promise<string> {
  * retired ones (`dlr-secret.<anything>`, kept after a rotation so campaigns sent before it can
  * still be verified). Empty when none was ever made: nothing was signed here.
  */
-export async function dlrSecrets(stateDir: string): Promise<KeyObject[]> {
+async function dlrSecrets(stateDir: string): Promise<KeyObject[]> {
   const keys: KeyObject[] = [];
   const current = await readSecret(secretPath(stateDir));
   if (current) keys.push(current);
@@ -101,4 +98,11 @@ export async function dlrSecrets(stateDir: string): Promise<KeyObject[]> {
     if (key) keys.push(key);
   }
   return keys;
+}
+
+/** The state directory's keys and their version; `make`: the current key made first when none is. */
+export async function folderDlrKeys(stateDir: string, make = false): Promise<DlrKeys> {
+  if (make) await loadDlrSecret(stateDir);
+  const version = await dlrSecretsVersion(stateDir);
+  return { keys: await dlrSecrets(stateDir), version };
 }

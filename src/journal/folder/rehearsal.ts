@@ -3,17 +3,20 @@
 // `<id>-rehearsal-N`, where `sms-send campaigns` still lists it, and the new run starts with
 // nothing behind it. Done when the new run starts sending, never before.
 import { rm } from 'node:fs/promises';
-import { basename, extname, join, resolve } from 'node:path';
-import { makeFolders, renameFile, syncFolder } from '../shared/disk.js';
-import { exists, listIfExists } from '../shared/files.js';
+import { basename, join, resolve } from 'node:path';
+import { makeFolders, renameFile, syncFolder } from '../../shared/disk.js';
+import { exists, listIfExists } from '../../shared/files.js';
+import { asideName, rehearsalReportName } from '../aside.js';
+import type { HostCache } from '../cache.js';
+import { rehearsalOf } from '../lookup.js';
+import { reportMoved, type Manifest } from '../manifest.js';
 import {
   campaignPaths,
   listCampaigns,
   readManifest,
   writeManifest,
   type CampaignPaths,
-  type Manifest,
-} from './state.js';
+} from './campaigns.js';
 
 /**
  * Moves the rehearsal's files (not the lock, nor the spool the new run validated into) and returns
@@ -21,9 +24,11 @@ import {
  */
 export async function setAsideRehearsal(
   stateDir: string,
-  paths: CampaignPaths,
+  cache: HostCache,
   manifest: Manifest,
 ): Promise<string> {
+  const paths = campaignPaths(stateDir, manifest.id);
+  const local = cache.files(manifest.id);
   let id = '';
   let target: CampaignPaths | undefined;
   for (let n = 1; !target || (await exists(target.dir)); n++) {
@@ -32,7 +37,7 @@ export async function setAsideRehearsal(
   }
   await makeFolders(target.dir);
   const keep = new Set(
-    [paths.lock, paths.manifest, paths.spool, paths.spoolStamp].map((path) => basename(path)),
+    [paths.lock, paths.manifest, local.spool, local.spoolStamp].map((path) => basename(path)),
   );
   for (const name of await listIfExists(paths.dir)) {
     if (!keep.has(name)) await renameFile(join(paths.dir, name), join(target.dir, name));
@@ -42,36 +47,6 @@ export async function setAsideRehearsal(
   await syncFolder(paths.dir);
   await syncFolder(target.dir);
   return id;
-}
-
-/** The campaign (a rehearsal) that wrote a report, if one did. */
-export async function rehearsalOf(
-  stateDir: string,
-  report: string,
-): Promise<Awaited<ReturnType<typeof listCampaigns>>[number] | undefined> {
-  const path = resolve(report);
-  return (await listCampaigns(stateDir)).find(
-    (e) => e.manifest.rehearsal === true && e.manifest.reports.includes(path),
-  );
-}
-
-/** A free name for a rehearsal's report set aside: `<name>.rehearsal.<ext>`, `.rehearsal-2` … */
-export function rehearsalReportName(path: string): Promise<string> {
-  return asideName(path, 'rehearsal');
-}
-
-/**
- * A free name for a report set aside, with `tag` (a rehearsal's, or its campaign's ID) in it:
- * `<name>.<tag>.report.<ext>`, `<name>.<tag>-2.report.<ext>` …
- */
-export async function asideName(path: string, tag: string): Promise<string> {
-  const ext = extname(path);
-  const stem = path.slice(0, path.length - ext.length).replace(/\.report$/, '');
-  let moved = '';
-  for (let n = 1; moved === '' || (await exists(moved)); n++) {
-    moved = `${stem}.${tag}${n === 1 ? '' : `-${n}`}${ext === '' ? '' : `.report${ext}`}`;
-  }
-  return moved;
 }
 
 /**
@@ -90,8 +65,7 @@ export async function moveReportAside(
   if (!manifest?.reports.includes(path)) return undefined;
   const moved = await asideName(path, id);
   await renameFile(path, moved);
-  const reports = manifest.reports.map((r) => (r === path ? moved : r));
-  await writeManifest(paths.manifest, { ...manifest, reports });
+  await writeManifest(paths.manifest, reportMoved(manifest, path, moved));
   return moved;
 }
 
@@ -105,14 +79,13 @@ export async function moveRehearsalReport(
   report: string,
 ): Promise<string | undefined> {
   const path = resolve(report);
-  const owner = await rehearsalOf(stateDir, path);
+  const owner = await rehearsalOf({ campaigns: () => listCampaigns(stateDir) }, path);
   if (!owner) return undefined;
   const moved = await rehearsalReportName(path);
   await renameFile(path, moved);
-  const reports = owner.manifest.reports.map((r) => (r === path ? moved : r));
-  await writeManifest(campaignPaths(stateDir, owner.manifest.id).manifest, {
-    ...owner.manifest,
-    reports,
-  });
+  await writeManifest(
+    campaignPaths(stateDir, owner.manifest.id).manifest,
+    reportMoved(owner.manifest, path, moved),
+  );
   return moved;
 }

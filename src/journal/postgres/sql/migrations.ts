@@ -1,0 +1,40 @@
+// Each version's statements, in order: `MIGRATIONS[n]` takes the schema from version n to n + 1
+// (version 0: none). A campaign's row holds its manifest, its lease (holder, host, until when),
+// the fencing number every write of its holder checks, and which journal generation is current;
+// the journal holds one line per row, in the order written.
+import type { Queries } from '../connect.js';
+
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE sms_send.campaigns (
+     id text PRIMARY KEY,
+     manifest jsonb,
+     fence bigint NOT NULL DEFAULT 0,
+     holder text,
+     host text,
+     lease_until timestamptz,
+     generation integer NOT NULL DEFAULT 1,
+     updated_at timestamptz NOT NULL DEFAULT now()
+   );
+   CREATE TABLE sms_send.journal (
+     campaign text NOT NULL REFERENCES sms_send.campaigns (id) ON UPDATE CASCADE ON DELETE CASCADE,
+     generation integer NOT NULL,
+     seq bigserial,
+     line text NOT NULL,
+     PRIMARY KEY (campaign, generation, seq)
+   );
+   CREATE TABLE sms_send.secrets (
+     id serial PRIMARY KEY,
+     key bytea NOT NULL,
+     made_at timestamptz NOT NULL DEFAULT now(),
+     retired_at timestamptz
+   );
+   CREATE UNIQUE INDEX secrets_current ON sms_send.secrets ((true)) WHERE retired_at IS NULL`,
+];
+
+/** The schema's version this sms-send reads and writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Takes the schema from version `from` to this one, in the caller's transaction. */
+export async function migrate(tx: Queries, from: number): Promise<void> {
+  for (const statements of MIGRATIONS.slice(from)) await tx.query(statements);
+}
