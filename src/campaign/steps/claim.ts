@@ -103,8 +103,22 @@ export async function claim(run: CampaignRun, identified: Identified): Promise<C
     // would send that one's recipients again.
     if (hold.claim.previous && !choices.force) await refuseSuperseded(run, identity.id);
     onceResolved(run, hold.claim);
-    hold.sentBy = await readSkipped(identified.skipping, identity.id, hold.skipHolds);
-    hold.seenBy = await readRelatives(identified.relatives, hold.resumedNothing);
+    const real = choices.simulate !== true;
+    const skipped = await readSkipped(identified.skipping, identity.id, identified.recorded, {
+      real,
+      holds: hold.skipHolds,
+    });
+    hold.sentBy = skipped.sentBy;
+    hold.notes.push(...skipped.notes);
+    hold.seenBy = await readRelatives(
+      identified.relatives,
+      hold.resumedNothing,
+      identified.recorded,
+      {
+        own: identity.id,
+        real,
+      },
+    );
     hold.notes.push(...relativeNotes(identified.relatives));
     // The report's own lock keeps a delivery-report fold from rewriting it under this run.
     hold.reportLock = await acquireLock(lockPath(reportPath), `writing the report ${reportPath}`);
@@ -151,8 +165,15 @@ export async function look(run: CampaignRun, identified: Identified): Promise<Ca
   const { refusal } = hold.looked;
   if (refusal) hold.looked.refusal = await asResumeFinds(run, identified, refusal);
   onceResolved(run, hold.looked);
-  hold.sentBy = await readSkipped(identified.skipping, identified.identity.id);
-  hold.seenBy = await readRelatives(identified.relatives, hold.resumedNothing);
+  const { identity, recorded } = identified;
+  const real = run.choices.simulate !== true;
+  const skipped = await readSkipped(identified.skipping, identity.id, recorded, { real });
+  hold.sentBy = skipped.sentBy;
+  hold.notes.push(...skipped.notes);
+  hold.seenBy = await readRelatives(identified.relatives, hold.resumedNothing, recorded, {
+    own: identity.id,
+    real,
+  });
   hold.notes.push(...relativeNotes(identified.relatives));
   return hold;
 }

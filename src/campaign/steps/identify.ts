@@ -3,7 +3,7 @@
 // MessageIds; a follow-up brings its own), and the report it writes.
 import { stat } from 'node:fs/promises';
 import { findRelatives, type Relative } from './relatives.js';
-import { resolveSkipped, type Skipped } from './skip-sent.js';
+import { Recorded, resolveSkipped, type Skipped } from './skip-sent.js';
 import { basename, dirname, extname, join } from 'node:path';
 import type { InputFile } from '../../input/open.js';
 import {
@@ -38,6 +38,8 @@ export interface Identified {
   skipping: Skipped[];
   /** Recorded campaigns of other content that read its inputs or wrote its report. */
   relatives: Relative[];
+  /** The campaigns of the stores the run sees, and whom each may have sent to, read once. */
+  recorded: Recorded;
 }
 
 /**
@@ -62,7 +64,8 @@ async function identified(run: CampaignRun): Promise<Identified> {
   if (!run.choices.dryRun) await digests.save();
   const suppression = await loadSuppression(settings.suppress, settings.country);
   if (followUp) checkInputsUnchanged(run.inputs, hashes, followUp);
-  const skipping = await resolveSkipped(run);
+  const recorded = new Recorded(run);
+  const skipping = await resolveSkipped(run, recorded);
   const skipIds = skipping.map((s) => s.entry.manifest.id).sort();
   const { identity, shape } = await identityOf(run, hashes, skipIds);
   if (skipIds.includes(identity.id)) {
@@ -77,8 +80,18 @@ async function identified(run: CampaignRun): Promise<Identified> {
   const relatives =
     followUp || (await run.store.problem())
       ? []
-      : await findRelatives(run, identity, reportPath, skipping);
-  return { identity, shape, hashes, suppression, template, reportPath, skipping, relatives };
+      : await findRelatives(run, identity, reportPath, skipping, recorded);
+  return {
+    identity,
+    shape,
+    hashes,
+    suppression,
+    template,
+    reportPath,
+    skipping,
+    relatives,
+    recorded,
+  };
 }
 
 /**

@@ -10,7 +10,7 @@ import type { CampaignIdentity } from '../../journal/identity.js';
 import { groupDigits, plural } from '../../shared/count.js';
 import { leadingTo, UsageError } from '../../shared/errors.js';
 import type { CampaignRun } from '../run.js';
-import { storesOf, type SentBy, type Skipped } from './skip-sent.js';
+import type { Recorded, SentBy, Skipped } from './skip-sent.js';
 
 /** A recorded campaign related to this run's, and why. */
 export interface Relative {
@@ -26,33 +26,30 @@ export interface Relative {
 
 /**
  * The relatives of a campaign: every campaign of the stores this run sees, other than itself, not
- * a rehearsal (its messages went to a simulator), not named by --skip-sent-by (which leaves out
- * whom it sent to), and sharing an input path or the report.
+ * a rehearsal (its messages went to a simulator), not linked to it or to a campaign --skip-sent-by
+ * names (those leave out whom they sent to), and sharing an input path or the report.
  */
 export async function findRelatives(
   run: CampaignRun,
   identity: CampaignIdentity,
   reportPath: string,
   skipping: readonly Skipped[],
+  recorded: Recorded,
 ): Promise<Relative[]> {
   const inputs = new Set(run.inputs.filter((i) => i.label !== '-').map((i) => resolvePath(i.path)));
   const report = resolvePath(reportPath);
-  const skipped = new Set(skipping.map((s) => s.entry.manifest.id));
+  const apart = await recorded.linked([identity.id, ...skipping.map((s) => s.entry.manifest.id)]);
+  const excluded = new Set(apart.members.map((s) => s.entry.manifest.id));
   const found: Relative[] = [];
-  for (const store of storesOf(run)) {
+  for (const { entry, store } of await recorded.entries()) {
     const own = store === run.store;
-    // This host's state directory beside a state URL is a cache: one that cannot be read has
-    // no campaign to name.
-    const entries = own ? await store.list() : await store.list().catch(() => []);
-    for (const entry of entries) {
-      const m = entry.manifest;
-      if ((own && m.id === identity.id) || m.rehearsal || skipped.has(m.id)) continue;
-      const shared = m.inputs.map((i) => i.path).filter((path) => inputs.has(path));
-      const wrote = m.reports.includes(report);
-      const sameContent = !own && m.contentHash === identity.contentHash;
-      if (shared.length === 0 && !wrote && !sameContent) continue;
-      found.push({ entry, store, inputs: shared, report: wrote, sameContent });
-    }
+    const m = entry.manifest;
+    if ((own && m.id === identity.id) || m.rehearsal || excluded.has(m.id)) continue;
+    const shared = m.inputs.map((i) => i.path).filter((path) => inputs.has(path));
+    const wrote = m.reports.includes(report);
+    const sameContent = !own && m.contentHash === identity.contentHash;
+    if (shared.length === 0 && !wrote && !sameContent) continue;
+    found.push({ entry, store, inputs: shared, report: wrote, sameContent });
   }
   return found;
 }
@@ -68,17 +65,21 @@ export function mayRepeat(relative: Relative): boolean {
 }
 
 /**
- * Whom the relatives to count may have sent to (their journals, through their stores): every
- * relative when a --resume found no run of this content (each is named with its count).
+ * Whom the relatives to count, each with the campaigns linked to it, may have sent to (their
+ * journals, through their stores): every relative when a --resume found no run of this content
+ * (each is named with its count).
  */
 export async function readRelatives(
   relatives: readonly Relative[],
   resumedNothing: boolean,
+  recorded: Recorded,
+  options: { own: string; real: boolean },
 ): Promise<SentBy[]> {
   const lists: SentBy[] = [];
   for (const relative of relatives.filter((r) => resumedNothing || mayRepeat(r))) {
     const { id } = relative.entry.manifest;
-    lists.push({ id, numbers: (await relative.store.sentTo(id)).numbers });
+    const sent = await recorded.sentBy(id, options.own, options.real);
+    lists.push({ id, numbers: sent.numbers, linked: sent.linked });
   }
   return lists;
 }
@@ -91,6 +92,8 @@ export interface RelatedPlan {
   /** Records to send, and of them those each relative may have sent to (by its ID). */
   valid: number;
   alreadySent: Readonly<Record<string, number>>;
+  /** Whom the counted relatives may have sent to, with the campaigns linked to each. */
+  seenBy: readonly SentBy[];
   hashes: readonly { sha256: string; bytes: number }[];
 }
 
@@ -143,11 +146,17 @@ async function relativeText(
     relative.report ? `wrote the report ${m.reports.at(-1) ?? ''} this run would write` : '',
   ].filter(Boolean);
   const repeats = related.alreadySent[m.id] ?? 0;
+  const linked = related.seenBy.find((s) => s.id === m.id)?.linked ?? [];
+  const together =
+    linked.length > 0
+      ? ` (with campaign${linked.length === 1 ? '' : 's'} ${linked.join(', ')}, linked to it by ` +
+        '--skip-sent-by or retry)'
+      : '';
   return (
     `campaign ${m.id} (${relative.entry.status}, ${(m.finishedAt ?? m.updatedAt).slice(0, 10)}: ` +
     `${counts}) ${why.join(' and ')}; ${differs(run, relative, related)}` +
     (repeats > 0
-      ? `, and ${plural(repeats, 'record')} of this one go to recipients it accepted or may have sent to.`
+      ? `, and ${plural(repeats, 'record')} of this one go to recipients it${together} accepted or may have sent to.`
       : '.')
   );
 }

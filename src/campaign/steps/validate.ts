@@ -65,6 +65,7 @@ export async function validate(
       resumedNothing: hold.resumedNothing,
       valid: plan.valid,
       alreadySent: plan.alreadySent,
+      seenBy: hold.seenBy,
       hashes: identified.hashes,
     });
     return planned(run, identified, hold, {

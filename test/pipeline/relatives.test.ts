@@ -1,0 +1,100 @@
+// Never twice, whatever the user changes, in-process: each trial runs the commands a user would
+// (the first command a refusal prints among them) against a gateway of the tests' own that logs
+// every message it accepts with its recipient. That log, not what sms-send says, is the witness:
+// no recipient gets the campaign's message twice, and whoever was left out is sent to once.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CliResult } from '../helpers/cli.js';
+import { mobile, tempDir } from '../helpers/files.js';
+import { startGateway, type TestGateway } from '../helpers/gateway.js';
+import { runInProcess } from '../helpers/in-process.js';
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let gateway: TestGateway;
+beforeEach(async () => {
+  dir = await tempDir();
+  gateway = await startGateway();
+});
+afterEach(async () => {
+  await gateway.close();
+  await dir.remove();
+});
+
+/** `count` records at `file`, one a recipient; `texts` replaces the text of rows (1-based). */
+async function writeList(
+  count: number,
+  texts: Record<number, string> = {},
+  file = 'list.csv',
+): Promise<void> {
+  const lines = ['to,text'];
+  for (let row = 1; row <= count; row++)
+    lines.push(`${mobile(row)},${texts[row] ?? `Hello ${row}`}`);
+  await writeFile(join(dir.path, file), `${lines.join('\n')}\n`);
+}
+
+const env = (extra: Record<string, string> = {}) => ({
+  SMS_SEND_STATE_DIR: join(dir.path, 'state'),
+  SMS_SEND_USERNAME: 'u',
+  SMS_SEND_PASSWORD: 'p',
+  ...extra,
+});
+
+const line = (file = 'list.csv') => [
+  file,
+  ...['--endpoint', gateway.url, '--yes', '--batch-size', '10', '--concurrency', '1'],
+];
+
+function run(args: string[], extra: Record<string, string> = {}): Promise<CliResult> {
+  return runInProcess(args, { cwd: dir.path, env: env(extra) });
+}
+
+/** The command a refusal prints first (`… with:`), as argv. */
+function firstCommand(stderr: string): string[] {
+  const found = / with:\n {2}(?:npx )?sms-send (.+)\n/.exec(stderr);
+  expect(found, stderr).not.toBeNull();
+  return found![1]!.split(' ').map((word) => word.replace(/^'(.*)'$/, '$1'));
+}
+
+/** The ID of the campaign listed first (the newest). */
+async function newest(extra: Record<string, string> = {}): Promise<string> {
+  const listed = await run(['campaigns', '--json'], extra);
+  return (JSON.parse(listed.stdout) as { campaigns: { id: string }[] }).campaigns[0]!.id;
+}
+
+/** Recipients the gateway got, each once. */
+const reached = () => new Set(gateway.log.map((m) => m.to)).size;
+
+describe('a chain of campaigns (--skip-sent-by of a --skip-sent-by)', () => {
+  it('a pilot, the rest as its own campaign, then a row fixed: the printed command sends nobody the message twice', async () => {
+    await writeList(300);
+    expect((await run([...line(), '--limit', '50'])).code).toBe(0);
+    const full = await run(line());
+    expect(full.code, full.stderr).toBe(2);
+    const rest = await run(firstCommand(full.stderr));
+    expect(rest.code, rest.stderr).toBe(0);
+    expect(gateway.log).toHaveLength(300);
+    await writeList(300, { 17: 'Hello again' });
+    const fixed = await run(line());
+    expect(fixed.code, fixed.stderr).toBe(2);
+    // Every recipient had a message from the pilot or its rest: all 300 are counted.
+    expect(fixed.stderr).toContain('300 records of this one go to recipients');
+    const again = await run(firstCommand(fixed.stderr));
+    expect(again.code, again.stderr).toBe(0);
+    expect(gateway.twice()).toEqual([]);
+    expect(gateway.log).toHaveLength(300);
+  });
+
+  it('--skip-sent-by the rest leaves out the campaign it left out', async () => {
+    await writeList(300);
+    expect((await run([...line(), '--limit', '50'])).code).toBe(0);
+    const pilot = await newest();
+    expect((await run([...line(), '--skip-sent-by', pilot])).code).toBe(0);
+    const rest = await newest();
+    await writeList(300, { 17: 'Hello again' });
+    const again = await run([...line(), '--report', 'again.csv', '--skip-sent-by', rest]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(gateway.twice()).toEqual([]);
+    expect(reached()).toBe(300);
+  });
+});
