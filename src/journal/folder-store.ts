@@ -21,6 +21,7 @@ import {
   campaignPaths,
   findCampaign,
   listCampaigns,
+  markSuperseded,
   pruneCampaigns,
   stateDirProblem,
   type CampaignDetail,
@@ -53,6 +54,7 @@ export class FolderStore implements CampaignStore {
     return {
       release: () => lock.release(),
       moveReport: (report) => moveReportAside(this.stateDir, id, report),
+      supersede: (by) => markSuperseded(this.stateDir, id, by),
     };
   }
 

@@ -71,6 +71,13 @@ export interface Manifest {
    * with another limit (or none) goes on to the records it left out.
    */
   limit?: number;
+  /**
+   * Campaigns that sent the rest of this one's content (--skip-sent-by named it), written into
+   * this manifest under their hold on it as they started: it is not continued (--resume, --once,
+   * retry), since that would send their recipients the message again, wherever they are recorded
+   * and whether or not they are still there.
+   */
+  supersededBy?: string[];
 }
 
 /** A price per segment and the currency it is in, as the settings gave them to a run. */
@@ -177,6 +184,18 @@ export async function readManifest(path: string): Promise<Manifest | undefined> 
 /** Written whole and durable: a crash leaves the old manifest or the new one, never half. */
 export async function writeManifest(path: string, manifest: Manifest): Promise<void> {
   await replaceFile(path, `${JSON.stringify(manifest, null, 2)}\n`, { durable: true });
+}
+
+/**
+ * Records in a held campaign's manifest that campaign `by` sends the rest of its content. The
+ * caller holds the campaign's lock.
+ */
+export async function markSuperseded(stateDir: string, id: string, by: string): Promise<void> {
+  const paths = campaignPaths(stateDir, id);
+  const manifest = await readManifest(paths.manifest);
+  if (!manifest || manifest.supersededBy?.includes(by)) return;
+  const supersededBy = [...(manifest.supersededBy ?? []), by];
+  await writeManifest(paths.manifest, { ...manifest, supersededBy });
 }
 
 /** A running campaign whose lock has no live owner was killed: it is interrupted. */

@@ -29,6 +29,11 @@ export interface Held extends Lock {
    * undefined when the campaign wrote no such report.
    */
   moveReport(report: string): Promise<string | undefined>;
+  /**
+   * Records in the campaign's manifest that the holder (campaign `by`) sends the rest of its
+   * content: it is not continued from then on (decide.ts), wherever `by` is recorded.
+   */
+  supersede(by: string): Promise<void>;
 }
 
 export interface CampaignStore {

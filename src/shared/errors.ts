@@ -105,6 +105,7 @@ export const ERROR_CODES = [
   'state-refused',
   'state-unwritable',
   'state-version',
+  'superseded',
   'suppress',
   'unfinished',
   'usage',

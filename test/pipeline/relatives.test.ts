@@ -4,11 +4,12 @@
 // no recipient gets the campaign's message twice, and whoever was left out is sent to once.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CliResult } from '../helpers/cli.js';
 import { mobile, tempDir } from '../helpers/files.js';
 import { startGateway, type TestGateway } from '../helpers/gateway.js';
 import { runInProcess } from '../helpers/in-process.js';
+import { startPostgres, type Postgres } from '../helpers/postgres.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let gateway: TestGateway;
@@ -44,6 +45,9 @@ const line = (file = 'list.csv') => [
   file,
   ...['--endpoint', gateway.url, '--yes', '--batch-size', '10', '--concurrency', '1'],
 ];
+
+/** Stops where the gateway stops answering: exit 3, the campaign stopped (unfinished). */
+const stopping = ['--retries', '0', '--outage-grace', '0'];
 
 function run(args: string[], extra: Record<string, string> = {}): Promise<CliResult> {
   return runInProcess(args, { cwd: dir.path, env: env(extra) });
@@ -97,4 +101,59 @@ describe('a chain of campaigns (--skip-sent-by of a --skip-sent-by)', () => {
     expect(gateway.twice()).toEqual([]);
     expect(reached()).toBe(300);
   });
+});
+
+describe('a campaign whose rest another one sent', () => {
+  it('is not continued once that one is pruned: its --resume is refused, nobody gets it twice', async () => {
+    await writeList(600);
+    gateway.refuseFrom(200);
+    const stopped = await run([...line(), ...stopping]);
+    expect(stopped.code, stopped.stderr).toBe(3);
+    gateway.refuseFrom(undefined);
+    const x = await newest();
+    const rest = await run([...line(), '--skip-sent-by', x]);
+    expect(rest.code, rest.stderr).toBe(0);
+    expect(reached()).toBe(600);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const pruned = await run(['campaigns', 'prune', '--older-than', '1s']);
+    expect(pruned.code, pruned.stderr).toBe(0);
+    for (const again of [
+      [...line(), '--resume'],
+      [...line(), '--once'],
+    ]) {
+      const refused = await run(again);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toMatch(/sent the rest of its content/);
+    }
+    expect(gateway.twice()).toEqual([]);
+    expect(gateway.log).toHaveLength(600);
+  });
+});
+
+describe('a campaign whose rest another one sent, in the other store', () => {
+  let server: Postgres;
+  beforeAll(async () => {
+    server = await startPostgres();
+  }, 60_000);
+  afterAll(() => server.stop());
+
+  it('stopped in the state directory, its rest sent with the state URL: its own --resume is refused', async () => {
+    await writeList(600);
+    gateway.refuseFrom(200);
+    const stopped = await run([...line(), ...stopping]);
+    expect(stopped.code, stopped.stderr).toBe(3);
+    gateway.refuseFrom(undefined);
+    const stateUrl = await server.database();
+    const moved = await run(line(), { SMS_SEND_STATE_URL: stateUrl });
+    expect(moved.code, moved.stderr).toBe(2);
+    const rest = await run(firstCommand(moved.stderr), { SMS_SEND_STATE_URL: stateUrl });
+    expect(rest.code, rest.stderr).toBe(0);
+    expect(reached()).toBe(600);
+    // The command the stop printed, run where it was printed: without the state URL.
+    const resumed = await run(firstCommand(stopped.stderr));
+    expect(resumed.code, resumed.stderr).toBe(2);
+    expect(resumed.stderr).toMatch(/sent the rest of its content/);
+    expect(gateway.twice()).toEqual([]);
+    expect(gateway.log).toHaveLength(600);
+  }, 60_000);
 });

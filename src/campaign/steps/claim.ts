@@ -32,6 +32,8 @@ export class CampaignHold {
   originalLock: Lock | undefined;
   /** The campaigns --skip-sent-by names, held while this run goes, by ID. */
   readonly skipHolds = new Map<string, Held>();
+  /** Of those, the ones this run sends the rest of: told so as it starts. */
+  readonly supersedes = new Map<string, Held>();
   /** Whom they may have sent to: this run leaves those recipients out. */
   sentBy: SentBy[] = [];
   /** Whom the campaign's relatives may have sent to: counted, so a refusal can say how many. */
@@ -83,7 +85,7 @@ export async function claim(run: CampaignRun, identified: Identified): Promise<C
   const hold = new CampaignHold();
   try {
     if (followUp) {
-      await refuseSuperseded(run, followUp.of.of);
+      await refuseSuperseded(identified.recorded, followUp.of.of);
       hold.originalLock = await holdOriginal(store, followUp, run.program);
     }
     // A report in the way is refused here, before anything is read, unless a rehearsal wrote it
@@ -101,13 +103,21 @@ export async function claim(run: CampaignRun, identified: Identified): Promise<C
     hold.claim = await claimOrRelated(run, identified, hold, rehearsalReport);
     // Continued (--resume, --once, a follow-up's rows), a campaign another one sent the rest of
     // would send that one's recipients again.
-    if (hold.claim.previous && !choices.force) await refuseSuperseded(run, identity.id);
+    if (hold.claim.previous && !choices.force) {
+      await refuseSuperseded(identified.recorded, identity.id);
+    }
     onceResolved(run, hold.claim);
     const real = choices.simulate !== true;
     const skipped = await readSkipped(identified.skipping, identity.id, identified.recorded, {
       real,
       holds: hold.skipHolds,
     });
+    // A rehearsal's messages reached nobody: it supersedes only rehearsals.
+    for (const { entry } of identified.skipping) {
+      const id = entry.manifest.id;
+      if (real || entry.manifest.rehearsal === true)
+        hold.supersedes.set(id, hold.skipHolds.get(id)!);
+    }
     hold.sentBy = skipped.sentBy;
     hold.notes.push(...skipped.notes);
     hold.seenBy = await readRelatives(

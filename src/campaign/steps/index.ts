@@ -11,7 +11,7 @@ import { claim, look } from './claim.js';
 import { finish, keepRunRecord } from './finish.js';
 import { identify } from './identify.js';
 import { journaledSend } from './journaled-send.js';
-import { markRunning, setOwnersReportAside } from './running.js';
+import { markRunning, markSupersedes, setOwnersReportAside } from './running.js';
 import { refuse, validate } from './validate.js';
 import { waitForWindow } from './window.js';
 
@@ -76,6 +76,7 @@ async function sendSteps(run: CampaignRun, caller: RunCaller): Promise<SentCampa
     try {
       await setOwnersReportAside(run, campaign, hold);
       await markRunning(run, campaign, hold.claim!, gateway.sentTo);
+      await markSupersedes(campaign, hold);
       const sent = await journaledSend(run, campaign, hold.claim!, gateway.client);
       const result = await finish(run, campaign, hold.claim!, sent);
       return { campaign, result, simulated: gateway.simulated };

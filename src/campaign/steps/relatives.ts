@@ -44,7 +44,9 @@ export async function findRelatives(
   for (const { entry, store } of await recorded.entries()) {
     const own = store === run.store;
     const m = entry.manifest;
-    if ((own && m.id === identity.id) || m.rehearsal || excluded.has(m.id)) continue;
+    if ((own && m.id === identity.id) || m.rehearsal) continue;
+    // This content recorded in the other store has this campaign's ID: it is a relative.
+    if (excluded.has(m.id) && m.id !== identity.id) continue;
     const shared = m.inputs.map((i) => i.path).filter((path) => inputs.has(path));
     const wrote = m.reports.includes(report);
     const sameContent = !own && m.contentHash === identity.contentHash;

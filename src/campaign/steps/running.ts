@@ -1,15 +1,15 @@
 // Step seven of a campaign: it is marked running in its manifest (what it is, from what, sent where),
 // and from here on its state is kept, whatever happens. The run's time starts here.
-import type { CampaignHold, Owner } from './claim.js';
-import type { Held } from '../../journal/store.js';
 import { hostname } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
 import type { Claim } from '../../journal/claim.js';
 import { MANIFEST_VERSION } from '../../journal/state.js';
 import { OUTCOMES, type Outcome } from '../../message/outcome.js';
 import { LockedError, unsentStateError } from '../../shared/errors.js';
-import { HoldLostError } from '../../journal/store.js';
+import { HoldLostError, type Held } from '../../journal/store.js';
 import type { CampaignRun } from '../run.js';
+import type { CampaignHold, Owner } from './claim.js';
+import { markSuperseded } from './skip-sent.js';
 import type { Validated } from './validate.js';
 
 /**
@@ -34,6 +34,20 @@ export async function markRunning(
     throw unsentStateError(error) ?? error;
   });
   for (const note of claim.notes) run.io.events.emit('note', note);
+}
+
+/**
+ * Tells each campaign this run sends the rest of (--skip-sent-by) so, in its own manifest, once
+ * this run is marked running and before anything is sent: from here on it is not continued,
+ * whatever happens to this run's own state. A write that fails refuses the run (nothing went).
+ */
+export async function markSupersedes(campaign: Validated, hold: CampaignHold): Promise<void> {
+  await markSuperseded(hold.supersedes, campaign.identity.id).catch((error: unknown) => {
+    if (error instanceof HoldLostError) {
+      throw new LockedError(`${error.message} before this run sent anything: nothing was sent`);
+    }
+    throw unsentStateError(error) ?? error;
+  });
 }
 
 /**

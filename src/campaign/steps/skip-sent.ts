@@ -2,12 +2,13 @@
 // campaign (and every campaign linked to it: those it left out in turn, those that left it out, and
 // their follow-ups) accepted or may have sent, read from their journals, so that what a fixed row,
 // a pilot or a move to the state URL left to send goes out once and nothing twice.
+import { SupersededRefusal } from '../../journal/decide.js';
 import { FolderStore } from '../../journal/folder-store.js';
 import { mergeSent, type SentTo } from '../../journal/sent.js';
 import { pickCampaign, type CampaignEntry } from '../../journal/state.js';
 import type { CampaignStore, Held } from '../../journal/store.js';
 import { plural } from '../../shared/count.js';
-import { leadingTo, UsageError } from '../../shared/errors.js';
+import { UsageError } from '../../shared/errors.js';
 import type { CampaignRun } from '../run.js';
 
 /** A recorded campaign, and the store that holds it. */
@@ -44,11 +45,15 @@ export interface Linked {
 export class Recorded {
   private listed: Promise<Stored[]> | undefined;
   private readonly read = new Map<string, Promise<SentTo>>();
+  /** The stores, made once: a campaign is found by the very store it was listed from. */
+  private readonly stores: CampaignStore[];
 
-  constructor(private readonly run: CampaignRun) {}
+  constructor(private readonly run: CampaignRun) {
+    this.stores = storesOf(run);
+  }
 
   entries(): Promise<Stored[]> {
-    this.listed ??= listAll(this.run);
+    this.listed ??= listAll(this.run, this.stores);
     return this.listed;
   }
 
@@ -60,7 +65,7 @@ export class Recorded {
   /** A campaign by its ID or the start of it: in the run's store, else in this host's. */
   async find(ref: string): Promise<Stored> {
     const all = await this.entries();
-    const stores = storesOf(this.run);
+    const { stores } = this;
     for (const store of stores) {
       const own = all.filter((s) => s.store === store);
       try {
@@ -104,6 +109,7 @@ export class Recorded {
     for (const { entry } of all) {
       const m = entry.manifest;
       for (const named of m.shape?.skipSentBy ?? []) link(m.id, named);
+      for (const by of m.supersededBy ?? []) link(m.id, by);
       if (m.followUp) link(m.id, m.followUp.of);
     }
     const seen = new Set(ids);
@@ -152,9 +158,9 @@ export class Recorded {
 }
 
 /** Every campaign of the stores the run sees; this host's beside a state URL only if readable. */
-async function listAll(run: CampaignRun): Promise<Stored[]> {
+async function listAll(run: CampaignRun, stores: readonly CampaignStore[]): Promise<Stored[]> {
   const all: Stored[] = [];
-  for (const store of storesOf(run)) {
+  for (const store of stores) {
     // This host's state directory beside a state URL is a cache: one that cannot be read has
     // no campaign to name.
     const entries = store === run.store ? await store.list() : await store.list().catch(() => []);
@@ -236,21 +242,31 @@ function missingNotes(id: string, missing: readonly string[]): string[] {
 
 /**
  * A campaign whose rest another campaign sent (--skip-sent-by names it) is not continued: its
- * --resume would send that campaign's recipients again. Looked for in every store this run sees.
+ * --resume, --once or retry would send that campaign's recipients again. Its own manifest says so
+ * (written under the other run's hold on it); a campaign of any store this run sees that names it
+ * says so too, for a manifest written before that was recorded. A rehearsal's messages reached
+ * nobody: it supersedes only a rehearsal.
  */
-export async function refuseSuperseded(run: CampaignRun, id: string): Promise<void> {
-  for (const store of storesOf(run)) {
-    const by = (await store.list()).find((e) => e.manifest.shape?.skipSentBy?.includes(id));
-    if (!by) continue;
-    const m = by.manifest;
-    throw leadingTo(
-      new UsageError(
-        `campaign ${id} is not continued: campaign ${m.id} (${by.status}, started ` +
-          `${m.startedAt.slice(0, 10)}) sent the rest of its content with --skip-sent-by ${id}, ` +
-          `and a --resume of ${id} would send its recipients again. Nothing was sent.`,
-        'unfinished',
-      ),
-      { say: 'See how that campaign stands', args: ['campaigns', 'show', m.id] },
-    );
+export async function refuseSuperseded(recorded: Recorded, id: string): Promise<void> {
+  const all = await recorded.entries();
+  const own = all.find((s) => s.entry.manifest.id === id);
+  if (!own) return;
+  const rehearsal = own.entry.manifest.rehearsal === true;
+  const by = new Set(own.entry.manifest.supersededBy);
+  for (const { entry } of all) {
+    const m = entry.manifest;
+    if (m.shape?.skipSentBy?.includes(id) && (rehearsal || m.rehearsal !== true)) by.add(m.id);
   }
+  if (by.size === 0) return;
+  const manifest = { ...own.entry.manifest, supersededBy: [...by] };
+  throw new SupersededRefusal(manifest, own.entry.status);
+}
+
+/**
+ * Writes into each campaign in `holds` (those this run names and holds) that this campaign (`by`)
+ * sends the rest of its content, before anything is sent: from then on it is not continued,
+ * wherever this campaign is recorded, and even once this campaign is pruned.
+ */
+export async function markSuperseded(holds: ReadonlyMap<string, Held>, by: string): Promise<void> {
+  for (const held of holds.values()) await held.supersede(by);
 }

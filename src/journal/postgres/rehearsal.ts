@@ -66,6 +66,29 @@ export async function moveRehearsalReport(
 }
 
 /**
+ * Records in a held campaign's manifest that campaign `by` sends the rest of its content, by a
+ * statement that checks the lease's number: a holder that lost its lease changes nothing.
+ */
+export async function markSuperseded(db: Database, lease: Lease, by: string): Promise<void> {
+  const updated = await db.query(
+    `UPDATE sms_send.campaigns
+        SET manifest = jsonb_set(manifest, '{supersededBy}',
+              coalesce(manifest->'supersededBy', '[]'::jsonb) ||
+              CASE WHEN coalesce(manifest->'supersededBy', '[]'::jsonb) ? $3 THEN '[]'::jsonb
+                   ELSE jsonb_build_array($3::text) END)
+      WHERE id = $1 AND fence = $2::bigint AND manifest IS NOT NULL`,
+    [lease.id, lease.fence, by],
+  );
+  if (updated.rowCount === 0) {
+    const held = await db.query(
+      'SELECT 1 FROM sms_send.campaigns WHERE id = $1 AND fence = $2::bigint',
+      [lease.id, lease.fence],
+    );
+    if (held.rowCount === 0) throw new HoldLostError(lease.id);
+  }
+}
+
+/**
  * Sets a held campaign's report aside (the holder's lease on it): renamed with the campaign's ID
  * on this host, and its manifest told so by a statement that checks the lease's number. Undefined
  * when the campaign wrote no such report.

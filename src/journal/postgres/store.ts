@@ -1,7 +1,6 @@
 // Campaign state in PostgreSQL, for jobs that run on more than one host: the same store as the
 // state directory (store.ts), every host seeing every campaign. This host keeps only a cache: the
 // spool a resume may reuse, the run's timeline, the inputs' digests, readings of a journal.
-import { moveReportAside } from './rehearsal.js';
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -28,6 +27,7 @@ import { databaseError, guarded } from './failures.js';
 import { readDatabaseJournal, removeReadings, sentFromDatabase } from './journal.js';
 import type { SentTo } from '../sent.js';
 import { goneFromHere, Lease, takeLease } from './lease.js';
+import { markSuperseded, moveReportAside } from './rehearsal.js';
 import { ensureSchema } from './schema.js';
 import { maskUrl } from '../../shared/url.js';
 
@@ -130,6 +130,7 @@ export class DatabaseStore implements CampaignStore {
       return {
         release: () => guarded(db, () => lease.release()),
         moveReport: (report) => guarded(db, () => moveReportAside(db, lease, report)),
+        supersede: (by) => guarded(db, () => markSuperseded(db, lease, by)),
       };
     });
   }
