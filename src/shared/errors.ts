@@ -99,6 +99,7 @@ export const ERROR_CODES = [
   'nothing-to-resume',
   'outside-window',
   'over-max-cost',
+  'recipients-unknown',
   'report-exists',
   'state-corrupt',
   'state-permission',

@@ -2,7 +2,7 @@
 // (the first command a refusal prints among them) against a gateway of the tests' own that logs
 // every message it accepts with its recipient. That log, not what sms-send says, is the witness:
 // no recipient gets the campaign's message twice, and whoever was left out is sent to once.
-import { writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CliResult } from '../helpers/cli.js';
@@ -156,4 +156,51 @@ describe('a campaign whose rest another one sent, in the other store', () => {
     expect(gateway.twice()).toEqual([]);
     expect(gateway.log).toHaveLength(600);
   }, 60_000);
+});
+
+describe('a nightly job at one path', () => {
+  it("last night's report moved away, tonight's other content is sent as its own campaign", async () => {
+    await writeList(200);
+    const night1 = await run(line());
+    expect(night1.code, night1.stderr).toBe(0);
+    await rename(join(dir.path, 'list.report.csv'), join(dir.path, 'night1.csv'));
+    await writeList(200, Object.fromEntries([...Array(200).keys()].map((i) => [i + 1, 'Tonight'])));
+    const night2 = await run(line());
+    expect(night2.code, night2.stderr).toBe(0);
+    expect(night2.stderr).not.toMatch(/report-exists|already exists/);
+    expect(gateway.log).toHaveLength(400);
+  });
+});
+
+describe('a relative whose journal does not name its recipients', () => {
+  it('is a refusal that cannot count them, not a relative sending nothing again', async () => {
+    await writeList(300);
+    gateway.refuseFrom(100);
+    const stopped = await run([...line(), ...stopping]);
+    expect(stopped.code, stopped.stderr).toBe(3);
+    gateway.refuseFrom(undefined);
+    const journal = join(dir.path, 'state', 'campaigns', await newest(), 'journal.ndjson');
+    const lines = (await readFile(journal, 'utf8')).replace(/,"to":"[^"]*"/g, '');
+    await writeFile(journal, lines);
+    await writeList(300, { 250: 'Fixed' });
+    const refused = await run(line());
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(
+      /may have sent 100 records whose recipients its journal does not name/,
+    );
+    expect(gateway.log).toHaveLength(100);
+  });
+});
+
+describe('--skip-sent-by a rehearsal', () => {
+  it('is refused for a run that reaches phones: a simulator reached nobody', async () => {
+    await writeList(50);
+    const rehearsed = await run([...line(), '--simulate', '--report', 'rehearsal.csv']);
+    expect(rehearsed.code, rehearsed.stderr).toBe(0);
+    const id = await newest();
+    const refused = await run([...line(), '--skip-sent-by', id]);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(/names a rehearsal \(sent to a simulator only\)/);
+    expect(gateway.log).toHaveLength(0);
+  });
 });

@@ -127,6 +127,7 @@ export async function claim(run: CampaignRun, identified: Identified): Promise<C
       {
         own: identity.id,
         real,
+        force: choices.force === true,
       },
     );
     hold.notes.push(...relativeNotes(identified.relatives));
@@ -183,6 +184,7 @@ export async function look(run: CampaignRun, identified: Identified): Promise<Ca
   hold.seenBy = await readRelatives(identified.relatives, hold.resumedNothing, recorded, {
     own: identity.id,
     real,
+    force: run.choices.force === true,
   });
   hold.notes.push(...relativeNotes(identified.relatives));
   return hold;

@@ -2,8 +2,6 @@
 // the one hashed then), its lists read, its identity (which names its state and makes its
 // MessageIds; a follow-up brings its own), and the report it writes.
 import { stat } from 'node:fs/promises';
-import { findRelatives, type Relative } from './relatives.js';
-import { Recorded, resolveSkipped, type Skipped } from './skip-sent.js';
 import { basename, dirname, extname, join } from 'node:path';
 import type { InputFile } from '../../input/open.js';
 import {
@@ -23,6 +21,8 @@ import { exists } from '../../shared/files.js';
 import { checkInputsUnchanged } from '../follow-up/index.js';
 import type { CampaignRun } from '../run.js';
 import { identitySettings, type InputSettings } from './implied.js';
+import { findRelatives, type Relative } from './relatives.js';
+import { Recorded, resolveSkipped, type Skipped } from './skip-sent.js';
 
 /** Who the campaign is, what it is made from, and where its report goes. */
 export interface Identified {
@@ -72,6 +72,7 @@ async function identified(run: CampaignRun): Promise<Identified> {
     throw new UsageError(
       `--skip-sent-by ${identity.id} names this very campaign: --resume finishes it, sending ` +
         'nothing it sent. Nothing was sent.',
+      'usage',
     );
   }
   const reportPath = await reportPathFor(run, identity);

@@ -9,6 +9,7 @@ import type { CampaignStore } from '../../journal/store.js';
 import type { CampaignIdentity } from '../../journal/identity.js';
 import { groupDigits, plural } from '../../shared/count.js';
 import { leadingTo, UsageError } from '../../shared/errors.js';
+import { exists } from '../../shared/files.js';
 import type { CampaignRun } from '../run.js';
 import type { Recorded, SentBy, Skipped } from './skip-sent.js';
 
@@ -18,7 +19,7 @@ export interface Relative {
   store: CampaignStore;
   /** This run's input paths (resolved) it read too. */
   inputs: string[];
-  /** It wrote the report this run would write. */
+  /** It wrote the report this run would write, and that report is still there. */
   report: boolean;
   /** It is this very content, recorded in the other store (this host's state directory). */
   sameContent: boolean;
@@ -38,6 +39,9 @@ export async function findRelatives(
 ): Promise<Relative[]> {
   const inputs = new Set(run.inputs.filter((i) => i.label !== '-').map((i) => resolvePath(i.path)));
   const report = resolvePath(reportPath);
+  // A report moved away (last night's, archived) is in nobody's way: its writer is named only if
+  // it shares an input, and counted only if unfinished.
+  const reportThere = await exists(report);
   const apart = await recorded.linked([identity.id, ...skipping.map((s) => s.entry.manifest.id)]);
   const excluded = new Set(apart.members.map((s) => s.entry.manifest.id));
   const found: Relative[] = [];
@@ -48,7 +52,7 @@ export async function findRelatives(
     // This content recorded in the other store has this campaign's ID: it is a relative.
     if (excluded.has(m.id) && m.id !== identity.id) continue;
     const shared = m.inputs.map((i) => i.path).filter((path) => inputs.has(path));
-    const wrote = m.reports.includes(report);
+    const wrote = reportThere && m.reports.includes(report);
     const sameContent = !own && m.contentHash === identity.contentHash;
     if (shared.length === 0 && !wrote && !sameContent) continue;
     found.push({ entry, store, inputs: shared, report: wrote, sameContent });
@@ -75,15 +79,34 @@ export async function readRelatives(
   relatives: readonly Relative[],
   resumedNothing: boolean,
   recorded: Recorded,
-  options: { own: string; real: boolean },
+  options: { own: string; real: boolean; force: boolean },
 ): Promise<SentBy[]> {
   const lists: SentBy[] = [];
   for (const relative of relatives.filter((r) => resumedNothing || mayRepeat(r))) {
     const { id } = relative.entry.manifest;
     const sent = await recorded.sentBy(id, options.own, options.real);
+    if (sent.unnamed > 0 && !options.force) throw unnamedRefusal(id, sent.unnamed);
     lists.push({ id, numbers: sent.numbers, linked: sent.linked });
   }
   return lists;
+}
+
+/**
+ * A relative whose journal does not name the recipients of some records (an earlier sms-send
+ * wrote it): how many of this content's it may have sent to cannot be counted, so nothing
+ * offers to leave them out; --force is named with that price.
+ */
+function unnamedRefusal(id: string, unnamed: number): UsageError {
+  return leadingTo(
+    new UsageError(
+      `campaign ${id}, related to this content, may have sent ${plural(unnamed, 'record')} whose ` +
+        'recipients its journal does not name (an earlier sms-send wrote it): how many of this ' +
+        "content's recipients already had the message cannot be told. Nothing was sent. --force " +
+        'sends it all, to however many of them that was.',
+      'recipients-unknown',
+    ),
+    { say: 'See how that campaign stands', args: ['campaigns', 'show', id] },
+  );
 }
 
 /** What a refusal for relatives needs of the planned campaign. */

@@ -206,6 +206,8 @@ export async function readSkipped(
   options: { real: boolean; holds?: Map<string, Held> },
 ): Promise<SkipSet> {
   const { holds, real } = options;
+  const rehearsal = skipped.find((s) => real && s.entry.manifest.rehearsal === true);
+  if (rehearsal) throw rehearsalNamed(rehearsal.entry.manifest.id);
   // A dry run looks without holding anything.
   for (const { entry, store } of skipped) {
     const { id } = entry.manifest;
@@ -222,7 +224,7 @@ export async function readSkipped(
         `campaign ${id}'s journal does not name the recipients of ${plural(unnamed, 'record')} ` +
           'it may have sent (an earlier sms-send wrote it): --skip-sent-by cannot tell whom to ' +
           'leave out. Nothing was sent.',
-        'not-retryable',
+        'recipients-unknown',
       );
     }
     set.sentBy.push(sent);
@@ -231,13 +233,34 @@ export async function readSkipped(
   return set;
 }
 
-/** Campaigns linked to `id` that are no longer recorded: whom they sent to cannot be left out. */
-function missingNotes(id: string, missing: readonly string[]): string[] {
-  return missing.map(
-    (gone) =>
-      `note: campaign ${gone}, linked to campaign ${id} by --skip-sent-by or retry, is no longer ` +
-      'recorded (pruned): whom it sent to is not known, and not left out',
+/**
+ * A run that reaches phones naming a rehearsal: its messages went to a simulator, so there is no
+ * rest to send; left out by it, nobody would be, and the user meant someone.
+ */
+function rehearsalNamed(id: string): UsageError {
+  return new UsageError(
+    `--skip-sent-by ${id} names a rehearsal (sent to a simulator only): it reached nobody, so ` +
+      'there is no rest of it to send. Nothing was sent. Without --skip-sent-by, this content is ' +
+      'sent to every recipient.',
+    'usage',
   );
+}
+
+/**
+ * Campaigns linked to `id` that are no longer recorded: whom they sent to cannot be left out. One
+ * note however many: a long chain pruned would otherwise fill the terminal.
+ */
+function missingNotes(id: string, missing: readonly string[]): string[] {
+  if (missing.length === 0) return [];
+  const named =
+    missing.length === 1
+      ? `campaign ${missing[0]}, linked to campaign ${id} by --skip-sent-by or retry, is`
+      : `${plural(missing.length, 'campaign')} linked to campaign ${id} by --skip-sent-by or ` +
+        `retry (${missing.at(-1)} among them) are`;
+  return [
+    `note: ${named} no longer recorded (pruned): whom ${missing.length === 1 ? 'it' : 'they'} ` +
+      'sent to is not known, and not left out',
+  ];
 }
 
 /**

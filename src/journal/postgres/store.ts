@@ -7,9 +7,11 @@ import { join, resolve } from 'node:path';
 import type { RowResult } from '../../message/outcome.js';
 import { systemClock } from '../../shared/clock.js';
 import { unsentStateError, UsageError } from '../../shared/errors.js';
+import { maskUrl } from '../../shared/url.js';
 import type { Claim, ClaimOptions, Inspected, LocalFiles } from '../claim.js';
 import { InputDigests } from '../input-digests.js';
 import { resultLine } from '../journal.js';
+import type { SentTo } from '../sent.js';
 import {
   localFilesIn,
   outcomeCounts,
@@ -25,11 +27,9 @@ import type { ClaimPlace } from './place.js';
 import { Database } from './connect.js';
 import { databaseError, guarded } from './failures.js';
 import { readDatabaseJournal, removeReadings, sentFromDatabase } from './journal.js';
-import type { SentTo } from '../sent.js';
 import { goneFromHere, Lease, takeLease } from './lease.js';
 import { markSuperseded, moveReportAside } from './rehearsal.js';
 import { ensureSchema } from './schema.js';
-import { maskUrl } from '../../shared/url.js';
 
 export interface DatabaseSettings {
   stateUrl: string;
