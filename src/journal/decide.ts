@@ -94,6 +94,9 @@ export function decideClaim(state: StoredState, options: ClaimOptions): Decision
     return { manifest, fresh: false, keepManifest: true, finished, done: true };
   }
   if (options.force) return { manifest, fresh: true, keepManifest: true };
+  // Another campaign sent the rest of this one: going on with it (its --resume past a limit, its
+  // unsent records, what --once would finish) would send that campaign's recipients again.
+  if (manifest.supersededBy?.length) throw new SupersededRefusal(manifest, status);
   if (options.resume && finished) return { manifest, fresh: false, keepManifest: true, finished };
   if (options.resume || options.once) {
     return {
@@ -210,6 +213,30 @@ function pilotRefusal(manifest: Manifest): UsageError {
     add: ['--skip-sent-by', manifest.id],
     drop: ['--force'],
   });
+}
+
+/**
+ * The refusal of any run that would go on with a campaign another one sent the rest of
+ * (--skip-sent-by): the campaign layer words it with how those campaigns stand.
+ */
+export class SupersededRefusal extends UsageError {
+  constructor(
+    readonly manifest: Manifest,
+    readonly status: CampaignStatus,
+  ) {
+    const by = manifest.supersededBy ?? [];
+    super(
+      `campaign ${manifest.id} was ${verb(status)} on ${day(manifest)}, and campaign ` +
+        `${by.join(', campaign ')} sent the rest of its content (--skip-sent-by ${manifest.id}): ` +
+        'it is not continued, since its --resume, --once or retry would send their recipients ' +
+        `the message again. Nothing was sent. --force sends it all again.`,
+      'superseded',
+    );
+    leadingTo(this, {
+      say: 'See how that campaign stands',
+      args: ['campaigns', 'show', by.at(-1)!],
+    });
+  }
 }
 
 /**

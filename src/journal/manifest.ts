@@ -64,6 +64,13 @@ export interface Manifest {
    * with another limit (or none) goes on to the records it left out.
    */
   limit?: number;
+  /**
+   * Campaigns that sent the rest of this one's content (--skip-sent-by named it), written into
+   * this manifest under their hold on it as they started: it is not continued (--resume, --once,
+   * retry), since that would send their recipients the message again, wherever they are recorded
+   * and whether or not they are still there.
+   */
+  supersededBy?: string[];
 }
 
 /** A price per segment and the currency it is in, as the settings gave them to a run. */
@@ -160,6 +167,12 @@ export function finishedManifest(
 /** No run of the campaign reached a real gateway (or none ran): it is still a rehearsal. */
 export function rehearsedSoFar(previous: Manifest | undefined): boolean {
   return previous === undefined || previous.rehearsal === true;
+}
+
+/** The manifest told that campaign `by` sends the rest of its content (once, however often told). */
+export function superseded(manifest: Manifest, by: string): Manifest {
+  if (manifest.supersededBy?.includes(by)) return manifest;
+  return { ...manifest, supersededBy: [...(manifest.supersededBy ?? []), by] };
 }
 
 /** The manifest with a report of its renamed (set aside): its rows stay its own. */

@@ -108,6 +108,16 @@ export interface Held extends Lock {
    * undefined when the campaign wrote no such report.
    */
   moveReport(report: string): Promise<string | undefined>;
+  /**
+   * Records in the campaign's manifest that the holder (campaign `by`) sends the rest of its
+   * content: it is not continued from then on (decide.ts), wherever `by` is recorded.
+   */
+  supersede(by: string): Promise<void>;
+  /**
+   * Records in the campaign's manifest that the holder (campaign `by`) sends the rest of its
+   * content: it is not continued from then on (decide.ts), wherever `by` is recorded.
+   */
+  supersede(by: string): Promise<void>;
 }
 
 /** The delivery-report keys: the current one first, then the retired ones. */

@@ -248,7 +248,6 @@ class Problems {
   }
 }
 
-/** Whether a sorted array holds a value. */
 /** Whether `sorted` holds `value`: found by halving. */
 export function holds(sorted: Float64Array, value: number): boolean {
   let low = 0;

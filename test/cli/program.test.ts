@@ -96,8 +96,9 @@ describe('help', () => {
                                        earlier record
         --skip-sent-by <campaign>      send this content as a campaign of its own,
                                        leaving out every recipient that campaign (ID
-                                       or its start; and its follow-ups) accepted or
-                                       may have sent; repeatable
+                                       or its start), or a campaign linked to it by
+                                       --skip-sent-by or retry, accepted or may have
+                                       sent; repeatable
         --strict                       refuse (exit 2) rather than warn for every
                                        {word} in single braces, not only those close
                                        to a column

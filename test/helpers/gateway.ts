@@ -17,6 +17,11 @@ export interface TestGateway {
   twice(): string[];
   /** Answers after this many milliseconds (to stop a run mid-way). */
   latency(ms: number): void;
+  /**
+   * Once this many messages are logged, answers 503 to every request (logging nothing): a run
+   * with `--retries 0 --outage-grace 0` stops there (exit 3), unfinished. Undefined: never.
+   */
+  refuseFrom(count: number | undefined): void;
   close(): Promise<void>;
 }
 
@@ -24,11 +29,17 @@ export async function startGateway(): Promise<TestGateway> {
   const log: LoggedMessage[] = [];
   let transaction = 0;
   let delay = 0;
+  let refusing: number | undefined;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (body += chunk));
     req.on('end', () => {
+      if (refusing !== undefined && log.length >= refusing) {
+        res.writeHead(503, { 'content-type': 'text/plain' });
+        res.end('unavailable');
+        return;
+      }
       const request = JSON.parse(body) as {
         Messages: { MessageId?: string; DestinationAddress: number | string }[];
       };
@@ -59,6 +70,9 @@ export async function startGateway(): Promise<TestGateway> {
     },
     latency(ms) {
       delay = ms;
+    },
+    refuseFrom(count) {
+      refusing = count;
     },
     close: () =>
       new Promise((resolve) => {

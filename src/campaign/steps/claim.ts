@@ -5,7 +5,7 @@ import { resolve as resolvePath } from 'node:path';
 import { KilledRunRefusal, type ClaimOptions } from '../../journal/decide.js';
 import { acquireLock, lockPath } from '../../journal/lock.js';
 import { campaignById, rehearsalOf } from '../../journal/lookup.js';
-import type { Claim, Found } from '../../journal/store.js';
+import type { Claim, Found, Held } from '../../journal/store.js';
 import { isReport } from '../../report/read.js';
 import { reportExistsError } from '../../report/writer.js';
 import { unsentStateError, UsageError } from '../../shared/errors.js';
@@ -28,7 +28,7 @@ export async function claim(run: CampaignRun, identified: Identified): Promise<R
   const held = new Holdings();
   try {
     if (followUp) {
-      await refuseSuperseded(run, followUp.of.of);
+      await refuseSuperseded(identified.recorded, followUp.of.of);
       held.originalLock = await holdOriginal(store, followUp, run.program);
     }
     // A report in the way is refused here, before anything is read, unless a rehearsal wrote it
@@ -48,9 +48,19 @@ export async function claim(run: CampaignRun, identified: Identified): Promise<R
     const { found } = claim;
     // Continued (--resume, --once, a follow-up's rows), a campaign another one sent the rest of
     // would send that one's recipients again.
-    if (found.previous && !choices.force) await refuseSuperseded(run, identity.id);
-    const sentBy = await readSkipped(identified.skipping, identity.id, held.skipHolds);
-    const seenBy = await readRelatives(identified.relatives, resumedNothing);
+    if (found.previous && !choices.force) {
+      await refuseSuperseded(identified.recorded, identity.id);
+    }
+    const real = choices.simulate !== true;
+    const skipped = await readSkipped(identified.skipping, identity.id, identified.recorded, {
+      real,
+      holds: held.skipHolds,
+    });
+    const seenBy = await readRelatives(identified.relatives, resumedNothing, identified.recorded, {
+      own: identity.id,
+      real,
+      force: choices.force === true,
+    });
     // The report's own lock keeps a delivery-report fold from rewriting it under this run.
     held.reportLock = await acquireLock(lockPath(reportPath), `writing the report ${reportPath}`);
     await clearStaleReportLocks(found.previous?.reports ?? [], reportPath);
@@ -66,12 +76,17 @@ export async function claim(run: CampaignRun, identified: Identified): Promise<R
       found,
       resume,
       local: run.cache.files(identity.id),
-      sentBy,
+      sentBy: skipped.sentBy,
       seenBy,
       resumedNothing,
-      notes: [...relativeNotes(identified.relatives), ...rehearsalNote(identity.id, found)],
+      notes: [
+        ...skipped.notes,
+        ...relativeNotes(identified.relatives),
+        ...rehearsalNote(identity.id, found),
+      ],
       reportOwner,
       skipHolds: held.skipHolds,
+      supersedes: supersedes(identified, held.skipHolds, real),
       close: () => held.close(),
     };
   } catch (error) {
@@ -79,6 +94,20 @@ export async function claim(run: CampaignRun, identified: Identified): Promise<R
     // Nothing is sent while a campaign is claimed: a disk that refuses here refuses the run.
     throw unsentStateError(error) ?? (await asResumeFinds(run, identified, error));
   }
+}
+
+/**
+ * The campaigns --skip-sent-by names that this run sends the rest of, held: told so as it starts.
+ * A rehearsal's messages reached nobody: it supersedes only rehearsals.
+ */
+function supersedes(
+  identified: Identified,
+  holds: ReadonlyMap<string, Held>,
+  real: boolean,
+): Held[] {
+  return identified.skipping
+    .filter(({ entry }) => real || entry.manifest.rehearsal === true)
+    .flatMap(({ entry }) => holds.get(entry.manifest.id) ?? []);
 }
 
 /** A finished rehearsal of this content, kept under a name of its own once this run starts. */
@@ -110,16 +139,23 @@ export async function look(run: CampaignRun, identified: Identified): Promise<Lo
   }
   const refusal = looked.refusal && (await asResumeFinds(run, identified, looked.refusal));
   const { found } = looked;
+  const { identity, recorded } = identified;
+  const real = run.choices.simulate !== true;
+  const skipped = await readSkipped(identified.skipping, identity.id, recorded, { real });
   return {
     kind: 'look',
     refusal,
     found,
     resume: resumes(run, found),
-    local: run.cache.files(identified.identity.id),
-    sentBy: await readSkipped(identified.skipping, identified.identity.id),
-    seenBy: await readRelatives(identified.relatives, resumedNothing),
+    local: run.cache.files(identity.id),
+    sentBy: skipped.sentBy,
+    seenBy: await readRelatives(identified.relatives, resumedNothing, recorded, {
+      own: identity.id,
+      real,
+      force: run.choices.force === true,
+    }),
     resumedNothing,
-    notes: relativeNotes(identified.relatives),
+    notes: [...skipped.notes, ...relativeNotes(identified.relatives)],
   };
 }
 

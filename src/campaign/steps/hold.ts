@@ -41,6 +41,8 @@ export interface RunHold extends Taken {
   readonly reportOwner: Owner | undefined;
   /** The campaigns --skip-sent-by names, held while this run goes, by ID. */
   readonly skipHolds: ReadonlyMap<string, Held>;
+  /** Of those, the ones this run sends the rest of: told so as it starts (markSupersedes). */
+  readonly supersedes: readonly Held[];
   close(): Promise<void>;
 }
 

@@ -2,8 +2,6 @@
 // the one hashed then), its lists read, its identity (which names its state and makes its
 // MessageIds; a follow-up brings its own), and the report it writes.
 import { stat } from 'node:fs/promises';
-import { findRelatives, type Relative } from './relatives.js';
-import { resolveSkipped, type Skipped } from './skip-sent.js';
 import { basename, dirname, extname, join } from 'node:path';
 import type { InputFile } from '../../input/open.js';
 import {
@@ -23,6 +21,8 @@ import { exists } from '../../shared/files.js';
 import { checkInputsUnchanged } from '../follow-up/index.js';
 import type { CampaignRun } from '../run.js';
 import { identitySettings, type InputSettings } from './implied.js';
+import { findRelatives, type Relative } from './relatives.js';
+import { Recorded, resolveSkipped, type Skipped } from './skip-sent.js';
 
 /** Who the campaign is, what it is made from, and where its report goes. */
 export interface Identified {
@@ -38,6 +38,8 @@ export interface Identified {
   skipping: Skipped[];
   /** Recorded campaigns of other content that read its inputs or wrote its report. */
   relatives: Relative[];
+  /** The campaigns of the stores the run sees, and whom each may have sent to, read once. */
+  recorded: Recorded;
 }
 
 /**
@@ -62,13 +64,15 @@ async function identified(run: CampaignRun): Promise<Identified> {
   if (!run.choices.dryRun) await digests.save();
   const suppression = await loadSuppression(settings.suppress, settings.country);
   if (followUp) checkInputsUnchanged(run.inputs, hashes, followUp);
-  const skipping = await resolveSkipped(run);
+  const recorded = new Recorded(run);
+  const skipping = await resolveSkipped(run, recorded);
   const skipIds = skipping.map((s) => s.entry.manifest.id).sort();
   const { identity, shape } = await identityOf(run, hashes, skipIds);
   if (skipIds.includes(identity.id)) {
     throw new UsageError(
       `--skip-sent-by ${identity.id} names this very campaign: --resume finishes it, sending ` +
         'nothing it sent. Nothing was sent.',
+      'usage',
     );
   }
   const reportPath = await reportPathFor(run, identity);
@@ -77,8 +81,18 @@ async function identified(run: CampaignRun): Promise<Identified> {
   const relatives =
     followUp || (await run.store.problem())
       ? []
-      : await findRelatives(run, identity, reportPath, skipping);
-  return { identity, shape, hashes, suppression, template, reportPath, skipping, relatives };
+      : await findRelatives(run, identity, reportPath, skipping, recorded);
+  return {
+    identity,
+    shape,
+    hashes,
+    suppression,
+    template,
+    reportPath,
+    skipping,
+    relatives,
+    recorded,
+  };
 }
 
 /**

@@ -15,7 +15,7 @@ import type { RunHold } from './hold.js';
 import { identify } from './identify.js';
 import { journaledSend } from './journaled-send.js';
 import type { Validated } from './planned.js';
-import { markRunning, setOwnersReportAside } from './running.js';
+import { markRunning, markSupersedes, setOwnersReportAside } from './running.js';
 import { readSettled, type Settled } from './settled.js';
 import { refuse, validate } from './validate.js';
 import { waitForWindow } from './window.js';
@@ -121,6 +121,7 @@ async function sent(
   try {
     await setOwnersReportAside(run, campaign, hold);
     await markRunning(run, campaign, hold, gateway.sentTo);
+    await markSupersedes(campaign, hold);
     const deliveries = await earlierDeliveries(hold, settled);
     const sending = await journaledSend(run, campaign, hold, settled, deliveries, gateway.client);
     await restoreEarlierDeliveries(campaign, deliveries);

@@ -4,13 +4,13 @@
 // changes the content's identity, not whom it was sent to: a relative that may have sent to this
 // content's recipients is named, with what a --skip-sent-by of it would leave out.
 import { resolve as resolvePath } from 'node:path';
-import type { CampaignEntry } from '../../journal/store.js';
-import type { CampaignStore } from '../../journal/store.js';
+import type { CampaignEntry, CampaignStore } from '../../journal/store.js';
 import type { CampaignIdentity } from '../../journal/identity.js';
 import { groupDigits, plural } from '../../shared/count.js';
 import { leadingTo, UsageError } from '../../shared/errors.js';
+import { exists } from '../../shared/files.js';
 import type { CampaignRun } from '../run.js';
-import { storesOf, type SentBy, type Skipped } from './skip-sent.js';
+import type { Recorded, SentBy, Skipped } from './skip-sent.js';
 
 /** A recorded campaign related to this run's, and why. */
 export interface Relative {
@@ -18,7 +18,7 @@ export interface Relative {
   store: CampaignStore;
   /** This run's input paths (resolved) it read too. */
   inputs: string[];
-  /** It wrote the report this run would write. */
+  /** It wrote the report this run would write, and that report is still there. */
   report: boolean;
   /** It is this very content, recorded in the other store (this host's state directory). */
   sameContent: boolean;
@@ -26,33 +26,35 @@ export interface Relative {
 
 /**
  * The relatives of a campaign: every campaign of the stores this run sees, other than itself, not
- * a rehearsal (its messages went to a simulator), not named by --skip-sent-by (which leaves out
- * whom it sent to), and sharing an input path or the report.
+ * a rehearsal (its messages went to a simulator), not linked to it or to a campaign --skip-sent-by
+ * names (those leave out whom they sent to), and sharing an input path or the report.
  */
 export async function findRelatives(
   run: CampaignRun,
   identity: CampaignIdentity,
   reportPath: string,
   skipping: readonly Skipped[],
+  recorded: Recorded,
 ): Promise<Relative[]> {
   const inputs = new Set(run.inputs.filter((i) => i.label !== '-').map((i) => resolvePath(i.path)));
   const report = resolvePath(reportPath);
-  const skipped = new Set(skipping.map((s) => s.entry.manifest.id));
+  // A report moved away (last night's, archived) is in nobody's way: its writer is named only if
+  // it shares an input, and counted only if unfinished.
+  const reportThere = await exists(report);
+  const apart = await recorded.linked([identity.id, ...skipping.map((s) => s.entry.manifest.id)]);
+  const excluded = new Set(apart.members.map((s) => s.entry.manifest.id));
   const found: Relative[] = [];
-  for (const store of storesOf(run)) {
+  for (const { entry, store } of await recorded.entries()) {
     const own = store === run.store;
-    // This host's state directory beside a state URL is a cache: one that cannot be read has
-    // no campaign to name.
-    const entries = own ? await store.campaigns() : await store.campaigns().catch(() => []);
-    for (const entry of entries) {
-      const m = entry.manifest;
-      if ((own && m.id === identity.id) || m.rehearsal || skipped.has(m.id)) continue;
-      const shared = m.inputs.map((i) => i.path).filter((path) => inputs.has(path));
-      const wrote = m.reports.includes(report);
-      const sameContent = !own && m.contentHash === identity.contentHash;
-      if (shared.length === 0 && !wrote && !sameContent) continue;
-      found.push({ entry, store, inputs: shared, report: wrote, sameContent });
-    }
+    const m = entry.manifest;
+    if ((own && m.id === identity.id) || m.rehearsal) continue;
+    // This content recorded in the other store has this campaign's ID: it is a relative.
+    if (excluded.has(m.id) && m.id !== identity.id) continue;
+    const shared = m.inputs.map((i) => i.path).filter((path) => inputs.has(path));
+    const wrote = reportThere && m.reports.includes(report);
+    const sameContent = !own && m.contentHash === identity.contentHash;
+    if (shared.length === 0 && !wrote && !sameContent) continue;
+    found.push({ entry, store, inputs: shared, report: wrote, sameContent });
   }
   return found;
 }
@@ -68,19 +70,42 @@ export function mayRepeat(relative: Relative): boolean {
 }
 
 /**
- * Whom the relatives to count may have sent to (their journals, through their stores): every
- * relative when a --resume found no run of this content (each is named with its count).
+ * Whom the relatives to count, each with the campaigns linked to it, may have sent to (their
+ * journals, through their stores): every relative when a --resume found no run of this content
+ * (each is named with its count).
  */
 export async function readRelatives(
   relatives: readonly Relative[],
   resumedNothing: boolean,
+  recorded: Recorded,
+  options: { own: string; real: boolean; force: boolean },
 ): Promise<SentBy[]> {
   const lists: SentBy[] = [];
   for (const relative of relatives.filter((r) => resumedNothing || mayRepeat(r))) {
     const { id } = relative.entry.manifest;
-    lists.push({ id, numbers: (await relative.store.sentTo(id)).numbers });
+    const sent = await recorded.sentBy(id, options.own, options.real);
+    if (sent.unnamed > 0 && !options.force) throw unnamedRefusal(id, sent.unnamed);
+    lists.push({ id, numbers: sent.numbers, linked: sent.linked });
   }
   return lists;
+}
+
+/**
+ * A relative whose journal does not name the recipients of some records (an earlier sms-send
+ * wrote it): how many of this content's it may have sent to cannot be counted, so nothing
+ * offers to leave them out; --force is named with that price.
+ */
+function unnamedRefusal(id: string, unnamed: number): UsageError {
+  return leadingTo(
+    new UsageError(
+      `campaign ${id}, related to this content, may have sent ${plural(unnamed, 'record')} whose ` +
+        'recipients its journal does not name (an earlier sms-send wrote it): how many of this ' +
+        "content's recipients already had the message cannot be told. Nothing was sent. --force " +
+        'sends it all, to however many of them that was.',
+      'recipients-unknown',
+    ),
+    { say: 'See how that campaign stands', args: ['campaigns', 'show', id] },
+  );
 }
 
 /** What a refusal for relatives needs of the planned campaign. */
@@ -91,6 +116,8 @@ export interface RelatedPlan {
   /** Records to send, and of them those each relative may have sent to (by its ID). */
   valid: number;
   alreadySent: Readonly<Record<string, number>>;
+  /** Whom the counted relatives may have sent to, with the campaigns linked to each. */
+  seenBy: readonly SentBy[];
   hashes: readonly { sha256: string; bytes: number }[];
 }
 
@@ -143,11 +170,17 @@ async function relativeText(
     relative.report ? `wrote the report ${m.reports.at(-1) ?? ''} this run would write` : '',
   ].filter(Boolean);
   const repeats = related.alreadySent[m.id] ?? 0;
+  const linked = related.seenBy.find((s) => s.id === m.id)?.linked ?? [];
+  const together =
+    linked.length > 0
+      ? ` (with campaign${linked.length === 1 ? '' : 's'} ${linked.join(', ')}, linked to it by ` +
+        '--skip-sent-by or retry)'
+      : '';
   return (
     `campaign ${m.id} (${relative.entry.status}, ${(m.finishedAt ?? m.updatedAt).slice(0, 10)}: ` +
     `${counts}) ${why.join(' and ')}; ${differs(run, relative, related)}` +
     (repeats > 0
-      ? `, and ${plural(repeats, 'record')} of this one go to recipients it accepted or may have sent to.`
+      ? `, and ${plural(repeats, 'record')} of this one go to recipients it${together} accepted or may have sent to.`
       : '.')
   );
 }

@@ -9,6 +9,7 @@ import { LockedError, unsentStateError } from '../../shared/errors.js';
 import type { CampaignRun } from '../run.js';
 import type { Owner, RunHold } from './hold.js';
 import type { Validated } from './planned.js';
+import { markSuperseded } from './skip-sent.js';
 
 /**
  * Marks the campaign running, sent to `sentTo` (the endpoint, or "simulator"), and says what
@@ -34,6 +35,20 @@ export async function markRunning(
       throw unsentStateError(error) ?? error;
     });
   for (const note of notes) run.io.events.emit('note', note);
+}
+
+/**
+ * Tells each campaign this run sends the rest of (--skip-sent-by) so, in its own manifest, once
+ * this run is marked running and before anything is sent: from here on it is not continued,
+ * whatever happens to this run's own state. A write that fails refuses the run (nothing went).
+ */
+export async function markSupersedes(campaign: Validated, hold: RunHold): Promise<void> {
+  await markSuperseded(hold.supersedes, campaign.identity.id).catch((error: unknown) => {
+    if (error instanceof HoldLostError) {
+      throw new LockedError(`${error.message} before this run sent anything: nothing was sent`);
+    }
+    throw unsentStateError(error) ?? error;
+  });
 }
 
 /**

@@ -38,6 +38,7 @@ export async function validate(
       resumedNothing: hold.resumedNothing,
       valid: plan.valid,
       alreadySent: plan.alreadySent,
+      seenBy: hold.seenBy,
       hashes: identified.hashes,
     });
     return planned(run, identified, hold, {

@@ -44,7 +44,7 @@ export function defineSend(program: Command, state: RunState): Command {
     .option('--dedupe', 'skip records whose recipient and text repeat an earlier record')
     .option(
       '--skip-sent-by <campaign>',
-      'send this content as a campaign of its own, leaving out every recipient that campaign (ID or its start; and its follow-ups) accepted or may have sent; repeatable',
+      'send this content as a campaign of its own, leaving out every recipient that campaign (ID or its start), or a campaign linked to it by --skip-sent-by or retry, accepted or may have sent; repeatable',
       listOf,
     );
   settingOptions(send, { send: true, groups: ['input', 'message', 'cost'] });

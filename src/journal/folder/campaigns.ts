@@ -7,7 +7,7 @@ import { makeFolders } from '../../shared/disk.js';
 import { describeSystemError, UsageError } from '../../shared/errors.js';
 import { exists, listIfExists, readIfExists, replaceFile } from '../../shared/files.js';
 import { lockIsHeld } from '../lock.js';
-import { parseManifest, type CampaignStatus, type Manifest } from '../manifest.js';
+import { parseManifest, superseded, type CampaignStatus, type Manifest } from '../manifest.js';
 import { outcomeCounts, readJournalFile } from '../reading.js';
 import type { CampaignDetail, CampaignEntry } from '../store.js';
 import { ARCHIVED_JOURNAL } from './journal.js';
@@ -69,6 +69,16 @@ export async function readManifest(path: string): Promise<Manifest | undefined> 
 /** Written whole and durable: a crash leaves the old manifest or the new one, never half. */
 export async function writeManifest(path: string, manifest: Manifest): Promise<void> {
   await replaceFile(path, `${JSON.stringify(manifest, null, 2)}\n`, { durable: true });
+}
+
+/**
+ * Records in a held campaign's manifest that campaign `by` sends the rest of its content. The
+ * caller holds the campaign's lock.
+ */
+export async function markSuperseded(stateDir: string, id: string, by: string): Promise<void> {
+  const { manifest: path } = campaignPaths(stateDir, id);
+  const manifest = await readManifest(path);
+  if (manifest) await writeManifest(path, superseded(manifest, by));
 }
 
 /** A running campaign whose lock has no live owner was killed: it is interrupted. */

@@ -20,6 +20,7 @@ import {
   campaignEntry,
   campaignPaths,
   listCampaigns,
+  markSuperseded,
   pruneCampaigns,
   stateDirProblem,
 } from './campaigns.js';
@@ -56,6 +57,7 @@ export class FolderStore implements CampaignStore {
     return {
       release: () => lock.release(),
       moveReport: (report) => moveReportAside(this.stateDir, id, report),
+      supersede: (by) => markSuperseded(this.stateDir, id, by),
     };
   }
 

@@ -6,7 +6,7 @@ import { renameFile } from '../../shared/disk.js';
 import { LockedError } from '../../shared/errors.js';
 import { asideName, rehearsalReportName } from '../aside.js';
 import { rehearsalOf } from '../lookup.js';
-import { reportMoved, type Manifest } from '../manifest.js';
+import { reportMoved, superseded, type Manifest } from '../manifest.js';
 import { HoldLostError } from '../store.js';
 import type { Database } from './connect.js';
 import type { Lease } from './lease.js';
@@ -57,6 +57,20 @@ export async function moveRehearsalReport(
   throw new LockedError(
     `the report ${path} is rehearsal ${was.id}'s, which another run holds or changed meanwhile; nothing was sent`,
   );
+}
+
+/**
+ * Records in a held campaign's manifest that campaign `by` sends the rest of its content, by a
+ * statement that checks the lease's number: a holder that lost its lease changes nothing.
+ */
+export async function markSuperseded(db: Database, lease: Lease, by: string): Promise<void> {
+  const held = await lockHeld(db, lease);
+  if (!held) throw new HoldLostError(lease.id);
+  const manifest = held.manifest as Manifest | null;
+  if (!manifest) return;
+  if (!(await writeManifest(db, lease, superseded(manifest, by)))) {
+    throw new HoldLostError(lease.id);
+  }
 }
 
 /**

@@ -29,7 +29,7 @@ import { databaseError, guarded } from './failures.js';
 import { readDatabaseJournal, sentFromDatabase } from './journal.js';
 import { goneFromHere, Lease, takeCampaign } from './lease.js';
 import type { ClaimPlace } from './place.js';
-import { moveReportAside } from './rehearsal.js';
+import { markSuperseded, moveReportAside } from './rehearsal.js';
 import { ensureSchema } from './schema.js';
 import { appendUnheld } from './sql/append-unheld.js';
 import { listCampaigns, type CampaignRow } from './sql/list-campaigns.js';
@@ -123,6 +123,7 @@ export class DatabaseStore implements CampaignStore {
       return {
         release: () => guarded(db, () => lease.release()),
         moveReport: (report) => guarded(db, () => moveReportAside(db, lease, report)),
+        supersede: (by) => guarded(db, () => markSuperseded(db, lease, by)),
       };
     });
   }
