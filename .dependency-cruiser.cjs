@@ -17,7 +17,7 @@ const LAYERS = [
 ];
 
 /** Rooms inside a folder: only their index.ts is reached from outside them. */
-const ROOMS = ['campaign/steps', 'campaign/follow-up', 'journal/postgres'];
+const ROOMS = ['campaign/steps', 'campaign/follow-up', 'journal/folder', 'journal/postgres'];
 
 const folders = LAYERS.flat();
 /** A folder's files, or an entry file itself. */
@@ -78,6 +78,22 @@ module.exports = {
       severity: 'error',
       from: {},
       to: { couldNotResolve: true },
+    },
+    {
+      name: 'stores-apart',
+      comment:
+        'The two campaign stores share only the neutral modules of src/journal/, never each other.',
+      severity: 'error',
+      from: { path: '^src/journal/(folder|postgres)/' },
+      to: { path: '^src/journal/(folder|postgres)/', pathNot: '^src/journal/$1/' },
+    },
+    {
+      name: 'journal-neutral',
+      comment:
+        'The modules of src/journal/ beside the stores speak of any store: only open-store.ts names one.',
+      severity: 'error',
+      from: { path: '^src/journal/[^/]+\\.ts$', pathNot: '^src/journal/open-store\\.ts$' },
+      to: { path: '^src/journal/(folder|postgres)/' },
     },
     ...layerRules,
     ...ROOMS.map((room) => ({

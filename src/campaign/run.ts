@@ -110,8 +110,10 @@ export interface CampaignRun {
 }
 
 /** The parts a caller gives; the run's clock (the system's unless given) is defaulted here, once. */
-export interface RunParts
-  extends Omit<CampaignRun, 'io' | 'at' | 'program' | 'store' | 'cache' | 'access'> {
+export interface RunParts extends Omit<
+  CampaignRun,
+  'io' | 'at' | 'program' | 'store' | 'cache' | 'access'
+> {
   io?: Partial<RunIo>;
   program?: Program;
   /** The campaigns' store and this host's cache; those the settings name unless given. */

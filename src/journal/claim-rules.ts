@@ -1,7 +1,13 @@
 // What every store does the same way when a run claims a campaign: the state decided (decide.ts)
 // with a refusal worded for the store, what the claim then finds, and a rehearsal's leftovers set
 // aside as the run starts.
-import { decideClaim, nothingToResume, type ClaimOptions, type Decision, type StoredState } from './decide.js';
+import {
+  decideClaim,
+  nothingToResume,
+  type ClaimOptions,
+  type Decision,
+  type StoredState,
+} from './decide.js';
 import type { Manifest } from './manifest.js';
 import type { CampaignEntry, Found } from './store.js';
 

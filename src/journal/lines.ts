@@ -1,6 +1,12 @@
 // The journal's lines, whatever store keeps them: each batch recorded before its request leaves
 // and after its answer (docs/architecture.md#the-journal-format), and the sink a run writes them to.
-import { encodeResults, rangesOf, type Ranges, type ResultColumns, type SettledResult } from './columns.js';
+import {
+  encodeResults,
+  rangesOf,
+  type Ranges,
+  type ResultColumns,
+  type SettledResult,
+} from './columns.js';
 
 /** A batch's rows as ranges and its results as columns (docs/architecture.md#the-journal-format). */
 export const JOURNAL_VERSION = 2;

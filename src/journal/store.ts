@@ -113,11 +113,6 @@ export interface Held extends Lock {
    * content: it is not continued from then on (decide.ts), wherever `by` is recorded.
    */
   supersede(by: string): Promise<void>;
-  /**
-   * Records in the campaign's manifest that the holder (campaign `by`) sends the rest of its
-   * content: it is not continued from then on (decide.ts), wherever `by` is recorded.
-   */
-  supersede(by: string): Promise<void>;
 }
 
 /** The delivery-report keys: the current one first, then the retired ones. */

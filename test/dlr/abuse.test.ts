@@ -5,15 +5,15 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DlrVerifier } from '../../src/dlr/proof.js';
 import { DlrReceiver } from '../../src/dlr/receiver.js';
-import { loadDlrSecret } from '../../src/journal/dlr-secret.js';
+import { folderDlrKeys } from '../../src/journal/folder/dlr-keys.js';
 import { campaignPaths, writeManifest } from '../../src/journal/folder/campaigns.js';
 import type { Manifest } from '../../src/journal/manifest.js';
 import type { RowResult } from '../../src/message/outcome.js';
 import { openReport } from '../../src/report/writer.js';
-import { FolderStore } from '../../src/journal/folder/store.js';
 import { systemClock } from '../../src/shared/clock.js';
 import { proofFor, type DlrSigner } from '../../src/shared/dlr-proof.js';
 import { parseCsv, tempDir } from '../helpers/files.js';
+import { folderStoreAt } from '../helpers/state.js';
 
 const CAMPAIGN = '0123456789abcdef';
 const ROWS = 6;
@@ -32,7 +32,7 @@ beforeEach(async () => {
   stateDir = join(dir.path, 'state');
   report = join(dir.path, 'r.csv');
   log = join(dir.path, 'r.csv.dlr.ndjson');
-  signer = { key: await loadDlrSecret(stateDir), campaign: CAMPAIGN };
+  signer = { key: (await folderDlrKeys(stateDir, true)).keys[0]!, campaign: CAMPAIGN };
   const paths = campaignPaths(stateDir, CAMPAIGN);
   await mkdir(paths.dir, { recursive: true });
   await writeManifest(paths.manifest, {
@@ -94,7 +94,7 @@ async function pool(jobs: Array<() => Promise<void>>, width: number): Promise<vo
 describe('DlrReceiver under abuse', () => {
   it('applies the valid reports among forged, oversized and slow requests, and nothing else', async () => {
     const verifier = await DlrVerifier.open({
-      store: new FolderStore(stateDir),
+      store: folderStoreAt(stateDir),
       reportPath: report,
       clock: systemClock,
     });

@@ -4,13 +4,13 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeliveryReport } from '../../src/dlr/matching.js';
 import { DlrVerifier } from '../../src/dlr/proof.js';
-import { FolderStore } from '../../src/journal/folder/store.js';
 import { systemClock } from '../../src/shared/clock.js';
-import { loadDlrSecret } from '../../src/journal/dlr-secret.js';
+import { folderDlrKeys } from '../../src/journal/folder/dlr-keys.js';
 import { campaignPaths, writeManifest } from '../../src/journal/folder/campaigns.js';
 import type { Manifest } from '../../src/journal/manifest.js';
 import { proofFor } from '../../src/shared/dlr-proof.js';
 import { tempDir } from '../helpers/files.js';
+import { folderStoreAt } from '../helpers/state.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let stateDir: string;
@@ -59,12 +59,12 @@ function dlr(messageId: string, proof?: string, status = 'DELIVRD'): DeliveryRep
 
 describe('DlrVerifier', () => {
   it('takes a valid proof for a campaign of the report and refuses the rest, each with its reason', async () => {
-    const key = await loadDlrSecret(stateDir);
+    const key = (await folderDlrKeys(stateDir, true)).keys[0]!;
     await campaign('aaaa', [report]);
     await campaign('bbbb', [join(dir.path, 'other.csv')]);
     const verify = (
       await DlrVerifier.open({
-        store: new FolderStore(stateDir),
+        store: folderStoreAt(stateDir),
         reportPath: report,
         clock: systemClock,
       })
@@ -92,11 +92,11 @@ describe('DlrVerifier', () => {
   });
 
   it("takes a campaign's proofs for a copy of its report that no campaign wrote", async () => {
-    const key = await loadDlrSecret(stateDir);
+    const key = (await folderDlrKeys(stateDir, true)).keys[0]!;
     await campaign('aaaa', [join(dir.path, 'original.csv')]);
     const verify = (
       await DlrVerifier.open({
-        store: new FolderStore(stateDir),
+        store: folderStoreAt(stateDir),
         reportPath: report,
         clock: systemClock,
       })
@@ -108,12 +108,12 @@ describe('DlrVerifier', () => {
   it('reads a secret made after it started (a receiver started before the first send)', async () => {
     const verify = (
       await DlrVerifier.open({
-        store: new FolderStore(stateDir),
+        store: folderStoreAt(stateDir),
         reportPath: report,
         clock: systemClock,
       })
     ).verify;
-    const key = await loadDlrSecret(stateDir);
+    const key = (await folderDlrKeys(stateDir, true)).keys[0]!;
     await campaign('aaaa', [report]);
     const proof = proofFor({ key, campaign: 'aaaa' }, 'aaaa-1');
     const verdicts = await Promise.all([
@@ -126,7 +126,7 @@ describe('DlrVerifier', () => {
   it('refuses every report without a proof, whatever campaign wrote the report', async () => {
     await campaign('old1', [report]);
     const verifier = await DlrVerifier.open({
-      store: new FolderStore(stateDir),
+      store: folderStoreAt(stateDir),
       reportPath: report,
       clock: systemClock,
     });

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { JOURNAL_PAGE } from '../../src/journal/postgres/journal.js';
+import { JOURNAL_PAGE } from '../../src/journal/postgres/sql/journal-page.js';
 import { findDuplicates, startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { collect, killLeft, startCli } from '../helpers/cli.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';

@@ -12,6 +12,7 @@ import { runInProcess } from '../helpers/in-process.js';
 import { proofMaker } from '../helpers/dlr-proof.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { runCommand } from '../helpers/follow-up.js';
+import { folderStore } from '../helpers/state.js';
 
 const ENV = { SMS_SEND_USERNAME: 'retry-user', SMS_SEND_PASSWORD: 'retry-pw' };
 
@@ -63,7 +64,9 @@ it('dlr apply settles an unknown row; retry warns, and re-sends the other unknow
     'confirmed by delivery report',
   ]);
   // The campaign's state agrees.
-  expect((await findCampaign(stateDir, original.campaign!)).manifest.counts).toMatchObject({
+  expect(
+    (await findCampaign(folderStore(stateDir), original.campaign!)).manifest.counts,
+  ).toMatchObject({
     accepted: original.rows.length - unknown.length - rejected.length + 1,
     unknown: unknown.length - 1,
   });

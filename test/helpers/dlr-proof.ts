@@ -2,7 +2,7 @@
 import { createSecretKey } from 'node:crypto';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadDlrSecret } from '../../src/journal/dlr-secret.js';
+import { folderDlrKeys } from '../../src/journal/folder/dlr-keys.js';
 import { campaignPaths, writeManifest } from '../../src/journal/folder/campaigns.js';
 import { PROOF_PARAM, proofFor } from '../../src/shared/dlr-proof.js';
 
@@ -41,7 +41,7 @@ export async function signedCampaign(
   id: string,
   reports: string[] = [],
 ): Promise<(messageId: string) => string> {
-  const key = await loadDlrSecret(stateDir);
+  const key = (await folderDlrKeys(stateDir, true)).keys[0]!;
   const paths = campaignPaths(stateDir, id);
   await mkdir(paths.dir, { recursive: true });
   const at = '2026-01-01T00:00:00.000Z';

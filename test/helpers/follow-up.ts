@@ -3,7 +3,6 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { FolderStore } from '../../src/journal/folder/store.js';
 import { campaignPage } from '../../src/report/html/campaign-page.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { parseIncludes, type RetryFlags } from '../../src/cli/commands/retry.js';
@@ -13,13 +12,14 @@ import { flagLayer } from '../../src/cli/gateway-settings.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { resolveSettings } from '../../src/config/resolve.js';
 import { ExitCode, SmsSendError } from '../../src/shared/errors.js';
-import { planCampaign, sendCampaign } from '../../src/campaign/steps/index.js';
+import { planOnly, sendCampaign } from '../../src/campaign/steps/index.js';
 import type { PlannedCampaign } from '../../src/campaign/types.js';
 import { followUpRun, planFollowUp, type RetryPlan } from '../../src/campaign/follow-up/index.js';
 import type { Simulator, SimulatorOptions } from '../../src/simulator/index.js';
 import { parseCsv, tempDir } from './files.js';
 import { parseSendArgs } from './pipeline.js';
-import { openStore } from '../../src/journal/open-store.js';
+import { closeState, openState } from '../../src/journal/open-store.js';
+import { folderState } from './state.js';
 
 export interface CommandRun {
   code: number;
@@ -84,7 +84,7 @@ export async function runCommand(
       const plan = await planFollowUp({
         campaign,
         include: parseIncludes(flags.include),
-        store: openStore(settings),
+        store: openState(settings).store,
         simulate: flags.simulate === true,
         resume: flags.resume === true,
       });
@@ -119,7 +119,7 @@ export async function runCommand(
       result.report = campaign.reportPath;
     };
     if (run.choices.dryRun) {
-      const campaign = await planCampaign(run);
+      const campaign = await planOnly(run);
       keep(campaign);
       const problem = refusalError(
         campaign,
@@ -174,11 +174,11 @@ export function campaignsPerTest(seed: number) {
     run: (argv: string[]) =>
       runCommand(argv, { cwd: here.dir, stateDir: here.stateDir, sim: here.sim }),
     async page(what: string, name = 'sms-send') {
-      const store = new FolderStore(here.stateDir);
+      const state = folderState(here.stateDir);
       try {
-        return await campaignPage({ what, store, program: { name, carry: [] }, now: 0 });
+        return await campaignPage({ what, state, program: { name, carry: [] }, now: 0 });
       } finally {
-        await store.close();
+        await closeState(state);
       }
     },
   };

@@ -18,7 +18,7 @@ import type { Plan } from '../../src/validate/plan.js';
 import type { RunSummary } from '../../src/report/summary.js';
 import { refusalError } from '../../src/campaign/refusal.js';
 import { campaignRun, inputFiles, loadTemplate } from '../../src/campaign/run.js';
-import { planCampaign, sendCampaign } from '../../src/campaign/steps/index.js';
+import { planOnly, sendCampaign } from '../../src/campaign/steps/index.js';
 import type { PlannedCampaign } from '../../src/campaign/types.js';
 import type { WindowClosed } from '../../src/campaign/types.js';
 import { SendEmitter } from '../../src/send/events.js';
@@ -143,7 +143,7 @@ export async function runPipeline(argv: string[], options: PipelineOptions): Pro
       result.planText = renderPlan(campaign.plan, plain);
     };
     if (flags.dryRun) {
-      const campaign = await planCampaign(run);
+      const campaign = await planOnly(run);
       planned(campaign);
       const problem = refusalError(campaign, inputs);
       if (problem) throw problem;

@@ -4,7 +4,12 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claimCampaign, inspectCampaign } from '../../src/journal/folder/claim.js';
+import { hostCache, type HostCache } from '../../src/journal/cache.js';
+import {
+  claimCampaign,
+  inspectCampaign,
+  type FolderPlace,
+} from '../../src/journal/folder/claim.js';
 import { countsText } from '../../src/journal/decide.js';
 import { campaignIdentity } from '../../src/journal/identity.js';
 import { campaignPaths, readManifest } from '../../src/journal/folder/campaigns.js';
@@ -16,9 +21,13 @@ const identity = campaignIdentity(HASH);
 const ID = identity.id;
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let stateDir: string;
+/** This host's cache of the state directory: a campaign's spool. */
+let cache: HostCache;
+const place = (at: string): FolderPlace => ({ stateDir: at, cache });
 beforeEach(async () => {
   dir = await tempDir();
   stateDir = join(dir.path, 'state');
+  cache = hostCache({ stateDir });
 });
 afterEach(() => dir.remove());
 
@@ -63,7 +72,7 @@ const options = (over: { force?: boolean; resume?: boolean; hash?: string } = {}
 describe('refusals, word for word', () => {
   it('finished with nothing failed and no report: --force only, report (none)', async () => {
     await seed(manifest({ reports: [] }), [START, RESULTS]);
-    await expect(claimCampaign(stateDir, options())).rejects.toMatchObject({
+    await expect(claimCampaign(place(stateDir), options())).rejects.toMatchObject({
       code: 'already-sent',
       message:
         `campaign ${ID} was already sent on 2026-11-22: 3,000 accepted; report (none). ` +
@@ -77,7 +86,7 @@ describe('refusals, word for word', () => {
       START,
       RESULTS,
     ]);
-    await expect(claimCampaign(stateDir, options())).rejects.toMatchObject({
+    await expect(claimCampaign(place(stateDir), options())).rejects.toMatchObject({
       code: 'unfinished',
       message:
         `campaign ${ID} was interrupted on 2026-11-21: 1 accepted, 1 rejected of 4,000 records; ` +
@@ -92,7 +101,7 @@ describe('refusals, word for word', () => {
       START,
       '{"t":"batch","b":"1","r":[1,3]}',
     ]);
-    await expect(claimCampaign(stateDir, options())).rejects.toMatchObject({
+    await expect(claimCampaign(place(stateDir), options())).rejects.toMatchObject({
       code: 'unfinished',
       message: expect.stringMatching(
         new RegExp(
@@ -111,7 +120,7 @@ describe('refusals, word for word', () => {
       START,
       RESULTS,
     ]);
-    await expect(claimCampaign(stateDir, options())).rejects.toMatchObject({
+    await expect(claimCampaign(place(stateDir), options())).rejects.toMatchObject({
       code: 'unfinished',
       message: expect.stringMatching(
         new RegExp(
@@ -127,12 +136,16 @@ describe('refusals, word for word', () => {
       `campaign ${ID} was ${state} on ${day} from other inputs or settings, so its records ` +
       'cannot be matched; nothing was sent. Give this content its own --campaign name, or ' +
       '--force to send it under this name anyway.';
-    await expect(claimCampaign(stateDir, options({ hash: 'e'.repeat(64) }))).rejects.toMatchObject({
+    await expect(
+      claimCampaign(place(stateDir), options({ hash: 'e'.repeat(64) })),
+    ).rejects.toMatchObject({
       code: 'input-changed',
       message: text('sent', '2026-11-22'),
     });
     await seed(manifest({ status: 'running', finishedAt: undefined }), [START, RESULTS]);
-    await expect(claimCampaign(stateDir, options({ hash: 'e'.repeat(64) }))).rejects.toMatchObject({
+    await expect(
+      claimCampaign(place(stateDir), options({ hash: 'e'.repeat(64) })),
+    ).rejects.toMatchObject({
       message: text('interrupted', '2026-11-21'),
     });
   });
@@ -140,7 +153,7 @@ describe('refusals, word for word', () => {
   it('the lock names the campaign a live run is sending', async () => {
     const paths = await seed(manifest({ status: 'running' }), [START, RESULTS]);
     await writeFile(paths.lock, JSON.stringify({ pid: 1, host: hostname(), since: 'then' }));
-    await expect(claimCampaign(stateDir, options({ resume: true }))).rejects.toThrow(
+    await expect(claimCampaign(place(stateDir), options({ resume: true }))).rejects.toThrow(
       `another sms-send (pid 1 on ${hostname()}, since then) is sending campaign ${ID}; nothing was sent.`,
     );
   });
@@ -153,15 +166,15 @@ describe('nothing to resume', () => {
   it('without inputs, or with inputs no campaign was sent from: it would be a new campaign', async () => {
     await seed(manifest({ id: 'other' }), [START, RESULTS], 'other');
     const plain = ' Without --resume this content is sent as a new campaign.';
-    await expect(claimCampaign(stateDir, options({ resume: true }))).rejects.toMatchObject({
+    await expect(claimCampaign(place(stateDir), options({ resume: true }))).rejects.toMatchObject({
       code: 'nothing-to-resume',
       message: refusal(plain),
     });
     await expect(
-      claimCampaign(stateDir, { ...options({ resume: true }), inputs: [{ sha256: 'zz' }] }),
+      claimCampaign(place(stateDir), { ...options({ resume: true }), inputs: [{ sha256: 'zz' }] }),
     ).rejects.toMatchObject({ message: refusal(plain) });
     await expect(
-      claimCampaign(stateDir, {
+      claimCampaign(place(stateDir), {
         ...options({ resume: true }),
         inputs: [{ sha256: 'a1' }, { sha256: 'b2' }],
       }),
@@ -179,11 +192,11 @@ describe('nothing to resume', () => {
     ];
     await seed(manifest({ id: 'kin-1', inputs }), [START], 'kin-1');
     const same = { ...options({ resume: true }), inputs: [{ sha256: 'a1' }, { sha256: 'b2' }] };
-    await expect(claimCampaign(stateDir, same)).rejects.toMatchObject({
+    await expect(claimCampaign(place(stateDir), same)).rejects.toMatchObject({
       message: refusal(kinHint('')),
     });
     await seed(manifest({ id: 'kin-1', inputs, named: true }), [START], 'kin-1');
-    await expect(claimCampaign(stateDir, same)).rejects.toMatchObject({
+    await expect(claimCampaign(place(stateDir), same)).rejects.toMatchObject({
       message: refusal(kinHint(' (--campaign kin-1)')),
     });
   });
@@ -191,7 +204,9 @@ describe('nothing to resume', () => {
 
 describe('inspectCampaign: what a run would meet, changing nothing', () => {
   it('nothing for a new campaign, and no folder made', async () => {
-    expect(await inspectCampaign(stateDir, options())).toEqual({});
+    expect(await inspectCampaign(stateDir, options())).toEqual({
+      found: { finished: false, done: false },
+    });
     expect(await readdir(stateDir).catch(() => [])).toEqual([]);
   });
 
@@ -199,7 +214,10 @@ describe('inspectCampaign: what a run would meet, changing nothing', () => {
     const paths = await seed(manifest(), [START, RESULTS]);
     const { refusal } = await inspectCampaign(stateDir, options());
     expect(refusal).toMatchObject({ code: 'already-sent' });
-    const { journal, refusal: none } = await inspectCampaign(stateDir, options({ resume: true }));
+    const {
+      found: { journal },
+      refusal: none,
+    } = await inspectCampaign(stateDir, options({ resume: true }));
     expect(none).toBeUndefined();
     expect(journal?.results.size).toBe(2);
     expect(await readdir(paths.dir)).toEqual(['journal.ndjson', 'manifest.json']);
@@ -220,7 +238,7 @@ describe('start, finish and release', () => {
   };
 
   it('a first run: created when started, run 1, its one report; finish before start writes nothing', async () => {
-    const c = await claimCampaign(stateDir, options());
+    const c = await claimCampaign(place(stateDir), options());
     await c.finish({
       at: '2026-12-02T00:00:00.000Z',
       status: 'finished',
@@ -228,8 +246,8 @@ describe('start, finish and release', () => {
       records: 1,
     });
     expect(await readManifest(campaignPaths(stateDir, ID).manifest)).toBeUndefined();
-    const started = await c.start(fields('/r/a.csv'));
-    expect(started).toMatchObject({
+    await c.start(fields('/r/a.csv'));
+    expect(await readManifest(campaignPaths(stateDir, ID).manifest)).toMatchObject({
       createdAt: '2026-12-01T00:00:00.000Z',
       runs: 1,
       reports: ['/r/a.csv'],
@@ -243,9 +261,9 @@ describe('start, finish and release', () => {
       START,
       RESULTS,
     ]);
-    const c = await claimCampaign(stateDir, options({ resume: true }));
-    const started = await c.start(fields('/r/a.csv'));
-    expect(started).toMatchObject({
+    const c = await claimCampaign(place(stateDir), options({ resume: true }));
+    await c.start(fields('/r/a.csv'));
+    expect(await readManifest(campaignPaths(stateDir, ID).manifest)).toMatchObject({
       createdAt: '2026-11-20T08:00:00.000Z',
       runs: 2,
       reports: ['/r/b.csv', '/r/a.csv'],
@@ -254,7 +272,7 @@ describe('start, finish and release', () => {
   });
 
   it('finish records the reason of a stop, and a finish time only when finished', async () => {
-    const c = await claimCampaign(stateDir, options());
+    const c = await claimCampaign(place(stateDir), options());
     await c.start(fields('/r/a.csv'));
     const counts = manifest().counts;
     await c.finish({
@@ -275,21 +293,21 @@ describe('start, finish and release', () => {
   });
 
   it('a run that never started leaves nothing, even a journal or manifest written meanwhile', async () => {
-    const c = await claimCampaign(stateDir, options());
+    const c = await claimCampaign(place(stateDir), options());
     await writeFile(campaignPaths(stateDir, ID).journal, `${START}\n`);
     await writeFile(
       campaignPaths(stateDir, ID).manifest,
       JSON.stringify(manifest({ status: 'running' })),
     );
-    await writeFile(campaignPaths(stateDir, ID).spool, 'spooled');
+    await writeFile(cache.files(ID).spool, 'spooled');
     await c.release();
     expect(await readdir(join(stateDir, 'campaigns'))).toEqual([]);
   });
 
   it('a run that never started keeps an earlier campaign, but not its spool', async () => {
     const paths = await seed(manifest({ status: 'interrupted' }), [START, RESULTS]);
-    const c = await claimCampaign(stateDir, options({ resume: true }));
-    await writeFile(paths.spool, 'spooled');
+    const c = await claimCampaign(place(stateDir), options({ resume: true }));
+    await writeFile(cache.files(ID).spool, 'spooled');
     await c.release();
     expect(await readdir(paths.dir)).toEqual(['journal.ndjson', 'manifest.json']);
   });

@@ -4,9 +4,15 @@ import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claimCampaign } from '../../src/journal/folder/claim.js';
+import { hostCache, type HostCache } from '../../src/journal/cache.js';
+import { claimCampaign, type FolderPlace } from '../../src/journal/folder/claim.js';
 import { campaignIdentity } from '../../src/journal/identity.js';
-import { campaignPaths, listCampaigns, pruneCampaigns, readManifest } from '../../src/journal/folder/campaigns.js';
+import {
+  campaignPaths,
+  listCampaigns,
+  pruneCampaigns,
+  readManifest,
+} from '../../src/journal/folder/campaigns.js';
 import type { Manifest } from '../../src/journal/manifest.js';
 import { Tally } from '../../src/report/summary.js';
 import { settledRows } from '../../src/campaign/steps/resume.js';
@@ -17,10 +23,14 @@ const HASH = 'f'.repeat(64);
 const identity = campaignIdentity(HASH);
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let stateDir: string;
+/** This host's cache of the state directory: a campaign's spool. */
+let cache: HostCache;
+const place = (at: string): FolderPlace => ({ stateDir: at, cache });
 
 beforeEach(async () => {
   dir = await tempDir();
   stateDir = join(dir.path, 'state');
+  cache = hostCache({ stateDir });
 });
 afterEach(() => dir.remove());
 
@@ -72,7 +82,7 @@ async function seed(state: Manifest | undefined, journal: string | undefined, lo
 }
 
 const claim = (over: { force?: boolean; resume?: boolean; hash?: string } = {}) =>
-  claimCampaign(stateDir, {
+  claimCampaign(place(stateDir), {
     identity: over.hash ? { ...identity, contentHash: over.hash } : identity,
     force: over.force ?? false,
     resume: over.resume ?? false,
@@ -85,7 +95,7 @@ const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid;
 describe('claimCampaign', () => {
   it('a new campaign: claimed; released without starting, it leaves no folder behind', async () => {
     const c = await claim();
-    expect(c.previous).toBeUndefined();
+    expect(c.found.previous).toBeUndefined();
     expect(await exists(campaignPaths(stateDir, identity.id).lock)).toBe(true);
     await c.release();
     expect(await exists(campaignPaths(stateDir, identity.id).dir)).toBe(false);
@@ -131,13 +141,13 @@ describe('claimCampaign', () => {
   it('--resume continues from the journal; --force starts afresh without it', async () => {
     const paths = await seed(manifest({ status: 'interrupted' }), JOURNAL_SENT);
     const resumed = await claim({ resume: true });
-    expect(resumed.journal?.results.size).toBe(2);
-    expect(resumed.journal?.inFlight.size).toBe(2);
+    expect(resumed.found.journal?.results.size).toBe(2);
+    expect(resumed.found.journal?.inFlight.size).toBe(2);
     await resumed.release();
     expect(await exists(paths.journal)).toBe(true); // an earlier campaign's state is kept
 
     const forced = await claim({ force: true });
-    expect(forced.journal).toBeUndefined();
+    expect(forced.found.journal).toBeUndefined();
     // Kept until the send pass starts sending (it archives it then), so a forced run that sends
     // nothing leaves the campaign as it was.
     expect(await exists(paths.journal)).toBe(true);
@@ -172,7 +182,7 @@ describe('claimCampaign', () => {
     ].join('\n');
     await seed(manifest({ status: 'running' }), journal, deadPid());
     const fresh = await claim();
-    expect(fresh.previous).toBeUndefined();
+    expect(fresh.found.previous).toBeUndefined();
     await fresh.release();
   });
 
@@ -180,7 +190,7 @@ describe('claimCampaign', () => {
     const startOnly = `${JOURNAL_SENT.split('\n')[0]!}\n`;
     const paths = await seed(manifest({ status: 'running' }), startOnly, deadPid());
     const c = await claim();
-    expect(c.previous).toBeUndefined();
+    expect(c.found.previous).toBeUndefined();
     expect(await exists(paths.journal)).toBe(false);
     expect(await exists(paths.manifest)).toBe(false);
     await c.release();

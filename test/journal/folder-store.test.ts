@@ -1,9 +1,9 @@
 // The state directory as a campaign store: the contract every store keeps.
 import { afterEach } from 'vitest';
 import { join } from 'node:path';
-import { FolderStore } from '../../src/journal/folder/store.js';
 import { tempDir } from '../helpers/files.js';
 import { storeContract } from './store-contract.js';
+import { folderStoreAt } from '../helpers/state.js';
 
 const dirs: Array<Awaited<ReturnType<typeof tempDir>>> = [];
 afterEach(async () => {
@@ -13,5 +13,5 @@ afterEach(async () => {
 storeContract('the state directory', async () => {
   const dir = await tempDir();
   dirs.push(dir);
-  return new FolderStore(join(dir.path, 'state'));
+  return folderStoreAt(join(dir.path, 'state'));
 });

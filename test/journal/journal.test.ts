@@ -5,8 +5,17 @@ import { join } from 'node:path';
 import { injectDiskFault } from '../../src/shared/disk.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/shared/errors.js';
-import { adoptResults, emptyJournalState, readJournalFile, type JournalState } from '../../src/journal/reading.js';
-import { ARCHIVED_JOURNAL, archiveJournal, JournalWriter } from '../../src/journal/folder/journal.js';
+import {
+  adoptResults,
+  emptyJournalState,
+  readJournalFile,
+  type JournalState,
+} from '../../src/journal/reading.js';
+import {
+  ARCHIVED_JOURNAL,
+  archiveJournal,
+  JournalWriter,
+} from '../../src/journal/folder/journal.js';
 import { JOURNAL_VERSION, resultLine, batchLine } from '../../src/journal/lines.js';
 import type { Outcome, RowResult } from '../../src/message/outcome.js';
 

@@ -4,7 +4,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { batchLine, resultLine } from '../../src/journal/lines.js';
-import { mergeSent, SentRecipients, sentFromFolder } from '../../src/journal/sent.js';
+import { sentFromFolder } from '../../src/journal/folder/sent.js';
+import { mergeSent, SentRecipients } from '../../src/journal/sent.js';
 import type { Outcome } from '../../src/message/outcome.js';
 import { tempDir } from '../helpers/files.js';
 

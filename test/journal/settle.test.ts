@@ -5,7 +5,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readJournalFile } from '../../src/journal/reading.js';
-import { recordConfirmed } from '../../src/journal/settle.js';
+import { recordConfirmed } from '../../src/journal/folder/confirmed.js';
 import { campaignPaths, readManifest, writeManifest } from '../../src/journal/folder/campaigns.js';
 import type { Manifest } from '../../src/journal/manifest.js';
 import type { RowResult } from '../../src/message/outcome.js';

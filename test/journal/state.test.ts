@@ -6,9 +6,20 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/shared/errors.js';
 import { acquireLock } from '../../src/journal/lock.js';
-import { campaignDetail, campaignPaths, effectiveStatus, ensureStateDir, listCampaigns, pruneCampaigns, readManifest, stateDirProblem, writeManifest } from '../../src/journal/folder/campaigns.js';
+import {
+  campaignDetail,
+  campaignPaths,
+  effectiveStatus,
+  ensureStateDir,
+  listCampaigns,
+  pruneCampaigns,
+  readManifest,
+  stateDirProblem,
+  writeManifest,
+} from '../../src/journal/folder/campaigns.js';
 import { findCampaign } from '../../src/journal/lookup.js';
 import type { Manifest } from '../../src/journal/manifest.js';
+import { folderStore } from '../helpers/state.js';
 
 let stateDir: string;
 beforeEach(async () => {
@@ -55,8 +66,6 @@ describe('campaignPaths', () => {
       manifest: join('/s', 'campaigns', 'c1', 'manifest.json'),
       journal: join('/s', 'campaigns', 'c1', 'journal.ndjson'),
       lock: join('/s', 'campaigns', 'c1', 'lock'),
-      spool: join('/s', 'campaigns', 'c1', 'spool'),
-      spoolStamp: join('/s', 'campaigns', 'c1', 'spool.json'),
     });
   });
 });
@@ -157,7 +166,6 @@ describe('listCampaigns', () => {
       manifest: manifest('new', { startedAt: '2030-03-01T00:00:00.000Z' }),
       status: 'finished',
       where: campaignPaths(stateDir, 'new').dir,
-      localDir: campaignPaths(stateDir, 'new').dir,
       counts: COUNTS,
     });
   });
@@ -245,20 +253,20 @@ describe('findCampaign', () => {
   });
 
   it('finds a campaign by its whole ID, even one that begins another', async () => {
-    expect((await findCampaign(stateDir, 'abc')).manifest.id).toBe('abc');
+    expect((await findCampaign(folderStore(stateDir), 'abc')).manifest.id).toBe('abc');
   });
 
   it('finds a campaign by a prefix only it has', async () => {
-    expect((await findCampaign(stateDir, 'abx')).manifest.id).toBe('abx123');
-    expect((await findCampaign(stateDir, 'abcd')).manifest.id).toBe('abcdef');
+    expect((await findCampaign(folderStore(stateDir), 'abx')).manifest.id).toBe('abx123');
+    expect((await findCampaign(folderStore(stateDir), 'abcd')).manifest.id).toBe('abcdef');
   });
 
   it('refuses a prefix several have, naming them, and one none has', async () => {
-    await expect(findCampaign(stateDir, 'ab')).rejects.toMatchObject({
+    await expect(findCampaign(folderStore(stateDir), 'ab')).rejects.toMatchObject({
       message: 'campaign "ab" is ambiguous: abx123, abcdef, abc',
       code: 'campaign-ambiguous',
     });
-    await expect(findCampaign(stateDir, 'q')).rejects.toMatchObject({
+    await expect(findCampaign(folderStore(stateDir), 'q')).rejects.toMatchObject({
       message: `no campaign "q" in ${stateDir}`,
       code: 'campaign-unknown',
     });

@@ -5,6 +5,7 @@ import type { ClaimOptions } from '../../src/journal/decide.js';
 import { campaignIdentity } from '../../src/journal/identity.js';
 import { batchLine, resultLine } from '../../src/journal/lines.js';
 import type { Manifest } from '../../src/journal/manifest.js';
+import { campaignById, findCampaign } from '../../src/journal/lookup.js';
 import type { CampaignStore } from '../../src/journal/store.js';
 import { ExitCode } from '../../src/shared/errors.js';
 
@@ -54,14 +55,14 @@ export function storeContract(name: string, open: () => Promise<CampaignStore>):
   describe(`${name}: the campaign store contract`, () => {
     it('a campaign sent, listed, found by a prefix, shown with its counts', async () => {
       const store = await open();
-      expect(await store.list()).toEqual([]);
+      expect(await store.campaigns()).toEqual([]);
       const id = await halfSent(store, 'a'.repeat(64), 'finished');
-      const [entry] = await store.list();
+      const [entry] = await store.campaigns();
       expect(entry).toMatchObject({ status: 'finished', counts: COUNTS });
       expect(entry!.manifest).toMatchObject({ id, runs: 1, reports: ['/r/report.csv'] });
-      expect((await store.find(id.slice(0, 4))).manifest.id).toBe(id);
-      expect((await store.campaign(id))?.manifest.id).toBe(id);
-      expect(await store.campaign('nope')).toBeUndefined();
+      expect((await findCampaign(store, id.slice(0, 4))).manifest.id).toBe(id);
+      expect((await campaignById(store, id))?.manifest.id).toBe(id);
+      expect(await campaignById(store, 'nope')).toBeUndefined();
       expect((await store.detail(entry!)).setAside).toEqual({ journals: 0, bytes: 0 });
       await store.close();
     });
@@ -81,9 +82,9 @@ export function storeContract(name: string, open: () => Promise<CampaignStore>):
       const store = await open();
       const hash = 'c'.repeat(64);
       const claim = await store.claim(options(hash));
-      expect(claim.previous).toBeUndefined();
+      expect(claim.found.previous).toBeUndefined();
       await claim.release();
-      expect(await store.list()).toEqual([]);
+      expect(await store.campaigns()).toEqual([]);
       await store.close();
     });
 
@@ -96,9 +97,9 @@ export function storeContract(name: string, open: () => Promise<CampaignStore>):
       });
       const id = await halfSent(store, 'e'.repeat(64), 'stopped');
       const claim = await store.claim(options('e'.repeat(64), { resume: true }));
-      expect(claim.previous?.id).toBe(id);
-      expect(claim.journal?.results.outcome(1)).toBe('accepted');
-      expect([...(claim.journal?.inFlight.keys() ?? [])]).toEqual([2]);
+      expect(claim.found.previous?.id).toBe(id);
+      expect(claim.found.journal?.results.outcome(1)).toBe('accepted');
+      expect([...(claim.found.journal?.inFlight.keys() ?? [])]).toEqual([2]);
       expect((await claim.readJournal()).runs).toBe(1);
       await claim.release();
       await store.close();
@@ -109,9 +110,10 @@ export function storeContract(name: string, open: () => Promise<CampaignStore>):
       const hash = 'f'.repeat(64);
       await halfSent(store, hash, 'finished');
       const claim = await store.claim(options(hash, { force: true }));
-      await claim.archiveJournal(1_764_000_000_000);
-      expect((await claim.readJournal()).sent).toBe(false);
       await claim.start(startFields(campaignIdentity(hash).id, hash, '/r/again.csv'));
+      const journal = await claim.openJournal(1_764_000_000_000);
+      await journal.close();
+      expect((await claim.readJournal()).sent).toBe(false);
       await claim.finish({
         status: 'finished',
         counts: COUNTS,
@@ -119,7 +121,7 @@ export function storeContract(name: string, open: () => Promise<CampaignStore>):
         at: '2026-11-28T10:00:00.000Z',
       });
       await claim.release();
-      const [entry] = await store.list();
+      const [entry] = await store.campaigns();
       expect(entry!.manifest.runs).toBe(2);
       expect((await store.detail(entry!)).setAside.journals).toBe(1);
       await store.close();
@@ -140,12 +142,30 @@ export function storeContract(name: string, open: () => Promise<CampaignStore>):
 
     it('one delivery-report secret, made on first use, the same on every read', async () => {
       const store = await open();
-      expect(await store.dlrSecrets()).toEqual([]);
-      const before = await store.dlrSecretsVersion();
-      const key = await store.dlrSecret();
-      expect((await store.dlrSecret()).export()).toEqual(key.export());
-      expect((await store.dlrSecrets()).map((k) => k.export())).toEqual([key.export()]);
-      expect(await store.dlrSecretsVersion()).not.toBe(before);
+      const none = await store.dlrKeys();
+      expect(none.keys).toEqual([]);
+      const made = await store.dlrKeys(true);
+      const key = made.keys[0]!;
+      expect((await store.dlrKeys(true)).keys[0]!.export()).toEqual(key.export());
+      expect((await store.dlrKeys()).keys.map((k) => k.export())).toEqual([key.export()]);
+      expect(made.version).not.toBe(none.version);
+      await store.close();
+    });
+
+    it('a campaign another sent the rest of is told so under its hold, and not continued', async () => {
+      const store = await open();
+      const hash = '5'.repeat(64);
+      const id = await halfSent(store, hash, 'stopped');
+      const held = await store.hold(id, 'sending the rest of it');
+      await held.supersede('other');
+      await held.supersede('other');
+      await held.release();
+      expect((await campaignById(store, id))?.manifest.supersededBy).toEqual(['other']);
+      await expect(store.claim(options(hash, { resume: true }))).rejects.toMatchObject({
+        exitCode: ExitCode.usage,
+        code: 'superseded',
+      });
+      await (await store.claim(options(hash, { force: true }))).release();
       await store.close();
     });
 
@@ -161,9 +181,9 @@ export function storeContract(name: string, open: () => Promise<CampaignStore>):
         messageId: 'm-2',
       };
       expect(await store.recordConfirmed('/r/report.csv', [confirmed])).toBe(id);
-      expect((await store.campaign(id))?.counts).toMatchObject({ accepted: 2, unknown: 0 });
+      expect((await campaignById(store, id))?.counts).toMatchObject({ accepted: 2, unknown: 0 });
       const claim = await store.claim(options(hash, { resume: true }));
-      expect(claim.journal?.results.outcome(2)).toBe('accepted');
+      expect(claim.found.journal?.results.outcome(2)).toBe('accepted');
       await claim.release();
       await store.close();
     });
@@ -174,7 +194,7 @@ export function storeContract(name: string, open: () => Promise<CampaignStore>):
       const stopped = await halfSent(store, '4'.repeat(64), 'stopped');
       expect(await store.prune(new Date('2026-11-28T00:00:00Z'))).toEqual([]);
       expect(await store.prune(new Date('2026-12-01T00:00:00Z'))).toEqual([done]);
-      expect((await store.list()).map((e) => e.manifest.id)).toEqual([stopped]);
+      expect((await store.campaigns()).map((e) => e.manifest.id)).toEqual([stopped]);
       await store.close();
     });
   });

@@ -3,9 +3,10 @@
 // reproduction: the stop said "failed 1,440", the refusal after it "110 failed of 2,001 records").
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FolderStore } from '../../src/journal/folder/store.js';
 import { writeCampaignCsv } from '../helpers/files.js';
 import { campaignsPerTest } from '../helpers/follow-up.js';
+import { folderStoreAt } from '../helpers/state.js';
+import { findCampaign } from '../../src/journal/lookup.js';
 
 const t = campaignsPerTest(7);
 
@@ -22,8 +23,8 @@ describe('a gateway stop, counted everywhere alike', () => {
     expect(failed).toBeGreaterThan(0);
     expect(accepted + failed).toBe(300);
 
-    const store = new FolderStore(t.stateDir);
-    const entry = await store.find(stopped.campaign!).finally(() => store.close());
+    const store = folderStoreAt(t.stateDir);
+    const entry = await findCampaign(store, stopped.campaign!).finally(() => store.close());
     expect(entry.manifest.counts).toMatchObject({ accepted, failed });
 
     const refused = await t.run(line);

@@ -11,9 +11,9 @@ import {
   startSimulator,
   type Simulator,
 } from '../../src/index.js';
-import { campaignPaths } from '../../src/journal/folder/campaigns.js';
 import { RowBits } from '../../src/campaign/steps/row-bits.js';
 import { mobile, parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
+import { folderState } from '../helpers/state.js';
 import { readFile, writeFile } from 'node:fs/promises';
 
 const CREDENTIALS = { username: 'kept-user', password: 'kept-secret' };
@@ -76,7 +76,7 @@ async function interrupted(name: string, extra: Extra = {}) {
   expect(first.ended).toBeInstanceOf(InterruptedError);
   expect(first.validated).toBeGreaterThan(0);
   const [id] = await (await import('node:fs/promises')).readdir(join(state, 'campaigns'));
-  return { state, paths: campaignPaths(state, id!), sentFirst: first.sent };
+  return { state, paths: folderState(state).cache.files(id!), sentFirst: first.sent };
 }
 
 describe('the spool an unfinished campaign keeps', () => {

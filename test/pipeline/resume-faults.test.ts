@@ -17,6 +17,7 @@ import type { CliResult } from '../helpers/cli.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { countOutcomes, promiseBreaches, waitFor } from '../helpers/reliability.js';
+import { folderState } from '../helpers/state.js';
 
 const RECORDS = 300;
 const BATCH = 10;
@@ -196,7 +197,7 @@ describe('the journal makes faults resumable', () => {
     expect(first.code).toBe(130);
     // A settled record's line in the kept spool, its JSON cut at the end (its length kept): the
     // send's reading passes over it by its row; the reading of what earlier runs settled cannot.
-    const spool = campaignPaths(state(), CAMPAIGN).spool;
+    const spool = folderState(state()).cache.files(CAMPAIGN).spool;
     const text = await readFile(spool, 'utf8');
     const at = text.indexOf('}\n');
     await writeFile(spool, `${text.slice(0, at)}~${text.slice(at + 1)}`);

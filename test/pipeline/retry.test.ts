@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { foldIntoReport } from '../../src/dlr/apply.js';
 import { DeliveryBook } from '../../src/dlr/matching.js';
 import { DlrReceiver } from '../../src/dlr/receiver.js';
-import { recordConfirmed } from '../../src/journal/settle.js';
+import { recordConfirmed } from '../../src/journal/folder/confirmed.js';
 import { findCampaign } from '../../src/journal/lookup.js';
 import { summarizeReport } from '../../src/report/read.js';
 import { holdOriginal, planFollowUp, retryReason } from '../../src/campaign/follow-up/index.js';
@@ -18,8 +18,8 @@ import {
   type Simulator,
 } from '../../src/simulator/index.js';
 import { tempDir, writeCampaignCsv } from '../helpers/files.js';
-import { FolderStore } from '../../src/journal/folder/store.js';
 import { runCommand } from '../helpers/follow-up.js';
+import { folderStore, folderStoreAt } from '../helpers/state.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let sims: Simulator[] = [];
@@ -255,14 +255,18 @@ describe('sms-send retry', () => {
     // The campaign's state agrees (what `sms-send dlr` and `dlr apply` do after a fold).
     if (fold.kind !== 'updated') throw new Error('not folded');
     expect(await recordConfirmed(stateDir, report, fold.confirmedRows)).toBe(original.campaign);
-    expect((await findCampaign(stateDir, original.campaign!)).manifest.counts).toMatchObject({
+    expect(
+      (await findCampaign(folderStore(stateDir), original.campaign!)).manifest.counts,
+    ).toMatchObject({
       accepted: 5,
       unknown: 3,
     });
     // The same rows again (a second fold, a replayed log): the journal has them settled already,
     // so nothing changes, and no count moves twice.
     expect(await recordConfirmed(stateDir, report, fold.confirmedRows)).toBe(original.campaign);
-    expect((await findCampaign(stateDir, original.campaign!)).manifest.counts).toMatchObject({
+    expect(
+      (await findCampaign(folderStore(stateDir), original.campaign!)).manifest.counts,
+    ).toMatchObject({
       accepted: 5,
       unknown: 3,
     });
@@ -428,10 +432,10 @@ describe('sms-send retry', () => {
     const plan = await planFollowUp({
       campaign: original.campaign!,
       include: [],
-      store: new FolderStore(stateDir),
+      store: folderStoreAt(stateDir),
       simulate: false,
     });
-    const held = await holdOriginal(new FolderStore(stateDir), plan.followUp!);
+    const held = await holdOriginal(folderStoreAt(stateDir), plan.followUp!);
     try {
       const second = await run(['retry', original.campaign!, ...STEADY], sim);
       expect(second.code).toBe(4);

@@ -67,7 +67,7 @@ export async function claim(run: CampaignRun, identified: Identified): Promise<R
     const resume = resumes(run, found);
     // The campaign's state has let this run in without --force or --resume: no run of it is
     // recorded, so the report is not its own unless a rehearsal wrote it.
-    if (inTheWay && rehearsalReport === undefined && !choices.resume && !reportOwner) {
+    if (inTheWay && rehearsalReport === undefined && !resume && !reportOwner) {
       throw reportExistsError(reportPath, { campaign: identity.id, stateDir: store.where });
     }
     return {

@@ -16,7 +16,7 @@ export interface Settled {
   /** Rows of this campaign its follow-ups re-sent (a resume of the original leaves them). */
   resent: ReadonlyMap<number, string> | undefined;
   /** Whether an earlier run settled a row: not this run's to send. */
-  isSettled(row: number): boolean;
+  readonly isSettled: (row: number) => boolean;
 }
 
 export async function readSettled(

@@ -163,7 +163,8 @@ async function listAll(run: CampaignRun, stores: readonly CampaignStore[]): Prom
   for (const store of stores) {
     // This host's state directory beside a state URL is a cache: one that cannot be read has
     // no campaign to name.
-    const entries = store === run.store ? await store.campaigns() : await store.campaigns().catch(() => []);
+    const entries =
+      store === run.store ? await store.campaigns() : await store.campaigns().catch(() => []);
     for (const entry of entries) all.push({ entry, store });
   }
   return all;

@@ -84,4 +84,3 @@ export class JournalWriter implements JournalSink {
     return this.lines.close();
   }
 }
-

@@ -60,7 +60,9 @@ export async function inspectInDatabase(
     : { existed: false, archived: false };
   const found = foundOf(await decided(place, state, options));
   if (!found.finished) return { found };
-  const journal = row ? await readDatabaseJournal(place.db, id, row.generation, reading(place, id)) : undefined;
+  const journal = row
+    ? await readDatabaseJournal(place.db, id, row.generation, reading(place, id))
+    : undefined;
   return { found: { ...found, journal: journal ?? emptyJournalState() } };
 }
 
@@ -118,8 +120,7 @@ function databaseClaim(
     readJournal() {
       return guarded(db, async () => {
         return (
-          (await readDatabaseJournal(db, id, generation, reading(place, id))) ??
-          emptyJournalState()
+          (await readDatabaseJournal(db, id, generation, reading(place, id))) ?? emptyJournalState()
         );
       });
     },

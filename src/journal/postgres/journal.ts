@@ -88,7 +88,7 @@ export class DatabaseJournal implements JournalSink {
     // Recorded, a batch leaves only while the lease is confirmed: a run that may have lost its
     // hold posts nothing, and the batch reads as never posted.
     return recorded.then(() => {
-      if (!this.lease.mayPost()) throw this.failure;
+      if (!this.lease.mayPost()) throw this.failure ?? new HoldLostError(this.lease.id);
     });
   }
 
@@ -217,7 +217,7 @@ export async function readDatabaseJournal(
   const file = await DiskFile.open(path, 'w');
   let lines = 0;
   try {
-    for (let after = '0', start = 0; ; ) {
+    for (let after = '0', start = 0; ;) {
       const page = await journalPage(db, id, generation, after);
       if (page.length === 0) break;
       const text = page.map((row) => `${row.line}\n`).join('');
@@ -244,7 +244,7 @@ function noop(): void {}
  */
 export async function sentFromDatabase(db: Queries, id: string): Promise<SentTo> {
   const sent = new SentRecipients();
-  for (let after: JournalPlace = { generation: 0, seq: '0' }; ; ) {
+  for (let after: JournalPlace = { generation: 0, seq: '0' }; ;) {
     const page = await everyJournalPage(db, id, after);
     for (const row of page) sent.line(row.line);
     const last = page.at(-1);

@@ -206,7 +206,8 @@ export class DatabaseStore implements CampaignStore {
           return outcome === 'unknown' || (outcome === undefined && state?.inFlight.has(r.row));
         });
         if (open.length === 0) return id;
-        if (!(await appendUnheld(tx, id, JSON.stringify(resultLine('dlr', open))))) return undefined;
+        if (!(await appendUnheld(tx, id, JSON.stringify(resultLine('dlr', open)))))
+          return undefined;
         const manifest = row.manifest as Manifest;
         const moved = Math.min(open.length, manifest.counts.unknown);
         const counts = {

@@ -117,9 +117,7 @@ export async function campaignPage(
 ): Promise<{ html: string; data: PageData; report: string }> {
   const { store, cache } = request.state;
   const { report, entry } = await findReport(request.what, store);
-  const timeline = entry
-    ? await readTimeline(cache.files(entry.manifest.id).timeline)
-    : undefined;
+  const timeline = entry ? await readTimeline(cache.files(entry.manifest.id).timeline) : undefined;
   const followUps = entry
     ? await followUpsOf(entry.manifest.id, entry.manifest.target, await store.campaigns())
     : undefined;

@@ -183,7 +183,6 @@ const campaigns: CampaignEntry[] = [
     status: 'finished',
     counts: manifest({}).counts,
     where: '/state/campaigns/c-3f2a9b',
-    localDir: '/state/campaigns/c-3f2a9b',
   },
   {
     manifest: manifest({
@@ -202,7 +201,6 @@ const campaigns: CampaignEntry[] = [
     // From the journal: the manifest's counts are those written as the run started.
     counts: { accepted: 2, rejected: 0, invalid: 0, failed: 0, unknown: 3, skipped: 0 },
     where: '/state/campaigns/tonight-2025-06-02',
-    localDir: '/state/campaigns/tonight-2025-06-02',
   },
 ];
 

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignIdentity } from '../../../src/journal/identity.js';
 import { batchLine, resultLine } from '../../../src/journal/lines.js';
-import { DatabaseStore } from '../../../src/journal/postgres/index.js';
 import { tempDir } from '../../helpers/files.js';
 import { startPostgres, type Postgres } from '../../helpers/postgres.js';
+import { databaseStore } from '../../helpers/state.js';
 
 let server: Postgres;
 beforeAll(async () => {
@@ -45,11 +45,7 @@ describe('a journal statement that fails while the database goes on answering', 
   it('holds its answers, and refuses the intent queued behind it', async () => {
     const dir = await tempDir();
     const stateUrl = await server.database();
-    const store = new DatabaseStore({
-      stateUrl,
-      stateDir: join(dir.path, 'cache'),
-      leaseMs: 30_000,
-    });
+    const store = databaseStore(stateUrl, join(dir.path, 'cache'));
     try {
       const claim = await store.claim({
         identity: campaignIdentity('a'.repeat(64)),

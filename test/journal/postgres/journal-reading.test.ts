@@ -8,10 +8,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { campaignIdentity } from '../../../src/journal/identity.js';
 import { batchLine, resultLine, type JournalLine } from '../../../src/journal/lines.js';
 import { readJournalFile, type JournalState } from '../../../src/journal/reading.js';
-import { JOURNAL_PAGE } from '../../../src/journal/postgres/journal.js';
-import { DatabaseStore } from '../../../src/journal/postgres/index.js';
+import { JOURNAL_PAGE } from '../../../src/journal/postgres/sql/journal-page.js';
 import { tempDir } from '../../helpers/files.js';
 import { startPostgres, type Postgres } from '../../helpers/postgres.js';
+import { databaseStore } from '../../helpers/state.js';
 
 let server: Postgres;
 beforeAll(async () => {
@@ -74,7 +74,7 @@ function seen(state: JournalState | undefined, rows: number) {
 /** The lines recorded by a run holding the campaign, then read back as a resume reads them. */
 async function readBack(lines: readonly JournalLine[], firstSeq: number) {
   const stateUrl = await server.database();
-  const store = new DatabaseStore({ stateUrl, stateDir: join(dir.path, 'cache'), leaseMs: 30_000 });
+  const store = databaseStore(stateUrl, join(dir.path, 'cache'));
   const identity = campaignIdentity('c'.repeat(64));
   const claim = await store.claim({ identity, force: false, resume: false });
   // Sequence numbers that cross a power of ten within the first page.
@@ -89,7 +89,7 @@ async function readBack(lines: readonly JournalLine[], firstSeq: number) {
   expect(await journal.settle()).toBe(true);
   await Promise.all(written);
   return {
-    state: await claim.readJournalFile(),
+    state: await claim.readJournal(),
     done: () => claim.release().then(() => store.close()),
   };
 }

@@ -3,9 +3,9 @@
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DatabaseStore } from '../../../src/journal/postgres/index.js';
 import { ExitCode, StateStoreError } from '../../../src/shared/errors.js';
 import { startPostgres, type Postgres } from '../../helpers/postgres.js';
+import { databaseStore } from '../../helpers/state.js';
 
 let server: Postgres;
 beforeAll(async () => {
@@ -13,8 +13,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => server.stop());
 
-const store = (stateUrl: string) =>
-  new DatabaseStore({ stateUrl, stateDir: join('/nonexistent', 'cache'), leaseMs: 30_000 });
+const store = (stateUrl: string) => databaseStore(stateUrl, join('/nonexistent', 'cache'));
 
 async function sql(url: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
@@ -30,7 +29,7 @@ describe("sms-send's schema", () => {
   it('is made once by eight runs that start together, at version 1', async () => {
     const url = await server.database();
     const stores = Array.from({ length: 8 }, () => store(url));
-    expect(await Promise.all(stores.map((s) => s.list()))).toEqual(stores.map(() => []));
+    expect(await Promise.all(stores.map((s) => s.campaigns()))).toEqual(stores.map(() => []));
     await Promise.all(stores.map((s) => s.close()));
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -41,11 +40,11 @@ describe("sms-send's schema", () => {
 
   it('of a newer version is refused (exit 2), naming both versions', async () => {
     const url = await server.database();
-    await store(url).list();
+    await store(url).campaigns();
     await sql(url, "UPDATE sms_send.meta SET value = '7' WHERE key = 'version'");
     const newer = store(url);
     const error = await newer
-      .list()
+      .campaigns()
       .catch((e: unknown) => e as { exitCode: number; message: string });
     expect(error).toMatchObject({ exitCode: ExitCode.usage });
     expect((error as { message: string }).message).toMatch(
@@ -59,7 +58,7 @@ describe("sms-send's schema", () => {
     await sql(server.url, "CREATE ROLE plain LOGIN PASSWORD 'plain-pw'").catch(() => undefined);
     const asPlain = url.replace('postgres@', 'plain:plain-pw@');
     const refused = store(asPlain);
-    const error = await refused.list().catch((e: unknown) => e);
+    const error = await refused.campaigns().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StateStoreError);
     expect(error).toMatchObject({ refused: true, code: 'state-permission' });
     expect((error as StateStoreError).advice).toMatch(

@@ -2,10 +2,10 @@
 // store keeps, each test in a database of its own.
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { DatabaseStore } from '../../../src/journal/postgres/index.js';
 import { tempDir } from '../../helpers/files.js';
 import { startPostgres, type Postgres } from '../../helpers/postgres.js';
 import { storeContract } from '../store-contract.js';
+import { databaseStore } from '../../helpers/state.js';
 
 let server: Postgres;
 beforeAll(async () => {
@@ -22,5 +22,5 @@ storeContract('PostgreSQL', async () => {
   const dir = await tempDir();
   dirs.push(dir);
   const stateUrl = await server.database();
-  return new DatabaseStore({ stateUrl, stateDir: join(dir.path, 'cache'), leaseMs: 30_000 });
+  return databaseStore(stateUrl, join(dir.path, 'cache'));
 });

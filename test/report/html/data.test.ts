@@ -404,9 +404,9 @@ describe('recordTimeline', () => {
     record(5);
     record(4);
     const stateDir = await mkdtemp(join(dir, 'state-'));
-    await recorder.finish(stateDir, 'simulator');
-    await recorder.finish(stateDir, 'simulator');
-    const timeline = await readTimeline(stateDir);
+    await recorder.finish(join(stateDir, 'timeline.json'), 'simulator');
+    await recorder.finish(join(stateDir, 'timeline.json'), 'simulator');
+    const timeline = await readTimeline(join(stateDir, 'timeline.json'));
     expect(timeline?.runs).toHaveLength(2);
     const run = timeline!.runs[0]!;
     const minute = Date.UTC(2026, 0, 1, 9, 0);
@@ -445,8 +445,8 @@ describe('recordTimeline', () => {
       });
     }
     const stateDir = await mkdtemp(join(dir, 'state-'));
-    await recorder.finish(stateDir, 'simulator');
-    const run = (await readTimeline(stateDir))!.runs[0]!;
+    await recorder.finish(join(stateDir, 'timeline.json'), 'simulator');
+    const run = (await readTimeline(join(stateDir, 'timeline.json')))!.runs[0]!;
     expect(run.step).toBe(15_000);
     expect(run.buckets.length).toBeLessThanOrEqual(2000);
     expect(run.buckets.every(([at]) => at % 15_000 === 0)).toBe(true);
@@ -465,8 +465,8 @@ describe('recordTimeline', () => {
       'sms-send c.csv',
     );
     const stateDir = await mkdtemp(join(dir, 'state-'));
-    await recorder.finish(stateDir, 'simulator');
-    expect(await readTimeline(stateDir)).toBeUndefined();
+    await recorder.finish(join(stateDir, 'timeline.json'), 'simulator');
+    expect(await readTimeline(join(stateDir, 'timeline.json'))).toBeUndefined();
   });
 });
 

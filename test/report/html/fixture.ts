@@ -149,7 +149,7 @@ export async function writeFixture(
     },
   };
   await writeManifest(paths.manifest, manifest);
-  await appendTimelineRun(paths.dir, {
+  await appendTimelineRun(join(paths.dir, 'timeline.json'), {
     startedAt: T0,
     sendingFrom: T0,
     finishedAt: T0 + 240_000,

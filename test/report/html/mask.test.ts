@@ -9,7 +9,7 @@ import { campaignPaths, writeManifest } from '../../../src/journal/folder/campai
 import { appendTimelineRun } from '../../../src/report/html/timeline.js';
 import { REPORT_COLUMNS } from '../../../src/report/row.js';
 import { tempDir } from '../../helpers/files.js';
-import { FolderStore } from '../../../src/journal/folder/store.js';
+import { folderState } from '../../helpers/state.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
@@ -98,7 +98,7 @@ describe('the page masks numbers everywhere', () => {
       followUp: { of: plant('follow-up of'), include: [] },
       pricing: { pricePerSegment: 0.5 },
     });
-    await appendTimelineRun(paths.dir, {
+    await appendTimelineRun(join(paths.dir, 'timeline.json'), {
       startedAt: T0,
       sendingFrom: T0,
       finishedAt: T0 + 9000,
@@ -110,7 +110,7 @@ describe('the page masks numbers everywhere', () => {
       pauses: [],
       sent: [[1, 5, T0 + 1000]],
     });
-    const { html } = await campaignPage({ what: id, store: new FolderStore(stateDir) });
+    const { html } = await campaignPage({ what: id, state: folderState(stateDir) });
     expect(planted.size).toBeGreaterThan(20);
     for (const [field, text] of planted) {
       const digits = text.replace(/\D/g, '').replace(/^00/, '');

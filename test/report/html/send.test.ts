@@ -52,7 +52,7 @@ describe('send --html', () => {
     expect(report.byOutcome.rejected).toBeGreaterThan(0);
     const page = await readFile(join(dir.path, 'page.html'), 'utf8');
     expect(pageCounts(page)).toEqual({ ...report.byOutcome, total: report.total });
-    const timeline = await readTimeline(dirname(stateJournal()));
+    const timeline = await readTimeline(join(dirname(stateJournal()), 'timeline.json'));
     const run = timeline!.runs[0]!;
     expect(run.settings).toMatchObject({ batchSize: 4, concurrency: 4 });
     expect(run.command).toBe(`sms-send ${args.join(' ')}`);

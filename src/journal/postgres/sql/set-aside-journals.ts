@@ -15,5 +15,7 @@ export async function setAsideJournals(
     [id],
   );
   const row = found.rows[0];
-  return row && { journals: Number(row.journals), bytes: Number(row.bytes), generation: row.generation };
+  return (
+    row && { journals: Number(row.journals), bytes: Number(row.bytes), generation: row.generation }
+  );
 }
