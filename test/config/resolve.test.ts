@@ -3,9 +3,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { resolveSettings, type ResolveInput } from '../../src/config/resolve.js';
 import type { Settings } from '../../src/config/settings.js';
+import { SETTING_KEYS, SETTINGS, type SettingSpec } from '../../src/config/table.js';
+import { parseDuration } from '../../src/shared/duration.js';
 import { UsageError } from '../../src/shared/errors.js';
 import { tempDir } from '../helpers/files.js';
 
@@ -149,6 +151,33 @@ describe('a higher layer wins: flag > env > profile > file > default', () => {
       join(configDir, 'file-list.csv'),
       join(cwd, 'flag-list.csv'),
     ]);
+  });
+});
+
+describe('the table is the settings: each plain entry under its key, a duration under <key>Ms', () => {
+  it('holds every default of the table so, normalised as its entry says', async () => {
+    const settings = (await withoutFile({})) as unknown as Record<string, unknown>;
+    const withDefaults = SETTING_KEYS.filter((key) => SETTINGS[key].default !== undefined);
+    for (const key of withDefaults) {
+      const spec: SettingSpec = SETTINGS[key];
+      if (spec.resolved === 'ms') {
+        expect(settings[`${key}Ms`], key).toBe(parseDuration(spec.default as string));
+      } else if (spec.resolved === undefined) {
+        expect(settings[key], key).toEqual(spec.normalise?.(spec.default) ?? spec.default);
+      } else {
+        expect(settings, key).not.toHaveProperty(key);
+      }
+    }
+  });
+
+  it('types them from their entries', () => {
+    // Checked by the compiler (npm run typecheck): a default makes a plain setting always set.
+    expectTypeOf<Settings['concurrency']>().toEqualTypeOf<number>();
+    expectTypeOf<Settings['maxSegments']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<Settings['gsmNormalize']>().toEqualTypeOf<boolean>();
+    expectTypeOf<Settings['leaseMs']>().toEqualTypeOf<number>();
+    expectTypeOf<Settings>().not.toHaveProperty('lease');
+    expectTypeOf<Settings>().not.toHaveProperty('gateway');
   });
 });
 
