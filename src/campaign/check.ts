@@ -5,17 +5,18 @@ import type { Settings } from '../config/settings.js';
 import { systemClock } from '../shared/clock.js';
 import type { CanaryResult } from '../dlr/canary.js';
 import type { DlrReceiver } from '../dlr/receiver.js';
-import {
-  checkGateway,
-  type CheckResult,
-  type CheckRetries,
-  type TestMessage,
-} from '../gateway/check.js';
+import { checkGateway, type CheckResult, type TestMessage } from '../gateway/check.js';
 import { buildMessage } from '../message/build.js';
 import { planColumns } from '../message/columns.js';
 import { ExitCode, GatewayUnusableError, UsageError, type SmsSendError } from '../shared/errors.js';
 import type { DeliveryReportOptions } from '../simulator/index.js';
-import { isLoopbackUrl, openGateway, type GatewayAccess, type GatewayChoice } from './target.js';
+import {
+  isLoopbackUrl,
+  openGateway,
+  type GatewayAccess,
+  type GatewayChoice,
+  type GatewayRun,
+} from './target.js';
 
 /** How long after acceptance the simulator behind `simulate` reports: quick, but after the answer. */
 const SIMULATED_DLR_DELAY_MS = 100;
@@ -58,21 +59,18 @@ export async function checkTarget(
     return canaryCheck(settings, access, choice, request, listener);
   }
   const test = request.to === undefined ? undefined : testMessage(request, settings);
-  const gateway = await openGateway(
-    access,
-    { settings, choices: choice, io: { clock: systemClock } },
-    { connections: 1 },
-  );
+  const gateway = await openGateway(access, oneAtATime(settings, choice));
   try {
-    return await checkGateway(gateway.client, gateway.label, test, retriesOf(settings));
+    // It sends again what a send would: as often as --retries, each wait within --timeout.
+    return await checkGateway(gateway.client, gateway.label, test, settings);
   } finally {
     await gateway.close();
   }
 }
 
-/** A check sends again what a send would: as often as --retries, each wait within --timeout. */
-function retriesOf(settings: Settings): CheckRetries {
-  return { retries: settings.retries, timeoutMs: settings.timeoutMs };
+/** The run a check opens the gateway for: its one request at a time needs one connection. */
+function oneAtATime(settings: Settings, choice: GatewayChoice): GatewayRun {
+  return { settings: { ...settings, concurrency: 1 }, choices: choice, io: { clock: systemClock } };
 }
 
 /**
@@ -161,17 +159,12 @@ async function canaryCheck(
       ...settings,
       defaults: { ...settings.defaults, deliveryReportUrl },
     });
-    const gateway = await openGateway(
-      access,
-      { settings, choices: choice, io: { clock: systemClock } },
-      {
-        connections: 1,
-        deliveryReports: {
-          delayMs: SIMULATED_DLR_DELAY_MS,
-          ...(request.dlrMix === undefined ? {} : { statusMix: request.dlrMix }),
-        },
+    const gateway = await openGateway(access, oneAtATime(settings, choice), {
+      deliveryReports: {
+        delayMs: SIMULATED_DLR_DELAY_MS,
+        ...(request.dlrMix === undefined ? {} : { statusMix: request.dlrMix }),
       },
-    );
+    });
     try {
       listener.start?.({
         to: test.to,
@@ -186,7 +179,7 @@ async function canaryCheck(
         deliveryReportUrl,
         receiver,
         awaitMs: request.awaitMs!,
-        retry: retriesOf(settings),
+        retry: settings,
         onAccepted: listener.accepted?.bind(listener),
         onInterim: listener.interim?.bind(listener),
       });

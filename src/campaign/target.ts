@@ -2,9 +2,9 @@
 // in-process simulator), checked before anything is read, and the client opened to it and closed after.
 import type { Clock } from '../shared/clock.js';
 import type { Settings } from '../config/settings.js';
-import type { GatewayClient } from '../gateway/client.js';
+import type { ClientSettings, GatewayClient } from '../gateway/client.js';
 import { readFile } from 'node:fs/promises';
-import { proxyFor } from '../gateway/proxy.js';
+import type { Proxies } from '../gateway/proxy.js';
 import { describeSystemError, UsageError } from '../shared/errors.js';
 import { maskUrl } from '../shared/url.js';
 import type { DeliveryReportOptions, Simulator, SimulatorOptions } from '../simulator/index.js';
@@ -143,21 +143,25 @@ export interface OpenGateway {
   close(options?: { abort?: boolean }): Promise<void>;
 }
 
-/** The part of a run the gateway is opened with: its connections, proxies, CAs, the simulator. */
+/**
+ * The part of a run the gateway is opened with: the settings the client reads (a connection for
+ * each request in flight), its CAs, the simulator.
+ */
 export interface GatewayRun {
-  settings: Pick<Settings, 'concurrency' | 'timeoutMs' | 'proxies' | 'caFile'>;
+  settings: ClientSettings & Pick<Settings, 'caFile'>;
   choices: { simulate?: boolean };
   /** The built-in simulator's options, when the run brings its own. */
   simulator?: SimulatorOptions;
   io: { clock: Clock };
 }
 
+/** The built-in simulator is on this machine: never reached through a proxy. */
+const DIRECT: Proxies = {};
+
 export async function openGateway(
   access: GatewayAccess,
   run: GatewayRun,
   options: {
-    /** Connections to the gateway; the run's concurrency unless given (a check needs one). */
-    connections?: number;
     /** What the simulator behind --simulate does with DeliveryReportUrls (default: nothing). */
     deliveryReports?: DeliveryReportOptions;
   } = {},
@@ -180,17 +184,12 @@ export async function openGateway(
   }
   // Loaded here, not at start: a dry run and every command that sends nothing do without HTTP.
   const { GatewayClient } = await import('../gateway/client.js');
-  const client = new GatewayClient({
-    endpoint: endpoint!,
-    username: access.username,
-    password: access.password,
-    connections: options.connections ?? settings.concurrency,
-    timeoutMs: settings.timeoutMs,
-    // The built-in simulator is on this machine: never through a proxy.
-    proxy: simulator ? undefined : proxyFor(endpoint!, settings.proxies),
-    ca: settings.caFile === undefined ? undefined : await trustedCas(settings.caFile),
-    clock: run.io.clock,
-  });
+  const client = new GatewayClient(
+    { ...access, endpoint: endpoint! },
+    simulator ? { ...settings, proxies: DIRECT } : settings,
+    run.io.clock,
+    settings.caFile === undefined ? undefined : await trustedCas(settings.caFile),
+  );
   return {
     client,
     label: simulator ? 'built-in simulator' : endpoint!,

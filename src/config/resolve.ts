@@ -18,9 +18,16 @@ import {
   parseHours,
   type SendWindow,
 } from '../shared/window.js';
-import type { PricePerSegment } from '../message/cost.js';
-import type { Settings } from './settings.js';
-import { BUILT_IN_DEFAULTS, flagName, type FileSettings, type SettingKey } from './table.js';
+import type { Settings, TableSettings } from './settings.js';
+import {
+  BUILT_IN_DEFAULTS,
+  flagName,
+  SETTING_KEYS,
+  SETTINGS,
+  type FileSettings,
+  type SettingKey,
+  type SettingSpec,
+} from './table.js';
 
 export interface ResolveInput {
   cwd: string;
@@ -152,8 +159,7 @@ function normalise(
   const values = merged.values;
   const { loaded, profileName, profiles, password, warnings } = found;
   return {
-    endpoint: values.endpoint?.replace(/\/+$/, ''),
-    username: values.username,
+    ...tableSettings(values),
     password,
     proxies: proxiesOf(
       values.proxy === undefined
@@ -177,31 +183,15 @@ function normalise(
       serviceCode: values.serviceCode,
       serviceDescription: values.serviceDescription,
     },
-    country: values.country?.toUpperCase(),
     suppress: (values.suppress ?? []).map((label) => ({
       path: resolvePath(input.cwd, expandHome(label)),
       label,
     })),
-    gsmNormalize: values.gsmNormalize === true,
-    strict: values.strict === true,
-    maxSegments: values.maxSegments,
-    pricePerSegment: pricesByCode(values.pricePerSegment),
-    currency: values.currency?.toUpperCase(),
-    maxCost: values.maxCost,
-    batchSize: values.batchSize!,
-    concurrency: values.concurrency!,
-    rate: values.rate ? values.rate : undefined,
-    timeoutMs: parseDuration(values.timeout!)!,
-    retries: values.retries!,
-    outageGraceMs: parseDuration(values.outageGrace!)!,
     sendWindow: sendWindowOf(values),
     stateDir: resolvePath(
       baseFor(merged.sources.stateDir, input.cwd),
       expandHome(values.stateDir ?? defaultStateDir(input.env)),
     ),
-    ...(values.stateUrl === undefined ? {} : { stateUrl: values.stateUrl }),
-    leaseMs: parseDuration(values.lease!)!,
-    campaign: values.campaign,
     values,
     sources: merged.sources,
     configFile: loaded?.filepath,
@@ -227,10 +217,21 @@ function sendWindowOf(values: FileSettings): SendWindow | undefined {
   };
 }
 
-/** Calling codes as the plan looks them up: `"+47"` is `"47"`. */
-function pricesByCode(price: PricePerSegment | undefined): PricePerSegment | undefined {
-  if (price === undefined || typeof price === 'number') return price;
-  return Object.fromEntries(Object.entries(price).map(([code, p]) => [code.replace(/^\+/, ''), p]));
+/**
+ * The settings the table declares as themselves: a plain one as merged (normalised as its entry
+ * says, left out when unset), a duration in milliseconds. Checked by the schema already.
+ */
+function tableSettings(values: FileSettings): TableSettings {
+  const resolved: Record<string, unknown> = {};
+  for (const key of SETTING_KEYS) {
+    const spec: SettingSpec = SETTINGS[key];
+    const value = values[key];
+    if (spec.resolved === 'ms') resolved[`${key}Ms`] = parseDuration(value as string | number);
+    if (spec.resolved !== undefined) continue;
+    const normalised = spec.normalise ? spec.normalise(value) : value;
+    if (normalised !== undefined) resolved[key] = normalised;
+  }
+  return resolved as TableSettings;
 }
 
 /** A setting named the way the user set it: `--price`, `SMS_SEND_…`, or the key and its file. */

@@ -1,14 +1,43 @@
-// The resolved settings every command runs with, normalised from the merged layers.
+// The resolved settings every command runs with: the table's own, derived from it, and those computed from several.
+import type * as v from 'valibot';
 import type { MessageDefaults } from '../message/build.js';
-import type { PricePerSegment } from '../message/cost.js';
 import type { Proxies } from '../gateway/proxy.js';
 import type { SendWindow } from '../shared/window.js';
-import type { FileSettings, SettingKey } from './table.js';
+import type { FileSettings, SETTINGS, SettingKey } from './table.js';
 
-export interface Settings {
-  endpoint?: string;
-  username?: string;
-  /** Never printed, logged or written; see redact(). */
+type Table = typeof SETTINGS;
+
+/** A key the resolved settings hold as itself: a plain setting of the table. */
+type PlainKey = {
+  [K in SettingKey]: Table[K] extends { resolved: string } ? never : K;
+}[SettingKey];
+/** A duration of the table, held as `<key>Ms`. */
+type MsKey = { [K in SettingKey]: Table[K] extends { resolved: 'ms' } ? K : never }[SettingKey];
+
+/** A plain setting's value: as its entry normalises it, else its schema's, set when it has a default. */
+type Plain<K extends SettingKey> = Table[K] extends { normalise(value: never): infer R }
+  ? R
+  : Table[K] extends { default: unknown }
+    ? v.InferOutput<Table[K]['schema']>
+    : v.InferOutput<Table[K]['schema']> | undefined;
+
+/** The plain settings that may be unset: optional keys, as a hand-written type would have them. */
+type Unset = { [K in PlainKey]: undefined extends Plain<K> ? K : never }[PlainKey];
+
+/**
+ * The settings the table declares, typed from their entries (as vitest's `CLIOptions<Config>`
+ * is from its config), so a plain setting is its entry and the code that reads it.
+ */
+export type TableSettings = { [K in Exclude<PlainKey, Unset>]: Plain<K> } & {
+  [K in Unset]?: Plain<K>;
+} & { [K in MsKey as `${K}Ms`]: number };
+
+/** The settings made from several entries of the table, or from none. */
+export interface ComputedSettings {
+  /**
+   * From password, passwordFile, passwordEnv or --password-stdin. Never printed, logged or
+   * written; see redact().
+   */
   password?: string;
   /**
    * Why the configured password could not be had (a passwordFile that cannot be read, a
@@ -20,33 +49,13 @@ export interface Settings {
   proxies: Proxies;
   /** A PEM file of CA certificates trusted besides the system's (resolved against its source). */
   caFile?: string;
+  /** The message fields of the table, applied to every record unless it sets its own. */
   defaults: MessageDefaults;
-  country?: string;
   /**
    * Suppression lists, in the order given (config file's first, relative to it; then flags,
    * relative to the working folder): `path` to read, `label` as the user wrote it.
    */
   suppress: { path: string; label: string }[];
-  batchSize: number;
-  concurrency: number;
-  /** --gsm-normalize: texts are sent with look-alikes outside GSM-7 replaced from one table. */
-  gsmNormalize: boolean;
-  /** --strict: what looks like a mistake in the text ({name} for {{name}}) refuses the run. */
-  strict: boolean;
-  /** --max-segments: a record whose text needs more segments is invalid. */
-  maxSegments?: number;
-  /** The price of a segment, for the plan's cost estimate. */
-  pricePerSegment?: PricePerSegment;
-  /** The currency of pricePerSegment and maxCost, as the plan names it (e.g. NOK). */
-  currency?: string;
-  /** --max-cost: a campaign estimated to cost more is refused (needs pricePerSegment). */
-  maxCost?: number;
-  /** Messages per second; undefined means unlimited. */
-  rate?: number;
-  timeoutMs: number;
-  retries: number;
-  /** How long an unusable gateway is waited for (probed) before the run stops; 0 never waits. */
-  outageGraceMs: number;
   /** When sending is allowed (--window, --days, --not-before in --tz); unset: at any time. */
   sendWindow?: SendWindow;
   /**
@@ -54,12 +63,6 @@ export interface Settings {
    * state URL, this host's cache of them (spools, timelines, input digests).
    */
   stateDir: string;
-  /** Campaign state in PostgreSQL (`--state-url`): every host that sends sees it. */
-  stateUrl?: string;
-  /** With a state URL: how long a run's hold on a campaign outlives its last renewal. */
-  leaseMs: number;
-  /** An explicit campaign name (may hold {date}, {time}, {name}); else the ID comes from the content. */
-  campaign?: string;
   /** The merged values as the layers gave them, before normalising: what `sms-send config` shows. */
   values: FileSettings;
   /** Where each setting came from: "default", a config file path, "env" or "flag". */
@@ -71,3 +74,5 @@ export interface Settings {
   /** Problems that do not stop the run (e.g. a readable password file). */
   warnings: string[];
 }
+
+export interface Settings extends TableSettings, ComputedSettings {}

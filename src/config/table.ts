@@ -50,12 +50,27 @@ export interface Spec<S extends v.GenericSchema> {
   choices?: () => readonly string[];
   /** How `sms-send config` shows a text value: a password inside it masked (a proxy's URL). */
   shown?: (text: string) => string;
+  /**
+   * How the resolved settings (settings.ts) hold it. Unset: under its own key, its merged value
+   * as it is or as `normalise` makes it: a plain setting, which needs nothing but this entry.
+   * `'ms'`: a duration, held as milliseconds under `<key>Ms`. `'computed'`: not under its own key;
+   * settings.ts declares the setting made from it (`defaults`, `sendWindow`, `password`, …).
+   */
+  resolved?: 'ms' | 'computed';
+  /** A plain setting's merged value (undefined when no layer sets it) as every command reads it. */
+  normalise?(value: v.InferOutput<S> | undefined): unknown;
 }
 
 /** One setting's declaration, whatever its schema. */
 export type SettingSpec = Spec<v.GenericSchema>;
 
-const spec = <S extends v.GenericSchema>(s: Spec<S>): Spec<S> => s;
+/**
+ * An entry, its literal kept (whether it has a default, how it is resolved, what it normalises
+ * to), so settings.ts can derive the resolved settings' type from the table.
+ */
+const spec = <S extends v.GenericSchema, const X extends Partial<Spec<S>>>(
+  s: Spec<S> & X,
+): Spec<S> & X => s;
 
 /** A field rule of message/rules.ts as a schema step, so config, env and flags fail alike. */
 const rule = <T extends string | number>(check: Check) =>
@@ -114,6 +129,15 @@ export function checkPricePerSegment(value: PricePerSegment): string | undefined
     : `needs a "default" price for the calling codes it does not list, e.g. {"47": 0.35, "default": 0.5}`;
 }
 
+/** Calling codes as the plan looks them up: `"+47"` is `"47"`. */
+function pricesByCode(price: PricePerSegment | undefined): PricePerSegment | undefined {
+  if (price === undefined || typeof price === 'number') return price;
+  return Object.fromEntries(Object.entries(price).map(([code, p]) => [code.replace(/^\+/, ''), p]));
+}
+
+const upperCase = (text: string | undefined): string | undefined => text?.toUpperCase();
+const isOn = (on: boolean | undefined): boolean => on === true;
+
 /** `--price-per-segment 0.5` or `--price-per-segment 47=0.35,46=0.4,default=0.5`. */
 const priceFromFlag = (text: string): unknown => {
   if (!text.includes('=')) return numeric(text);
@@ -146,6 +170,8 @@ export const SETTINGS = {
     group: 'gateway',
     schema: v.pipe(v.string(), v.url('must be an absolute URL such as https://host/path')),
     shown: maskUrl,
+    // The operation's path is appended to it.
+    normalise: (url) => url?.replace(/\/+$/, ''),
   }),
   proxy: spec({
     flag: '--proxy <url>',
@@ -158,6 +184,7 @@ export const SETTINGS = {
       v.check((url) => /^https?:\/\//i.test(url), 'must be an http:// or https:// proxy URL'),
     ),
     shown: maskUrl,
+    resolved: 'computed',
   }),
   caFile: spec({
     flag: '--ca-file <path>',
@@ -165,6 +192,7 @@ export const SETTINGS = {
     help: "PEM file of CA certificates to trust besides the system's (a private gateway's, a TLS-inspecting proxy's)",
     group: 'gateway',
     schema: v.pipe(v.string(), v.minLength(1, 'must be a file path')),
+    resolved: 'computed',
   }),
   username: spec({
     env: 'SMS_SEND_USERNAME',
@@ -183,16 +211,19 @@ export const SETTINGS = {
       v.check((text) => !/[\r\n]/.test(text), 'contains a line break'),
     ),
     secret: true,
+    resolved: 'computed',
   }),
   passwordFile: spec({
     help: 'file holding the password (relative to the config file)',
     group: 'gateway',
     schema: v.string(),
+    resolved: 'computed',
   }),
   passwordEnv: spec({
     help: 'environment variable holding the password',
     group: 'gateway',
     schema: v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name')),
+    resolved: 'computed',
   }),
   gateway: spec({
     flag: '--gateway <number>',
@@ -200,12 +231,14 @@ export const SETTINGS = {
     group: 'message',
     schema: digits(checkGatewayField, 'must be a positive whole number such as 99700999'),
     default: 99700999,
+    resolved: 'computed',
   }),
   originatorAddress: spec({
     flag: '--from <sender>',
     help: 'OriginatorAddress: up to 11 letters/digits, or up to 25 digits',
     group: 'message',
     schema: text(checkOriginator),
+    resolved: 'computed',
   }),
   price: spec({
     flag: '--price <øre>',
@@ -213,6 +246,7 @@ export const SETTINGS = {
     group: 'message',
     schema: digits(checkPrice, 'must be a whole number of øre, 0 or more'),
     default: 0,
+    resolved: 'computed',
   }),
   messageType: spec({
     flag: '--message-type <type>',
@@ -220,24 +254,28 @@ export const SETTINGS = {
     group: 'message',
     schema: text(checkMessageType),
     choices: () => ['00', '11', '10'],
+    resolved: 'computed',
   }),
   validationPeriod: spec({
     flag: '--validity <period>',
     help: 'ValidationPeriod: yyyymmddhhmmss or a duration such as 2h',
     group: 'message',
     schema: text(checkValidityFormat),
+    resolved: 'computed',
   }),
   category: spec({
     flag: '--category <name>',
     help: 'Category on the bill',
     group: 'message',
     schema: text(checkCategory),
+    resolved: 'computed',
   }),
   deliveryReportUrl: spec({
     flag: '--dlr-url <url>',
     help: 'DeliveryReportUrl, with [$MSGID] [$STATUS] … placeholders',
     group: 'message',
     schema: text(checkDeliveryReportUrl),
+    resolved: 'computed',
   }),
   customData: spec({
     flag: '--custom <key=value>',
@@ -245,24 +283,28 @@ export const SETTINGS = {
     group: 'message',
     schema: v.record(v.string(), v.unknown()),
     repeatable: true,
+    resolved: 'computed',
   }),
   serviceCode: spec({
     flag: '--service-code <code>',
     help: 'ServiceCode (premium)',
     group: 'message',
     schema: text(checkServiceCode),
+    resolved: 'computed',
   }),
   serviceDescription: spec({
     flag: '--service-description <text>',
     help: 'ServiceDescription (premium)',
     group: 'message',
     schema: text(checkServiceDescription),
+    resolved: 'computed',
   }),
   country: spec({
     flag: '--country <CC>',
     help: 'country for national numbers, e.g. NO',
     group: 'message',
     schema: v.pipe(v.string(), v.regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code')),
+    normalise: upperCase,
   }),
   strict: spec({
     flag: '--strict',
@@ -270,6 +312,7 @@ export const SETTINGS = {
     help: 'refuse (exit 2) rather than warn for every {word} in single braces, not only those close to a column',
     group: 'input',
     schema: v.boolean('must be true or false'),
+    normalise: isOn,
   }),
   suppress: spec({
     flag: '--suppress <file>',
@@ -281,12 +324,14 @@ export const SETTINGS = {
       'must be a list of file paths, e.g. ["optouts.csv"]',
     ),
     repeatable: 'list',
+    resolved: 'computed',
   }),
   gsmNormalize: spec({
     flag: '--gsm-normalize',
     help: 'replace typographic quotes, dashes, spaces and the like with GSM-7 look-alikes, so texts stay GSM-7',
     group: 'cost',
     schema: v.boolean('must be true or false'),
+    normalise: isOn,
   }),
   maxSegments: spec({
     flag: '--max-segments <n>',
@@ -301,6 +346,7 @@ export const SETTINGS = {
     group: 'cost',
     schema: pricePerSegment,
     fromFlag: priceFromFlag,
+    normalise: pricesByCode,
   }),
   currency: spec({
     flag: '--currency <code>',
@@ -310,6 +356,7 @@ export const SETTINGS = {
       v.string(),
       v.regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code such as NOK'),
     ),
+    normalise: upperCase,
   }),
   maxCost: spec({
     flag: '--max-cost <amount>',
@@ -340,6 +387,8 @@ export const SETTINGS = {
     group: 'sending',
     schema: v.pipe(v.number('must be a number'), v.minValue(0, 'must not be negative')),
     fromFlag: numeric,
+    // 0 is no limit, as unset is.
+    normalise: (rate) => (rate ? rate : undefined),
   }),
   timeout: spec({
     flag: '--timeout <duration>',
@@ -347,6 +396,7 @@ export const SETTINGS = {
     group: 'gateway',
     schema: duration,
     default: '30s',
+    resolved: 'ms',
   }),
   outageGrace: spec({
     flag: '--outage-grace <duration>',
@@ -357,6 +407,7 @@ export const SETTINGS = {
       v.check((value) => parseDuration(value) !== undefined, durationMessage),
     ),
     default: '60s',
+    resolved: 'ms',
   }),
   retries: spec({
     flag: '--retries <n>',
@@ -371,12 +422,14 @@ export const SETTINGS = {
     help: 'send only between these times of day, e.g. 09:00-21:00 (22:00-06:00 crosses midnight)',
     group: 'sending',
     schema: text(reasonOf(parseHours)),
+    resolved: 'computed',
   }),
   days: spec({
     flag: '--days <days>',
     help: 'send only on these days, e.g. mon-fri, mon,wed,fri or sat-sun',
     group: 'sending',
     schema: text(reasonOf(parseDays)),
+    resolved: 'computed',
   }),
   timezone: spec({
     flag: '--tz <zone>',
@@ -388,6 +441,7 @@ export const SETTINGS = {
         : undefined,
     ),
     choices: () => Intl.supportedValuesOf('timeZone'),
+    resolved: 'computed',
   }),
   notBefore: spec({
     flag: '--not-before <date-time>',
@@ -398,6 +452,7 @@ export const SETTINGS = {
         ? 'must be a date and time such as 2026-12-01T09:00 (or with an offset: 2026-12-01T09:00+01:00)'
         : undefined,
     ),
+    resolved: 'computed',
   }),
   stateDir: spec({
     flag: '--state-dir <path>',
@@ -405,6 +460,7 @@ export const SETTINGS = {
     help: 'where campaign state (journal, lock, manifest) lives; default $XDG_STATE_HOME/sms-send',
     group: 'state',
     schema: v.pipe(v.string(), v.minLength(1, 'must be a folder path')),
+    resolved: 'computed',
   }),
   stateUrl: spec({
     flag: '--state-url <url>',
@@ -433,6 +489,7 @@ export const SETTINGS = {
       ),
     ),
     default: '30s',
+    resolved: 'ms',
   }),
   campaign: spec({
     flag: '--campaign <name>',

@@ -38,7 +38,10 @@ export interface TestMessage {
   json: string;
 }
 
-/** How often, and how long at most, a check sends again what the gateway surely did not process. */
+/**
+ * How often, and how long at most, a check sends again what the gateway surely did not process:
+ * the run's resolved settings satisfy it, read in place; a test brings its own clock and chance.
+ */
 export interface CheckRetries {
   /** Retries after the first request (`--retries`); 0 sends once. */
   retries: number;

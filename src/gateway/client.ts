@@ -2,27 +2,33 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type { Readable } from 'node:stream';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
-import { closeWithin, openDispatcher, proxyRefusal, tracked, type Tracker } from './dispatcher.js';
+import {
+  closeWithin,
+  openDispatcher,
+  proxyRefusal,
+  tracked,
+  type DispatcherSettings,
+  type Tracker,
+} from './dispatcher.js';
 import type { Exchange } from './exchange.js';
-import type { Proxy } from './proxy.js';
+import { proxyFor, type Proxies } from './proxy.js';
 import { answerOf, type Answer } from './outcome.js';
 import { redactor, type Redact } from './redact.js';
 import { OPERATION_PATH, type RestSmsRequest } from './types.js';
 import { maskUrl } from '../shared/url.js';
 import type { Clock } from '../shared/clock.js';
 
-export interface ClientOptions {
+/** Where the client posts, and as whom: the run's gateway access (campaign/target.ts), read in place. */
+export interface ClientAccess {
   endpoint: string;
   username: string;
   password: string;
-  connections: number;
-  timeoutMs: number;
-  /** The proxy requests go through (gateway/proxy.ts decides which, if any). */
-  proxy?: Proxy;
-  /** CA certificates (PEM) trusted besides Node's own. */
-  ca?: readonly string[];
-  /** When an answer arrived: a rejection's retry-after counts from it. */
-  clock: Clock;
+}
+
+/** The part of the run's resolved settings (config/settings.ts) the client reads, in place. */
+export interface ClientSettings extends DispatcherSettings {
+  /** The proxies a request may go through; proxyFor picks the endpoint's, if any. */
+  proxies: Proxies;
 }
 
 // undici through its package entry, which also loads fetch, WebSocket, caches and mocks (more CPU
@@ -63,23 +69,29 @@ export class GatewayClient {
   private readonly head: string;
 
   private readonly hostKey: string;
-  private readonly timeoutMs: number;
-  private readonly clock: Clock;
 
-  constructor(options: ClientOptions) {
-    const url = new URL(options.endpoint);
+  /**
+   * @param clock when an answer arrived: a rejection's retry-after counts from it.
+   * @param ca CA certificates (PEM) trusted besides Node's own, for the gateway and the proxy.
+   */
+  constructor(
+    access: ClientAccess,
+    private readonly settings: ClientSettings,
+    private readonly clock: Clock,
+    ca?: readonly string[],
+  ) {
+    const url = new URL(access.endpoint);
     this.hostKey = tlsKey(url.hostname, url.port || (url.protocol === 'https:' ? '443' : '80'));
-    this.timeoutMs = options.timeoutMs;
-    this.clock = options.clock;
     this.path = `${url.pathname.replace(/\/+$/, '')}${OPERATION_PATH}${url.search}`;
     this.origin = url.origin;
-    this.pool = openDispatcher({ ...options, endpoint: url });
-    this.proxy = options.proxy && `${maskUrl(options.proxy.url)} (${options.proxy.from})`;
-    this.redactText = redactor(options.username, options.password);
+    const proxy = proxyFor(access.endpoint, settings.proxies);
+    this.pool = openDispatcher(url, settings, proxy, ca);
+    this.proxy = proxy && `${maskUrl(proxy.url)} (${proxy.from})`;
+    this.redactText = redactor(access.username, access.password);
     // Typed, so the wire names are checked; the Messages array is appended per batch.
     const credentials: Omit<RestSmsRequest, 'Messages'> = {
-      Username: options.username,
-      Password: options.password,
+      Username: access.username,
+      Password: access.password,
     };
     this.head = `${JSON.stringify(credentials).slice(0, -1)},"Messages":[`;
   }
@@ -114,7 +126,7 @@ export class GatewayClient {
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, this.timeoutMs);
+    }, this.settings.timeoutMs);
     const onAbort = () => controller.abort();
     if (signal?.aborted) controller.abort();
     else signal?.addEventListener('abort', onAbort, { once: true });
@@ -151,7 +163,7 @@ export class GatewayClient {
         message: this.redactText(message),
         latencyMs: performance.now() - started,
         requestSent: tracker.bodySent,
-        timeoutMs: this.timeoutMs,
+        timeoutMs: this.settings.timeoutMs,
         ...(this.proxy === undefined ? {} : { proxy: this.proxy }),
         host: this.hostKey,
       };
@@ -168,12 +180,12 @@ export class GatewayClient {
 
   /** Closes the connections; bounded, so a run always ends (see closeWithin). */
   async close(): Promise<void> {
-    await closeWithin(this.pool, Math.min(this.timeoutMs, CLOSE_BOUND_MS));
+    await closeWithin(this.pool, Math.min(this.settings.timeoutMs, CLOSE_BOUND_MS));
   }
 
   /** Aborts every request in flight; their batches become `unknown`. */
   async destroy(): Promise<void> {
-    await closeWithin(this.pool, Math.min(this.timeoutMs, CLOSE_BOUND_MS), 'destroy');
+    await closeWithin(this.pool, Math.min(this.settings.timeoutMs, CLOSE_BOUND_MS), 'destroy');
   }
 }
 

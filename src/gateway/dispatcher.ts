@@ -62,23 +62,29 @@ function trackingClient(origin: URL, options: object): Dispatcher {
   return new TrackingClient(origin, options);
 }
 
-export interface DispatcherOptions {
-  endpoint: URL;
-  connections: number;
+/** The part of the run's resolved settings a dispatcher is opened with, read in place. */
+export interface DispatcherSettings {
+  /** Requests in flight: a connection each. */
+  concurrency: number;
+  /** Each phase of a request (connect, headers, body) ends by it, as the request itself does. */
   timeoutMs: number;
-  /** The proxy to go through, if any (gateway/proxy.ts decides). */
-  proxy?: Proxy;
-  /** CA certificates (PEM) trusted besides Node's own, for the gateway and the proxy. */
-  ca?: readonly string[];
 }
 
-/** The dispatcher a client sends its batches through. */
-export function openDispatcher(options: DispatcherOptions): Dispatcher {
-  const { endpoint, connections, timeoutMs, proxy, ca } = options;
+/**
+ * The dispatcher a client sends its batches through: straight to `endpoint`, or through `proxy`
+ * (gateway/proxy.ts decides), trusting `ca` (PEM) besides Node's own certificates.
+ */
+export function openDispatcher(
+  endpoint: URL,
+  settings: DispatcherSettings,
+  proxy?: Proxy,
+  ca?: readonly string[],
+): Dispatcher {
+  const { timeoutMs } = settings;
   // Node's roots stay trusted: `ca` replaces the store it is given, so it is given them too.
   const tls = ca && ca.length > 0 ? { ca: [...rootCertificates, ...ca] } : undefined;
   const pooled = (connect?: object) => ({
-    connections,
+    connections: settings.concurrency,
     connectTimeout: timeoutMs,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,

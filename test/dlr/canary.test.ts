@@ -21,14 +21,11 @@ async function canary(
   open.push(() => sim.stop());
   const receiver = await DlrReceiver.start({});
   open.push(() => receiver.stop());
-  const client = new GatewayClient({
-    endpoint: sim.url,
-    username: 'tester',
-    password: 'not-a-secret',
-    connections: 1,
-    timeoutMs: 5000,
-    clock: systemClock,
-  });
+  const client = new GatewayClient(
+    { endpoint: sim.url, username: 'tester', password: 'not-a-secret' },
+    { concurrency: 1, timeoutMs: 5000, proxies: {} },
+    systemClock,
+  );
   open.push(() => client.close());
   const deliveryReportUrl = urlTemplate(receiver.url);
   const messageId = 'canary-1';

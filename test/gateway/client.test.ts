@@ -19,14 +19,11 @@ async function simulator(faults: FaultOptions = {}): Promise<Simulator> {
 }
 
 const client = (sim: Simulator, connections = 2, password = 'sekret') =>
-  new GatewayClient({
-    endpoint: sim.url,
-    username: 'u',
-    password,
-    connections,
-    timeoutMs: 5_000,
-    clock: systemClock,
-  });
+  new GatewayClient(
+    { endpoint: sim.url, username: 'u', password },
+    { concurrency: connections, timeoutMs: 5_000, proxies: {} },
+    systemClock,
+  );
 
 const message = (id: string) =>
   JSON.stringify({

@@ -46,12 +46,12 @@ describe('closeWithin', () => {
   });
 
   it("closes the gateway's own dispatcher at once after the same failure", async () => {
-    const dispatcher = openDispatcher({
-      endpoint: new URL(origin),
-      connections: 4,
-      timeoutMs: 5_000,
-      ca: [ca.cert],
-    });
+    const dispatcher = openDispatcher(
+      new URL(origin),
+      { concurrency: 4, timeoutMs: 5_000 },
+      undefined,
+      [ca.cert],
+    );
     expect(await failOnce(dispatcher)).toBe('ERR_TLS_CERT_ALTNAME_INVALID');
     expect(await closeWithin(dispatcher, 2_000)).toBe('closed');
   });

@@ -33,14 +33,11 @@ async function gateway(
 }
 
 function client(endpoint: string, connections = 1, timeoutMs = 5_000): GatewayClient {
-  const c = new GatewayClient({
-    endpoint,
-    username: 'u',
-    password: 'secret-pw',
-    connections,
-    timeoutMs,
-    clock: systemClock,
-  });
+  const c = new GatewayClient(
+    { endpoint, username: 'u', password: 'secret-pw' },
+    { concurrency: connections, timeoutMs, proxies: {} },
+    systemClock,
+  );
   clients.push(c);
   return c;
 }

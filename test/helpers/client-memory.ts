@@ -24,14 +24,15 @@ const server = createServer((req, res) => {
   req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(answer));
 });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const client = new GatewayClient({
-  endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-  username: 'u',
-  password: 'p',
-  connections: 4,
-  clock: systemClock,
-  timeoutMs: 5_000,
-});
+const client = new GatewayClient(
+  {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    username: 'u',
+    password: 'p',
+  },
+  { concurrency: 4, timeoutMs: 5_000, proxies: {} },
+  systemClock,
+);
 const run = new AbortController();
 const body = Array.from({ length: 100 }, (_, i) => `{"MessageId":"m-${i}"}`);
 const ids = messages.map((m) => m.MessageId);

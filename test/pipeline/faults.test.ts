@@ -54,14 +54,11 @@ async function simulator(faults: FaultOptions, seed = 7): Promise<Simulator> {
 }
 
 function client(sim: Simulator, timeoutMs = 10_000, connections = 4): GatewayClient {
-  return new GatewayClient({
-    endpoint: sim.url,
-    clock: systemClock,
-    username: USERNAME,
-    password: PASSWORD,
-    connections,
-    timeoutMs,
-  });
+  return new GatewayClient(
+    { endpoint: sim.url, username: USERNAME, password: PASSWORD },
+    { concurrency: connections, timeoutMs, proxies: {} },
+    systemClock,
+  );
 }
 
 /** Wraps a Poster to see each exchange as it returns (e.g. to switch a fault off). */

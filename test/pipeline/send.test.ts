@@ -46,14 +46,11 @@ describe('send pipeline against the simulator', () => {
       campaignKey: 'testcampai',
       now: new Date(),
     });
-    const client = new GatewayClient({
-      endpoint: simulator.url,
-      clock: systemClock,
-      username: 'u',
-      password: 'p',
-      connections: 4,
-      timeoutMs: 10_000,
-    });
+    const client = new GatewayClient(
+      { endpoint: simulator.url, username: 'u', password: 'p' },
+      { concurrency: 4, timeoutMs: 10_000, proxies: {} },
+      systemClock,
+    );
     const sink = new ReportSink(await openReport(reportPath, { force: false }));
     const events = new SendEmitter();
     const batches: BatchReport[] = [];
