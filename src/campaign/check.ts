@@ -198,8 +198,7 @@ function testMessage(request: CheckRequest, settings: Settings): TestMessage {
     { row: 1, file: '--to', line: 1, fields },
     planColumns(['to', 'text'], {}, false),
     {
-      defaults: settings.defaults,
-      country: settings.country,
+      settings: { defaults: settings.defaults, country: settings.country },
       campaignKey: 'check',
       now: new Date(systemClock.now()),
     },

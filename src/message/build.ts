@@ -73,16 +73,25 @@ export type Built =
     }
   | { ok: false; problems: RecordProblem[]; to: string; messageId: string; text: TextInfo };
 
-export interface BuildContext {
+/**
+ * The settings a message is built with: one view, read in place from the record's build down, and
+ * plain data, as it crosses to the validation's worker threads. A setting of how a message is
+ * built is declared in the settings table and read here, nowhere between.
+ */
+export interface MessageSettings {
   defaults: MessageDefaults;
   country?: string;
-  template?: Template;
-  campaignKey: string;
-  now: Date;
   /** --gsm-normalize: replace look-alikes outside GSM-7 from the table in gsm-normalize.ts. */
   gsmNormalize?: boolean;
   /** --max-segments: a text that needs more is invalid. */
   maxSegments?: number;
+}
+
+export interface BuildContext {
+  settings: MessageSettings;
+  template?: Template;
+  campaignKey: string;
+  now: Date;
   /** Adds the campaign's proof to each DeliveryReportUrl (shared/dlr-proof.ts). */
   dlrSigner?: DlrSigner;
 }
@@ -95,13 +104,14 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
   const fields = withinLimits(record.fields, problems);
   const rawTo = plan.to !== undefined ? asText(fields[plan.to]) : '';
   // The defaults are copied only when the record's own columns may change them (less garbage).
-  const defaults = defaultValues(ctx.defaults);
+  const { settings } = ctx;
+  const defaults = defaultValues(settings.defaults);
   const values = plan.fields.length > 0 ? { ...defaults } : defaults;
-  const baseCustom = ctx.defaults.customData;
+  const baseCustom = settings.defaults.customData;
   const customData = applyColumns(fields, plan, values, baseCustom, problems);
 
   const messageId = values.MessageId ?? generateMessageId(ctx.campaignKey, record.row);
-  const to = normalizeMsisdn(rawTo, ctx.country);
+  const to = normalizeMsisdn(rawTo, settings.country);
   if (plan.to === undefined) problems.push({ field: 'to', reason: 'no recipient column' });
   else if (!to.ok) problems.push({ field: plan.to, reason: `"${rawTo}" ${to.reason}` });
 
@@ -110,7 +120,7 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
   let normalized: Normalization | undefined;
   // Here, after the template is filled and before any check, so what is checked, counted and
   // sent are the same bytes.
-  if (ctx.gsmNormalize) {
+  if (settings.gsmNormalize) {
     const result = normalizeForGsm(text, info);
     if (result.replaced > 0) {
       text = result.text;
@@ -126,10 +136,10 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
   const textField = plan.text ?? 'text';
   const textProblem = checkUserData(text, messageType, info);
   if (textProblem) problems.push({ field: textField, reason: textProblem });
-  if (ctx.maxSegments !== undefined && info.segments > ctx.maxSegments) {
+  if (settings.maxSegments !== undefined && info.segments > settings.maxSegments) {
     problems.push({
       field: textField,
-      reason: `needs ${info.segments} segments, more than --max-segments ${ctx.maxSegments}`,
+      reason: `needs ${info.segments} segments, more than --max-segments ${settings.maxSegments}`,
     });
   }
 

@@ -35,13 +35,10 @@ export class RecordChecker {
     // Digests, not the texts: memory stays modest even for a million records.
     this.seen = options.dedupe ? new DigestSet() : undefined;
     this.ctx = {
-      defaults: options.defaults,
-      country: options.country,
+      settings: options.message,
       template: options.template,
       campaignKey: options.campaignKey,
       now: options.now,
-      gsmNormalize: options.gsmNormalize,
-      maxSegments: options.maxSegments,
       dlrSigner: options.dlrSigner,
     };
   }

@@ -2,7 +2,7 @@
 // the counts a part of a campaign adds up to (plain data, so worker threads can send them).
 import type { InputFile } from '../input/open.js';
 import type { InputRecord } from '../input/types.js';
-import type { Built, MessageDefaults, RecordProblem } from '../message/build.js';
+import type { Built, MessageSettings, RecordProblem } from '../message/build.js';
 import type { FileProblem, Mapping } from '../message/columns.js';
 import type { PricePerSegment } from '../message/cost.js';
 import type { Encoding } from '../message/encoding.js';
@@ -16,8 +16,8 @@ export interface CampaignOptions {
   delimiter?: string;
   mapping: Mapping;
   template?: Template;
-  defaults: MessageDefaults;
-  country?: string;
+  /** How each message is built: the run's settings, one view. */
+  message: MessageSettings;
   campaignKey: string;
   now: Date;
   /** Send only the first N valid records; later valid ones are skipped. */
@@ -37,10 +37,6 @@ export interface CampaignOptions {
    * would get a message twice.
    */
   seenBy?: readonly { id: string; numbers: Float64Array }[];
-  /** --gsm-normalize: texts are sent with look-alikes outside GSM-7 replaced. */
-  gsmNormalize?: boolean;
-  /** --max-segments: a record whose text needs more is invalid. */
-  maxSegments?: number;
   /** Signs each DeliveryReportUrl; its key crosses to worker threads as a KeyObject, never as text. */
   dlrSigner?: DlrSigner;
   /** Large files are validated by worker threads: what those write (spool lines, digests). */

@@ -1,6 +1,6 @@
 // buildMessage: one record → one RestSmsMessageReq, or the problems that stop it, each naming its field.
 import { describe, expect, it } from 'vitest';
-import type { MessageDefaults } from '../../src/message/build.js';
+import type { MessageDefaults, MessageSettings } from '../../src/message/build.js';
 import type { RestSmsMessageReq } from '../../src/gateway/types.js';
 import type { FieldValue, InputRecord } from '../../src/input/types.js';
 import {
@@ -34,15 +34,14 @@ function build(fields: Record<string, FieldValue>, options: Options = {}): Built
     options.mapping ?? {},
     options.template !== undefined,
   );
-  const ctx: BuildContext = {
+  const settings: MessageSettings = {
     defaults: { gateway: 99700999, price: 0, customData: {}, ...options.defaults },
-    campaignKey: KEY,
-    now: NOW,
   };
-  if (options.country !== undefined) ctx.country = options.country;
+  if (options.country !== undefined) settings.country = options.country;
+  if (options.gsmNormalize !== undefined) settings.gsmNormalize = options.gsmNormalize;
+  if (options.maxSegments !== undefined) settings.maxSegments = options.maxSegments;
+  const ctx: BuildContext = { settings, campaignKey: KEY, now: NOW };
   if (options.template !== undefined) ctx.template = compileTemplate(options.template);
-  if (options.gsmNormalize !== undefined) ctx.gsmNormalize = options.gsmNormalize;
-  if (options.maxSegments !== undefined) ctx.maxSegments = options.maxSegments;
   return buildMessage(record, plan, ctx);
 }
 

@@ -64,7 +64,7 @@ function reader(records: [string, string][]): CampaignReader {
           {
             record,
             built: buildMessage(record, columns, {
-              defaults: { gateway: 99700999, price: 0, customData: {} },
+              settings: { defaults: { gateway: 99700999, price: 0, customData: {} } },
               campaignKey: 'abcdef0123',
               now: new Date(0),
             }),

@@ -122,7 +122,7 @@ describe('validation on worker threads', () => {
   const base = (names: string[], extra: Partial<CampaignOptions> = {}): CampaignOptions => ({
     files: names.map((name) => ({ path: path(name), label: `in/${name}` })),
     mapping: {},
-    defaults: { gateway: Number(BUILT_IN_DEFAULTS.gateway), price: 0, customData: {} },
+    message: { defaults: { gateway: Number(BUILT_IN_DEFAULTS.gateway), price: 0, customData: {} } },
     campaignKey: 'testcampai',
     now: new Date('2026-01-01T00:00:00Z'),
     ...extra,
@@ -159,7 +159,8 @@ describe('validation on worker threads', () => {
     'lists UCS-2 characters with their rows, costs by calling code and normalisation the same way (--gsm-normalize %s)',
     async (gsmNormalize) => {
       const tally = { gsmNormalize, pricePerSegment: { '47': 0.35, default: 0.5 } };
-      const options = base(['typo.csv', 'ids.csv'], { gsmNormalize });
+      const options = base(['typo.csv', 'ids.csv']);
+      options.message.gsmNormalize = gsmNormalize;
       const parallel = { spool: true, digests: false, minBytes: 0, chunkBytes: 300, tally };
       const alone = await validate({ ...options, parallel: { ...parallel, workers: 0 } });
       const split = await validate({

@@ -38,10 +38,8 @@ describe('send pipeline against the simulator', () => {
     const campaign = readCampaign({
       files: [{ path: input, label: input }],
       mapping: {},
-      defaults: {
-        gateway: Number(BUILT_IN_DEFAULTS.gateway),
-        price: 0,
-        customData: {},
+      message: {
+        defaults: { gateway: Number(BUILT_IN_DEFAULTS.gateway), price: 0, customData: {} },
       },
       campaignKey: 'testcampai',
       now: new Date(),

@@ -73,7 +73,9 @@ describe('buildMessage with a signer', () => {
       { row: 7, file: 'c.csv', line: 8, fields },
       planColumns(Object.keys(fields), {}, false),
       {
-        defaults: { gateway: 99700999, price: 0, customData: {}, deliveryReportUrl: url },
+        settings: {
+          defaults: { gateway: 99700999, price: 0, customData: {}, deliveryReportUrl: url },
+        },
         campaignKey: 'abcdef0123',
         now: new Date(),
         dlrSigner: signer,

@@ -17,7 +17,7 @@ import { keptSpool, keyOf, stampSpool, unstamp } from './kept-spool.js';
 import { relativesRefusal } from './relatives.js';
 import type { Settled } from './settled.js';
 import type { SentBy } from './skip-sent.js';
-import { normalizes, refusalOf, validationPass } from './validation-pass.js';
+import { messageSettings, refusalOf, validationPass } from './validation-pass.js';
 
 export async function validate(
   run: CampaignRun,
@@ -101,10 +101,7 @@ async function spoolKeyOf(
     template: run.template,
     limit: choices.limit,
     dedupe: choices.dedupe,
-    defaults: settings.defaults,
-    country: settings.country,
-    gsmNormalize: normalizes(run),
-    maxSegments: settings.maxSegments,
+    message: messageSettings(run),
     strict: settings.strict,
     batchSize: settings.batchSize,
     pricePerSegment: settings.pricePerSegment,

@@ -1,9 +1,9 @@
 // The validation pass of step three: every record read and built, the plan tallied, and each record
 // ready to send written to the spool, counting what this run will send (on resume, what is left).
-import type { SentBy } from './skip-sent.js';
 import { join } from 'node:path';
 import { ephemeralKey } from '../../journal/dlr-keys.js';
 import type { CampaignIdentity } from '../../journal/identity.js';
+import type { MessageSettings } from '../../message/build.js';
 import type { Suppression } from '../../message/suppress.js';
 import type { Template } from '../../message/template.js';
 import { windowState, type SendWindow } from '../../shared/window.js';
@@ -11,10 +11,11 @@ import { entryOf } from '../../validate/entries.js';
 import { planCampaign, type Plan } from '../../validate/plan.js';
 import { readCampaign } from '../../validate/reader.js';
 import type { SpoolWriter } from '../../validate/spool.js';
-import { RowBits } from './row-bits.js';
 import { selectRows } from '../follow-up/index.js';
 import type { CampaignRun } from '../run.js';
 import type { Refusal } from '../types.js';
+import { RowBits } from './row-bits.js';
+import type { SentBy } from './skip-sent.js';
 
 /** What the pass writes to, and what it leaves out. */
 export interface PassTarget {
@@ -56,8 +57,7 @@ export async function validationPass(
     delimiter: choices.delimiter,
     mapping: choices.map ?? {},
     template: target.template,
-    defaults: settings.defaults,
-    country: settings.country,
+    message: messageSettings(run),
     campaignKey: identity.stem,
     now: sendsFrom(settings.sendWindow, run.at),
     limit: choices.limit,
@@ -65,8 +65,6 @@ export async function validationPass(
     suppress: target.suppression,
     ...(target.sentBy.length > 0 ? { sentBy: target.sentBy } : {}),
     ...(target.seenBy.length > 0 ? { seenBy: target.seenBy } : {}),
-    gsmNormalize: normalizes(run),
-    maxSegments: settings.maxSegments,
     strict: settings.strict,
     // A dry run sends no URL: a key of its own makes proofs of the same length.
     dlrSigner: {
@@ -131,6 +129,17 @@ export function refusalOf(plan: Plan, run: CampaignRun): Refusal | undefined {
     return 'over-max-cost';
   }
   return undefined;
+}
+
+/** How this run builds each message: its settings, and a follow-up's normalising as its original's. */
+export function messageSettings(run: CampaignRun): MessageSettings {
+  const { settings } = run;
+  return {
+    defaults: settings.defaults,
+    country: settings.country,
+    gsmNormalize: normalizes(run),
+    maxSegments: settings.maxSegments,
+  };
 }
 
 /** Whether texts are normalised: as the original campaign did for a follow-up, else as asked. */
