@@ -1,6 +1,7 @@
 // A campaign brought to the door of one step of src/campaign/steps/: a real run (campaignRun, from a
 // send command line), its state directory in a temp folder, and the steps before it taken for real.
 import { readFile } from 'node:fs/promises';
+import { afterEach, beforeEach } from 'vitest';
 import { join } from 'node:path';
 import {
   campaignRun,
@@ -24,6 +25,7 @@ import type { JournalLine } from '../../src/journal/lines.js';
 import type { Manifest } from '../../src/journal/manifest.js';
 import { closeState } from '../../src/journal/open-store.js';
 import { SendEmitter } from '../../src/send/events.js';
+import { injectDiskFault } from '../../src/shared/disk.js';
 import { memoryDir, parseCsv, writeCampaignCsv } from './files.js';
 import { startGateway, type TestGateway } from './gateway.js';
 import { parseSendArgs } from './pipeline.js';
@@ -149,4 +151,25 @@ export async function journalLines(dir: StepDir, id: string): Promise<JournalLin
 export async function reportRows(path: string): Promise<Record<string, string>[]> {
   const rows = parseCsv(await readFile(path, 'utf8'));
   return rows.sort((a, b) => Number(a.row) - Number(b.row));
+}
+
+/**
+ * A test file's step folder of `records` records, made before each test; after it, any disk fault
+ * is lifted, what the test took (`taken`) is let go, and the folder removed.
+ */
+export class StepFixture {
+  dir!: StepDir;
+  taken: Ready | undefined;
+
+  constructor(records: number) {
+    beforeEach(async () => {
+      this.dir = await stepDir(records);
+    });
+    afterEach(async () => {
+      injectDiskFault(undefined);
+      await this.taken?.close();
+      this.taken = undefined;
+      await this.dir.remove();
+    });
+  }
 }

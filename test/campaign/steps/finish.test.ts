@@ -1,7 +1,7 @@
 // How a run's end is recorded: the manifest's status, reason and counts for each way a run ends, the exit code it answers with, a manifest that cannot be written turning into a stop on the state, and the run's record kept or only warned about.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { finish, keepRunRecord } from '../../../src/campaign/steps/finish.js';
 import { journaledSend } from '../../../src/campaign/steps/journaled-send.js';
 import { markRunning } from '../../../src/campaign/steps/running.js';
@@ -10,39 +10,21 @@ import { recordTimeline } from '../../../src/report/html/recorder.js';
 import { injectDiskFault } from '../../../src/shared/disk.js';
 import { ExitCode } from '../../../src/shared/errors.js';
 import { FakeClock } from '../../helpers/clock.js';
-import {
-  manifestOf,
-  ready,
-  stepDir,
-  stepRun,
-  type Ready,
-  type StepDir,
-} from '../../helpers/step-run-3.js';
+import { manifestOf, ready, StepFixture, stepRun } from '../../helpers/step-run-3.js';
 
 const RECORDS = 3;
 /** 03:04 UTC: outside a 09:00–21:00 window, which opens again at 09:00. */
 const AT = Date.UTC(2026, 0, 2, 3, 4, 5);
 const WINDOW = ['--window', '09:00-21:00', '--tz', 'UTC'];
 
-let dir: StepDir;
-let taken: Ready | undefined;
-
-beforeEach(async () => {
-  dir = await stepDir(RECORDS);
-});
-afterEach(async () => {
-  injectDiskFault(undefined);
-  await taken?.close();
-  taken = undefined;
-  await dir.remove();
-});
+const fixture = new StepFixture(RECORDS);
 
 /** The run of `args`, marked running: where finish() finds it. */
 async function running(args: string[] = []) {
-  const run = await stepRun(dir, args, { clock: new FakeClock(AT) });
-  taken = await ready(run);
-  await markRunning(run, taken.campaign, taken.hold, taken.gateway.sentTo);
-  return taken;
+  const run = await stepRun(fixture.dir, args, { clock: new FakeClock(AT) });
+  fixture.taken = await ready(run);
+  await markRunning(run, fixture.taken.campaign, fixture.taken.hold, fixture.taken.gateway.sentTo);
+  return fixture.taken;
 }
 
 const unstopped: SendResult = { interrupted: false, notSent: 0 };
@@ -106,7 +88,7 @@ describe('finish', () => {
       const { run, campaign, hold } = await running(args);
       const ended = await finish(run, campaign, hold, { result, sent: 0 });
       expect(ended.exitCode).toBe(code);
-      const manifest = await manifestOf(dir, campaign.identity.id);
+      const manifest = await manifestOf(fixture.dir, campaign.identity.id);
       expect(manifest).toMatchObject({ status, records: 0, updatedAt: new Date(AT).toISOString() });
       expect(manifest?.reason).toBe(reason);
       expect(manifest?.rehearsal).toBeUndefined();
@@ -134,7 +116,7 @@ describe('finish', () => {
     const ended = await finish(run, campaign, hold, sending);
     expect(ended.exitCode).toBe(ExitCode.ok);
     expect(ended.summary.byOutcome.accepted).toBe(RECORDS);
-    expect(await manifestOf(dir, campaign.identity.id)).toMatchObject({
+    expect(await manifestOf(fixture.dir, campaign.identity.id)).toMatchObject({
       status: 'finished',
       records: RECORDS,
       counts: { accepted: RECORDS, failed: 0 },
@@ -145,7 +127,7 @@ describe('finish', () => {
   it('a manifest that cannot be written is a stop on the state (exit 6); it still says running', async () => {
     const { run, campaign, hold } = await running();
     injectDiskFault((_op, path) =>
-      path.startsWith(dir.stateDir)
+      path.startsWith(fixture.dir.stateDir)
         ? {
             error: Object.assign(new Error('ENOSPC: no space left on device, write'), {
               code: 'ENOSPC',
@@ -159,13 +141,13 @@ describe('finish', () => {
     expect(ended.exitCode).toBe(ExitCode.stateUnwritable);
     expect(result.stopped).toMatchObject({ stateUnwritable: true, authRefused: false });
     expect(result.stopped?.reason).toContain('no space left on device');
-    expect((await manifestOf(dir, campaign.identity.id))?.status).toBe('running');
+    expect((await manifestOf(fixture.dir, campaign.identity.id))?.status).toBe('running');
   });
 
   it('a manifest that cannot be written leaves an earlier stop’s reason standing', async () => {
     const { run, campaign, hold } = await running();
     injectDiskFault((_op, path) =>
-      path.startsWith(dir.stateDir)
+      path.startsWith(fixture.dir.stateDir)
         ? { error: Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }) }
         : undefined,
     );
@@ -182,7 +164,7 @@ describe('finish', () => {
 
 describe('keepRunRecord', () => {
   it('keeps the timeline in the state and writes the page asked for', async () => {
-    const html = `${dir.path}/page.html`;
+    const html = `${fixture.dir.path}/page.html`;
     const { run, campaign, hold, settled, gateway } = await running(['--html', html]);
     const timeline = recordTimeline(run.io.events, run.settings, 'sms-send campaign.csv');
     const sending = await journaledSend(run, campaign, hold, settled, undefined, gateway.client);
@@ -192,12 +174,12 @@ describe('keepRunRecord', () => {
     await keepRunRecord(run, campaign, timeline, gateway.sentTo);
     expect(warnings).toEqual([]);
     const kept = await readFile(run.cache.files(campaign.identity.id).timeline, 'utf8');
-    expect(kept).toContain(dir.gateway.url);
+    expect(kept).toContain(fixture.dir.gateway.url);
     expect(await readFile(html, 'utf8')).toContain(campaign.identity.id);
   });
 
   it('a page that cannot be written is a warning: the run ends as it did', async () => {
-    const html = `${dir.path}/no-such-folder/page.html`;
+    const html = `${fixture.dir.path}/no-such-folder/page.html`;
     const { run, campaign, hold, gateway } = await running(['--html', html]);
     const timeline = recordTimeline(run.io.events, run.settings, '');
     await finish(run, campaign, hold, { result: { ...unstopped }, sent: 0 });

@@ -1,5 +1,5 @@
 // The journal around each request: a batch is on the disk before it leaves, its answer after, and a journal or report that refuses stops the batches that would follow; judged by what the loopback gateway got and the journal holds.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   loopGateway,
   notStarted,
@@ -26,33 +26,14 @@ import {
 } from '../../../src/shared/errors.js';
 import { FakeClock } from '../../helpers/clock.js';
 import { mobile } from '../../helpers/files.js';
-import {
-  journalLines,
-  ready,
-  reportRows,
-  stepDir,
-  stepRun,
-  type Ready,
-  type StepDir,
-} from '../../helpers/step-run-3.js';
+import { journalLines, ready, reportRows, StepFixture, stepRun } from '../../helpers/step-run-3.js';
 
 const AT = Date.UTC(2026, 0, 2, 3, 4, 5);
 /** Five records in batches of two, one in flight at a time: the batches go in order. */
 const RECORDS = 5;
 const STEADY = ['--batch-size', '2', '--concurrency', '1', '--retries', '0', '--outage-grace', '0'];
 
-let dir: StepDir;
-let taken: Ready | undefined;
-
-beforeEach(async () => {
-  dir = await stepDir(RECORDS);
-});
-afterEach(async () => {
-  injectDiskFault(undefined);
-  await taken?.close();
-  taken = undefined;
-  await dir.remove();
-});
+const fixture = new StepFixture(RECORDS);
 
 function full(): NodeJS.ErrnoException {
   return Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
@@ -60,9 +41,9 @@ function full(): NodeJS.ErrnoException {
 
 /** The campaign of `args`, marked running as the run marks it before its journal opens. */
 async function sending(args: string[] = STEADY, clock = new FakeClock(AT)): Promise<Sending> {
-  const run = await stepRun(dir, args, { clock });
-  taken = await ready(run);
-  const { campaign, hold, settled, gateway } = taken;
+  const run = await stepRun(fixture.dir, args, { clock });
+  fixture.taken = await ready(run);
+  const { campaign, hold, settled, gateway } = fixture.taken;
   await markRunning(run, campaign, hold, gateway.sentTo);
   const spool = checkedSpool(hold.local.spool, campaign.plan.records);
   return { run, campaign, hold, settled, spool };
@@ -78,7 +59,7 @@ async function loop(step: Sending, runNumber: number, journal: JournalSink) {
   const sink = new ReportSink(writer);
   run.io.events.on('record', (row: RowResult) => sink.add(row));
   run.io.events.on('batch', () => void sink.flush());
-  const gateway = loopGateway(step, journal, sink, runNumber, taken!.gateway.client);
+  const gateway = loopGateway(step, journal, sink, runNumber, fixture.taken!.gateway.client);
   const outcome = await sendLoop(step.spool.read(), run, gateway);
   await journal.close().catch(() => undefined);
   await sink.close().catch(() => undefined);
@@ -133,7 +114,7 @@ describe('startJournal', () => {
     const step = await sending();
     const journal = await startJournal(step, 2);
     await journal.close();
-    expect(await journalLines(dir, step.campaign.identity.id)).toEqual([
+    expect(await journalLines(fixture.dir, step.campaign.identity.id)).toEqual([
       {
         t: 'start',
         v: 2,
@@ -156,7 +137,7 @@ describe('startJournal', () => {
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).code).toBe('state-unwritable');
     expect((error as UsageError).message).toContain('Nothing was sent');
-    expect(dir.gateway.log).toEqual([]);
+    expect(fixture.dir.gateway.log).toEqual([]);
   });
 });
 
@@ -166,8 +147,8 @@ describe('loopGateway', () => {
     const outcome = await loop(step, 3, await startJournal(step, 3));
     expect(outcome).toMatchObject({ interrupted: false, notSent: 0 });
     expect(outcome.stopped).toBeUndefined();
-    expect(dir.gateway.log.map((m) => m.to)).toEqual([0, 1, 2, 3, 4].map(mobile));
-    const lines = await journalLines(dir, step.campaign.identity.id);
+    expect(fixture.dir.gateway.log.map((m) => m.to)).toEqual([0, 1, 2, 3, 4].map(mobile));
+    const lines = await journalLines(fixture.dir, step.campaign.identity.id);
     const kinds = lines.slice(1).map((line) => `${line.t} ${'b' in line ? line.b : ''}`);
     expect(kinds).toEqual([
       'batch 3:1',
@@ -198,8 +179,8 @@ describe('loopGateway', () => {
       reason: 'campaign state could not be written: no space left on device (ENOSPC)',
     });
     expect(outcome.stopped?.takenOver).toBeUndefined();
-    expect(dir.gateway.log.map((m) => m.to)).toEqual([mobile(0), mobile(1)]);
-    const batches = (await journalLines(dir, step.campaign.identity.id)).filter(
+    expect(fixture.dir.gateway.log.map((m) => m.to)).toEqual([mobile(0), mobile(1)]);
+    const batches = (await journalLines(fixture.dir, step.campaign.identity.id)).filter(
       (line) => line.t === 'batch',
     );
     expect(batches).toHaveLength(1);
@@ -217,7 +198,7 @@ describe('loopGateway', () => {
     injectDiskFault(undefined);
     expect(outcome.stopped).toMatchObject({ stateUnwritable: true });
     expect(outcome.stopped?.reason).toContain('no space left on device');
-    expect(dir.gateway.log.map((m) => m.to)).toEqual([mobile(0), mobile(1)]);
+    expect(fixture.dir.gateway.log.map((m) => m.to)).toEqual([mobile(0), mobile(1)]);
     // Not lost: held for the end of the run's writing to write again.
     expect(journal.unrecorded().filter((line) => line.t === 'result')).toHaveLength(1);
   });
@@ -237,11 +218,11 @@ describe('loopGateway', () => {
     });
     // The rows are written after the batch's answer, so the failure is seen by an intent after
     // the next one at the latest: the last batch never leaves.
-    const sent = dir.gateway.log.map((m) => m.to);
+    const sent = fixture.dir.gateway.log.map((m) => m.to);
     expect(sent.slice(0, 2)).toEqual([mobile(0), mobile(1)]);
     expect(sent).not.toContain(mobile(4));
     // Every answer the gateway gave is in the journal: a --resume writes the report from it.
-    const lines = await journalLines(dir, step.campaign.identity.id);
+    const lines = await journalLines(fixture.dir, step.campaign.identity.id);
     const results = lines.filter((line) => line.t === 'result').map((line) => line.b);
     expect(results).toEqual(['1:1', '1:2'].slice(0, sent.length / 2));
     expect(await reportRows(step.campaign.reportPath)).toEqual([]);
@@ -260,7 +241,7 @@ describe('loopGateway', () => {
     const journal = await startJournal(step, 1);
     const writer = await openReport(step.campaign.reportPath, { force: false });
     const sink = new ReportSink(writer);
-    const gateway = loopGateway(step, journal, sink, 1, taken!.gateway.client);
+    const gateway = loopGateway(step, journal, sink, 1, fixture.taken!.gateway.client);
     expect(gateway.windowOpen?.()).toBe(open);
     await journal.close();
     await sink.close();

@@ -1,5 +1,5 @@
 // The journaled send as the run takes it: every record sent once and reported, a resume sending only what earlier runs left, and a state that fails stopping the sending with what its resume will find.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { journaledSend } from '../../../src/campaign/steps/journaled-send.js';
 import { markRunning } from '../../../src/campaign/steps/running.js';
 import { injectDiskFault } from '../../../src/shared/disk.js';
@@ -9,10 +9,8 @@ import {
   ready,
   reportRows,
   sendWhole,
-  stepDir,
+  StepFixture,
   stepRun,
-  type Ready,
-  type StepDir,
 } from '../../helpers/step-run-3.js';
 
 const RECORDS = 5;
@@ -20,24 +18,13 @@ const RECORDS = 5;
 const STEADY = ['--batch-size', '2', '--concurrency', '1', '--retries', '0', '--outage-grace', '0'];
 const ALL = [0, 1, 2, 3, 4].map(mobile);
 
-let dir: StepDir;
-let taken: Ready | undefined;
+const fixture = new StepFixture(RECORDS);
 
-beforeEach(async () => {
-  dir = await stepDir(RECORDS);
-});
-afterEach(async () => {
-  injectDiskFault(undefined);
-  await taken?.close();
-  taken = undefined;
-  await dir.remove();
-});
-
-/** The run of `args` taken to its send, marked running, and sent. */
+/** The run of `args` fixture.taken to its send, marked running, and sent. */
 async function send(args: string[] = STEADY) {
-  const run = await stepRun(dir, args);
-  taken = await ready(run);
-  const { campaign, hold, settled, gateway } = taken;
+  const run = await stepRun(fixture.dir, args);
+  fixture.taken = await ready(run);
+  const { campaign, hold, settled, gateway } = fixture.taken;
   await markRunning(run, campaign, hold, gateway.sentTo);
   const sending = await journaledSend(run, campaign, hold, settled, undefined, gateway.client);
   return { ...sending, campaign };
@@ -53,14 +40,14 @@ describe('journaledSend', () => {
       undefined,
     ]);
     expect(sent).toBe(RECORDS);
-    expect(dir.gateway.log.map((m) => m.to)).toEqual(ALL);
-    expect(dir.gateway.twice()).toEqual([]);
-    const rows = await reportRows(dir.report);
+    expect(fixture.dir.gateway.log.map((m) => m.to)).toEqual(ALL);
+    expect(fixture.dir.gateway.twice()).toEqual([]);
+    const rows = await reportRows(fixture.dir.report);
     expect(rows.map((r) => [r.to, r.outcome, r.messageId])).toEqual(
-      dir.gateway.log.map((m) => [m.to, 'accepted', m.messageId]),
+      fixture.dir.gateway.log.map((m) => [m.to, 'accepted', m.messageId]),
     );
-    expect(campaign.tally.summary(dir.report).byOutcome.accepted).toBe(RECORDS);
-    const lines = await journalLines(dir, campaign.identity.id);
+    expect(campaign.tally.summary(fixture.dir.report).byOutcome.accepted).toBe(RECORDS);
+    const lines = await journalLines(fixture.dir, campaign.identity.id);
     expect(lines.map((l) => l.t).filter((t) => t !== 'posted')).toEqual([
       'start',
       ...['batch', 'result', 'batch', 'result', 'batch', 'result'],
@@ -68,28 +55,32 @@ describe('journaledSend', () => {
   });
 
   it('a resume sends only what earlier runs left, and reports every row', async () => {
-    dir.gateway.refuseFrom(2);
-    await sendWhole(dir, STEADY);
-    dir.gateway.refuseFrom(undefined);
+    fixture.dir.gateway.refuseFrom(2);
+    await sendWhole(fixture.dir, STEADY);
+    fixture.dir.gateway.refuseFrom(undefined);
     const { result, sent, campaign } = await send([...STEADY, '--resume']);
     expect(sent).toBe(RECORDS - 2);
     expect(result.stopped).toBeUndefined();
     expect(result.resumed).toBeDefined();
-    expect(dir.gateway.log.map((m) => m.to)).toEqual(ALL);
-    expect(dir.gateway.twice()).toEqual([]);
-    const rows = await reportRows(dir.report);
+    expect(fixture.dir.gateway.log.map((m) => m.to)).toEqual(ALL);
+    expect(fixture.dir.gateway.twice()).toEqual([]);
+    const rows = await reportRows(fixture.dir.report);
     expect(rows.map((r) => [r.to, r.outcome])).toEqual(ALL.map((to) => [to, 'accepted']));
-    const starts = (await journalLines(dir, campaign.identity.id)).filter((l) => l.t === 'start');
+    const starts = (await journalLines(fixture.dir, campaign.identity.id)).filter(
+      (l) => l.t === 'start',
+    );
     expect(starts.map((l) => (l.t === 'start' ? l.run : 0))).toEqual([1, 2]);
   });
 
   it('batches the gateway refused were not sent: they count for nothing', async () => {
-    dir.gateway.refuseFrom(0);
+    fixture.dir.gateway.refuseFrom(0);
     const { result, sent } = await send();
     expect(sent).toBe(0);
-    expect(dir.gateway.log).toEqual([]);
+    expect(fixture.dir.gateway.log).toEqual([]);
     expect(result.stopped?.stateUnwritable).toBeFalsy();
-    expect((await reportRows(dir.report)).map((r) => r.outcome)).toEqual(ALL.map(() => 'failed'));
+    expect((await reportRows(fixture.dir.report)).map((r) => r.outcome)).toEqual(
+      ALL.map(() => 'failed'),
+    );
   });
 
   it('a journal that fails mid-send stops it, saying what its --resume will find', async () => {
@@ -107,7 +98,7 @@ describe('journaledSend', () => {
     expect(sent).toBe(2);
     expect(result.stopped).toMatchObject({ stateUnwritable: true });
     expect(result.stopped?.reason).toContain('no space left on device');
-    expect(dir.gateway.log.map((m) => m.to)).toEqual(ALL.slice(0, 2));
+    expect(fixture.dir.gateway.log.map((m) => m.to)).toEqual(ALL.slice(0, 2));
     // Two answered and kept; three never sent, which the resume sends.
     expect(result.left).toEqual({
       settled: 2,
