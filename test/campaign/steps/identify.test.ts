@@ -11,14 +11,15 @@ import {
 } from '../../../src/campaign/steps/identify.js';
 import { closeState } from '../../../src/journal/open-store.js';
 import { UsageError } from '../../../src/shared/errors.js';
-import { tempDir } from '../../helpers/files.js';
+import { memoryDir } from '../../helpers/files.js';
 import { startGateway, type TestGateway } from '../../helpers/gateway.js';
 import { sendRun, stepRun, writeList, type StepRunOptions } from '../../helpers/step-run.js';
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
+let dir: Awaited<ReturnType<typeof memoryDir>>;
 let gateway: TestGateway;
 beforeEach(async () => {
-  dir = await tempDir();
+  // A real state directory, in memory: the earlier campaigns' syncs would only add waiting.
+  dir = await memoryDir();
   gateway = await startGateway();
   await writeList(dir.path, 6);
 });
