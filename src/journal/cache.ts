@@ -1,6 +1,6 @@
 // This host's cache of its campaigns, beside the store that holds their state: the spool a resume
-// may reuse, the run's timeline, the inputs' digests, readings of a journal kept elsewhere. Losing
-// any of it costs time (a validation pass, the page's time charts), never a message.
+// may reuse, the inputs' digests, readings of a journal kept elsewhere. Losing
+// any of it costs time (a validation pass, hashing the inputs again), never a message.
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { exists } from '../shared/files.js';
@@ -14,8 +14,6 @@ export interface LocalFiles {
   spool: string;
   /** Beside a complete spool kept for the campaign's next run (campaign/steps/kept-spool.ts). */
   spoolStamp: string;
-  /** The runs' timeline, for the campaign's page. */
-  timeline: string;
 }
 
 /** Where the cache is: the state directory, and whether the state itself is elsewhere. */
@@ -44,7 +42,6 @@ export class HostCache {
       dir,
       spool: join(dir, 'spool'),
       spoolStamp: join(dir, 'spool.json'),
-      timeline: join(dir, 'timeline.json'),
     };
   }
 

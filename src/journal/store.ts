@@ -47,6 +47,8 @@ export interface CampaignStore {
    * first send or a rotation changes it). `make`: the current key is made first when none is.
    */
   dlrKeys(make?: boolean): Promise<DlrKeys>;
+  /** The campaign's runs as each was last kept (Claim.keepRun), in the order they began. */
+  runs(id: string): Promise<RunRecord[]>;
   /**
    * Rows a delivery report confirmed, recorded as accepted in the campaign whose newest report
    * is `report`: its ID, or undefined when no campaign wrote it or a run holds it.
@@ -90,8 +92,23 @@ export interface Claim {
   start(fields: StartFields): Promise<string[]>;
   /** Records how the run ended. */
   finish(update: FinishFields): Promise<void>;
+  /**
+   * Keeps this run's record for the campaign's page, replacing the one it kept before under the
+   * same key: kept as the run goes, so a run killed on one host is told on every other.
+   */
+  keepRun(record: RunRecord): Promise<void>;
   /** Releases the claim; a run that never started leaves no state behind to block the next. */
   release(): Promise<void>;
+}
+
+/**
+ * One run of a campaign as its page tells it: the host it ran on and what the page draws of it
+ * (the report layer's own shape, which the store keeps as it is given). `key` names the run.
+ */
+export interface RunRecord {
+  key: string;
+  host: string;
+  data: object;
 }
 
 /** A dry run's look: what a real run would be refused with, or what its claim would find. */

@@ -186,6 +186,42 @@ describe('a fleet of hosts sharing one PostgreSQL', () => {
     240_000,
   );
 
+  it('a campaign killed on host a and finished on host b: its page on host c tells both runs, each with its host', async () => {
+    await useScale({ records: 300, batch: 10 });
+    await freshSimulator(40);
+    const stateUrl = await server.database();
+    const sender = await host('a', stateUrl);
+    await waitFor(atLeast(scale.records / 3), 'a third sent');
+    sender.kill('SIGKILL');
+    await collect(sender);
+    await checkFinished('b', await finishOn('b', stateUrl));
+    const home = join(dir.path, 'c');
+    await mkdir(home, { recursive: true });
+    const page = join(home, 'page.html');
+    const listed = await collect(
+      startCli(['campaigns', '--json'], {
+        cwd: home,
+        host: 'c',
+        env: { SMS_SEND_STATE_URL: stateUrl, SMS_SEND_STATE_DIR: join(home, 'state') },
+      }),
+    );
+    const [campaign] = (JSON.parse(listed.stdout) as { campaigns: { id: string }[] }).campaigns;
+    const drawn = await collect(
+      startCli(['report', campaign!.id, '--html', page], {
+        cwd: home,
+        host: 'c',
+        env: { SMS_SEND_STATE_URL: stateUrl, SMS_SEND_STATE_DIR: join(home, 'state') },
+      }),
+    );
+    expect(drawn.code, drawn.stderr).toBe(0);
+    const html = await readFile(page, 'utf8');
+    const table = /<th scope="col">host<\/th>[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
+    const hosts = [
+      ...table.matchAll(/<td class="n"><span data-n="\d+">\d+<\/span><\/td>\s*<td>([^<]*)<\/td>/g),
+    ].map((m) => m[1]);
+    expect(hosts).toEqual(['a', 'b']);
+  });
+
   it('the killed host, run again with --once after another host finished: names the report that exists, its own partial', async () => {
     await useScale({ records: 300, batch: 10 });
     await freshSimulator(40);

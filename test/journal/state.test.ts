@@ -66,6 +66,7 @@ describe('campaignPaths', () => {
       manifest: join('/s', 'campaigns', 'c1', 'manifest.json'),
       journal: join('/s', 'campaigns', 'c1', 'journal.ndjson'),
       lock: join('/s', 'campaigns', 'c1', 'lock'),
+      runs: join('/s', 'campaigns', 'c1', 'timeline.json'),
     });
   });
 });

@@ -169,6 +169,39 @@ export function storeContract(name: string, open: () => Promise<CampaignStore>):
       await store.close();
     });
 
+    it("keeps each run's record for the page, replaced as the run keeps it again, in the order runs began", async () => {
+      const store = await open();
+      const hash = '6'.repeat(64);
+      const { id } = campaignIdentity(hash);
+      expect(await store.runs(id)).toEqual([]);
+      const first = await store.claim(options(hash));
+      await first.start(startFields(id, hash, '/r/report.csv'));
+      // A run keeps a record once it has sent: its journal says so.
+      const journal = await first.openJournal();
+      await journal.append({ t: 'start', v: 2, campaign: hash, run: 1, at: 'x' });
+      await journal.append(batchLine('1:1', [1, 2]));
+      await journal.append(resultLine('1:1', [accepted]));
+      expect(await journal.settle()).toBe(true);
+      await journal.close();
+      await first.keepRun({ key: 'a', host: 'host-a', data: { sent: 1 } });
+      await first.keepRun({ key: 'a', host: 'host-a', data: { sent: 2 } });
+      await first.finish({
+        status: 'stopped',
+        counts: COUNTS,
+        records: 2,
+        at: '2026-11-28T09:00:00.000Z',
+      });
+      await first.release();
+      const second = await store.claim(options(hash, { resume: true }));
+      await second.keepRun({ key: 'b', host: 'host-b', data: { sent: 3 } });
+      await second.release();
+      expect(await store.runs(id)).toEqual([
+        { key: 'a', host: 'host-a', data: { sent: 2 } },
+        { key: 'b', host: 'host-b', data: { sent: 3 } },
+      ]);
+      await store.close();
+    });
+
     it('rows a delivery report confirmed are recorded as accepted in the campaign of the report', async () => {
       const store = await open();
       const hash = '2'.repeat(64);

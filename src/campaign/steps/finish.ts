@@ -4,7 +4,6 @@
 import { resolve as resolvePath } from 'node:path';
 import { campaignPage } from '../../report/html/campaign-page.js';
 import { writePage } from '../../report/html/page-file.js';
-import type { TimelineRecorder } from '../../report/html/recorder.js';
 import type { RunSummary } from '../../report/summary.js';
 import type { Clock } from '../../shared/clock.js';
 import {
@@ -20,6 +19,7 @@ import { describeWindow, windowState, type SendWindow } from '../../shared/windo
 import type { CampaignRun } from '../run.js';
 import type { CampaignResult, SendResult, WindowClosed } from '../types.js';
 import type { Validated } from './planned.js';
+import type { RunKeeper } from './run-record.js';
 
 /** Records how the run ended in the manifest, and answers with the campaign's result. */
 export async function finish(
@@ -76,23 +76,20 @@ export async function finish(
 }
 
 /**
- * However the run ended: its timeline into the campaign's state, and with `html` the page beside
- * the report. Neither may change what the run ends with (the report is the record), so a failure
- * is a warning.
+ * However the run ended: its timeline into the campaign's state (as it stands at the end), and
+ * with `html` the page beside the report. Neither may change what the run ends with (the report
+ * is the record), so a failure is a warning.
  */
 export async function keepRunRecord(
   run: CampaignRun,
   campaign: Validated,
-  timeline: TimelineRecorder,
-  sentTo: string,
+  keeper: RunKeeper | undefined,
 ): Promise<void> {
   const { settings } = run;
   const warn = (what: string, error: unknown) =>
     run.io.events.emit('warning', `${what}: ${describeSystemError(error)}`);
   const { cache, store } = run;
-  await timeline
-    .finish(cache.files(campaign.identity.id).timeline, sentTo)
-    .catch((error: unknown) => warn("the run's timeline was not kept", error));
+  await keeper?.finish();
   const html = run.choices.html;
   if (html === undefined) return;
   try {

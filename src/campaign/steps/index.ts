@@ -16,6 +16,7 @@ import { identify } from './identify.js';
 import { journaledSend } from './journaled-send.js';
 import type { Validated } from './planned.js';
 import { markRunning, markSupersedes, setOwnersReportAside } from './running.js';
+import { RunKeeper } from './run-record.js';
 import { readSettled, type Settled } from './settled.js';
 import { refuse, validate } from './validate.js';
 import { waitForWindow } from './window.js';
@@ -118,9 +119,11 @@ async function sent(
   await waitForWindow(run);
   const gateway = await openGateway(access, run);
   const timeline = recordTimeline(run.io.events, run.settings, run.commandLine ?? '');
+  let keeper: RunKeeper | undefined;
   try {
     await setOwnersReportAside(run, campaign, hold);
     await markRunning(run, campaign, hold, gateway.sentTo);
+    keeper = new RunKeeper(run, hold, timeline, gateway.sentTo);
     await markSupersedes(campaign, hold);
     const deliveries = await earlierDeliveries(hold, settled);
     const sending = await journaledSend(run, campaign, hold, settled, deliveries, gateway.client);
@@ -129,6 +132,6 @@ async function sent(
     return { campaign, result, simulated: gateway.simulated };
   } finally {
     await gateway.close({ abort: run.io.abort?.aborted === true });
-    await keepRunRecord(run, campaign, timeline, gateway.sentTo);
+    await keepRunRecord(run, campaign, keeper);
   }
 }

@@ -18,6 +18,8 @@ export interface CampaignPaths {
   manifest: string;
   journal: string;
   lock: string;
+  /** The campaign's runs for its page (Claim.keepRun). */
+  runs: string;
 }
 
 export function campaignPaths(stateDir: string, id: string): CampaignPaths {
@@ -27,6 +29,7 @@ export function campaignPaths(stateDir: string, id: string): CampaignPaths {
     manifest: join(dir, 'manifest.json'),
     journal: join(dir, 'journal.ndjson'),
     lock: join(dir, 'lock'),
+    runs: join(dir, 'timeline.json'),
   };
 }
 

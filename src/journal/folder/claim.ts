@@ -22,6 +22,7 @@ import {
 } from './campaigns.js';
 import { ARCHIVED_JOURNAL, archiveJournal, JournalWriter } from './journal.js';
 import { moveRehearsalReport, setAsideRehearsal } from './rehearsal.js';
+import { keepRun } from './runs.js';
 
 /** The state directory a claim is made in, and this host's cache beside it. */
 export interface FolderPlace {
@@ -132,6 +133,9 @@ function folderClaim(
       if (!current) return;
       current = finishedManifest(current, update, previous);
       await writeManifest(paths.manifest, current);
+    },
+    keepRun(record) {
+      return keepRun(paths.runs, record);
     },
     async release() {
       // Nothing was handed to the gateway: no state may block the next run. A rehearsal this run

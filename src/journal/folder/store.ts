@@ -14,6 +14,7 @@ import type {
   DlrKeys,
   Held,
   Inspected,
+  RunRecord,
 } from '../store.js';
 import {
   campaignDetail,
@@ -28,6 +29,7 @@ import { claimCampaign, inspectCampaign } from './claim.js';
 import { recordConfirmed } from './confirmed.js';
 import { folderDlrKeys } from './dlr-keys.js';
 import { moveReportAside } from './rehearsal.js';
+import { readRuns } from './runs.js';
 import { sentFromFolder } from './sent.js';
 
 export class FolderStore implements CampaignStore {
@@ -81,6 +83,10 @@ export class FolderStore implements CampaignStore {
 
   dlrKeys(make?: boolean): Promise<DlrKeys> {
     return folderDlrKeys(this.stateDir, make);
+  }
+
+  runs(id: string): Promise<RunRecord[]> {
+    return readRuns(campaignPaths(this.stateDir, id).runs);
   }
 
   recordConfirmed(report: string, rows: readonly RowResult[]): Promise<string | undefined> {

@@ -16,6 +16,7 @@ import { moveRehearsalReport, setAsideRehearsal } from './rehearsal.js';
 import { dropJournal } from './sql/drop-journal.js';
 import { dropUnkept } from './sql/drop-unkept.js';
 import { hasArchived } from './sql/has-archived.js';
+import { keepRun } from './sql/keep-run.js';
 import { nextGeneration } from './sql/next-generation.js';
 import { readCampaign } from './sql/read-campaign.js';
 import { writeManifest } from './sql/write-manifest.js';
@@ -148,6 +149,12 @@ function databaseClaim(
         if (!current) return;
         current = finishedManifest(current, update, previous);
         await written(place, lease, current);
+      });
+    },
+    keepRun({ key, host, data }) {
+      // A run taken over keeps nothing more: what the page tells of it is what it kept before.
+      return guarded(db, async () => {
+        await keepRun(db, lease, { key, host, record: data });
       });
     },
     async release() {

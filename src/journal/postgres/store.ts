@@ -22,6 +22,7 @@ import type {
   DlrKeys,
   Held,
   Inspected,
+  RunRecord,
 } from '../store.js';
 import { claimInDatabase, inspectInDatabase } from './claim.js';
 import { Database } from './connect.js';
@@ -37,6 +38,7 @@ import { lockUnheld } from './sql/lock-unheld.js';
 import { makeDlrKey } from './sql/make-dlr-key.js';
 import { pruneCampaigns } from './sql/prune-campaigns.js';
 import { readDlrKeys } from './sql/read-dlr-keys.js';
+import { readRuns } from './sql/read-runs.js';
 import { setAsideJournals } from './sql/set-aside-journals.js';
 import { writeUnheldManifest } from './sql/write-unheld-manifest.js';
 
@@ -184,6 +186,13 @@ export class DatabaseStore implements CampaignStore {
       if (make) await makeDlrKey(db, newKeyBytes());
       const { keys, version } = await readDlrKeys(db);
       return { keys: keys.map((key) => createSecretKey(key)), version };
+    });
+  }
+
+  runs(id: string): Promise<RunRecord[]> {
+    return this.using(async (db) => {
+      const rows = await readRuns(db, id);
+      return rows.map(({ key, host, record }) => ({ key, host, data: record }));
     });
   }
 

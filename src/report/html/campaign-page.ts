@@ -17,7 +17,7 @@ import {
 } from './data.js';
 import { followUpsOf } from './follow-ups.js';
 import { renderPage } from './page.js';
-import { readTimeline } from './timeline.js';
+import { timelineOf } from './timeline.js';
 import { UsageError } from '../../shared/errors.js';
 import { isFile } from '../../shared/files.js';
 import { findCampaign } from '../../journal/lookup.js';
@@ -115,9 +115,9 @@ export function pagePricing(request: PageRequest, campaign: Pricing | undefined)
 export async function campaignPage(
   request: PageRequest,
 ): Promise<{ html: string; data: PageData; report: string }> {
-  const { store, cache } = request.state;
+  const { store } = request.state;
   const { report, entry } = await findReport(request.what, store);
-  const timeline = entry ? await readTimeline(cache.files(entry.manifest.id).timeline) : undefined;
+  const timeline = entry ? timelineOf(await store.runs(entry.manifest.id)) : undefined;
   const followUps = entry
     ? await followUpsOf(entry.manifest.id, entry.manifest.target, await store.campaigns())
     : undefined;

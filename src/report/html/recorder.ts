@@ -4,7 +4,6 @@
 import type { Settings } from '../../config/settings.js';
 import type { SendEmitter } from '../../send/events.js';
 import {
-  appendTimelineRun,
   BUCKET_STEPS_MS,
   bucketOf,
   rebucket,
@@ -22,13 +21,11 @@ const MAX_BUCKETS = 2000;
 const MAX_SENT_ENTRIES = 100_000;
 
 export interface TimelineRecorder {
-  /** The run as recorded so far; undefined while nothing was sent. */
-  run(target: string): TimelineRun | undefined;
   /**
-   * Adds the run to the campaign's timeline at `path`, if it sent anything: a run that sent nothing leaves
-   * no state (docs/architecture.md#journal-and-resume). A failure is the caller's to report.
+   * The run as recorded so far, up to now; undefined while nothing was sent: a run that sent
+   * nothing leaves no state (docs/architecture.md#journal-and-resume).
    */
-  finish(path: string, target: string): Promise<void>;
+  run(target: string): TimelineRun | undefined;
 }
 
 /** A run's batches by bucket: by the tenth of a second, merged into longer ones past MAX_BUCKETS. */
@@ -126,11 +123,5 @@ export function recordTimeline(
       sent: [...sent].sort((a, b) => a[0] - b[0]),
     };
   };
-  return {
-    run,
-    async finish(path, target) {
-      const recorded = run(target);
-      if (recorded) await appendTimelineRun(path, recorded);
-    },
-  };
+  return { run };
 }

@@ -181,6 +181,10 @@ function figuresTable(axis: TimeAxis, buckets: readonly BucketTuple[], per: stri
 }
 
 function runsTable(timeline: Timeline, time: (at: number) => Markup): Markup {
+  // A campaign moved between hosts (a fleet sharing its state) names each run's: the page is
+  // the same whichever host draws it.
+  const hosts = new Set(timeline.runs.map((run) => run.host));
+  const byHost = hosts.size > 1;
   const runs = timeline.runs.map((run, i) => {
     const messages = run.buckets.reduce((sum, b) => sum + b[1], 0);
     const batches = run.buckets.reduce((sum, b) => sum + b[2], 0);
@@ -191,6 +195,7 @@ function runsTable(timeline: Timeline, time: (at: number) => Markup): Markup {
     const sendingMs = Math.max(1, run.finishedAt - run.startedAt - Math.max(waited, before));
     return html`<tr>
       <td class="n">${num(i + 1)}</td>
+      ${byHost ? html`<td>${run.host ?? 'not recorded'}</td>` : ''}
       <td>${time(run.startedAt)}</td>
       <td>${duration(sendingMs)}</td>
       <td>${waited > 0 ? duration(waited) : 'none'}</td>
@@ -203,6 +208,7 @@ function runsTable(timeline: Timeline, time: (at: number) => Markup): Markup {
     <thead>
       <tr>
         <th scope="col" class="n">run</th>
+        ${byHost ? html`<th scope="col">host</th>` : ''}
         <th scope="col">started</th>
         <th scope="col">sending</th>
         <th scope="col">window wait</th>

@@ -1,6 +1,6 @@
 // How the sending went over time, kept in the campaign's state folder for the HTML page: the report
 // rows hold outcomes, not times (docs/report.md#the-html-page says what is recorded and why).
-import { readIfExists, replaceFile } from '../../shared/files.js';
+import type { RunRecord } from '../../journal/store.js';
 
 /** What shaped one run's sending, as the page shows it. */
 export interface RunSettings {
@@ -93,6 +93,8 @@ export interface TimelineRun {
   buckets: BucketTuple[];
   pauses: PauseTuple[];
   sent: SentTuple[];
+  /** The host it ran on, as its store kept it. */
+  host?: string;
 }
 
 export interface Timeline {
@@ -100,23 +102,19 @@ export interface Timeline {
   runs: TimelineRun[];
 }
 
-/** The timeline kept at `path`; undefined when none was kept or it cannot be read. */
-export async function readTimeline(path: string): Promise<Timeline | undefined> {
-  const text = await readIfExists(path);
-  if (text === undefined) return undefined;
-  try {
-    const timeline = JSON.parse(text) as Timeline;
-    return timeline.v === 3 && Array.isArray(timeline.runs) ? timeline : undefined;
-  } catch {
-    // A torn file only costs the page its time charts: the report is the record.
-    return undefined;
-  }
+/**
+ * The campaign's timeline from the runs its store kept: each run's record as drawn, named with its
+ * host. A record of another shape (written by another sms-send) is left out: only the page's time
+ * charts depend on it, and the report is the record.
+ */
+export function timelineOf(records: readonly RunRecord[]): Timeline | undefined {
+  const runs = records
+    .filter(({ data }) => isRun(data))
+    .map(({ host, data }) => ({ ...(data as TimelineRun), host }));
+  return runs.length === 0 ? undefined : { v: 3, runs };
 }
 
-/** Adds a run to the timeline at `path`: written aside and renamed, so a crash leaves the old one. */
-export async function appendTimelineRun(path: string, run: TimelineRun): Promise<void> {
-  const timeline = (await readTimeline(path)) ?? { v: 3, runs: [] };
-  timeline.runs.push(run);
-  // Only the page's time charts depend on it: not worth a sync of its own.
-  await replaceFile(path, `${JSON.stringify(timeline)}\n`, { durable: false });
+function isRun(data: object): boolean {
+  const run = data as Partial<TimelineRun>;
+  return typeof run.startedAt === 'number' && Array.isArray(run.buckets);
 }

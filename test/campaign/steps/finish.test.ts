@@ -1,9 +1,11 @@
 // How a run's end is recorded: the manifest's status, reason and counts for each way a run ends, the exit code it answers with, a manifest that cannot be written turning into a stop on the state, and the run's record kept or only warned about.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { finish, keepRunRecord } from '../../../src/campaign/steps/finish.js';
 import { journaledSend } from '../../../src/campaign/steps/journaled-send.js';
+import { RunKeeper } from '../../../src/campaign/steps/run-record.js';
 import { markRunning } from '../../../src/campaign/steps/running.js';
 import type { SendResult } from '../../../src/campaign/types.js';
 import { recordTimeline } from '../../../src/report/html/recorder.js';
@@ -171,9 +173,9 @@ describe('keepRunRecord', () => {
     await finish(run, campaign, hold, sending);
     const warnings: string[] = [];
     run.io.events.on('warning', (w: string) => warnings.push(w));
-    await keepRunRecord(run, campaign, timeline, gateway.sentTo);
+    await keepRunRecord(run, campaign, new RunKeeper(run, hold, timeline, gateway.sentTo));
     expect(warnings).toEqual([]);
-    const kept = await readFile(run.cache.files(campaign.identity.id).timeline, 'utf8');
+    const kept = JSON.stringify(await run.store.runs(campaign.identity.id));
     expect(kept).toContain(fixture.dir.gateway.url);
     expect(await readFile(html, 'utf8')).toContain(campaign.identity.id);
   });
@@ -185,7 +187,7 @@ describe('keepRunRecord', () => {
     await finish(run, campaign, hold, { result: { ...unstopped }, sent: 0 });
     const warnings: string[] = [];
     run.io.events.on('warning', (w: string) => warnings.push(w));
-    await keepRunRecord(run, campaign, timeline, gateway.sentTo);
+    await keepRunRecord(run, campaign, new RunKeeper(run, hold, timeline, gateway.sentTo));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(new RegExp(`^the page ${html} was not written: `));
     expect(existsSync(html)).toBe(false);
@@ -199,13 +201,13 @@ describe('keepRunRecord', () => {
     await finish(run, campaign, hold, sending);
     const warnings: string[] = [];
     run.io.events.on('warning', (w: string) => warnings.push(w));
-    const path = run.cache.files(campaign.identity.id).timeline;
+    const path = join(fixture.dir.stateDir, 'campaigns', campaign.identity.id, 'timeline.json');
     injectDiskFault((_op, at) =>
       at.startsWith(path)
         ? { error: Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }) }
         : undefined,
     );
-    await keepRunRecord(run, campaign, timeline, gateway.sentTo);
+    await keepRunRecord(run, campaign, new RunKeeper(run, hold, timeline, gateway.sentTo));
     injectDiskFault(undefined);
     expect(warnings).toEqual(["the run's timeline was not kept: i/o error (EIO)"]);
   });

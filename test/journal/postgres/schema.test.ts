@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../../src/journal/postgres/sql/migrations.js';
 import { ExitCode, StateStoreError } from '../../../src/shared/errors.js';
 import { startPostgres, type Postgres } from '../../helpers/postgres.js';
 import { databaseStore } from '../../helpers/state.js';
@@ -26,7 +27,7 @@ async function sql(url: string, statement: string): Promise<void> {
 }
 
 describe("sms-send's schema", () => {
-  it('is made once by eight runs that start together, at version 1', async () => {
+  it('is made once by eight runs that start together, at this version', async () => {
     const url = await server.database();
     const stores = Array.from({ length: 8 }, () => store(url));
     expect(await Promise.all(stores.map((s) => s.campaigns()))).toEqual(stores.map(() => []));
@@ -35,7 +36,7 @@ describe("sms-send's schema", () => {
     await client.connect();
     const version = await client.query("SELECT value FROM sms_send.meta WHERE key = 'version'");
     await client.end();
-    expect(version.rows).toEqual([{ value: '1' }]);
+    expect(version.rows).toEqual([{ value: String(SCHEMA_VERSION) }]);
   });
 
   it('of a newer version is refused (exit 2), naming both versions', async () => {
@@ -48,7 +49,7 @@ describe("sms-send's schema", () => {
       .catch((e: unknown) => e as { exitCode: number; message: string });
     expect(error).toMatchObject({ exitCode: ExitCode.usage });
     expect((error as { message: string }).message).toMatch(
-      /schema version 7, and this sms-send knows version 1/,
+      new RegExp(`schema version 7, and this sms-send knows version ${SCHEMA_VERSION}`),
     );
     await newer.close();
   });

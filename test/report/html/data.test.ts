@@ -1,6 +1,6 @@
 // The page's figures: the counts are report --json's own, the rest added up in the same pass;
 // recipients masked, attention rows capped, delivery times from the timeline, texts escaped.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -18,7 +18,7 @@ import {
 } from '../../../src/report/html/delivery-times.js';
 import { maskNumbers, maskRecipient, maskRecipientIn } from '../../../src/report/html/mask.js';
 import { escapeHtml, html } from '../../../src/report/html/escape.js';
-import { readTimeline, type PauseTuple } from '../../../src/report/html/timeline.js';
+import type { PauseTuple } from '../../../src/report/html/timeline.js';
 import { mergePauses } from '../../../src/report/html/sending.js';
 import { SendEmitter } from '../../../src/send/events.js';
 import { writeFixture } from './fixture.js';
@@ -369,7 +369,7 @@ describe('small pieces', () => {
 });
 
 describe('recordTimeline', () => {
-  it('adds up answers and latency per second, pauses and answered rows, and appends the run', async () => {
+  it('adds up answers and latency per second, pauses and answered rows', () => {
     const events = new SendEmitter();
     let now = Date.UTC(2026, 0, 1, 9, 0, 10);
     const recorder = recordTimeline(
@@ -403,12 +403,9 @@ describe('recordTimeline', () => {
     });
     record(5);
     record(4);
-    const stateDir = await mkdtemp(join(dir, 'state-'));
-    await recorder.finish(join(stateDir, 'timeline.json'), 'simulator');
-    await recorder.finish(join(stateDir, 'timeline.json'), 'simulator');
-    const timeline = await readTimeline(join(stateDir, 'timeline.json'));
-    expect(timeline?.runs).toHaveLength(2);
-    const run = timeline!.runs[0]!;
+    const run = recorder.run('simulator')!;
+    expect(run.target).toBe('simulator');
+    expect(run.command).toBe('sms-send c.csv');
     const minute = Date.UTC(2026, 0, 1, 9, 0);
     expect(run.step).toBe(100);
     expect(run.buckets).toEqual([
@@ -422,12 +419,9 @@ describe('recordTimeline', () => {
       [5, 5, minute + 70_000],
     ]);
     expect(run.settings).toEqual({ batchSize: 2, concurrency: 1 });
-    expect(JSON.parse(await readFile(join(stateDir, 'timeline.json'), 'utf8'))).toMatchObject({
-      v: 3,
-    });
   });
 
-  it('a long run keeps few buckets: past 2,000 they merge into longer ones, nothing lost', async () => {
+  it('a long run keeps few buckets: past 2,000 they merge into longer ones, nothing lost', () => {
     const events = new SendEmitter();
     const t0 = Date.UTC(2026, 0, 1, 9, 0, 0);
     let now = t0;
@@ -444,9 +438,7 @@ describe('recordTimeline', () => {
         verdict: 'results',
       });
     }
-    const stateDir = await mkdtemp(join(dir, 'state-'));
-    await recorder.finish(join(stateDir, 'timeline.json'), 'simulator');
-    const run = (await readTimeline(join(stateDir, 'timeline.json')))!.runs[0]!;
+    const run = recorder.run('simulator')!;
     expect(run.step).toBe(15_000);
     expect(run.buckets.length).toBeLessThanOrEqual(2000);
     expect(run.buckets.every(([at]) => at % 15_000 === 0)).toBe(true);
@@ -458,15 +450,13 @@ describe('recordTimeline', () => {
     expect(Math.max(...run.buckets.map((b) => b[4]))).toBe(6);
   });
 
-  it('a run that sent nothing leaves no timeline (and so no state) behind', async () => {
+  it('a run that sent nothing has no record to keep (and so leaves no state)', () => {
     const recorder = recordTimeline(
       new SendEmitter(),
       { batchSize: 2, concurrency: 1 },
       'sms-send c.csv',
     );
-    const stateDir = await mkdtemp(join(dir, 'state-'));
-    await recorder.finish(join(stateDir, 'timeline.json'), 'simulator');
-    expect(await readTimeline(join(stateDir, 'timeline.json'))).toBeUndefined();
+    expect(recorder.run('simulator')).toBeUndefined();
   });
 });
 

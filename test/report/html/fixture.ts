@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { campaignPaths, writeManifest } from '../../../src/journal/folder/campaigns.js';
 import type { Manifest } from '../../../src/journal/manifest.js';
-import { appendTimelineRun } from '../../../src/report/html/timeline.js';
+import { keepRun } from '../../../src/journal/folder/runs.js';
 import { DLR_COLUMNS } from '../../../src/dlr/matching.js';
 import { REPORT_COLUMNS } from '../../../src/report/row.js';
 
@@ -149,7 +149,7 @@ export async function writeFixture(
     },
   };
   await writeManifest(paths.manifest, manifest);
-  await appendTimelineRun(join(paths.dir, 'timeline.json'), {
+  await keepRunOf(join(paths.dir, 'timeline.json'), {
     startedAt: T0,
     sendingFrom: T0,
     finishedAt: T0 + 240_000,
@@ -173,4 +173,9 @@ export async function writeFixture(
     ],
   });
   return { id, report, rows: list.length };
+}
+
+/** Keeps `data` as the campaign's one run, as the store keeps a run's record. */
+function keepRunOf(path: string, data: object): Promise<void> {
+  return keepRun(path, { key: 'run 1', host: 'this host', data });
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignPage } from '../../../src/report/html/campaign-page.js';
 import { DLR_COLUMNS } from '../../../src/dlr/matching.js';
 import { campaignPaths, writeManifest } from '../../../src/journal/folder/campaigns.js';
-import { appendTimelineRun } from '../../../src/report/html/timeline.js';
+import { keepRun } from '../../../src/journal/folder/runs.js';
 import { REPORT_COLUMNS } from '../../../src/report/row.js';
 import { tempDir } from '../../helpers/files.js';
 import { folderState } from '../../helpers/state.js';
@@ -98,7 +98,7 @@ describe('the page masks numbers everywhere', () => {
       followUp: { of: plant('follow-up of'), include: [] },
       pricing: { pricePerSegment: 0.5 },
     });
-    await appendTimelineRun(join(paths.dir, 'timeline.json'), {
+    await keepRunOf(join(paths.dir, 'timeline.json'), {
       startedAt: T0,
       sendingFrom: T0,
       finishedAt: T0 + 9000,
@@ -123,3 +123,8 @@ describe('the page masks numbers everywhere', () => {
     expect(html).toContain('<td>47••••••');
   });
 });
+
+/** Keeps `data` as the campaign's one run, as the store keeps a run's record. */
+function keepRunOf(path: string, data: object): Promise<void> {
+  return keepRun(path, { key: 'run 1', host: 'this host', data });
+}

@@ -3,7 +3,9 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readTimeline } from '../../../src/report/html/timeline.js';
+import { readRuns } from '../../../src/journal/folder/runs.js';
+import { timelineOf } from '../../../src/report/html/timeline.js';
+import { hostname } from 'node:os';
 import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
 import { runInProcess } from '../../helpers/in-process.js';
 import { tempDir, writeCampaignCsv } from '../../helpers/files.js';
@@ -52,8 +54,9 @@ describe('send --html', () => {
     expect(report.byOutcome.rejected).toBeGreaterThan(0);
     const page = await readFile(join(dir.path, 'page.html'), 'utf8');
     expect(pageCounts(page)).toEqual({ ...report.byOutcome, total: report.total });
-    const timeline = await readTimeline(join(dirname(stateJournal()), 'timeline.json'));
+    const timeline = timelineOf(await readRuns(join(dirname(stateJournal()), 'timeline.json')));
     const run = timeline!.runs[0]!;
+    expect(run.host).toBe(hostname());
     expect(run.settings).toMatchObject({ batchSize: 4, concurrency: 4 });
     expect(run.command).toBe(`sms-send ${args.join(' ')}`);
     expect(run.buckets.reduce((sum, b) => sum + b[1], 0)).toBe(30);

@@ -29,6 +29,15 @@ const MIGRATIONS: readonly string[] = [
      retired_at timestamptz
    );
    CREATE UNIQUE INDEX secrets_current ON sms_send.secrets ((true)) WHERE retired_at IS NULL`,
+  // A campaign's runs for its page, each as its run last kept it: told on every host.
+  `CREATE TABLE sms_send.runs (
+     campaign text NOT NULL REFERENCES sms_send.campaigns (id) ON UPDATE CASCADE ON DELETE CASCADE,
+     key text NOT NULL,
+     seq bigserial,
+     host text NOT NULL,
+     record jsonb NOT NULL,
+     PRIMARY KEY (campaign, key)
+   )`,
 ];
 
 /** The schema's version this sms-send reads and writes. */
