@@ -267,7 +267,9 @@ describe('a fleet of hosts sharing one PostgreSQL', () => {
     };
     type Listed = { id: string; status: string; counts: Record<string, number> | null };
     const listed = async (on: string) => ((await look(on)) as { campaigns: Listed[] }).campaigns;
-    const sender = await host('a', stateUrl);
+    // A lease long enough for the two looks on host a after the kill, however loaded the machine:
+    // the last --lease given is the one taken.
+    const sender = await host('a', stateUrl, ['--lease', '8s']);
     await waitFor(atLeast(scale.records / 4), 'a quarter sent');
     const [live] = await listed('c');
     expect(live).toMatchObject({ status: 'running', counts: null });
