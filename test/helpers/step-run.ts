@@ -2,12 +2,15 @@
 // campaignRun), its state in the test's own folder; and earlier campaigns sent in full, whose
 // state the step then reads.
 import { writeFile } from 'node:fs/promises';
+import { afterEach, beforeEach } from 'vitest';
 import { join, resolve } from 'node:path';
 import { campaignRun, inputFiles, type CampaignChoices } from '../../src/campaign/run.js';
 import type { CampaignRun } from '../../src/campaign/run.js';
 import { sendCampaign, type SentCampaign } from '../../src/campaign/steps/index.js';
 import { resolveSettings } from '../../src/config/resolve.js';
-import { mobile } from './files.js';
+import { closeState } from '../../src/journal/open-store.js';
+import { memoryDir, mobile } from './files.js';
+import { startGateway, type TestGateway } from './gateway.js';
 
 export interface StepRunOptions {
   /** Input files, found from the folder: `list.csv` unless given. */
@@ -57,4 +60,28 @@ export async function writeList(
   const lines = ['to,text'];
   for (let row = 1; row <= count; row++) lines.push(`${mobile(row)},${texts[row] ?? `Hi ${row}`}`);
   await writeFile(join(dir, file), `${lines.join('\n')}\n`);
+}
+
+/**
+ * A test file's folder of `records` records and its loopback gateway, made before each test; after
+ * it, the runs the test opened (`open`) are closed, the gateway too, and the folder removed. The
+ * state directory is a real one, in memory: earlier campaigns' syncs would only add waiting.
+ */
+export class StepFolder {
+  dir!: Awaited<ReturnType<typeof memoryDir>>;
+  gateway!: TestGateway;
+  readonly open: CampaignRun[] = [];
+
+  constructor(records: number) {
+    beforeEach(async () => {
+      this.dir = await memoryDir();
+      this.gateway = await startGateway();
+      await writeList(this.dir.path, records);
+    });
+    afterEach(async () => {
+      for (const run of this.open.splice(0)) await closeState(run);
+      await this.gateway.close();
+      await this.dir.remove();
+    });
+  }
 }

@@ -2,8 +2,9 @@
 // does not help: exit 2 before anything is sent) or a database that did not answer for now (exit
 // 6: the same command passes once it answers). Failures of anything else pass as they are.
 import { StateStoreError } from '../../shared/errors.js';
-import { whoAmI } from './sql/who-am-i.js';
 import { DatabaseFailure, type Database } from './connect.js';
+import { createGrants, useGrants } from './sql/grants.js';
+import { whoAmI } from './sql/who-am-i.js';
 
 /** What to do about a database that did not answer. */
 export const DATABASE_DOWN_ADVICE = 'Run it again once the database answers.';
@@ -110,12 +111,9 @@ export async function schemaRefused(
   const to = identifier(user);
   const advice =
     owner === null
-      ? `GRANT CREATE ON DATABASE ${identifier(database)} TO ${to}, or CREATE SCHEMA sms_send ` +
-        `AUTHORIZATION ${to}, run by an administrator.`
+      ? `${createGrants(identifier(database), to)}, run by an administrator.`
       : `The schema sms_send belongs to ${owner}: run every host as ${owner}, or have ${owner} ` +
-        `grant its use: GRANT USAGE ON SCHEMA sms_send TO ${to}; GRANT SELECT, INSERT, UPDATE, ` +
-        `DELETE ON ALL TABLES IN SCHEMA sms_send TO ${to}; GRANT USAGE ON ALL SEQUENCES IN ` +
-        `SCHEMA sms_send TO ${to}.`;
+        `grant its use: ${useGrants(to)}.`;
   const what = owner === null ? "create sms-send's schema" : "use sms-send's schema";
   return new StateStoreError(
     `the campaign state database ${db.where} does not let ${user} ${what} (${error.message})`,

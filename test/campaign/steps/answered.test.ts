@@ -2,7 +2,7 @@
 // its journal or inputs being read (nothing left to send, the same report), and the result it gives.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { answeredResult, answerFinished } from '../../../src/campaign/steps/answered.js';
 import { claim, look } from '../../../src/campaign/steps/claim.js';
 import { identify } from '../../../src/campaign/steps/identify.js';
@@ -11,26 +11,13 @@ import type { CampaignChoices } from '../../../src/campaign/run.js';
 import { closeState } from '../../../src/journal/open-store.js';
 import { ExitCode } from '../../../src/shared/errors.js';
 import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
-import { memoryDir } from '../../helpers/files.js';
-import { startGateway, type TestGateway } from '../../helpers/gateway.js';
-import { sendRun, stepRun, writeList } from '../../helpers/step-run.js';
+import { sendRun, stepRun, StepFolder } from '../../helpers/step-run.js';
 
-let dir: Awaited<ReturnType<typeof memoryDir>>;
-let gateway: TestGateway;
-beforeEach(async () => {
-  // A real state directory, in memory: the earlier campaigns' syncs would only add waiting.
-  dir = await memoryDir();
-  gateway = await startGateway();
-  await writeList(dir.path, 6);
-});
-afterEach(async () => {
-  await gateway.close();
-  await dir.remove();
-});
+const folder = new StepFolder(6);
 
 /** What the manifest answers a real run with `choices`: claimed, answered, released. */
 async function answered(choices: CampaignChoices = {}): Promise<Answered | undefined> {
-  const run = await stepRun(dir.path, gateway.url, { choices });
+  const run = await stepRun(folder.dir.path, folder.gateway.url, { choices });
   try {
     const identified = await identify(run);
     const hold = await claim(run, identified);
@@ -48,14 +35,15 @@ async function answered(choices: CampaignChoices = {}): Promise<Answered | undef
 async function sentUnknown(): Promise<void> {
   const sim: Simulator = await startSimulator({ faults: { errorAfterProcessing: 1 } });
   try {
-    const sent = await sendRun(dir.path, sim.url, { settings: { retries: 0 } });
+    const sent = await sendRun(folder.dir.path, sim.url, { settings: { retries: 0 } });
     expect(sent.result.summary.byOutcome.unknown).toBe(6);
   } finally {
     await sim.stop();
   }
 }
 
-const send = (choices: CampaignChoices = {}) => sendRun(dir.path, gateway.url, { choices });
+const send = (choices: CampaignChoices = {}) =>
+  sendRun(folder.dir.path, folder.gateway.url, { choices });
 
 describe('answerFinished: the manifest answers', () => {
   it('a --resume of a finished campaign, with its counts and as many records, nothing to send', async () => {
@@ -84,7 +72,7 @@ describe('answerFinished: the manifest does not answer, the journal is read', ()
     ['a --resume that writes another report', () => send(), { resume: true, report: 'b.csv' }],
     [
       'a --resume whose report was removed',
-      () => send().then(() => rm(join(dir.path, 'report.csv'))),
+      () => send().then(() => rm(join(folder.dir.path, 'report.csv'))),
       { resume: true },
     ],
     ['a pilot resumed past its --limit', () => send({ limit: 2 }), { resume: true }],
@@ -96,7 +84,9 @@ describe('answerFinished: the manifest does not answer, the journal is read', ()
 
   it('a dry run, which only looks', async () => {
     await send();
-    const run = await stepRun(dir.path, gateway.url, { choices: { resume: true, dryRun: true } });
+    const run = await stepRun(folder.dir.path, folder.gateway.url, {
+      choices: { resume: true, dryRun: true },
+    });
     try {
       const identified = await identify(run);
       expect(await answerFinished(run, identified, await look(run, identified))).toBeUndefined();
@@ -117,7 +107,7 @@ describe('answerFinished: --once of a finished campaign', () => {
   it('names the report the campaign wrote when this run names another', async () => {
     await send();
     const answer = await answered({ once: true, report: 'b.csv' });
-    expect(answer?.answer.elsewhere).toEqual({ report: join(dir.path, 'report.csv') });
+    expect(answer?.answer.elsewhere).toEqual({ report: join(folder.dir.path, 'report.csv') });
   });
 
   it("says this host's file is stale when an earlier run of it wrote there", async () => {
@@ -125,8 +115,8 @@ describe('answerFinished: --once of a finished campaign', () => {
     await send({ force: true, report: 'b.csv' });
     const answer = await answered({ once: true });
     expect(answer?.answer.elsewhere).toEqual({
-      report: join(dir.path, 'b.csv'),
-      staleHere: join(dir.path, 'report.csv'),
+      report: join(folder.dir.path, 'b.csv'),
+      staleHere: join(folder.dir.path, 'report.csv'),
     });
   });
 });
@@ -145,14 +135,18 @@ describe('answeredResult', () => {
   it('counts the exit code and the records the journal settled from the counts', async () => {
     await send();
     const answer = (await answered({ resume: true }))!.answer;
-    const run = await stepRun(dir.path, gateway.url);
+    const run = await stepRun(folder.dir.path, folder.gateway.url);
     try {
       for (const [what, some, done, exitCode, fromJournal] of cases) {
         const counts = { ...zero, ...some };
-        const result = answeredResult(run, { ...answer, counts, done }, join(dir.path, 'r.csv'));
+        const result = answeredResult(
+          run,
+          { ...answer, counts, done },
+          join(folder.dir.path, 'r.csv'),
+        );
         expect(result.exitCode, what).toBe(exitCode);
         expect(result.summary, what).toMatchObject({ total: 6, exitCode, durationMs: 0 });
-        expect(result.summary.reportPath, what).toBe(join(dir.path, 'r.csv'));
+        expect(result.summary.reportPath, what).toBe(join(folder.dir.path, 'r.csv'));
         expect(result.summary.byOutcome, what).toEqual(counts);
         expect(result.send, what).toMatchObject({ interrupted: false, notSent: 0 });
         expect(result.send.resumed, what).toEqual({
@@ -162,8 +156,8 @@ describe('answeredResult', () => {
           unposted: 0,
         });
       }
-      const elsewhere = { report: join(dir.path, 'b.csv') };
-      const result = answeredResult(run, { ...answer, elsewhere }, join(dir.path, 'r.csv'));
+      const elsewhere = { report: join(folder.dir.path, 'b.csv') };
+      const result = answeredResult(run, { ...answer, elsewhere }, join(folder.dir.path, 'r.csv'));
       // The summary names the report the campaign wrote, not the one named here.
       expect(result.summary.reportPath).toBe(elsewhere.report);
       expect(result.reportElsewhere).toEqual(elsewhere);

@@ -2,36 +2,26 @@
 // that says why not), what a real run holds until it closes, and the same decision seen by a dry run.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { claim, look } from '../../../src/campaign/steps/claim.js';
 import type { RunHold } from '../../../src/campaign/steps/hold.js';
 import { identify } from '../../../src/campaign/steps/identify.js';
 import type { CampaignChoices, CampaignRun } from '../../../src/campaign/run.js';
-import { closeState } from '../../../src/journal/open-store.js';
 import { SmsSendError } from '../../../src/shared/errors.js';
-import { memoryDir, mobile } from '../../helpers/files.js';
-import { startGateway, type TestGateway } from '../../helpers/gateway.js';
-import { sendRun, stepRun, writeList, type StepRunOptions } from '../../helpers/step-run.js';
+import { mobile } from '../../helpers/files.js';
+import {
+  sendRun,
+  stepRun,
+  writeList,
+  type StepRunOptions,
+  StepFolder,
+} from '../../helpers/step-run.js';
 
-let dir: Awaited<ReturnType<typeof memoryDir>>;
-let gateway: TestGateway;
-let open: CampaignRun[];
-beforeEach(async () => {
-  // A real state directory, in memory: the earlier campaigns' syncs would only add waiting.
-  dir = await memoryDir();
-  gateway = await startGateway();
-  open = [];
-  await writeList(dir.path, 20);
-});
-afterEach(async () => {
-  for (const run of open) await closeState(run);
-  await gateway.close();
-  await dir.remove();
-});
+const folder = new StepFolder(20);
 
 async function runOf(options: StepRunOptions): Promise<CampaignRun> {
-  const run = await stepRun(dir.path, gateway.url, options);
-  open.push(run);
+  const run = await stepRun(folder.dir.path, folder.gateway.url, options);
+  folder.open.push(run);
   return run;
 }
 
@@ -53,23 +43,26 @@ async function looked(choices: CampaignChoices = {}) {
 /** The states earlier runs leave this content in. */
 const earlier = {
   none: async () => {},
-  sent: async () => void (await sendRun(dir.path, gateway.url)),
+  sent: async () => void (await sendRun(folder.dir.path, folder.gateway.url)),
   'sent with --limit 2': async () =>
-    void (await sendRun(dir.path, gateway.url, { choices: { limit: 2 } })),
-  // Four records accepted, then the gateway stops answering: five requests in a row fail (ten
+    void (await sendRun(folder.dir.path, folder.gateway.url, { choices: { limit: 2 } })),
+  // Four records accepted, then the folder.gateway stops answering: five requests in a row fail (ten
   // records) and the run stops, six records never sent.
   stopped: () => failing(4, 3),
   // Only the last request fails: the run ends, finished, its two records failed.
   'sent, two failed': () => failing(18, 1),
-  'a report of no run': () => writeFile(join(dir.path, 'report.csv'), 'mine,not yours\n1,2\n'),
+  'a report of no run': () =>
+    writeFile(join(folder.dir.path, 'report.csv'), 'mine,not yours\n1,2\n'),
 };
 
-/** The gateway stops answering once `from` records are accepted; the run ends with `exitCode`. */
+/** The folder.gateway stops answering once `from` records are accepted; the run ends with `exitCode`. */
 async function failing(from: number, exitCode: number): Promise<void> {
-  gateway.refuseFrom(from);
+  folder.gateway.refuseFrom(from);
   const settings = { batchSize: 2, retries: 0, outageGrace: 0 };
-  expect((await sendRun(dir.path, gateway.url, { settings })).result.exitCode).toBe(exitCode);
-  gateway.refuseFrom(undefined);
+  expect((await sendRun(folder.dir.path, folder.gateway.url, { settings })).result.exitCode).toBe(
+    exitCode,
+  );
+  folder.gateway.refuseFrom(undefined);
 }
 
 type Expected =
@@ -149,18 +142,18 @@ describe('claim, and look at the same state', () => {
 
   it("holds the report's lock: another content writing the same report is exit 4", async () => {
     const hold = (await claimed()) as RunHold;
-    await writeList(dir.path, 5, {}, 'other.csv');
+    await writeList(folder.dir.path, 5, {}, 'other.csv');
     const run = await runOf({ inputs: ['other.csv'] });
     const other = await claim(run, await identify(run)).catch((e: unknown) => e);
     await hold.close();
     expect(other).toMatchObject({ code: 'locked', exitCode: 4 });
     expect((other as Error).message).toContain(
-      `writing the report ${join(dir.path, 'report.csv')}`,
+      `writing the report ${join(folder.dir.path, 'report.csv')}`,
     );
   });
 
   it('names a finished rehearsal of this content, kept aside once the run starts', async () => {
-    await sendRun(dir.path, gateway.url, { choices: { simulate: true } });
+    await sendRun(folder.dir.path, folder.gateway.url, { choices: { simulate: true } });
     const hold = (await claimed({ simulate: true })) as RunHold;
     try {
       expect(hold.found.rehearsal?.rehearsal).toBe(true);
@@ -174,7 +167,7 @@ describe('claim, and look at the same state', () => {
   });
 
   it('counts whom a campaign --skip-sent-by names sent to, and holds it', async () => {
-    await sendRun(dir.path, gateway.url, { choices: { limit: 2 } });
+    await sendRun(folder.dir.path, folder.gateway.url, { choices: { limit: 2 } });
     const pilot = (await identify(await runOf({}))).identity.id;
     const rest = { skipSentBy: [pilot], report: 'rest.csv' };
     const hold = (await claimed(rest)) as RunHold;
@@ -203,8 +196,8 @@ describe('look: what a dry run sees, taking nothing', () => {
   });
 
   it('a --resume of new content whose relative is recorded: its relatives say what it would repeat', async () => {
-    await sendRun(dir.path, gateway.url);
-    await writeList(dir.path, 20, { 4: 'Fixed' });
+    await sendRun(folder.dir.path, folder.gateway.url);
+    await writeList(folder.dir.path, 20, { 4: 'Fixed' });
     const seen = await looked({ resume: true });
     expect(seen.refusal).toBeUndefined();
     expect(seen.resumedNothing).toBe(true);

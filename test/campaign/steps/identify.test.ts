@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   expandReportPath,
   identify,
@@ -11,25 +11,18 @@ import {
 } from '../../../src/campaign/steps/identify.js';
 import { closeState } from '../../../src/journal/open-store.js';
 import { UsageError } from '../../../src/shared/errors.js';
-import { memoryDir } from '../../helpers/files.js';
-import { startGateway, type TestGateway } from '../../helpers/gateway.js';
-import { sendRun, stepRun, writeList, type StepRunOptions } from '../../helpers/step-run.js';
+import {
+  sendRun,
+  stepRun,
+  writeList,
+  type StepRunOptions,
+  StepFolder,
+} from '../../helpers/step-run.js';
 
-let dir: Awaited<ReturnType<typeof memoryDir>>;
-let gateway: TestGateway;
-beforeEach(async () => {
-  // A real state directory, in memory: the earlier campaigns' syncs would only add waiting.
-  dir = await memoryDir();
-  gateway = await startGateway();
-  await writeList(dir.path, 6);
-});
-afterEach(async () => {
-  await gateway.close();
-  await dir.remove();
-});
+const folder = new StepFolder(6);
 
 async function identified(options: StepRunOptions = {}): Promise<Identified> {
-  const run = await stepRun(dir.path, gateway.url, options);
+  const run = await stepRun(folder.dir.path, folder.gateway.url, options);
   try {
     return await identify(run);
   } finally {
@@ -49,7 +42,7 @@ async function refused(options: StepRunOptions): Promise<UsageError> {
 describe('identify: what makes a campaign another one', () => {
   // A function changes the files instead of the run's options.
   it.each<[string, boolean, StepRunOptions | (() => Promise<void>)]>([
-    ['a row of the list changed', false, () => writeList(dir.path, 6, { 3: 'Hi again' })],
+    ['a row of the list changed', false, () => writeList(folder.dir.path, 6, { 3: 'Hi again' })],
     ['a template', false, { template: 'Hello {{to}}' }],
     ['another country', false, { settings: { country: 'SE' } }],
     ['another sender', false, { settings: { originatorAddress: 'Shop' } }],
@@ -67,11 +60,11 @@ describe('identify: what makes a campaign another one', () => {
   });
 
   it('hashes each input in order: its SHA-256 and its size', async () => {
-    await writeList(dir.path, 2, {}, 'second.csv');
+    await writeList(folder.dir.path, 2, {}, 'second.csv');
     const { hashes } = await identified({ inputs: ['list.csv', 'second.csv'] });
     const expected = await Promise.all(
       ['list.csv', 'second.csv'].map(async (name) => {
-        const bytes = await readFile(join(dir.path, name));
+        const bytes = await readFile(join(folder.dir.path, name));
         return { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length };
       }),
     );
@@ -97,7 +90,7 @@ describe('identify: refused (exit 2) before the state is looked at', () => {
     ['an input that does not exist', 'missing.csv', 'missing.csv: the input file does not exist'],
     ['an input that is a folder', 'folder', 'folder: is a directory, not a file'],
   ])('%s', async (_what, input, message) => {
-    await mkdir(join(dir.path, 'folder'));
+    await mkdir(join(folder.dir.path, 'folder'));
     const error = await refused({ inputs: ['list.csv', input] });
     expect(error).toMatchObject({ code: 'input', exitCode: 2, message });
   });
@@ -108,7 +101,7 @@ describe('identify: refused (exit 2) before the state is looked at', () => {
     ['that is the input itself', 'list.csv', 'is the input list.csv (the same file)'],
     ['that is a link to the input', 'link.csv', 'is the input list.csv (the same file)'],
   ])('a report %s', async (_what, report, words) => {
-    await symlink(join(dir.path, 'list.csv'), join(dir.path, 'link.csv'));
+    await symlink(join(folder.dir.path, 'list.csv'), join(folder.dir.path, 'link.csv'));
     const error = await refused({ choices: { report } });
     expect(error.exitCode).toBe(2);
     expect(error.message).toContain(words);
@@ -117,7 +110,7 @@ describe('identify: refused (exit 2) before the state is looked at', () => {
 
 describe('identify: --skip-sent-by', () => {
   it('finds the campaign by the start of its ID, and makes this content a campaign of its own', async () => {
-    await sendRun(dir.path, gateway.url, { choices: { limit: 2 } });
+    await sendRun(folder.dir.path, folder.gateway.url, { choices: { limit: 2 } });
     const plain = await identified();
     const skipping = await identified({
       choices: { skipSentBy: [plain.identity.id.slice(0, 6)], report: 'rest.csv' },
@@ -137,7 +130,7 @@ describe('identify: --skip-sent-by', () => {
 
   it('refuses the very campaign it is', async () => {
     const settings = { campaign: 'nightly' };
-    await sendRun(dir.path, gateway.url, { settings, choices: { limit: 2 } });
+    await sendRun(folder.dir.path, folder.gateway.url, { settings, choices: { limit: 2 } });
     const error = await refused({ settings, choices: { skipSentBy: ['nightly'] } });
     expect(error.code).toBe('usage');
     expect(error.message).toContain('--skip-sent-by nightly names this very campaign');
@@ -146,15 +139,15 @@ describe('identify: --skip-sent-by', () => {
 
 describe('identify: relatives', () => {
   it('names a campaign of other content that read the same input and wrote the report', async () => {
-    await sendRun(dir.path, gateway.url);
+    await sendRun(folder.dir.path, folder.gateway.url);
     const first = (await identified()).identity.id;
-    await writeList(dir.path, 6, { 2: 'Fixed' });
+    await writeList(folder.dir.path, 6, { 2: 'Fixed' });
     const { identity, relatives } = await identified();
     expect(identity.id).not.toBe(first);
     expect(relatives).toHaveLength(1);
     expect(relatives[0]).toMatchObject({
       entry: { manifest: { id: first } },
-      inputs: [join(dir.path, 'list.csv')],
+      inputs: [join(folder.dir.path, 'list.csv')],
       report: true,
       sameContent: false,
     });

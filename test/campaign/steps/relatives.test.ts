@@ -3,7 +3,7 @@
 // that says how many recipients may get the message twice.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { identify, type Identified } from '../../../src/campaign/steps/identify.js';
 import {
   findRelatives,
@@ -15,36 +15,27 @@ import {
 } from '../../../src/campaign/steps/relatives.js';
 import { Recorded } from '../../../src/campaign/steps/skip-sent.js';
 import type { CampaignChoices, CampaignRun } from '../../../src/campaign/run.js';
-import { closeState } from '../../../src/journal/open-store.js';
-import { memoryDir, mobile } from '../../helpers/files.js';
-import { startGateway, type TestGateway } from '../../helpers/gateway.js';
-import { sendRun, stepRun, writeList, type StepRunOptions } from '../../helpers/step-run.js';
+import { mobile } from '../../helpers/files.js';
+import {
+  sendRun,
+  stepRun,
+  writeList,
+  type StepRunOptions,
+  StepFolder,
+} from '../../helpers/step-run.js';
 
-let dir: Awaited<ReturnType<typeof memoryDir>>;
-let gateway: TestGateway;
-let open: CampaignRun[];
-beforeEach(async () => {
-  // A real state directory, in memory: the earlier campaigns' syncs would only add waiting.
-  dir = await memoryDir();
-  gateway = await startGateway();
-  open = [];
-  await writeList(dir.path, 6);
-});
-afterEach(async () => {
-  for (const run of open) await closeState(run);
-  await gateway.close();
-  await dir.remove();
-});
+const folder = new StepFolder(6);
 
-const send = (options: StepRunOptions = {}) => sendRun(dir.path, gateway.url, options);
-const path = (name: string) => join(dir.path, name);
+const send = (options: StepRunOptions = {}) =>
+  sendRun(folder.dir.path, folder.gateway.url, options);
+const path = (name: string) => join(folder.dir.path, name);
 
 /** The run of this content, identified. */
 async function identified(
   options: StepRunOptions = {},
 ): Promise<{ run: CampaignRun; identified: Identified }> {
-  const run = await stepRun(dir.path, gateway.url, options);
-  open.push(run);
+  const run = await stepRun(folder.dir.path, folder.gateway.url, options);
+  folder.open.push(run);
   return { run, identified: await identify(run) };
 }
 
@@ -61,7 +52,7 @@ async function newest(): Promise<string> {
 }
 
 /** Row 2 fixed: the same list at the same path is other content now. */
-const fixRow = () => writeList(dir.path, 6, { 2: 'Fixed' });
+const fixRow = () => writeList(folder.dir.path, 6, { 2: 'Fixed' });
 
 describe('findRelatives', () => {
   type Found = { inputs: string[]; report: boolean; sameContent: boolean }[];
@@ -83,13 +74,13 @@ describe('findRelatives', () => {
     ],
     [
       'read another input and wrote this report',
-      () => writeList(dir.path, 3, {}, 'b.csv').then(() => send({ inputs: ['b.csv'] })),
+      () => writeList(folder.dir.path, 3, {}, 'b.csv').then(() => send({ inputs: ['b.csv'] })),
       {},
       () => [{ inputs: [], report: true, sameContent: false }],
     ],
     [
       'read another input and wrote another report',
-      () => writeList(dir.path, 3, {}, 'b.csv').then(() => send({ inputs: ['b.csv'] })),
+      () => writeList(folder.dir.path, 3, {}, 'b.csv').then(() => send({ inputs: ['b.csv'] })),
       { choices: { report: 'mine.csv' } },
       () => [],
     ],

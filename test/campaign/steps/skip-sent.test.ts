@@ -3,7 +3,7 @@
 // rest another one sent is kept from being continued.
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   markSuperseded,
   readSkipped,
@@ -14,38 +14,22 @@ import {
 } from '../../../src/campaign/steps/skip-sent.js';
 import type { CampaignChoices, CampaignRun } from '../../../src/campaign/run.js';
 import type { Held } from '../../../src/journal/store.js';
-import { closeState } from '../../../src/journal/open-store.js';
 import { SmsSendError } from '../../../src/shared/errors.js';
-import { memoryDir, mobile } from '../../helpers/files.js';
-import { startGateway, type TestGateway } from '../../helpers/gateway.js';
-import { sendRun, stepRun, writeList, type StepRunOptions } from '../../helpers/step-run.js';
+import { mobile } from '../../helpers/files.js';
+import { sendRun, stepRun, type StepRunOptions, StepFolder } from '../../helpers/step-run.js';
 
-let dir: Awaited<ReturnType<typeof memoryDir>>;
-let gateway: TestGateway;
-let open: CampaignRun[];
-beforeEach(async () => {
-  // A real state directory, in memory: the earlier campaigns' syncs would only add waiting.
-  dir = await memoryDir();
-  gateway = await startGateway();
-  open = [];
-  await writeList(dir.path, 6);
-});
-afterEach(async () => {
-  for (const run of open) await closeState(run);
-  await gateway.close();
-  await dir.remove();
-});
+const folder = new StepFolder(6);
 
 async function runOf(options: StepRunOptions = {}): Promise<CampaignRun> {
-  const run = await stepRun(dir.path, gateway.url, options);
-  open.push(run);
+  const run = await stepRun(folder.dir.path, folder.gateway.url, options);
+  folder.open.push(run);
   return run;
 }
 
 /** Sends this list as campaign `name` (its ID), with `choices`; each writes a report of its own. */
 async function sent(name: string, choices: CampaignChoices = {}): Promise<string> {
   const options = { settings: { campaign: name }, choices: { report: `${name}.csv`, ...choices } };
-  await sendRun(dir.path, gateway.url, options);
+  await sendRun(folder.dir.path, folder.gateway.url, options);
   return name;
 }
 
@@ -228,7 +212,8 @@ describe('readSkipped', () => {
     await sent('pilot', { limit: 2 });
     await sent('rest', { skipSentBy: ['pilot'] });
     await sent('last', { skipSentBy: ['pilot', 'rest'] });
-    for (const id of gone) await rm(join(dir.path, 'state', 'campaigns', id), { recursive: true });
+    for (const id of gone)
+      await rm(join(folder.dir.path, 'state', 'campaigns', id), { recursive: true });
     const run = await runOf();
     const recorded = new Recorded(run);
     const skipped = [await recorded.find('last')];
@@ -257,7 +242,7 @@ describe('refuseSuperseded and markSuperseded', () => {
     await sent('pilot', { limit: 2 });
     await sent('rest', { skipSentBy: ['pilot'] });
     // As a manifest written before supersededBy was recorded.
-    const file = join(dir.path, 'state', 'campaigns', 'pilot', 'manifest.json');
+    const file = join(folder.dir.path, 'state', 'campaigns', 'pilot', 'manifest.json');
     const { supersededBy, ...manifest } = JSON.parse(await readFile(file, 'utf8')) as {
       supersededBy?: string[];
     };
