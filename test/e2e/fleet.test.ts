@@ -147,6 +147,22 @@ async function checkFinished(finisher: string, finished: CliResult): Promise<voi
 
 const atLeast = (n: number) => () => (sim.ledger.length >= n ? true : undefined);
 
+/**
+ * 300 records sent from host a, killed a third of the way; host b finishes them with --once (no
+ * record twice, checked against the ledger). The state URL they share.
+ */
+async function killedOnAFinishedOnB(): Promise<string> {
+  await useScale({ records: 300, batch: 10 });
+  await freshSimulator(40);
+  const stateUrl = await server.database();
+  const sender = await host('a', stateUrl);
+  await waitFor(atLeast(scale.records / 3), 'a third sent');
+  sender.kill('SIGKILL');
+  await collect(sender);
+  await checkFinished('b', await finishOn('b', stateUrl));
+  return stateUrl;
+}
+
 describe('a fleet of hosts sharing one PostgreSQL', () => {
   it(`two hosts start the same campaign at the same instant: one sends (${TRIALS} trials)`, async () => {
     for (let trial = 0; trial < TRIALS; trial++) {
@@ -187,32 +203,21 @@ describe('a fleet of hosts sharing one PostgreSQL', () => {
   );
 
   it('a campaign killed on host a and finished on host b: its page on host c tells both runs, each with its host', async () => {
-    await useScale({ records: 300, batch: 10 });
-    await freshSimulator(40);
-    const stateUrl = await server.database();
-    const sender = await host('a', stateUrl);
-    await waitFor(atLeast(scale.records / 3), 'a third sent');
-    sender.kill('SIGKILL');
-    await collect(sender);
-    await checkFinished('b', await finishOn('b', stateUrl));
+    const stateUrl = await killedOnAFinishedOnB();
     const home = join(dir.path, 'c');
     await mkdir(home, { recursive: true });
     const page = join(home, 'page.html');
-    const listed = await collect(
-      startCli(['campaigns', '--json'], {
-        cwd: home,
-        host: 'c',
-        env: { SMS_SEND_STATE_URL: stateUrl, SMS_SEND_STATE_DIR: join(home, 'state') },
-      }),
-    );
+    const onC = (args: string[]) =>
+      collect(
+        startCli(args, {
+          cwd: home,
+          host: 'c',
+          env: { SMS_SEND_STATE_URL: stateUrl, SMS_SEND_STATE_DIR: join(home, 'state') },
+        }),
+      );
+    const listed = await onC(['campaigns', '--json']);
     const [campaign] = (JSON.parse(listed.stdout) as { campaigns: { id: string }[] }).campaigns;
-    const drawn = await collect(
-      startCli(['report', campaign!.id, '--html', page], {
-        cwd: home,
-        host: 'c',
-        env: { SMS_SEND_STATE_URL: stateUrl, SMS_SEND_STATE_DIR: join(home, 'state') },
-      }),
-    );
+    const drawn = await onC(['report', campaign!.id, '--html', page]);
     expect(drawn.code, drawn.stderr).toBe(0);
     const html = await readFile(page, 'utf8');
     const table = /<th scope="col">host<\/th>[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
@@ -223,14 +228,7 @@ describe('a fleet of hosts sharing one PostgreSQL', () => {
   });
 
   it('the killed host, run again with --once after another host finished: names the report that exists, its own partial', async () => {
-    await useScale({ records: 300, batch: 10 });
-    await freshSimulator(40);
-    const stateUrl = await server.database();
-    const sender = await host('a', stateUrl);
-    await waitFor(atLeast(scale.records / 3), 'a third sent');
-    sender.kill('SIGKILL');
-    await collect(sender);
-    await checkFinished('b', await finishOn('b', stateUrl));
+    const stateUrl = await killedOnAFinishedOnB();
     const again = await collect(await host('a', stateUrl, ['--once']));
     expect(again.code, again.stderr).toBe(0);
     const finished = join(dir.path, 'b', 'report.csv');
