@@ -55,7 +55,8 @@ async function inProcess(args: string[], options: CliOptions): Promise<CliResult
     process.stdout.write = writes.stdout;
     process.stderr.write = writes.stderr;
     replaceEnv(saved.env);
-    process.chdir(saved.cwd);
+    // Only where it was changed: a worker thread (a mutation run's) may not change it at all.
+    if (options.cwd) process.chdir(saved.cwd);
     process.argv = argv;
     process.exitCode = saved.exitCode;
   }

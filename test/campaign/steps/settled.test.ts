@@ -121,7 +121,6 @@ describe('readSettled', () => {
       SMS_SEND_PASSWORD: 'p',
     };
     const retried = await runInProcess(['retry', id, '--endpoint', gateway.url, '--yes'], {
-      cwd: dir.path,
       env,
     });
     expect(retried.code, retried.stderr).toBe(0);
