@@ -1,5 +1,6 @@
 // The campaigns of a store, without a terminal: listed, one shown in full, the finished ones past
 // an age pruned (their reports are kept).
+import { keptBook, statusCounts } from '../dlr/overlay.js';
 import { findCampaign } from '../journal/lookup.js';
 import type { CampaignState } from '../journal/open-store.js';
 import { outcomeCounts } from '../journal/reading.js';
@@ -50,7 +51,12 @@ export async function campaignShown(state: CampaignState, id: string): Promise<S
       include: e.manifest.followUp?.include ?? [],
       counts: e.counts,
     }));
-  return { ...(await standing(state, entry)), followUps };
+  const book = await keptBook(store, entry.manifest.id);
+  return {
+    ...(await standing(state, entry)),
+    followUps,
+    ...(book === undefined ? {} : { deliveries: statusCounts(book) }),
+  };
 }
 
 /** `--older-than` as milliseconds, refused (exit 2) when missing or not a duration. */

@@ -6,10 +6,10 @@ import { dirname, resolve } from 'node:path';
 import { resolveSettings } from '../config/resolve.js';
 import type { FoldDone, FoldResult, LogCounts } from '../dlr/apply.js';
 import type { DlrVerifier } from '../dlr/proof.js';
-import type { DlrReceiver, ReceiverCounts } from '../dlr/receiver.js';
+import type { DlrReceiver, ReceiverCounts, ReceiverOptions } from '../dlr/receiver.js';
 import { closeState, openState, withState, type CampaignState } from '../journal/open-store.js';
 import type { Settings } from '../config/settings.js';
-import type { CampaignStore } from '../journal/store.js';
+import type { CampaignStore, DeliveryShelf } from '../journal/store.js';
 import { systemClock } from '../shared/clock.js';
 import { readableFormat } from '../report/format.js';
 import { LockedError, UsageError } from '../shared/errors.js';
@@ -36,7 +36,10 @@ export interface ReceiverRequest extends DeliveriesRequest {
 export interface StartedReceiver {
   receiver: DlrReceiver;
   verifier: DlrVerifier;
-  reportPath: string;
+  /** The report folded into; none for a receiver that keeps reports in the store alone. */
+  reportPath: string | undefined;
+  /** Where the reports are kept for every host (a database's place), when the store keeps them. */
+  keptIn: string | undefined;
   logPath: string;
   host: string;
   port: number;
@@ -46,56 +49,72 @@ export interface StartedReceiver {
   close: () => Promise<void>;
 }
 
-/** Starts the receiver for a report; each fold it makes is recorded in the campaign's state. */
+/**
+ * Starts the receiver: for a report, each fold it makes recorded in the campaign's state; with a
+ * store that keeps delivery reports, each report kept there before it is acknowledged.
+ */
 export async function startReceiver(request: ReceiverRequest): Promise<StartedReceiver> {
   const { reportPath, logPath, host, port } = await receiverPlace(request);
   const state = await findState(request);
   const { store } = state;
-  const verifier = await openVerifier(reportPath, store).catch(async (error: unknown) => {
+  const shelf = store.deliveries;
+  const opened = async () => {
+    if (reportPath === undefined && shelf === undefined) throw reportRequired();
+    const verifier = await openVerifier(reportPath, store);
+    const keep = shelf && keepIn(shelf);
+    const receiver = await listen(verifier, { reportPath, logPath, host, port, keep });
+    return { verifier, receiver };
+  };
+  const { verifier, receiver } = await opened().catch(async (error: unknown) => {
     await closeState(state);
     throw error;
   });
-  const receiver = await listen(verifier, { reportPath, logPath, host, port }).catch(
-    async (error: unknown) => {
-      await closeState(state);
-      throw error;
-    },
-  );
   // Folds are serialised by the receiver; their state updates are too.
   let recording = Promise.resolve();
   receiver.on('fold', (fold) => {
+    if (reportPath === undefined) return;
     recording = recording.then(() => recordInState(store, reportPath, fold));
   });
   const recorded = () => recording;
   const close = () => closeState(state);
-  return { receiver, verifier, reportPath, logPath, host, port, recorded, close };
+  const keptIn = shelf === undefined ? undefined : store.where;
+  return { receiver, verifier, reportPath, keptIn, logPath, host, port, recorded, close };
+}
+
+/** Keeps a believed report under its proof's campaign; one that names none is not kept. */
+function keepIn(shelf: DeliveryShelf): ReceiverOptions['keep'] {
+  return async (report, campaign) => {
+    if (campaign === undefined || report.status === undefined) return;
+    const { messageId, status, timestamp, transactionId, receivedAt } = report;
+    await shelf.add(campaign, { messageId, status, timestamp, transactionId, receivedAt });
+  };
+}
+
+function reportRequired(): UsageError {
+  return new UsageError(
+    '--report is required: the state directory keeps no delivery reports, so the receiver ' +
+      'records them in the report (with a state URL, reports are kept in the database and ' +
+      '--report is optional)',
+  );
 }
 
 async function listen(
   verifier: DlrVerifier,
-  {
-    reportPath,
-    logPath,
-    host,
-    port,
-  }: { reportPath: string; logPath: string; host: string; port: number },
+  place: Omit<ReceiverOptions, 'verify'> & { host: string; port: number },
 ): Promise<DlrReceiver> {
   const { DlrReceiver } = await import('../dlr/receiver.js');
-  return DlrReceiver.start({
-    reportPath,
-    logPath,
-    host,
-    port,
-    verify: verifier.verify,
-  }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'EADDRINUSE') {
-      throw new UsageError(`port ${port} is in use; pick another with --port`);
-    }
-    if (error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
-      throw new UsageError(`cannot listen on ${host}:${port}: ${error.message}`);
-    }
-    throw error;
-  });
+  const { host, port } = place;
+  return DlrReceiver.start({ ...place, verify: verifier.verify }).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        throw new UsageError(`port ${port} is in use; pick another with --port`);
+      }
+      if (error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
+        throw new UsageError(`cannot listen on ${host}:${port}: ${error.message}`);
+      }
+      throw error;
+    },
+  );
 }
 
 export interface AppliedLog {
@@ -179,10 +198,17 @@ async function findState(request: DeliveriesRequest): Promise<CampaignState> {
   return openState(await storeSettings(request));
 }
 
-/** Believes only reports with a valid proof for the report's campaign. */
-async function openVerifier(reportPath: string, store: CampaignStore): Promise<DlrVerifier> {
+/** Believes only reports with a valid proof for the report's campaign (any of the store's without one). */
+async function openVerifier(
+  reportPath: string | undefined,
+  store: CampaignStore,
+): Promise<DlrVerifier> {
   const { DlrVerifier } = await import('../dlr/proof.js');
-  return DlrVerifier.open({ store, reportPath, clock: systemClock });
+  return DlrVerifier.open({
+    store,
+    ...(reportPath === undefined ? {} : { reportPath }),
+    clock: systemClock,
+  });
 }
 
 function requireReport(request: DeliveriesRequest): string {
@@ -191,12 +217,19 @@ function requireReport(request: DeliveriesRequest): string {
   return request.report;
 }
 
+/** The receiver's log when there is no report to put it beside: in the current folder. */
+export const STORE_RECEIVER_LOG = 'sms-send-dlr.ndjson';
+
 /** Where the receiver listens and writes, checked before anything is opened. */
 async function receiverPlace(
   request: ReceiverRequest,
-): Promise<{ reportPath: string; logPath: string; host: string; port: number }> {
-  const reportPath = requireReport(request);
+): Promise<{ reportPath?: string; logPath: string; host: string; port: number }> {
   const port = request.port ?? DEFAULT_PORT;
+  const host = request.host ?? '127.0.0.1';
+  if (request.report === undefined) {
+    return { logPath: request.out ?? STORE_RECEIVER_LOG, host, port };
+  }
+  const reportPath = requireReport(request);
   const folder = dirname(resolve(reportPath));
   if (
     !(await stat(folder).then(
@@ -211,7 +244,7 @@ async function receiverPlace(
   if (resolve(logPath) === resolve(reportPath)) {
     throw new UsageError('--out must not be the report itself');
   }
-  return { reportPath, logPath, host: request.host ?? '127.0.0.1', port };
+  return { reportPath, logPath, host, port };
 }
 
 /** What a receiver's session came to, for its summary (printed, or `dlr --json`). */
@@ -220,7 +253,9 @@ export interface ReceiverSummary {
   fold: FoldResult | undefined;
   /** Rows the session's folds turned from unknown into accepted. */
   confirmed?: number;
-  reportPath: string;
+  reportPath: string | undefined;
+  /** Where the reports were kept for every host, when the store keeps them. */
+  keptIn?: string;
   logPath: string;
   /** How the user runs sms-send, for the command that folds the log in later. */
   program: Program;

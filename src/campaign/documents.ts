@@ -323,7 +323,8 @@ export function receiverDocument(summary: ReceiverSummary): Record<string, unkno
   const { counts, fold } = summary;
   return {
     dlr: {
-      report: summary.reportPath,
+      report: summary.reportPath ?? null,
+      keptIn: summary.keptIn ?? null,
       log: summary.logPath,
       received: counts.received,
       byStatus: counts.byStatus,
@@ -418,5 +419,6 @@ export function campaignShowDocument(entry: ShownCampaign) {
     inFlight: entry.inFlight,
     setAside: entry.setAside,
     followUps: entry.followUps,
+    deliveries: entry.deliveries ?? null,
   };
 }

@@ -7,6 +7,8 @@ import { summarizeReport, type ReportCounts } from '../report/read.js';
 import type { PricePerSegment } from '../message/cost.js';
 import { isFile } from '../shared/files.js';
 import { withState, type StoreSettings } from '../journal/open-store.js';
+import type { CampaignEntry } from '../journal/store.js';
+import { keptDeliveries } from '../dlr/overlay.js';
 
 export interface ReportRequest {
   /** A report's path, or a campaign's ID (prefix) in the state directory. */
@@ -49,10 +51,18 @@ async function countsFor(request: ReportRequest): Promise<{ counts: ReportCounts
   }
   const settings = await request.settings();
   return withState(settings, async (state) => {
+    const overlay = (entry: CampaignEntry) => keptDeliveries(state.store, entry.manifest.id);
     if (!request.page) {
-      return { counts: await summarizeReport((await findReport(what, state.store)).report) };
+      const { report, entry } = await findReport(what, state.store);
+      return { counts: await summarizeReport(report, undefined, entry && (await overlay(entry))) };
     }
-    const page = await campaignPage({ what, state, program: request.program, ...settings });
+    const page = await campaignPage({
+      what,
+      state,
+      overlay,
+      program: request.program,
+      ...settings,
+    });
     return { counts: page.data.counts, html: page.html };
   });
 }

@@ -145,4 +145,9 @@ export interface Standing extends CampaignDetail {
 /** A campaign shown in full: what it set aside, and the follow-ups that re-sent its records. */
 export interface ShownCampaign extends Standing {
   followUps: FollowUpListed[];
+  /**
+   * Messages by delivery status, from the reports the store keeps (a database: every receiver's);
+   * absent where the store keeps none (the state directory: they are in the report).
+   */
+  deliveries?: Record<string, number>;
 }

@@ -13,6 +13,7 @@ import {
   deliveryOfRow,
   messageIdOfRow,
   supersedes,
+  type Delivery,
   type DeliveryReport,
 } from './matching.js';
 
@@ -97,20 +98,14 @@ export async function foldIntoReport(reportPath: string, book: DeliveryBook): Pr
       const delivery = id === undefined ? undefined : book.get(id);
       if (id === undefined || !delivery) return undefined;
       matched.add(id);
-      const confirm =
-        row['outcome'] === 'unknown'
-          ? { outcome: 'accepted', statusDescription: CONFIRMED_BY_DLR }
-          : undefined;
-      if (confirm) confirmed++;
+      if (row['outcome'] === 'unknown') confirmed++;
       // A row an earlier fold confirmed goes to the campaign's state again: that fold may have
       // updated the report and then failed before it could record it there (recordConfirmed
       // settles only what the journal still leaves open).
-      if (confirm || row['statusDescription'] === CONFIRMED_BY_DLR) {
+      if (row['outcome'] === 'unknown' || row['statusDescription'] === CONFIRMED_BY_DLR) {
         confirmedRows.push(confirmedRow(row, id));
       }
-      const recorded = deliveryOfRow(row);
-      if (recorded && !supersedes(delivery, recorded)) return confirm;
-      return { deliveryStatus: delivery.status, deliveredAt: delivery.at, ...confirm };
+      return foldedCells(row, delivery);
     });
     const sample: string[] = [];
     let unmatched = 0;
@@ -136,6 +131,23 @@ export async function foldIntoReport(reportPath: string, book: DeliveryBook): Pr
   } finally {
     await lock.release();
   }
+}
+
+/**
+ * The cells a row's delivery changes: its status and time, unless the row records a later one;
+ * and an `unknown` row's outcome, since a delivery report proves the gateway took it.
+ */
+export function foldedCells(
+  row: Readonly<Record<string, unknown>>,
+  delivery: Delivery,
+): Record<string, string> | undefined {
+  const confirm =
+    row['outcome'] === 'unknown'
+      ? { outcome: 'accepted', statusDescription: CONFIRMED_BY_DLR }
+      : undefined;
+  const recorded = deliveryOfRow(row);
+  if (recorded && !supersedes(delivery, recorded)) return confirm;
+  return { deliveryStatus: delivery.status, deliveredAt: delivery.at, ...confirm };
 }
 
 /** A row a delivery report confirmed, as the report now records it (extraInfo aside). */

@@ -11,7 +11,8 @@ import { campaignById } from '../journal/lookup.js';
 export const REFUSALS = ['unsigned', 'bad signature', 'unknown id', 'bad status'] as const;
 export type ProofRefusal = (typeof REFUSALS)[number];
 
-export type ProofVerdict = { ok: true } | { ok: false; reason: ProofRefusal };
+/** A report believed names the campaign its proof was made for, when it carried one. */
+export type ProofVerdict = { ok: true; campaign?: string } | { ok: false; reason: ProofRefusal };
 
 /** Decides whether a report may change the report; may read the campaign store. */
 export type Verify = (report: DeliveryReport) => ProofVerdict | Promise<ProofVerdict>;
@@ -28,7 +29,8 @@ export function noRefusals(): Record<ProofRefusal, number> {
 
 export interface VerifierOptions {
   store: CampaignStore;
-  reportPath: string;
+  /** The report whose campaigns' reports are believed; without one, any campaign of the store's. */
+  reportPath?: string;
   clock: Clock;
 }
 
@@ -90,18 +92,19 @@ export class DlrVerifier {
       if (!CAMPAIGN_ID.test(campaign)) return refuse('unknown id');
       const entry = await campaignById(this.options.store, campaign).catch(() => undefined);
       if (!entry) return refuse('unknown id');
-      if (entry.manifest.reports.includes(resolve(this.options.reportPath))) {
+      const { reportPath } = this.options;
+      if (reportPath === undefined || entry.manifest.reports.includes(resolve(reportPath))) {
         this.owners.add(campaign);
-      } else if ((await this.writers()).size > 0) return refuse('unknown id');
+      } else if ((await this.writers(reportPath)).size > 0) return refuse('unknown id');
     }
-    return statusVerdict(report);
+    return statusVerdict(report, campaign);
   }
 
   /** The campaigns that wrote this report; read again at most every WRITERS_TTL_MS. */
-  private async writers(): Promise<Set<string>> {
+  private async writers(reportPath: string): Promise<Set<string>> {
     const now = this.options.clock.now();
     if (!this.written || now - this.written.at > WRITERS_TTL_MS) {
-      const path = resolve(this.options.reportPath);
+      const path = resolve(reportPath);
       const entries = await this.options.store.campaigns();
       const ids = entries
         .filter((e) => e.manifest.reports.includes(path))
@@ -118,7 +121,7 @@ function refuse(reason: ProofRefusal): ProofVerdict {
   return { ok: false, reason };
 }
 
-function statusVerdict(report: DeliveryReport): ProofVerdict {
+function statusVerdict(report: DeliveryReport, campaign: string): ProofVerdict {
   if (report.status !== undefined && !STATUS.test(report.status)) return refuse('bad status');
-  return { ok: true };
+  return { ok: true, campaign };
 }

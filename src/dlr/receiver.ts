@@ -65,8 +65,17 @@ export interface ReceiverOptions {
    * same, counted, logged up to a limit, and change nothing. Without one, every report is taken.
    */
   verify?: Verify;
+  /**
+   * Keeps a report the verifier let through (with the campaign its proof names) where every host
+   * sees it: the report is acknowledged only once this resolved, and answered 500 (the gateway
+   * sends it again) when it rejects.
+   */
+  keep?: (report: DeliveryReport, campaign: string | undefined) => Promise<void>;
   limits?: Partial<ReceiverLimits>;
 }
+
+/** The path a load balancer or an orchestrator asks whether the receiver is up. */
+export const HEALTH_PATH = '/healthz';
 
 /** A request answered with 4xx; it is in the log too. */
 export interface MalformedRequest {
@@ -85,6 +94,8 @@ export interface ReceiverEvents {
   fold: [FoldResult];
   /** The log could not be written; the request was answered 500 so the gateway sends it again. */
   logFailed: [Error];
+  /** The report could not be kept (the store did not answer); answered 500 as well. */
+  keepFailed: [Error];
 }
 
 export interface ReceiverCounts {
@@ -228,6 +239,11 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
     return urlTemplate(this.url);
   }
 
+  /** Answers 200 while the receiver is up (a Kubernetes probe, a load balancer's check). */
+  get healthUrl(): string {
+    return `${this.url}${HEALTH_PATH}`;
+  }
+
   private listen(): Promise<void> {
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
@@ -317,6 +333,10 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
     const query = stringParams(new URLSearchParams(at < 0 ? '' : target.slice(at + 1)));
     const base = { receivedAt, method, path };
 
+    if (method === 'GET' && path === HEALTH_PATH) {
+      this.answer(res, 200, 'OK');
+      return;
+    }
     if (method === 'GET') {
       this.accept(res, base, query);
       return;
@@ -405,12 +425,17 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
       transactionId: report.transactionId,
       params,
     };
-    this.append(line).then(
+    const failed = (event: 'logFailed' | 'keepFailed') => (error: unknown) => {
+      this.emit(event, error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    };
+    const kept =
+      this.options.keep && report.status !== undefined
+        ? this.options.keep(report, verdict.campaign).catch(failed('keepFailed'))
+        : undefined;
+    Promise.all([this.append(line).catch(failed('logFailed')), kept]).then(
       () => this.answer(res, 200, 'OK'),
-      (error: unknown) => {
-        this.emit('logFailed', error instanceof Error ? error : new Error(String(error)));
-        this.answer(res, 500, 'could not record the report; send it again');
-      },
+      () => this.answer(res, 500, 'could not record the report; send it again'),
     );
   }
 

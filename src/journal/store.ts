@@ -54,7 +54,34 @@ export interface CampaignStore {
    * is `report`: its ID, or undefined when no campaign wrote it or a run holds it.
    */
   recordConfirmed(report: string, rows: readonly RowResult[]): Promise<string | undefined>;
+  /**
+   * The campaigns' delivery reports, when this store keeps them (a database shared by hosts, so
+   * that every receiver behind one URL and every host that reads see the same); the state
+   * directory keeps none: there they live in the report and the receiver's log.
+   */
+  readonly deliveries?: DeliveryShelf;
   close(): Promise<void>;
+}
+
+/** Delivery reports kept by campaign, as the receivers verified them. */
+export interface DeliveryShelf {
+  /**
+   * Keeps one report of a campaign (one without a status carries nothing to keep); resolves once
+   * it is durable. False when the store holds no such campaign.
+   */
+  add(campaign: string, report: StoredDelivery): Promise<boolean>;
+  /** A campaign's reports in the order they were kept. */
+  read(campaign: string): AsyncIterable<StoredDelivery>;
+}
+
+/** A delivery report as kept: what decides its place among a message's reports. */
+export interface StoredDelivery {
+  messageId: string;
+  status: string;
+  timestamp: string | undefined;
+  transactionId: string | undefined;
+  /** When a receiver got it (ISO 8601). */
+  receivedAt: string;
 }
 
 /** What the campaign's state decided when it was claimed (or looked at), read once. */

@@ -63,10 +63,22 @@ function text(value: unknown): string | undefined {
 export type RowVisitor = (values: Readonly<Record<string, unknown>>) => void;
 
 /**
+ * A row as it is read, with what the file does not hold laid over it (the delivery reports a
+ * store shared by hosts keeps): counted and visited as it would read once folded in.
+ */
+export type RowOverlay = (
+  values: Readonly<Record<string, unknown>>,
+) => Readonly<Record<string, unknown>>;
+
+/**
  * Counts a report's rows by outcome, StatusCode and delivery status. `visit` sees each row in the
  * same pass, so whatever it adds up (the HTML page's figures) is of exactly the rows counted.
  */
-export async function summarizeReport(path: string, visit?: RowVisitor): Promise<ReportCounts> {
+export async function summarizeReport(
+  path: string,
+  visit?: RowVisitor,
+  overlay?: RowOverlay,
+): Promise<ReportCounts> {
   const tally = new Tally();
   const counts: ReportCounts = {
     path,
@@ -92,7 +104,7 @@ export async function summarizeReport(path: string, visit?: RowVisitor): Promise
       continue;
     }
     counts.total++;
-    const { values } = entry;
+    const values = overlay ? overlay(entry.values) : entry.values;
     const outcome = text(values['outcome']);
     const code = text(values['statusCode']);
     if (outcome !== undefined && (OUTCOMES as readonly string[]).includes(outcome)) {

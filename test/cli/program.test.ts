@@ -50,7 +50,12 @@ describe('usage errors: one line in sms-send voice, with a hint', () => {
     [[], "missing required argument 'input' (run sms-send --help)"],
     [['send'], "missing required argument 'input' (run sms-send send --help)"],
     [['report'], "missing required argument 'report' (run sms-send report --help)"],
-    [['dlr'], "required option '--report <file>' not specified (run sms-send dlr --help)"],
+    [
+      ['dlr'],
+      '--report is required: the state directory keeps no delivery reports, so the receiver ' +
+        'records them in the report (with a state URL, reports are kept in the database and ' +
+        '--report is optional)',
+    ],
     [
       ['x.csv', '--limit', 'x'],
       '--limit "x": must be a whole number, 1 or more (run sms-send send --help)',

@@ -70,7 +70,7 @@ describe('DlrVerifier', () => {
       })
     ).verify;
     const own = proofFor({ key, campaign: 'aaaa' }, 'aaaa-1');
-    expect(await verify(dlr('aaaa-1', own))).toEqual({ ok: true });
+    expect(await verify(dlr('aaaa-1', own))).toEqual({ ok: true, campaign: 'aaaa' });
     expect(await verify(dlr('aaaa-1'))).toEqual({ ok: false, reason: 'unsigned' });
     expect(await verify(dlr('aaaa-2', own))).toEqual({ ok: false, reason: 'bad signature' });
     // One character of the proof changed (never to itself).
@@ -102,7 +102,7 @@ describe('DlrVerifier', () => {
       })
     ).verify;
     const proof = proofFor({ key, campaign: 'aaaa' }, 'aaaa-1');
-    expect(await verify(dlr('aaaa-1', proof))).toEqual({ ok: true });
+    expect(await verify(dlr('aaaa-1', proof))).toEqual({ ok: true, campaign: 'aaaa' });
   });
 
   it('reads a secret made after it started (a receiver started before the first send)', async () => {
@@ -120,7 +120,10 @@ describe('DlrVerifier', () => {
       verify(dlr('aaaa-1', proof)),
       verify(dlr('aaaa-1', proof)),
     ]);
-    expect(verdicts).toEqual([{ ok: true }, { ok: true }]);
+    expect(verdicts).toEqual([
+      { ok: true, campaign: 'aaaa' },
+      { ok: true, campaign: 'aaaa' },
+    ]);
   });
 
   it('refuses every report without a proof, whatever campaign wrote the report', async () => {
@@ -131,5 +134,22 @@ describe('DlrVerifier', () => {
       clock: systemClock,
     });
     expect(await verifier.verify(dlr('old1-1'))).toEqual({ ok: false, reason: 'unsigned' });
+  });
+
+  it('without a report (a receiver that keeps reports in the store), takes any campaign of the store, naming it', async () => {
+    const key = (await folderDlrKeys(stateDir, true)).keys[0]!;
+    await campaign('aaaa', [report]);
+    await campaign('bbbb', [join(dir.path, 'other.csv')]);
+    const { verify } = await DlrVerifier.open({
+      store: folderStoreAt(stateDir),
+      clock: systemClock,
+    });
+    const forA = proofFor({ key, campaign: 'aaaa' }, 'aaaa-1');
+    const forB = proofFor({ key, campaign: 'bbbb' }, 'bbbb-1');
+    const forGone = proofFor({ key, campaign: 'cccc' }, 'cccc-1');
+    expect(await verify(dlr('aaaa-1', forA))).toEqual({ ok: true, campaign: 'aaaa' });
+    expect(await verify(dlr('bbbb-1', forB))).toEqual({ ok: true, campaign: 'bbbb' });
+    expect(await verify(dlr('cccc-1', forGone))).toEqual({ ok: false, reason: 'unknown id' });
+    expect(await verify(dlr('bbbb-1', forA))).toEqual({ ok: false, reason: 'bad signature' });
   });
 });

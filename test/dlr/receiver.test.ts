@@ -289,3 +289,69 @@ describe('paramsFromBody', () => {
     expect(paramsFromBody(type, body)).toEqual({ ok: true, params });
   });
 });
+
+describe('a receiver that keeps reports in a store', () => {
+  type Kept = { messageId: string; status: string | undefined; campaign: string | undefined };
+
+  async function keeping(keep: (report: Kept) => Promise<void>): Promise<DlrReceiver> {
+    const receiver = await DlrReceiver.start({
+      logPath: log,
+      verify: () => ({ ok: true, campaign: 'c1' }),
+      keep: (r, campaign) => keep({ messageId: r.messageId, status: r.status, campaign }),
+    });
+    receivers.push(receiver);
+    return receiver;
+  }
+
+  it('answers 200 only once the report is kept, under the campaign its proof names', async () => {
+    const kept: Kept[] = [];
+    let letGo: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const receiver = await keeping(async (r) => {
+      await held;
+      kept.push(r);
+    });
+    let answered = false;
+    const response = fetch(`${receiver.url}/dlr?msgid=m1&status=DELIVRD`).then((res) => {
+      answered = true;
+      return res;
+    });
+    await eventually(() => expect(receiver.counts.received).toBe(1));
+    expect(answered).toBe(false);
+    letGo();
+    expect((await response).status).toBe(200);
+    expect(kept).toEqual([{ messageId: 'm1', status: 'DELIVRD', campaign: 'c1' }]);
+  });
+
+  it('answers 500 when the store does not keep it, so the gateway sends it again', async () => {
+    const receiver = await keeping(() => Promise.reject(new Error('the database did not answer')));
+    const failures: string[] = [];
+    receiver.on('keepFailed', (error) => failures.push(error.message));
+    const res = await fetch(`${receiver.url}/dlr?msgid=m1&status=DELIVRD`);
+    expect(res.status).toBe(500);
+    expect(await res.text()).toBe('could not record the report; send it again\n');
+    expect(failures).toEqual(['the database did not answer']);
+    // The log still has it: the receiver's own record of what came.
+    expect(await logLines()).toMatchObject([{ messageId: 'm1', status: 'DELIVRD' }]);
+  });
+
+  it('keeps no report without a status (nothing to record), and answers it 200', async () => {
+    const kept: Kept[] = [];
+    const receiver = await keeping((r) => {
+      kept.push(r);
+      return Promise.resolve();
+    });
+    expect((await fetch(`${receiver.url}/dlr?msgid=m1`)).status).toBe(200);
+    expect(kept).toEqual([]);
+  });
+
+  it('answers its health path 200, logging and counting nothing', async () => {
+    const receiver = await keeping(() => Promise.resolve());
+    const res = await fetch(receiver.healthUrl);
+    expect(res.status).toBe(200);
+    expect(receiver.healthUrl).toBe(`${receiver.url}/healthz`);
+    expect(receiver.counts).toMatchObject({ received: 0, malformed: 0 });
+    await receiver.stop();
+    expect(await readFile(log, 'utf8')).toBe('');
+  });
+});

@@ -8,6 +8,7 @@ import { findDuplicates, startSimulator, type Simulator } from '../../src/simula
 import type { CliResult } from '../helpers/cli.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { runInProcess } from '../helpers/in-process.js';
+import { databaseStore } from '../helpers/state.js';
 import { startPostgres, type Postgres } from '../helpers/postgres.js';
 
 const RECORDS = 120;
@@ -125,5 +126,102 @@ describe('campaign state in PostgreSQL', () => {
     expect(document.campaigns).toMatchObject([
       { status: 'finished', records: RECORDS, host: hostname() },
     ]);
+  });
+});
+
+describe('delivery reports the database keeps', () => {
+  it('prove an unknown record was taken: --resume --retry-unknown on another host never sends it again', async () => {
+    // The gateway takes some requests and then errors: their records end unknown.
+    sim.setFaults({ errorAfterProcessing: 0.3 });
+    const first = await sendFrom('a', ['--retries', '0']);
+    expect(first.code, first.stderr).toBe(1);
+    const unknown = (await reportOf('a')).filter((row) => row['outcome'] === 'unknown');
+    const had = new Set(sim.ledger.map((entry) => entry.messageId));
+    const taken = unknown.filter((row) => had.has(row['messageId']!));
+    expect(taken.length).toBeGreaterThan(0);
+
+    // A receiver kept a delivery report for each one the gateway had (sms-send dlr's store).
+    const store = databaseStore(stateUrl, join(dir.path, 'receiver-cache'));
+    const [campaign] = await store.campaigns();
+    for (const row of taken) {
+      const kept = await store.deliveries.add(campaign!.manifest.id, {
+        messageId: row['messageId']!,
+        status: 'DELIVRD',
+        timestamp: '20261129120000',
+        transactionId: undefined,
+        receivedAt: '2026-11-29T12:00:01.000Z',
+      });
+      expect(kept).toBe(true);
+    }
+    await store.close();
+
+    sim.setFaults({});
+    const again = await sendFrom('b', [
+      '--resume',
+      '--retry-unknown',
+      '--report',
+      join(dir.path, 'b.report.csv'),
+    ]);
+    expect(again.code, again.stderr).toBe(0);
+    // Only the unknown records the gateway never had were sent again: no message twice.
+    expect(findDuplicates(sim.ledger)).toEqual([]);
+    const rows = new Map((await reportOf('b')).map((row) => [row['row'], row]));
+    for (const row of taken) {
+      expect(rows.get(row['row'])).toMatchObject({
+        outcome: 'accepted',
+        deliveryStatus: 'DELIVRD',
+        deliveredAt: '2026-11-29T12:00:00Z',
+      });
+    }
+  });
+
+  it('retry on another host: an unknown record they confirm is not re-sent; an undelivered one is, with --include undelivered', async () => {
+    sim.setFaults({ errorAfterProcessing: 0.3 });
+    expect((await sendFrom('a', ['--retries', '0'])).code).toBe(1);
+    const rows = await reportOf('a');
+    const had = new Set(sim.ledger.map((entry) => entry.messageId));
+    const confirmed = rows.find((r) => r['outcome'] === 'unknown' && had.has(r['messageId']!))!;
+    const undelivered = rows.find((r) => r['outcome'] === 'accepted')!;
+    const store = databaseStore(stateUrl, join(dir.path, 'receiver-cache'));
+    const [campaign] = await store.campaigns();
+    const id = campaign!.manifest.id;
+    const keep = (messageId: string, status: string) =>
+      store.deliveries.add(id, {
+        messageId,
+        status,
+        timestamp: undefined,
+        transactionId: undefined,
+        receivedAt: '2026-11-29T12:00:01.000Z',
+      });
+    await keep(confirmed['messageId']!, 'DELIVRD');
+    await keep(undelivered['messageId']!, 'UNDELIV');
+    await store.close();
+
+    sim.setFaults({});
+    const before = sim.ledger.length;
+    const retried = await runInProcess(
+      ['retry', id, '--include', 'unknown,undelivered', '--endpoint', sim.url, '--yes', '--json'],
+      {
+        cwd: dir.path,
+        env: {
+          SMS_SEND_STATE_DIR: join(dir.path, 'b'),
+          SMS_SEND_STATE_URL: stateUrl,
+          SMS_SEND_USERNAME: 'u',
+          SMS_SEND_PASSWORD: 'p',
+        },
+      },
+    );
+    expect(retried.code, retried.stderr).toBe(0);
+    const sentNow = sim.ledger.slice(before).map((entry) => entry.destination);
+    expect(sentNow).toContain(undelivered['to']);
+    expect(sentNow).not.toContain(confirmed['to']);
+    const expected = rows.filter(
+      (r) =>
+        (r['outcome'] === 'unknown' && r !== confirmed) ||
+        r['outcome'] === 'failed' ||
+        r['outcome'] === 'rejected' ||
+        r === undelivered,
+    );
+    expect(sentNow.sort()).toEqual(expected.map((r) => r['to']).sort());
   });
 });

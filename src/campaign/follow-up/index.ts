@@ -14,6 +14,7 @@ import type { FollowUp } from '../types.js';
 import { campaignRun, type CampaignRun, type RunParts } from '../run.js';
 import { findOriginal, retryable } from './original.js';
 import { chooseRows, earlierFollowUps } from './rows.js';
+import { keptDeliveries } from '../../dlr/overlay.js';
 import {
   INCLUDES,
   type Include,
@@ -48,7 +49,8 @@ export async function planFollowUp(request: RetryRequest): Promise<RetryPlan> {
     ? await resumeFollowUp(request.store, original, report, target)
     : undefined;
   if (resumed) return resumed;
-  const { rows, chosenIn } = await chooseRows(report, request.include);
+  const kept = await keptDeliveries(request.store, manifest.id);
+  const { rows, chosenIn } = await chooseRows(report, request.include, undefined, kept);
   const include = INCLUDES.filter((what) => request.include.includes(what));
   const identity = followUpIdentity(manifest.id, manifest.contentHash, target, include, rows);
   // The same retry ran before: finished, its rows are re-sent (and left out below); unfinished,

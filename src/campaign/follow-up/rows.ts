@@ -7,7 +7,7 @@ import type { CampaignStore } from '../../journal/store.js';
 import type { BuiltRecord, CampaignReader } from '../../validate/types.js';
 import { generateMessageId } from '../../message/message-id.js';
 import { readableFormat } from '../../report/format.js';
-import { readReport } from '../../report/read.js';
+import { readReport, type RowOverlay } from '../../report/read.js';
 import type { Include } from './types.js';
 import { INCLUDES } from './types.js';
 import type { RetryReason } from './types.js';
@@ -39,6 +39,8 @@ export async function chooseRows(
   include: readonly Include[],
   /** Count only these rows, each by why it was chosen (a follow-up resumed with its rows). */
   only?: ReadonlySet<number>,
+  /** The delivery reports the store keeps, over the rows: a row one confirmed is accepted. */
+  overlay?: RowOverlay,
 ): Promise<{
   rows: Map<number, string>;
   chosenIn: Omit<RetrySelection, 'alreadyRetried' | 'earlierFollowUps'>;
@@ -52,7 +54,8 @@ export async function chooseRows(
     undelivered: 0,
   };
   const left: Record<Include, number> = { unknown: 0, undelivered: 0 };
-  for await (const entry of readReport(report)) {
+  for await (const read of readReport(report)) {
+    const entry = overlay && read.kind === 'row' ? { ...read, values: overlay(read.values) } : read;
     if (entry.kind === 'header') continue;
     if (entry.kind === 'unreadable') {
       throw new UsageError(

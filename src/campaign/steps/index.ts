@@ -125,7 +125,7 @@ async function sent(
     await markRunning(run, campaign, hold, gateway.sentTo);
     keeper = new RunKeeper(run, hold, timeline, gateway.sentTo);
     await markSupersedes(campaign, hold);
-    const deliveries = await earlierDeliveries(hold, settled);
+    const deliveries = await earlierDeliveries(hold, settled, { store: run.store, campaign });
     const sending = await journaledSend(run, campaign, hold, settled, deliveries, gateway.client);
     await restoreEarlierDeliveries(campaign, deliveries);
     const result = await finish(run, campaign, hold, sending);

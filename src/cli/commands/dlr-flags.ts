@@ -17,10 +17,16 @@ export function defineDlr(program: Command, state: RunState): void {
     .description(
       'receive delivery reports and record them in the report (deliveryStatus, deliveredAt)',
     )
-    .requiredOption('--report <file>', 'the campaign report to update (.csv, .json, .ndjson)')
+    .option(
+      '--report <file>',
+      'the campaign report to update (.csv, .json, .ndjson); optional with a state URL, which keeps every report',
+    )
     .option('--port <n>', 'port (default 8098; 0 picks a free one)', port)
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
-    .option('--out <file>', 'NDJSON log of every request received (default <report>.dlr.ndjson)')
+    .option(
+      '--out <file>',
+      'NDJSON log of every request received (default <report>.dlr.ndjson, or sms-send-dlr.ndjson without --report)',
+    )
     .option('--json', 'print the summary as one JSON document on stdout')
     .option('-v, --verbose', 'print a line per report received');
   // The campaign's state (its delivery-report key, its journal) is found where a send put it.

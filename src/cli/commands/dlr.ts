@@ -28,7 +28,7 @@ export interface DlrApplyFlags extends DlrFlags {
 
 export async function runDlr(flags: DlrFlags, program: Program): Promise<ExitCode> {
   const started = await startReceiver(flags);
-  const { receiver, reportPath, logPath, host } = started;
+  const { receiver, reportPath, keptIn, logPath, host } = started;
   const err = colorFor('stderr');
   // Listening for the stop before the template is out: a script that reads it may stop at once.
   // The listeners stay until the summary is out: on a terminal the spinner's cursor handling
@@ -51,10 +51,12 @@ export async function runDlr(flags: DlrFlags, program: Program): Promise<ExitCod
       {
         url: receiver.url,
         template: receiver.template,
+        healthUrl: receiver.healthUrl,
         reportPath,
+        keptIn,
         logPath,
         host,
-        reportExists: await isFile(reportPath),
+        reportExists: reportPath !== undefined && (await isFile(reportPath)),
         program: program.name,
       },
       err,
@@ -67,25 +69,34 @@ export async function runDlr(flags: DlrFlags, program: Program): Promise<ExitCod
     const abandoned = new Promise<never>((_, reject) =>
       signals.abandon.addEventListener(
         'abort',
-        () =>
-          reject(
-            new InterruptedError(
-              `stopped before the reports received were folded into ${reportPath}; the log ` +
-                `${logPath} has every one of them. Fold them in with:\n  ` +
-                commandText(program, ['dlr', 'apply', '--report', reportPath, '--from', logPath]),
-            ),
-          ),
+        () => reject(abandonedFold(program, reportPath, logPath)),
         { once: true },
       ),
     );
     const fold = await Promise.race([receiver.stop(), abandoned]);
     await Promise.race([started.recorded(), abandoned]);
     progress.stop();
-    return printSummary(flags, program, { receiver, fold, reportPath, logPath });
+    return printSummary(flags, program, { receiver, fold, reportPath, keptIn, logPath });
   } finally {
     signals.dispose();
     await started.close();
   }
+}
+
+/** A third signal: the last fold given up. Every report acknowledged is in the log (and the store). */
+function abandonedFold(
+  program: Program,
+  reportPath: string | undefined,
+  logPath: string,
+): InterruptedError {
+  if (reportPath === undefined) {
+    return new InterruptedError(`stopped; every report acknowledged is kept, and in ${logPath}`);
+  }
+  return new InterruptedError(
+    `stopped before the reports received were folded into ${reportPath}; the log ` +
+      `${logPath} has every one of them. Fold them in with:\n  ` +
+      commandText(program, ['dlr', 'apply', '--report', reportPath, '--from', logPath]),
+  );
 }
 
 type Receiving = Awaited<ReturnType<typeof startReceiver>>;
@@ -93,7 +104,8 @@ type Receiving = Awaited<ReturnType<typeof startReceiver>>;
 interface SummaryParts {
   receiver: Receiving['receiver'];
   fold: Awaited<ReturnType<Receiving['receiver']['stop']>>;
-  reportPath: string;
+  reportPath: string | undefined;
+  keptIn: string | undefined;
   logPath: string;
 }
 
@@ -101,13 +113,14 @@ interface SummaryParts {
 function printSummary(
   flags: DlrFlags,
   program: Program,
-  { receiver, fold, reportPath, logPath }: SummaryParts,
+  { receiver, fold, reportPath, keptIn, logPath }: SummaryParts,
 ): ExitCode {
   const summary = {
     counts: receiver.counts,
     fold,
     confirmed: receiver.confirmed,
     reportPath,
+    ...(keptIn === undefined ? {} : { keptIn }),
     logPath,
     program,
   };

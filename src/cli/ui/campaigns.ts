@@ -89,6 +89,7 @@ export function renderCampaign(entry: ShownCampaign, c: ChalkInstance): string {
     `${c.bold('started')}   ${m.startedAt}${m.runs > 1 ? c.dim(` (run ${m.runs}; first ${m.createdAt})`) : ''}`,
     `${c.bold('finished')}  ${m.finishedAt ?? c.dim('-')}`,
     `${c.bold('records')}   ${formatCount(m.records)}: ${formatCount(entry.counts.accepted)} accepted${others(entry.counts) ? `, ${others(entry.counts)}` : ''}${c.dim(countedFrom(entry))}`,
+    ...(entry.deliveries === undefined ? [] : [deliveriesLine(entry.deliveries, c)]),
     `${c.bold('target')}    ${m.target}`,
     ...(m.followUp
       ? [
@@ -124,6 +125,15 @@ export function renderCampaign(entry: ShownCampaign, c: ChalkInstance): string {
       : []),
   ];
   return lines.join('\n');
+}
+
+/** The delivery reports the campaign's store keeps, every receiver's, by status. */
+function deliveriesLine(byStatus: Record<string, number>, c: ChalkInstance): string {
+  const counts = Object.entries(byStatus).map(([status, n]) => `${formatCount(n)} ${status}`);
+  return (
+    `${c.bold('deliveries')} ${counts.length === 0 ? 'no delivery report yet' : counts.join(', ')}` +
+    c.dim(' (delivery reports kept in the state database, from every receiver)')
+  );
 }
 
 /** Whether the host holds the campaign now, or its run there is gone, or it last held it. */

@@ -33,7 +33,12 @@ function table(
 export interface ReceiverInfo {
   url: string;
   template: string;
-  reportPath: string;
+  /** GET answers 200 while the receiver is up. */
+  healthUrl: string;
+  /** None: the reports are kept in the store alone (`keptIn`). */
+  reportPath: string | undefined;
+  /** Where the reports are kept for every host, when the store keeps them. */
+  keptIn: string | undefined;
   logPath: string;
   host: string;
   reportExists: boolean;
@@ -43,13 +48,22 @@ export interface ReceiverInfo {
 
 /** What `sms-send dlr` says on start (stderr); the template alone goes to stdout. */
 export function renderReceiverStart(info: ReceiverInfo, c: ChalkInstance): string {
+  const report = info.reportPath;
   const lines = [
     `${c.green('receiving delivery reports')} on ${info.url} (any path; GET query, POST JSON or form)`,
-    `  report  ${info.reportPath}${info.reportExists ? '' : c.yellow(' (does not exist yet: updated once it does)')}`,
+    ...(report === undefined
+      ? []
+      : [
+          `  report  ${report}${info.reportExists ? '' : c.yellow(' (does not exist yet: updated once it does)')}`,
+        ]),
+    ...(info.keptIn === undefined ? [] : [`  kept in ${info.keptIn}, for every host to read`]),
     `  log     ${info.logPath}`,
     // Not a whole command: the input, the endpoint and the credentials are the send's own.
-    `  on your send, add: --report ${info.reportPath} --dlr-url '${info.template}'`,
+    report === undefined
+      ? `  on your sends, add: --dlr-url '${info.template}' (with the same state URL)`
+      : `  on your send, add: --report ${report} --dlr-url '${info.template}'`,
     '  only reports carrying the proof sms-send put in their DeliveryReportUrl are taken',
+    `  health  GET ${info.healthUrl} answers 200 while it is up`,
   ];
   if (info.host === '0.0.0.0' || info.host === '::') {
     lines.push(
@@ -58,7 +72,11 @@ export function renderReceiverStart(info: ReceiverInfo, c: ChalkInstance): strin
       ),
     );
   }
-  lines.push('  Ctrl-C stops it (the report is updated one last time).');
+  lines.push(
+    report === undefined
+      ? '  Ctrl-C stops it (every report acknowledged is kept).'
+      : '  Ctrl-C stops it (the report is updated one last time).',
+  );
   return lines.join('\n');
 }
 
@@ -198,6 +216,13 @@ export function showReceiverProgress(
     if (note !== undefined) live.say(note);
     update();
   });
+  receiver.on('keepFailed', (error) =>
+    live.say(
+      c.red(
+        `cannot keep a report in the state database (answered 500 so the gateway sends it again): ${error.message}`,
+      ),
+    ),
+  );
   receiver.on('logFailed', (error) =>
     live.say(
       c.red(`cannot write the log (answered 500 so the gateway sends it again): ${error.message}`),
@@ -234,11 +259,15 @@ export function renderReceiverSummary(summary: ReceiverSummary, c: ChalkInstance
     ]);
   }
   lines.push(...table(rows));
-  if (fold === undefined) {
-    lines.push(`  ${c.dim('report')}  ${summary.reportPath}: nothing to record`);
+  if (summary.keptIn !== undefined) lines.push(`  ${c.dim('kept in')} ${summary.keptIn}`);
+  const report = summary.reportPath;
+  if (report === undefined) {
+    // Nothing to fold into: every report taken is in the store.
+  } else if (fold === undefined) {
+    lines.push(`  ${c.dim('report')}  ${report}: nothing to record`);
   } else if (fold.kind === 'updated') {
     lines.push(
-      `  ${c.dim('report')}  ${summary.reportPath}: ${formatCount(fold.matched)} message ids matched` +
+      `  ${c.dim('report')}  ${report}: ${formatCount(fold.matched)} message ids matched` +
         (fold.unmatched > 0
           ? `; ${formatCount(fold.unmatched)} not in the report (kept in the log), e.g. ${fold.unmatchedSample.join(', ')}`
           : '') +
@@ -246,8 +275,8 @@ export function renderReceiverSummary(summary: ReceiverSummary, c: ChalkInstance
     );
   } else {
     lines.push(
-      c.yellow(`  report  ${summary.reportPath} not updated: ${fold.message}`),
-      `  fold the log in later: ${commandText(summary.program, ['dlr', 'apply', '--report', summary.reportPath, '--from', summary.logPath])}`,
+      c.yellow(`  report  ${report} not updated: ${fold.message}`),
+      `  fold the log in later: ${commandText(summary.program, ['dlr', 'apply', '--report', report, '--from', summary.logPath])}`,
     );
   }
   lines.push(`  ${c.dim('log')}     ${summary.logPath}`);

@@ -19,10 +19,12 @@ import type {
   CampaignEntry,
   CampaignStore,
   Claim,
+  DeliveryShelf,
   DlrKeys,
   Held,
   Inspected,
   RunRecord,
+  StoredDelivery,
 } from '../store.js';
 import { claimInDatabase, inspectInDatabase } from './claim.js';
 import { Database } from './connect.js';
@@ -32,7 +34,9 @@ import { goneFromHere, Lease, takeCampaign } from './lease.js';
 import type { ClaimPlace } from './place.js';
 import { markSuperseded, moveReportAside } from './rehearsal.js';
 import { ensureSchema } from './schema.js';
+import { addDelivery } from './sql/add-delivery.js';
 import { appendUnheld } from './sql/append-unheld.js';
+import { DELIVERY_PAGE, deliveryPage } from './sql/delivery-page.js';
 import { listCampaigns, type CampaignRow } from './sql/list-campaigns.js';
 import { lockUnheld } from './sql/lock-unheld.js';
 import { makeDlrKey } from './sql/make-dlr-key.js';
@@ -229,6 +233,30 @@ export class DatabaseStore implements CampaignStore {
         return id;
       });
     });
+  }
+
+  readonly deliveries: DeliveryShelf = {
+    add: (campaign, report) => this.using((db) => addDelivery(db, campaign, report)),
+    read: (campaign) => this.readDeliveries(campaign),
+  };
+
+  private async *readDeliveries(campaign: string): AsyncGenerator<StoredDelivery> {
+    let after = '0';
+    for (;;) {
+      const page = await this.using((db) => deliveryPage(db, campaign, after));
+      for (const row of page) {
+        yield {
+          messageId: row.message_id,
+          status: row.status,
+          timestamp: row.timestamp === '' ? undefined : row.timestamp,
+          transactionId: row.transaction_id ?? undefined,
+          receivedAt: row.received_at,
+        };
+      }
+      const last = page.at(-1);
+      if (last === undefined || page.length < DELIVERY_PAGE) return;
+      after = last.seq;
+    }
   }
 
   async close(): Promise<void> {

@@ -19,6 +19,7 @@ import { followUpsOf } from './follow-ups.js';
 import { renderPage } from './page.js';
 import { timelineOf } from './timeline.js';
 import { UsageError } from '../../shared/errors.js';
+import type { RowOverlay } from '../read.js';
 import { isFile } from '../../shared/files.js';
 import { findCampaign } from '../../journal/lookup.js';
 
@@ -35,6 +36,8 @@ export interface PageRequest {
   given?: { pricePerSegment?: boolean; currency?: boolean };
   /** How the program is run, for the follow-up commands the page names. */
   program?: Program;
+  /** What the store keeps of the campaign beside its report (delivery reports), over its rows. */
+  overlay?: (entry: CampaignEntry) => Promise<RowOverlay | undefined>;
   now?: number;
 }
 
@@ -121,7 +124,9 @@ export async function campaignPage(
   const followUps = entry
     ? await followUpsOf(entry.manifest.id, entry.manifest.target, await store.campaigns())
     : undefined;
+  const overlay = entry && (await request.overlay?.(entry));
   const data = await collectPage(report, {
+    ...(overlay ? { overlay } : {}),
     ...(entry ? { campaign: campaignFacts(entry) } : {}),
     ...(timeline ? { timeline } : {}),
     ...(followUps ? { followUps } : {}),

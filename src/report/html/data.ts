@@ -2,7 +2,7 @@
 // --json`, so the page's totals are that document's (docs/report.md#the-html-page).
 import { callingCode, priceFor, roundMoney, type PricePerSegment } from '../../message/cost.js';
 import { isDelivered, isUndelivered } from '../delivery-status.js';
-import { summarizeReport, type ReportCounts } from '../read.js';
+import { summarizeReport, type ReportCounts, type RowOverlay } from '../read.js';
 import { maskRecipient, maskRecipientIn } from './mask.js';
 import { deliveryTimes, hasMilliseconds, type DeliveryTimes } from './delivery-times.js';
 import type { FollowUpFacts, FollowUps } from './follow-ups.js';
@@ -117,6 +117,8 @@ export interface PageOptions extends PricingOptions {
   campaign?: CampaignFacts;
   timeline?: Timeline;
   followUps?: FollowUps;
+  /** Delivery reports kept beside the report (a database's), laid over its rows. */
+  overlay?: RowOverlay;
 }
 
 function cell(value: unknown): string {
@@ -136,7 +138,7 @@ function needsAttention(outcome: string, delivery: string): boolean {
 /** Reads the report once and returns the page's figures. */
 export async function collectPage(path: string, options: PageOptions = {}): Promise<PageData> {
   const tally = new PageTally(options);
-  const counts = await summarizeReport(path, (values) => tally.add(values));
+  const counts = await summarizeReport(path, (values) => tally.add(values), options.overlay);
   return tally.page(counts, options);
 }
 

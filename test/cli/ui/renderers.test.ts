@@ -552,23 +552,47 @@ describe('renderPlan', () => {
 });
 
 describe('the receiver on start', () => {
+  const start = {
+    url: 'http://127.0.0.1:8098',
+    template: 'http://127.0.0.1:8098/dlr?msgid=[$MSGID]',
+    healthUrl: 'http://127.0.0.1:8098/healthz',
+    logPath: 'shop.report.csv.dlr.ndjson',
+    host: '127.0.0.1',
+    reportExists: false,
+    program: 'sms-send',
+  };
+
   it('gives the flags a send adds, not a command that could not run as pasted', () => {
     const text = renderReceiverStart(
-      {
-        url: 'http://127.0.0.1:8098',
-        template: 'http://127.0.0.1:8098/dlr?msgid=[$MSGID]',
-        reportPath: 'shop.report.csv',
-        logPath: 'shop.report.csv.dlr.ndjson',
-        host: '127.0.0.1',
-        reportExists: false,
-        program: 'sms-send',
-      },
+      { ...start, reportPath: 'shop.report.csv', keptIn: undefined },
       plain,
     );
     expect(text).toContain(
       "  on your send, add: --report shop.report.csv --dlr-url 'http://127.0.0.1:8098/dlr?msgid=[$MSGID]'",
     );
     expect(text).not.toContain('campaign.csv');
+    expect(text).not.toContain('kept in');
+  });
+
+  it('without a report, says where the reports are kept and how a probe asks it', () => {
+    const text = renderReceiverStart(
+      {
+        ...start,
+        reportPath: undefined,
+        keptIn: 'postgres://sms@db/sms',
+        logPath: 'sms-send-dlr.ndjson',
+      },
+      plain,
+    );
+    expect(text.split('\n')).toEqual([
+      'receiving delivery reports on http://127.0.0.1:8098 (any path; GET query, POST JSON or form)',
+      '  kept in postgres://sms@db/sms, for every host to read',
+      '  log     sms-send-dlr.ndjson',
+      "  on your sends, add: --dlr-url 'http://127.0.0.1:8098/dlr?msgid=[$MSGID]' (with the same state URL)",
+      '  only reports carrying the proof sms-send put in their DeliveryReportUrl are taken',
+      '  health  GET http://127.0.0.1:8098/healthz answers 200 while it is up',
+      '  Ctrl-C stops it (every report acknowledged is kept).',
+    ]);
   });
 });
 

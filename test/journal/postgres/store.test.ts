@@ -51,3 +51,67 @@ describe("a run's record in PostgreSQL", () => {
     await store.close();
   });
 });
+
+describe('delivery reports in PostgreSQL', () => {
+  const report = (messageId: string, status: string, timestamp?: string) => ({
+    messageId,
+    status,
+    timestamp,
+    transactionId: undefined,
+    receivedAt: '2026-11-29T10:00:00.000Z',
+  });
+
+  async function campaignStore() {
+    const dir = await tempDir();
+    dirs.push(dir);
+    const stateUrl = await server.database();
+    const store = databaseStore(stateUrl, join(dir.path, 'cache'));
+    const identity = campaignIdentity('8'.repeat(64));
+    const claim = await store.claim({ identity, force: false, resume: false });
+    return { store, stateUrl, id: identity.id, claim };
+  }
+
+  async function readAll(store: ReturnType<typeof databaseStore>, id: string) {
+    const read = [];
+    for await (const kept of store.deliveries.read(id)) read.push(kept);
+    return read;
+  }
+
+  it('keeps each report once, in the order kept, and none for a campaign it does not hold', async () => {
+    const { store, id, claim } = await campaignStore();
+    const shelf = store.deliveries;
+    expect(await shelf.add(id, report('m1', 'ACCEPTD', '20261129100000'))).toBe(true);
+    expect(await shelf.add(id, report('m1', 'DELIVRD', '20261129100005'))).toBe(true);
+    // The gateway sent it again (to this receiver or another): kept before, still true.
+    expect(await shelf.add(id, report('m1', 'DELIVRD', '20261129100005'))).toBe(true);
+    expect(await shelf.add(id, report('m2', 'UNDELIV'))).toBe(true);
+    expect(await shelf.add('no-such-campaign', report('m3', 'DELIVRD'))).toBe(false);
+    expect(await readAll(store, id)).toEqual([
+      report('m1', 'ACCEPTD', '20261129100000'),
+      report('m1', 'DELIVRD', '20261129100005'),
+      report('m2', 'UNDELIV'),
+    ]);
+    expect(await readAll(store, 'no-such-campaign')).toEqual([]);
+    await claim.release();
+    await store.close();
+  });
+
+  it('reads a campaign of more reports than a page, every one in order', async () => {
+    const { store, stateUrl, id, claim } = await campaignStore();
+    const client = new pg.Client({ connectionString: stateUrl });
+    await client.connect();
+    await client.query(
+      `INSERT INTO sms_send.deliveries (campaign, message_id, status, timestamp, received_at)
+       SELECT $1, 'm' || n, 'DELIVRD', '', 'at' FROM generate_series(1, 12001) AS n`,
+      [id],
+    );
+    await client.end();
+    const read = await readAll(store, id);
+    expect(read).toHaveLength(12001);
+    expect(read.map((r) => r.messageId)).toEqual(
+      Array.from({ length: 12001 }, (_, i) => `m${i + 1}`),
+    );
+    await claim.release();
+    await store.close();
+  });
+});

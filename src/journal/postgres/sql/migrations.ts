@@ -38,6 +38,19 @@ const MIGRATIONS: readonly string[] = [
      record jsonb NOT NULL,
      PRIMARY KEY (campaign, key)
    )`,
+  // Each delivery report a receiver verified, whichever receiver took it: told on every host. A
+  // report the gateway sends again (to the same receiver or another) is kept once.
+  `CREATE TABLE sms_send.deliveries (
+     campaign text NOT NULL REFERENCES sms_send.campaigns (id) ON UPDATE CASCADE ON DELETE CASCADE,
+     seq bigserial,
+     message_id text NOT NULL,
+     status text NOT NULL,
+     timestamp text NOT NULL,
+     transaction_id text,
+     received_at text NOT NULL,
+     PRIMARY KEY (campaign, seq),
+     UNIQUE (campaign, message_id, status, timestamp)
+   )`,
 ];
 
 /** The schema's version this sms-send reads and writes. */
