@@ -132,10 +132,39 @@ describe('claimCampaign', () => {
     await expect(claim()).rejects.toThrow(/was stopped \(connection refused\) on 2026-11-22/);
   });
 
-  it('a campaign another live process holds is exit 4', async () => {
+  it('a campaign another live process holds is exit 4, saying how to see how it stands', async () => {
     // The test runner's process: alive, and not this one.
     await seed(manifest({ status: 'running' }), JOURNAL_SENT, process.ppid);
-    await expect(claim({ resume: true })).rejects.toMatchObject({ exitCode: 4, code: 'locked' });
+    await expect(claim({ resume: true })).rejects.toMatchObject({
+      exitCode: 4,
+      code: 'locked',
+      next: {
+        say: 'See how it stands',
+        args: ['campaigns', '--state-dir', stateDir, 'show', identity.id],
+      },
+    });
+  });
+
+  it('held by a run that has not started sending: exit 4, with nothing to show yet', async () => {
+    await seed(undefined, undefined, process.ppid);
+    const refused = await claim().catch((error: unknown) => error);
+    expect(refused).toMatchObject({ exitCode: 4, code: 'locked' });
+    expect((refused as { next?: unknown }).next).toBeUndefined();
+  });
+
+  it("a real run's start sets a finished rehearsal aside under a name of its own", async () => {
+    await seed(manifest({ rehearsal: true, target: 'simulator' }), JOURNAL_SENT);
+    const c = await claimCampaign(place(stateDir), { identity, force: false, resume: false });
+    expect(c.found.rehearsal?.id).toBe(identity.id);
+    const { reports: _reports, createdAt: _createdAt, runs: _runs, ...kept } = manifest();
+    await c.start({ ...kept, status: 'running', report: join(dir.path, 'real.csv') });
+    const aside = campaignPaths(stateDir, `${identity.id}-rehearsal-1`);
+    expect(await readManifest(aside.manifest)).toMatchObject({
+      id: `${identity.id}-rehearsal-1`,
+      rehearsal: true,
+    });
+    expect(await exists(aside.journal)).toBe(true);
+    await c.release();
   });
 
   it('--resume continues from the journal; --force starts afresh without it', async () => {
