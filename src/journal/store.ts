@@ -60,7 +60,25 @@ export interface CampaignStore {
    * directory keeps none: there they live in the report and the receiver's log.
    */
   readonly deliveries?: DeliveryShelf;
+  /**
+   * The report the campaign's newest run ended with, as kept by a store shared by hosts (any host
+   * writes it out again); undefined when none was kept, or the store keeps none (the state
+   * directory: the report is the file on this host).
+   */
+  reportCopy?(id: string): Promise<ReportCopy | undefined>;
   close(): Promise<void>;
+}
+
+/** A report as a run ended with it, kept whole: what it was, and its bytes part by part. */
+export interface ReportCopy {
+  /** Where its run wrote it, on `host`. */
+  path: string;
+  host: string;
+  bytes: number;
+  sha256: string;
+  /** When it was kept (ISO 8601). */
+  keptAt: string;
+  parts(): AsyncIterable<Buffer>;
 }
 
 /** Delivery reports kept by campaign, as the receivers verified them. */
@@ -117,8 +135,11 @@ export interface Claim {
    * are set aside first; what that did is returned, to be said.
    */
   start(fields: StartFields): Promise<string[]>;
-  /** Records how the run ended. */
-  finish(update: FinishFields): Promise<void>;
+  /**
+   * Records how the run ended; with `report`, the report it ended with is kept as the campaign's
+   * copy (a store shared by hosts: see CampaignStore.reportCopy), before the manifest says so.
+   */
+  finish(update: FinishFields, report?: string): Promise<void>;
   /**
    * Keeps this run's record for the campaign's page, replacing the one it kept before under the
    * same key: kept as the run goes, so a run killed on one host is told on every other.

@@ -3,7 +3,7 @@
 import { readSync } from 'node:fs';
 import { open, readdir, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { DiskFile, renameFile, syncFolder } from './disk.js';
 import { UsageError, type ErrorCode } from './errors.js';
@@ -179,12 +179,13 @@ export interface Durability {
   mode?: number;
 }
 
-/** A name beside `path` for writing it aside: hidden, and unique to this process and call. */
-export function asideOf(path: string): string {
-  return join(
-    dirname(path),
-    `.${basename(path)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`,
-  );
+/**
+ * A name beside `path` for writing it aside: hidden, and unique to this process and call; with
+ * `extension`, ending as `path` does, for what reads a file by its extension.
+ */
+export function asideOf(path: string, extension = false): string {
+  const name = `.${basename(path)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  return join(dirname(path), extension ? `${name}${extname(path)}` : name);
 }
 
 /**
@@ -194,12 +195,19 @@ export function asideOf(path: string): string {
  */
 export async function replaceFile(
   path: string,
-  data: string | Uint8Array,
-  options: Durability,
+  data: string | Uint8Array | AsyncIterable<Uint8Array>,
+  options: Durability & {
+    /**
+     * Changes the file written aside before it takes `path`'s place (it may replace it too); the
+     * aside file is named with `path`'s extension.
+     */
+    amend?: (aside: string) => Promise<void>;
+  },
 ): Promise<void> {
-  const aside = asideOf(path);
+  const aside = asideOf(path, options.amend !== undefined);
   try {
     await writeNewFile(aside, data, options);
+    await options.amend?.(aside);
     await renameFile(aside, path);
   } catch (error) {
     await rm(aside, { force: true });
@@ -214,13 +222,14 @@ export async function replaceFile(
  */
 export async function writeNewFile(
   path: string,
-  data: string | Uint8Array,
+  data: string | Uint8Array | AsyncIterable<Uint8Array>,
   options: Durability,
 ): Promise<void> {
   const file = await DiskFile.open(path, 'wx', options.mode ?? 0o600);
   try {
     if (typeof data === 'string') file.write(data);
-    else file.writeBytes(data);
+    else if (data instanceof Uint8Array) file.writeBytes(data);
+    else for await (const part of data) file.writeBytes(part);
     if (options.durable) await file.sync();
   } catch (error) {
     // 'wx' made the file this call's own: half of it is no use to anyone.

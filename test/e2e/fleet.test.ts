@@ -225,6 +225,15 @@ describe('a fleet of hosts sharing one PostgreSQL', () => {
       ...table.matchAll(/<td class="n"><span data-n="\d+">\d+<\/span><\/td>\s*<td>([^<]*)<\/td>/g),
     ].map((m) => m[1]);
     expect(hosts).toEqual(['a', 'b']);
+
+    // The campaign's report written out on host c, from the database: b's report, byte for byte.
+    const output = join(home, 'campaign.report.csv');
+    const written = await onC(['report', campaign!.id, '--output', output]);
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stderr).toContain(`on host b, as its run ended at`);
+    const finished = await readFile(join(dir.path, 'b', 'report.csv'));
+    expect((await readFile(output)).equals(finished)).toBe(true);
+    expect(written.stdout).toContain(`${scale.records.toLocaleString('en-US')} rows`);
   });
 
   it('the killed host, run again with --once after another host finished: names the report that exists, its own partial', async () => {

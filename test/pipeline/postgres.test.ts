@@ -225,3 +225,71 @@ describe('delivery reports the database keeps', () => {
     expect(sentNow.sort()).toEqual(expected.map((r) => r['to']).sort());
   });
 });
+
+type Listed = { campaigns: { id: string }[] };
+
+describe('report ID --output', () => {
+  const onC = (args: string[]) =>
+    runInProcess(args, {
+      cwd: dir.path,
+      env: { SMS_SEND_STATE_DIR: join(dir.path, 'c'), SMS_SEND_STATE_URL: stateUrl },
+    });
+
+  it('writes on another host the report the finishing run wrote, byte for byte, past a part of the copy', async () => {
+    // Rows enough for a report of several parts (a part is 1 MiB).
+    await writeCampaignCsv(join(dir.path, 'campaign.csv'), 20_000);
+    expect((await sendFrom('a', ['--batch-size', '100'])).code).toBe(0);
+    const finished = await readFile(join(dir.path, 'a.report.csv'));
+    expect(finished.length).toBeGreaterThan(2 * 1024 * 1024);
+    const id = (JSON.parse((await onC(['campaigns', '--json'])).stdout) as Listed).campaigns[0]!.id;
+    const output = join(dir.path, 'from-the-database.csv');
+    const written = await onC(['report', id, '--output', output, '--json']);
+    expect(written.code, written.stderr).toBe(0);
+    expect((await readFile(output)).equals(finished)).toBe(true);
+    expect((JSON.parse(written.stdout) as { report: { total: number } }).report.total).toBe(20_000);
+  });
+
+  it('folds in the delivery reports the database keeps', async () => {
+    expect((await sendFrom('a')).code).toBe(0);
+    const rows = await reportOf('a');
+    const store = databaseStore(stateUrl, join(dir.path, 'receiver-cache'));
+    const id = (await store.campaigns())[0]!.manifest.id;
+    await store.deliveries.add(id, {
+      messageId: rows[4]!['messageId']!,
+      status: 'DELIVRD',
+      timestamp: '20261129120000',
+      transactionId: undefined,
+      receivedAt: '2026-11-29T12:00:01.000Z',
+    });
+    await store.close();
+    const output = join(dir.path, 'out.csv');
+    const written = await onC(['report', id, '--output', output]);
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stderr).toContain('the delivery reports of 1 message folded in');
+    const out = parseCsv(await readFile(output, 'utf8'));
+    expect(out.map((row) => row['deliveryStatus'] ?? '')).toEqual(
+      rows.map((_, i) => (i === 4 ? 'DELIVRD' : '')),
+    );
+    expect(out[4]).toMatchObject({
+      ...rows[4],
+      deliveryStatus: 'DELIVRD',
+      deliveredAt: '2026-11-29T12:00:00Z',
+    });
+  });
+
+  it.each<[string, (id: string) => string[], RegExp]>([
+    ['a path, not an ID', () => ['report', 'x/report.csv', '--output', 'o.csv'], /give its ID/],
+    [
+      'another format',
+      (id) => ['report', id, '--output', 'o.json'],
+      /report is csv .*name a file with its extension/,
+    ],
+  ])('refuses %s (exit 2), writing nothing', async (_what, args, message) => {
+    expect((await sendFrom('a')).code).toBe(0);
+    const id = (JSON.parse((await onC(['campaigns', '--json'])).stdout) as Listed).campaigns[0]!.id;
+    const refused = await onC(args(id));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(message);
+    expect((await readdir(dir.path)).filter((name) => name.startsWith('o.'))).toEqual([]);
+  });
+});

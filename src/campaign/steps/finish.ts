@@ -33,18 +33,26 @@ export async function finish(
   const windowClosed =
     result.windowClosed && window ? closedWindow(window, clock, sent, result.notSent) : undefined;
   const summary = campaign.tally.summary(campaign.reportPath);
-  const finished = hold.claim.finish({
-    status:
-      result.stopped || windowClosed ? 'stopped' : result.interrupted ? 'interrupted' : 'finished',
-    counts: summary.byOutcome,
-    records: summary.total,
-    summary: { byStatusCode: summary.byStatusCode, suppressed: summary.suppressed ?? 0 },
-    reason:
-      result.stopped?.reason ??
-      (windowClosed ? `the send window closed: ${windowClosed.window}` : undefined),
-    rehearsal: result.rehearsal === true || campaign.shape.target === 'simulator',
-    at: new Date(clock.now()).toISOString(),
-  });
+  const report = resolvePath(campaign.reportPath);
+  const finished = hold.claim.finish(
+    {
+      status:
+        result.stopped || windowClosed
+          ? 'stopped'
+          : result.interrupted
+            ? 'interrupted'
+            : 'finished',
+      counts: summary.byOutcome,
+      records: summary.total,
+      summary: { byStatusCode: summary.byStatusCode, suppressed: summary.suppressed ?? 0 },
+      reason:
+        result.stopped?.reason ??
+        (windowClosed ? `the send window closed: ${windowClosed.window}` : undefined),
+      rehearsal: result.rehearsal === true || campaign.shape.target === 'simulator',
+      at: new Date(clock.now()).toISOString(),
+    },
+    report,
+  );
   // A manifest that cannot be written still says `running`, which the next run reads as
   // interrupted: --resume finishes it all the same, from the journal, sending nothing twice.
   await finished.catch((error: unknown) => {
@@ -65,7 +73,6 @@ export async function finish(
     };
   });
   const previous = hold.found.previous?.reports.at(-1);
-  const report = resolvePath(campaign.reportPath);
   return {
     send: result,
     summary,

@@ -27,7 +27,11 @@ export function defineReport(program: Command, state: RunState): void {
       'exit 1 when a share is below its threshold, e.g. accepted=99%,delivered=95%',
     )
     .option('--json', 'print the counts as one JSON document')
-    .option('--html <file>', 'also write the campaign as one self-contained HTML page with charts');
+    .option('--html <file>', 'also write the campaign as one self-contained HTML page with charts')
+    .option(
+      '-o, --output <file>',
+      "write the campaign's complete report here, on any host (with a state URL, from the database)",
+    );
   settingOptions(report, { groups: ['state'] });
   // The page's cost: the campaign's own prices unless these are given (docs/report.md).
   settingOptions(report, { keys: ['pricePerSegment', 'currency'] });
@@ -40,6 +44,10 @@ export function defineReport(program: Command, state: RunState): void {
     examples([
       ['a CI gate', 'sms-send report campaign.report.csv --fail-under accepted=99%,delivered=95%'],
       ['a page to look at or mail', 'sms-send report 3f9c2a7b1d0e4f56 --html campaign.html'],
+      [
+        'the report of a campaign another host finished',
+        'sms-send report 3f9c2a7b1d0e4f56 --output campaign.report.csv',
+      ],
       [
         'the page priced otherwise than the send was',
         'sms-send report 3f9c2a7b1d0e4f56 --html campaign.html --price-per-segment 47=0.35,default=0.5 --currency NOK',

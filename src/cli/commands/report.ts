@@ -11,11 +11,14 @@ import { colorFor } from '../ui/color.js';
 import { renderReportCounts } from '../ui/dlr.js';
 import { renderGates } from '../ui/gates.js';
 import { writePage } from '../../report/html/page-file.js';
+import { writeCampaignReport } from '../../campaign/report-output.js';
+import { renderReportWritten } from '../ui/dlr.js';
 
 export interface ReportFlags extends GatewayFlags {
   json?: boolean;
   failUnder?: string;
   html?: string;
+  output?: string;
 }
 
 export async function runReport(
@@ -26,8 +29,18 @@ export async function runReport(
   // A malformed spec is refused first, before prices are judged or the report is read.
   const gates = flags.failUnder === undefined ? undefined : parseGates(flags.failUnder);
   refuseUnusedPrices(flags);
+  const written =
+    flags.output === undefined
+      ? undefined
+      : await writeCampaignReport({
+          what,
+          output: flags.output,
+          settings: () => reportSettings(flags),
+        });
+  if (written && !flags.json) process.stderr.write(`${renderReportWritten(written)}\n`);
   const { counts, verdict, html } = await readReportCounts({
-    what,
+    // What was written out is what is counted (the campaign's own file may be on another host).
+    what: written && !flags.html ? written.output : what,
     ...(gates === undefined ? {} : { gates }),
     page: flags.html !== undefined,
     program,

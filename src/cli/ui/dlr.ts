@@ -6,6 +6,7 @@ import type { DeliveryReport } from '../../dlr/matching.js';
 import { REFUSALS, type ProofRefusal } from '../../dlr/proof.js';
 import type { DlrReceiver, MalformedRequest, ReceiverCounts } from '../../dlr/receiver.js';
 import type { ReceiverSummary } from '../../campaign/deliveries.js';
+import type { ReportWritten } from '../../campaign/report-output.js';
 import type { ReportCounts } from '../../report/read.js';
 import { OUTCOMES } from '../../message/outcome.js';
 import { formatCount, plural } from './format.js';
@@ -360,4 +361,16 @@ export function renderReportCounts(counts: ReportCounts, c: ChalkInstance): stri
     lines.push(...table(deliveries, '    '));
   }
   return lines.join('\n');
+}
+
+/** `report ID --output`: what was written, and from where (stderr). */
+export function renderReportWritten(written: ReportWritten): string {
+  const from =
+    written.host === undefined ? written.from : `${written.from} on host ${written.host}`;
+  const when = written.keptAt === undefined ? '' : `, as its run ended at ${written.keptAt}`;
+  const deliveries =
+    written.deliveries > 0
+      ? `; the delivery reports of ${plural(written.deliveries, 'message')} folded in`
+      : '';
+  return `report written: ${written.output} (campaign ${written.campaign}'s report, ${from}${when}${deliveries})`;
 }

@@ -18,6 +18,7 @@ import { dropUnkept } from './sql/drop-unkept.js';
 import { hasArchived } from './sql/has-archived.js';
 import { keepRun } from './sql/keep-run.js';
 import { nextGeneration } from './sql/next-generation.js';
+import { keepReport } from './report-copy.js';
 import { readCampaign } from './sql/read-campaign.js';
 import { writeManifest } from './sql/write-manifest.js';
 
@@ -144,9 +145,11 @@ function databaseClaim(
         return notes;
       });
     },
-    finish(update) {
+    finish(update, report) {
       return guarded(db, async () => {
         if (!current) return;
+        // The copy first: a manifest that says how the run ended has the report it ended with.
+        if (report !== undefined) await keepReport(db, lease, report);
         current = finishedManifest(current, update, previous);
         await written(place, lease, current);
       });

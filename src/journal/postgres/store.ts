@@ -23,6 +23,7 @@ import type {
   DlrKeys,
   Held,
   Inspected,
+  ReportCopy,
   RunRecord,
   StoredDelivery,
 } from '../store.js';
@@ -33,6 +34,7 @@ import { readDatabaseJournal, sentFromDatabase } from './journal.js';
 import { goneFromHere, Lease, takeCampaign } from './lease.js';
 import type { ClaimPlace } from './place.js';
 import { markSuperseded, moveReportAside } from './rehearsal.js';
+import { reportCopyOf } from './report-copy.js';
 import { ensureSchema } from './schema.js';
 import { addDelivery } from './sql/add-delivery.js';
 import { appendUnheld } from './sql/append-unheld.js';
@@ -239,6 +241,10 @@ export class DatabaseStore implements CampaignStore {
     add: (campaign, report) => this.using((db) => addDelivery(db, campaign, report)),
     read: (campaign) => this.readDeliveries(campaign),
   };
+
+  reportCopy(id: string): Promise<ReportCopy | undefined> {
+    return this.using((db) => reportCopyOf(db, id));
+  }
 
   private async *readDeliveries(campaign: string): AsyncGenerator<StoredDelivery> {
     let after = '0';

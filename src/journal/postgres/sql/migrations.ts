@@ -51,6 +51,22 @@ const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (campaign, seq),
      UNIQUE (campaign, message_id, status, timestamp)
    )`,
+  // The report each run of a campaign ended with, as written on its host, in parts: read back on
+  // any host. The newest replaces the one before.
+  `CREATE TABLE sms_send.report_copies (
+     campaign text PRIMARY KEY REFERENCES sms_send.campaigns (id) ON UPDATE CASCADE ON DELETE CASCADE,
+     path text NOT NULL,
+     host text NOT NULL,
+     bytes bigint NOT NULL,
+     sha256 text NOT NULL,
+     kept_at timestamptz NOT NULL DEFAULT now()
+   );
+   CREATE TABLE sms_send.report_parts (
+     campaign text NOT NULL REFERENCES sms_send.campaigns (id) ON UPDATE CASCADE ON DELETE CASCADE,
+     part integer NOT NULL,
+     bytes bytea NOT NULL,
+     PRIMARY KEY (campaign, part)
+   )`,
 ];
 
 /** The schema's version this sms-send reads and writes. */

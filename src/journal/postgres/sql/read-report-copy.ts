@@ -1,0 +1,30 @@
+// What a campaign's report copy is, and its parts one at a time.
+import type { Queries } from '../connect.js';
+
+export interface ReportCopyRow {
+  path: string;
+  host: string;
+  bytes: string;
+  sha256: string;
+  kept_at: Date;
+}
+
+export async function readReportCopy(db: Queries, id: string): Promise<ReportCopyRow | undefined> {
+  const found = await db.query<ReportCopyRow>(
+    'SELECT path, host, bytes, sha256, kept_at FROM sms_send.report_copies WHERE campaign = $1',
+    [id],
+  );
+  return found.rows[0];
+}
+
+export async function readReportPart(
+  db: Queries,
+  id: string,
+  part: number,
+): Promise<Buffer | undefined> {
+  const found = await db.query<{ bytes: Buffer }>(
+    'SELECT bytes FROM sms_send.report_parts WHERE campaign = $1 AND part = $2',
+    [id, part],
+  );
+  return found.rows[0]?.bytes;
+}
