@@ -4,6 +4,7 @@ import { hostCache } from '../../src/journal/cache.js';
 import { FolderStore } from '../../src/journal/folder/index.js';
 import { openState, type CampaignState } from '../../src/journal/open-store.js';
 import { DatabaseStore } from '../../src/journal/postgres/index.js';
+import type { Manifest, StartFields } from '../../src/journal/manifest.js';
 import type { CampaignStore } from '../../src/journal/store.js';
 
 /** The lease a test's runs take: the settings' default. */
@@ -25,4 +26,13 @@ export function folderStoreAt(stateDir: string): FolderStore {
 /** The PostgreSQL store at `stateUrl`, its host cache under `stateDir`. */
 export function databaseStore(stateUrl: string, stateDir: string): DatabaseStore {
   return new DatabaseStore({ stateUrl, leaseMs: LEASE_MS }, hostCache({ stateDir, stateUrl }));
+}
+
+/** What a run starting gives of a manifest: all but what startedManifest derives (the report is the caller's). */
+export function startFieldsOf(manifest: Manifest): StartFields {
+  const fields: Partial<Manifest> = { ...manifest };
+  delete fields.reports;
+  delete fields.createdAt;
+  delete fields.runs;
+  return { ...(fields as Omit<Manifest, 'createdAt' | 'runs' | 'reports'>), report: '' };
 }

@@ -18,6 +18,7 @@ import { Tally } from '../../src/report/summary.js';
 import { settledRows } from '../../src/campaign/steps/resume.js';
 import { readJournalFile } from '../../src/journal/reading.js';
 import { tempDir } from '../helpers/files.js';
+import { startFieldsOf } from '../helpers/state.js';
 
 const HASH = 'f'.repeat(64);
 const identity = campaignIdentity(HASH);
@@ -156,8 +157,8 @@ describe('claimCampaign', () => {
     await seed(manifest({ rehearsal: true, target: 'simulator' }), JOURNAL_SENT);
     const c = await claimCampaign(place(stateDir), { identity, force: false, resume: false });
     expect(c.found.rehearsal?.id).toBe(identity.id);
-    const { reports: _reports, createdAt: _createdAt, runs: _runs, ...kept } = manifest();
-    await c.start({ ...kept, status: 'running', report: join(dir.path, 'real.csv') });
+    const fields = { ...startFieldsOf(manifest()), report: join(dir.path, 'real.csv') };
+    await c.start({ ...fields, status: 'running' });
     const aside = campaignPaths(stateDir, `${identity.id}-rehearsal-1`);
     expect(await readManifest(aside.manifest)).toMatchObject({
       id: `${identity.id}-rehearsal-1`,

@@ -9,6 +9,7 @@ import {
   type Manifest,
   type StartFields,
 } from '../../src/journal/manifest.js';
+import { startFieldsOf } from '../helpers/state.js';
 
 const COUNTS = { accepted: 1, rejected: 0, invalid: 0, failed: 0, unknown: 0, skipped: 0 };
 
@@ -33,8 +34,12 @@ function earlier(over: Partial<Manifest> = {}): Manifest {
 }
 
 function fields(over: Partial<StartFields> = {}): StartFields {
-  const { reports: _reports, createdAt: _created, runs: _runs, ...rest } = earlier();
-  return { ...rest, startedAt: '2026-11-29T00:00:00.000Z', report: '/r/one.csv', ...over };
+  return {
+    ...startFieldsOf(earlier()),
+    report: '/r/one.csv',
+    startedAt: '2026-11-29T00:00:00.000Z',
+    ...over,
+  };
 }
 
 describe('startedManifest', () => {
