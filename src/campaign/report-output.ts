@@ -7,10 +7,16 @@ import { foldIntoReport } from '../dlr/apply.js';
 import { keptBook } from '../dlr/overlay.js';
 import { findCampaign } from '../journal/lookup.js';
 import { withState, type StoreSettings } from '../journal/open-store.js';
-import type { CampaignStore } from '../journal/store.js';
+import { ReportCopyChanged, type CampaignEntry, type CampaignStore } from '../journal/store.js';
 import { formatOf } from '../report/format.js';
 import { looksLikeReportPath } from '../report/html/campaign-page.js';
-import { describeSystemError, UsageError } from '../shared/errors.js';
+import {
+  describeSystemError,
+  LockedError,
+  SmsSendError,
+  StateStoreError,
+  UsageError,
+} from '../shared/errors.js';
 import { isFile, replaceFile } from '../shared/files.js';
 
 /** Where the report written out came from. */
@@ -38,11 +44,12 @@ export async function writeCampaignReport(request: {
   return withState(await request.settings(), async ({ store }) => {
     const entry = await findCampaign(store, what);
     const id = entry.manifest.id;
-    const source = await sourceOf(store, id, entry.manifest.reports.at(-1));
-    refuseOtherFormat(source.from, output);
-    if (resolve(output) === resolve(source.from) && source.host === undefined) {
+    // A run on this host may be writing there: the copy never takes a report's place.
+    if (entry.manifest.reports.some((report) => resolve(report) === resolve(output))) {
       throw new UsageError(`${output} is the campaign's report itself: name another file`);
     }
+    const source = await sourceOf(store, entry);
+    refuseOtherFormat(source.from, output);
     const book = formatOf(output) === 'junit' ? undefined : await keptBook(store, id);
     const amend =
       book && book.size > 0
@@ -54,6 +61,11 @@ export async function writeCampaignReport(request: {
     try {
       await replaceFile(output, source.bytes(), { durable: true, mode: 0o644, amend });
     } catch (error) {
+      if (error instanceof ReportCopyChanged) {
+        throw new LockedError(`${error.message}: nothing was written; run the command again.`);
+      }
+      // The store's own failures say what they mean (a database that did not answer: exit 6).
+      if (error instanceof SmsSendError || error instanceof StateStoreError) throw error;
       throw new UsageError(`${output} cannot be written: ${describeSystemError(error)}`);
     }
     return {
@@ -74,19 +86,13 @@ interface Source {
   bytes(): AsyncIterable<Uint8Array>;
 }
 
-async function sourceOf(
-  store: CampaignStore,
-  id: string,
-  newest: string | undefined,
-): Promise<Source> {
+async function sourceOf(store: CampaignStore, entry: CampaignEntry): Promise<Source> {
+  const { id, runs } = entry.manifest;
+  const newest = entry.manifest.reports.at(-1);
   if (store.reportCopy) {
     const copy = await store.reportCopy(id);
-    if (!copy) {
-      throw new UsageError(
-        `campaign ${id} has no report kept in ${store.where}: no run of it has ended yet`,
-        'no-report',
-      );
-    }
+    // Only the newest run's: an older run's report would leave out what the newest settled.
+    if (copy?.run !== runs) throw notKept(entry, store.where, copy?.run);
     return { from: copy.path, host: copy.host, keptAt: copy.keptAt, bytes: () => copy.parts() };
   }
   if (newest === undefined || !(await isFile(newest))) {
@@ -96,6 +102,23 @@ async function sourceOf(
     );
   }
   return { from: newest, bytes: () => createReadStream(newest) };
+}
+
+/** The newest run kept no report: it has not ended, or its report could not be kept as it did. */
+function notKept(entry: CampaignEntry, where: string, kept: number | undefined): UsageError {
+  const { id, runs } = entry.manifest;
+  const why =
+    entry.status === 'running'
+      ? 'it is running'
+      : entry.status === 'interrupted'
+        ? 'it was interrupted before it ended'
+        : `its report could not be kept as it ended; it is ${entry.manifest.reports.at(-1) ?? '(none)'}${entry.host ? ` on host ${entry.host}` : ''}`;
+  const older = kept === undefined ? '' : ` (the one kept is run ${kept}'s)`;
+  return new UsageError(
+    `campaign ${id}'s newest run (run ${runs}) has kept no report in ${where}: ${why}${older}. ` +
+      'A run that finishes the campaign (--once, --resume) keeps its report as it ends.',
+    'no-report',
+  );
 }
 
 /** The copy is written as it is: a file named for another format would be misread. */

@@ -14,7 +14,10 @@ export type ProofRefusal = (typeof REFUSALS)[number];
 /** A report believed names the campaign its proof was made for, when it carried one. */
 export type ProofVerdict = { ok: true; campaign?: string } | { ok: false; reason: ProofRefusal };
 
-/** Decides whether a report may change the report; may read the campaign store. */
+/**
+ * Decides whether a report may change the report; may read the campaign store, and rejects when
+ * the store could not be read (nothing is decided: the report is to be sent again).
+ */
 export type Verify = (report: DeliveryReport) => ProofVerdict | Promise<ProofVerdict>;
 
 /** What the gateway's statuses look like (DELIVRD, UNDELIV, delivered, BUFFERED, …). */
@@ -90,7 +93,8 @@ export class DlrVerifier {
   private async ownedBy(campaign: string, report: DeliveryReport): Promise<ProofVerdict> {
     if (!this.owners.has(campaign)) {
       if (!CAMPAIGN_ID.test(campaign)) return refuse('unknown id');
-      const entry = await campaignById(this.options.store, campaign).catch(() => undefined);
+      // A store that does not answer rejects: the receiver answers 500, and the gateway tries again.
+      const entry = await campaignById(this.options.store, campaign);
       if (!entry) return refuse('unknown id');
       const { reportPath } = this.options;
       if (reportPath === undefined || entry.manifest.reports.includes(resolve(reportPath))) {

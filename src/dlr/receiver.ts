@@ -383,9 +383,20 @@ export class DlrReceiver extends EventEmitter<ReceiverEvents> {
     if (verdict instanceof Promise) {
       void verdict.then(
         (settled) => this.decide(res, base, params, report, settled),
-        () => this.decide(res, base, params, report, { ok: false, reason: 'unknown id' }),
+        (error: unknown) =>
+          this.undecided(res, { ...base, messageId: report.messageId, params }, error),
       );
     } else this.decide(res, base, params, report, verdict);
+  }
+
+  /**
+   * A report the verifier could not judge (the campaign store did not answer): logged as it came,
+   * answered 500 so the gateway sends it again, and neither taken nor refused.
+   */
+  private undecided(res: http.ServerResponse, line: LogLine, error: unknown): void {
+    this.emit('keepFailed', error instanceof Error ? error : new Error(String(error)));
+    const answer = () => this.answer(res, 500, 'could not record the report; send it again');
+    this.appendCapped('undecided', line).then(answer, answer);
   }
 
   /** Takes a report the verifier let through; a refused one is answered 200 and changes nothing. */

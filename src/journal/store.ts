@@ -76,9 +76,19 @@ export interface ReportCopy {
   host: string;
   bytes: number;
   sha256: string;
+  /** The run of the campaign that ended with it (the manifest's `runs` then). */
+  run: number;
   /** When it was kept (ISO 8601). */
   keptAt: string;
+  /** Its bytes, part by part; rejects (ReportCopyChanged) when it was replaced while being read. */
   parts(): AsyncIterable<Buffer>;
+}
+
+/** A report copy replaced while it was read: another run of the campaign ended meanwhile. */
+export class ReportCopyChanged extends Error {
+  constructor(id: string) {
+    super(`campaign ${id}'s report was kept anew while it was being read (another run ended)`);
+  }
 }
 
 /** Delivery reports kept by campaign, as the receivers verified them. */

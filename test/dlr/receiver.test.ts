@@ -335,6 +335,27 @@ describe('a receiver that keeps reports in a store', () => {
     expect(await logLines()).toMatchObject([{ messageId: 'm1', status: 'DELIVRD' }]);
   });
 
+  it('a report its verifier could not judge (the store did not answer) is answered 500, kept nowhere but the log', async () => {
+    const kept: Kept[] = [];
+    const receiver = await DlrReceiver.start({
+      logPath: log,
+      verify: () => Promise.reject(new Error('the database did not answer')),
+      keep: (r, campaign) => {
+        kept.push({ messageId: r.messageId, status: r.status, campaign });
+        return Promise.resolve();
+      },
+    });
+    receivers.push(receiver);
+    const failures: string[] = [];
+    receiver.on('keepFailed', (error) => failures.push(error.message));
+    const res = await fetch(`${receiver.url}/dlr?msgid=m1&status=DELIVRD`);
+    expect(res.status).toBe(500);
+    expect(failures).toEqual(['the database did not answer']);
+    expect(kept).toEqual([]);
+    expect(receiver.counts).toMatchObject({ received: 0, refused: { 'unknown id': 0 } });
+    expect(await logLines()).toMatchObject([{ messageId: 'm1', params: { status: 'DELIVRD' } }]);
+  });
+
   it('keeps no report without a status (nothing to record), and answers it 200', async () => {
     const kept: Kept[] = [];
     const receiver = await keeping((r) => {

@@ -3,6 +3,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findDuplicates, startSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { CliResult } from '../helpers/cli.js';
@@ -175,6 +176,31 @@ describe('delivery reports the database keeps', () => {
     }
   });
 
+  it("of a run a --force run set aside are not the campaign's now", async () => {
+    expect((await sendFrom('a')).code).toBe(0);
+    const [row] = await reportOf('a');
+    const store = databaseStore(stateUrl, join(dir.path, 'receiver-cache'));
+    const id = (await store.campaigns())[0]!.manifest.id;
+    const kept = {
+      messageId: row!['messageId']!,
+      status: 'UNDELIV',
+      timestamp: undefined,
+      transactionId: undefined,
+      receivedAt: '2026-11-29T12:00:01.000Z',
+    };
+    await store.deliveries!.add(id, kept);
+    const read = async () => {
+      const all = [];
+      for await (const report of store.deliveries!.read(id)) all.push(report);
+      return all;
+    };
+    expect(await read()).toEqual([kept]);
+    // The same content sent again with --force: the same MessageIds, a new journal generation.
+    expect((await sendFrom('b', ['--force', '--yes'])).code).toBe(0);
+    expect(await read()).toEqual([]);
+    await store.close();
+  });
+
   it('retry on another host: an unknown record they confirm is not re-sent; an undelivered one is, with --include undelivered', async () => {
     sim.setFaults({ errorAfterProcessing: 0.3 });
     expect((await sendFrom('a', ['--retries', '0'])).code).toBe(1);
@@ -275,6 +301,27 @@ describe('report ID --output', () => {
       deliveryStatus: 'DELIVRD',
       deliveredAt: '2026-11-29T12:00:00Z',
     });
+  });
+
+  it("refuses an older run's report for the newest run's (exit 2): the newest could not keep it", async () => {
+    expect((await sendFrom('a')).code).toBe(0);
+    const id = (JSON.parse((await onC(['campaigns', '--json'])).stdout) as Listed).campaigns[0]!.id;
+    // As if the newest run's copy had failed as it ended: the copy kept is of an earlier run.
+    const client = new pg.Client({ connectionString: stateUrl });
+    await client.connect();
+    await client.query(
+      'UPDATE sms_send.campaigns SET manifest = jsonb_set(manifest, $2, $3) WHERE id = $1',
+      [id, '{runs}', '2'],
+    );
+    await client.end();
+    const refused = await onC(['report', id, '--output', join(dir.path, 'o.csv')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `campaign ${id}'s newest run (run 2) has kept no report in postgres://***@`,
+    );
+    expect(refused.stderr).toContain(
+      `: its report could not be kept as it ended; it is ${join(dir.path, 'a.report.csv')} on host ${hostname()} (the one kept is run 1's).`,
+    );
   });
 
   it.each<[string, (id: string) => string[], RegExp]>([

@@ -148,10 +148,14 @@ function databaseClaim(
     finish(update, report) {
       return guarded(db, async () => {
         if (!current) return;
-        // The copy first: a manifest that says how the run ended has the report it ended with.
-        if (report !== undefined) await keepReport(db, lease, report);
         current = finishedManifest(current, update, previous);
         await written(place, lease, current);
+        // After the manifest, and never its failure: the run ended as it says whether or not its
+        // report could be kept (the copy names its run, so an older one is not taken for it).
+        if (report === undefined) return;
+        await keepReport(db, lease, { path: report, run: current.runs }).catch((error: unknown) => {
+          if (error instanceof HoldLostError) throw error;
+        });
       });
     },
     keepRun({ key, host, data }) {

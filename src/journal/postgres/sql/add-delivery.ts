@@ -1,5 +1,6 @@
-// Keeps a verified delivery report of a campaign the database holds: kept once however often it
-// comes (the gateway sends a report again when no receiver answered in time).
+// Keeps a verified delivery report of a campaign the database holds, under its current journal
+// generation: kept once however often it comes (the gateway sends a report again when no receiver
+// answered in time).
 import type { Queries } from '../connect.js';
 import type { StoredDelivery } from '../../store.js';
 
@@ -11,9 +12,9 @@ export async function addDelivery(
 ): Promise<boolean> {
   const result = await db.query(
     `INSERT INTO sms_send.deliveries
-       (campaign, message_id, status, timestamp, transaction_id, received_at)
-       SELECT id, $2, $3, $4, $5, $6 FROM sms_send.campaigns WHERE id = $1
-     ON CONFLICT (campaign, message_id, status, timestamp) DO NOTHING`,
+       (campaign, generation, message_id, status, timestamp, transaction_id, received_at)
+       SELECT id, generation, $2, $3, $4, $5, $6 FROM sms_send.campaigns WHERE id = $1
+     ON CONFLICT (campaign, generation, message_id, status, timestamp) DO NOTHING`,
     [
       campaign,
       report.messageId,

@@ -1,4 +1,5 @@
-// A page of a campaign's delivery reports in the order they were kept, after a sequence number.
+// A page of a campaign's delivery reports of its current journal generation (those of runs a
+// --force run set aside are theirs), in the order they were kept, after a sequence number.
 import type { Queries } from '../connect.js';
 
 /** Reports per read: a campaign of millions is read in pieces. */
@@ -18,7 +19,9 @@ export async function deliveryPage(db: Queries, id: string, after: string): Prom
   const page = await db.query<DeliveryRow>(
     `SELECT seq, message_id, status, timestamp, transaction_id, received_at
        FROM sms_send.deliveries
-      WHERE campaign = $1 AND seq > $2::bigint ORDER BY seq LIMIT ${DELIVERY_PAGE}`,
+      WHERE campaign = $1 AND seq > $2::bigint
+        AND generation = (SELECT generation FROM sms_send.campaigns WHERE id = $1)
+      ORDER BY seq LIMIT ${DELIVERY_PAGE}`,
     [id, after],
   );
   return page.rows;

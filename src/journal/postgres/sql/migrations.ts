@@ -38,10 +38,12 @@ const MIGRATIONS: readonly string[] = [
      record jsonb NOT NULL,
      PRIMARY KEY (campaign, key)
    )`,
-  // Each delivery report a receiver verified, whichever receiver took it: told on every host. A
-  // report the gateway sends again (to the same receiver or another) is kept once.
+  // Each delivery report a receiver verified, whichever receiver took it: told on every host, of
+  // the journal generation current when it came (a --force run sends the same MessageIds again).
+  // A report the gateway sends again (to the same receiver or another) is kept once.
   `CREATE TABLE sms_send.deliveries (
      campaign text NOT NULL REFERENCES sms_send.campaigns (id) ON UPDATE CASCADE ON DELETE CASCADE,
+     generation integer NOT NULL,
      seq bigserial,
      message_id text NOT NULL,
      status text NOT NULL,
@@ -49,7 +51,7 @@ const MIGRATIONS: readonly string[] = [
      transaction_id text,
      received_at text NOT NULL,
      PRIMARY KEY (campaign, seq),
-     UNIQUE (campaign, message_id, status, timestamp)
+     UNIQUE (campaign, generation, message_id, status, timestamp)
    )`,
   // The report each run of a campaign ended with, as written on its host, in parts: read back on
   // any host. The newest replaces the one before.
@@ -59,6 +61,7 @@ const MIGRATIONS: readonly string[] = [
      host text NOT NULL,
      bytes bigint NOT NULL,
      sha256 text NOT NULL,
+     run integer NOT NULL,
      kept_at timestamptz NOT NULL DEFAULT now()
    );
    CREATE TABLE sms_send.report_parts (

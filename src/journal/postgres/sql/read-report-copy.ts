@@ -6,12 +6,13 @@ export interface ReportCopyRow {
   host: string;
   bytes: string;
   sha256: string;
+  run: number;
   kept_at: Date;
 }
 
 export async function readReportCopy(db: Queries, id: string): Promise<ReportCopyRow | undefined> {
   const found = await db.query<ReportCopyRow>(
-    'SELECT path, host, bytes, sha256, kept_at FROM sms_send.report_copies WHERE campaign = $1',
+    'SELECT path, host, bytes, sha256, run, kept_at FROM sms_send.report_copies WHERE campaign = $1',
     [id],
   );
   return found.rows[0];
