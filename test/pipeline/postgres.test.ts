@@ -188,10 +188,10 @@ describe('delivery reports the database keeps', () => {
       transactionId: undefined,
       receivedAt: '2026-11-29T12:00:01.000Z',
     };
-    await store.deliveries!.add(id, kept);
+    await store.deliveries.add(id, kept);
     const read = async () => {
       const all = [];
-      for await (const report of store.deliveries!.read(id)) all.push(report);
+      for await (const report of store.deliveries.read(id)) all.push(report);
       return all;
     };
     expect(await read()).toEqual([kept]);
