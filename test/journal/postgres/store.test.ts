@@ -101,8 +101,10 @@ describe('delivery reports in PostgreSQL', () => {
     const client = new pg.Client({ connectionString: stateUrl });
     await client.connect();
     await client.query(
-      `INSERT INTO sms_send.deliveries (campaign, message_id, status, timestamp, received_at)
-       SELECT $1, 'm' || n, 'DELIVRD', '', 'at' FROM generate_series(1, 12001) AS n`,
+      `INSERT INTO sms_send.deliveries
+         (campaign, generation, message_id, status, timestamp, received_at)
+       SELECT id, generation, 'm' || n, 'DELIVRD', '', 'at'
+         FROM sms_send.campaigns, generate_series(1, 12001) AS n WHERE id = $1`,
       [id],
     );
     await client.end();
