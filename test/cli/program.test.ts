@@ -144,7 +144,8 @@ describe('help', () => {
 
       Sending:
         --dry-run                      validate and print the plan; send nothing
-        -y, --yes                      do not ask for confirmation before a large send
+        -y, --yes                      do not ask before sending over 1,000 messages
+                                       (asked when stdin is a terminal)
         --force                        send a campaign that was already sent, all
                                        again; overwrite its report
         --resume                       finish an interrupted or stopped campaign from

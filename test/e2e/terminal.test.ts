@@ -1,6 +1,6 @@
 // The binary on a real (pseudo-)terminal, through script(1) from util-linux: NO_COLOR honoured,
 // the spinner drawn, the confirmation asked and answered, Ctrl-C at it. Pipes cannot show these.
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -54,6 +54,21 @@ describe.skipIf(!SCRIPT).concurrent('on a terminal (a pseudo-terminal from scrip
     expect(run.screen).toMatch(SPINNER_FRAMES);
     expect(run.screen).toContain('1,200 of 1,200 messages accepted');
     expect(run.screen).not.toMatch(SGR);
+  });
+
+  it('stderr sent to a file from a terminal: still asks there before sending, and "n" sends nothing', async ({
+    expect,
+  }) => {
+    const log = join(dir.path, 'err.log');
+    const run = await onTerminal([campaign, '--simulate'], {
+      cwd: dir.path,
+      env: ownState('stderr-to-file'),
+      type: answer('n\r'),
+      stderrTo: log,
+    });
+    expect(run.code).toBe(2);
+    expect(run.screen).toContain(PROMPT);
+    expect(await readFile(log, 'utf8')).toContain('not confirmed: nothing was sent');
   });
 
   it('Ctrl-C at the confirmation: exit 130 on a fresh line, nothing sent', async ({ expect }) => {

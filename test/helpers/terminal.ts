@@ -37,7 +37,13 @@ export interface TerminalRun {
  */
 export function startOnTerminal(
   args: string[],
-  options: { cwd: string; env?: Record<string, string | undefined>; type?: Keystrokes[] },
+  options: {
+    cwd: string;
+    env?: Record<string, string | undefined>;
+    type?: Keystrokes[];
+    /** stderr to this file, not the terminal (`2> err.log` typed at a shell). */
+    stderrTo?: string;
+  },
 ): TerminalRun {
   const command = [
     'stty cols 100 rows 30 &&',
@@ -45,6 +51,7 @@ export function startOnTerminal(
     shellWord(process.execPath),
     shellWord(BIN),
     ...args.map(shellWord),
+    ...(options.stderrTo === undefined ? [] : [`2>${shellWord(options.stderrTo)}`]),
   ].join(' ');
   const child = spawn('script', ['-qec', command, '/dev/null'], {
     cwd: options.cwd,
@@ -89,7 +96,7 @@ export function startOnTerminal(
 /** Runs `sms-send ARGS` on a pseudo-terminal to its end (see startOnTerminal). */
 export function onTerminal(
   args: string[],
-  options: { cwd: string; env?: Record<string, string | undefined>; type?: Keystrokes[] },
+  options: Parameters<typeof startOnTerminal>[1],
 ): Promise<PtyResult> {
   return startOnTerminal(args, options).done;
 }

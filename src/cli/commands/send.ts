@@ -20,7 +20,7 @@ import { windowState } from '../../shared/window.js';
 import { settingsFor, type GatewayFlags } from '../gateway-settings.js';
 import { programOf, shownArgs, type Invocation } from '../invocation.js';
 import { colorFor } from '../ui/color.js';
-import { confirm } from '../ui/confirm.js';
+import { confirmOnTerminal } from '../ui/confirm.js';
 import { endRun } from '../ui/ending.js';
 import { shellWord } from '../../shared/shell.js';
 import { formatCount, plural } from '../ui/format.js';
@@ -28,7 +28,10 @@ import { renderPlan } from '../ui/plan.js';
 import { RunView, type ViewFlags } from '../ui/run-view.js';
 import { renderWindowPlan } from '../ui/window.js';
 
-/** A terminal run this large asks before sending (--yes skips it; a non-TTY run never asks). */
+/**
+ * A run this large asks before sending when standard input is a terminal, wherever its output
+ * goes (--yes skips it; a run whose input is not a terminal has no one to ask, and never asks).
+ */
 const CONFIRM_ABOVE = 1000;
 
 /** send's flags: the campaign's choices (declared once, in campaign/run.ts), and how to show it. */
@@ -165,16 +168,11 @@ function printDryRun(
 /** A large send from a terminal asks first, unless --yes. */
 async function confirmSend(campaign: PlannedCampaign, flags: SendFlags, label: string) {
   const { plan } = campaign;
-  if (
-    campaign.toSend > CONFIRM_ABOVE &&
-    !flags.yes &&
-    process.stdin.isTTY &&
-    process.stderr.isTTY
-  ) {
+  if (campaign.toSend > CONFIRM_ABOVE && !flags.yes && process.stdin.isTTY) {
     const left = campaign.resuming ? ' left in this campaign' : '';
     // Said before the yes, so a list that matched nobody (or everybody) is noticed in time.
     const suppressed = plan.suppressed > 0 ? ` (${formatCount(plan.suppressed)} suppressed)` : '';
-    const answer = await confirm(
+    const answer = await confirmOnTerminal(
       `Send ${plural(campaign.toSend, 'message')}${left} to ${label}${suppressed}?`,
     );
     if (answer === 'interrupted') {

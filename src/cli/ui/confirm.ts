@@ -1,4 +1,5 @@
 // The yes/no question a large terminal run asks before sending; Ctrl-D is a "no", Ctrl-C an interrupt.
+import { createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 
 export type Answer = 'yes' | 'no' | 'interrupted';
@@ -30,4 +31,29 @@ export async function confirm(
     process.off('SIGINT', interrupt);
     rl.close();
   }
+}
+
+/**
+ * Asks on the terminal the answer is typed at (standard input): on stderr when it is that
+ * terminal, else on stdout, else on the process's terminal itself (`2> log` from a shell).
+ */
+export async function confirmOnTerminal(question: string): Promise<Answer> {
+  if (process.stderr.isTTY) return confirm(question);
+  if (process.stdout.isTTY) return confirm(question, process.stdin, process.stdout);
+  const tty = await openTerminal();
+  if (!tty) return confirm(question);
+  try {
+    return await confirm(question, process.stdin, tty);
+  } finally {
+    tty.end();
+  }
+}
+
+/** The controlling terminal, for writing; undefined where there is none to open. */
+function openTerminal(): Promise<NodeJS.WritableStream | undefined> {
+  return new Promise((resolve) => {
+    const tty = createWriteStream('/dev/tty');
+    tty.once('open', () => resolve(tty));
+    tty.once('error', () => resolve(undefined));
+  });
 }
