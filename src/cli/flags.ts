@@ -90,7 +90,10 @@ export function sendingOptions(
   command
     .optionsGroup(GROUP.sending)
     .option('--dry-run', help.dryRun)
-    .option('-y, --yes', 'do not ask before sending over 1,000 messages (asked when stdin is a terminal)')
+    .option(
+      '-y, --yes',
+      'do not ask before sending over 1,000 messages (asked when stdin is a terminal)',
+    )
     .option('--force', help.force)
     .option('--resume', help.resume);
   if (help.once) command.option('--once', help.once);
