@@ -61,9 +61,13 @@ export function defineDlr(program: Command, state: RunState): void {
         'on every interface, behind a tunnel the gateway can reach',
         'sms-send dlr --report campaign.report.csv --host 0.0.0.0 --port 8098',
       ],
+      [
+        'a fleet: every campaign of the database, several receivers behind one URL',
+        'SMS_SEND_STATE_URL=postgres://sms@db/sms sms-send dlr --host 0.0.0.0',
+      ],
     ]),
     exitCodes({
-      0: 'stopped (Ctrl-C), every report received recorded in the report',
+      0: 'stopped (Ctrl-C, SIGTERM), every report received recorded in the report or the database',
       1: 'stopped, but the last update of the report could not be made: dlr apply folds the log in',
       2: 'usage error, or the report or its folder cannot be used',
       70: EXIT_CODE_MEANING[70],
