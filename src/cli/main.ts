@@ -24,16 +24,36 @@ export async function main(argv: string[]): Promise<number> {
   const state: RunState = { exitCode: ExitCode.ok, invocation: currentInvocation(pkg.name, argv) };
   const program = buildProgram(state, pkg.version);
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(helpAsFlag(argv));
     return state.exitCode;
   } catch (error) {
-    return report(error, wantsJson(program), state.invocation);
+    return report(error, wantsJson(program) || typedJson(argv), state.invocation);
   }
 }
 
 /** Whether the command being run was given --json, as commander parsed it (even when it then failed). */
 function wantsJson(command: Command): boolean {
   return command.opts().json === true || command.commands.some(wantsJson);
+}
+
+/**
+ * --json typed before any `--`, for a command line that failed before a command could parse it
+ * (an unknown command): its error is a JSON document all the same.
+ */
+function typedJson(argv: readonly string[]): boolean {
+  const args = argv.slice(2);
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).includes('--json');
+}
+
+/**
+ * `help campaigns show` as `campaigns show --help`: commander's help command takes one name, and
+ * would show `campaigns`' help for it.
+ */
+function helpAsFlag(argv: readonly string[]): string[] {
+  const [node = '', script = '', first, ...rest] = argv;
+  if (first !== 'help' || rest.length < 2) return [...argv];
+  return [node, script, ...rest, '--help'];
 }
 
 function report(error: unknown, json: boolean, invocation: Invocation): number {
