@@ -101,6 +101,7 @@ export const ERROR_CODES = [
   'over-max-cost',
   'recipients-unknown',
   'report-exists',
+  'report-unwritable',
   'state-corrupt',
   'state-permission',
   'state-refused',

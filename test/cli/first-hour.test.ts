@@ -1,6 +1,12 @@
 // What a new user types in the first hour and must not find a dead end in: help for a subcommand
-// asked as `help campaigns show`, and --json on a command line that names no command.
-import { describe, expect, it } from 'vitest';
+// asked as `help campaigns show`, --json on a command line that names no command, a report in a
+// folder that cannot be written.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { injectDiskFault } from '../../src/shared/disk.js';
+import { startSimulator } from '../../src/simulator/index.js';
+import { tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { runInProcess } from '../helpers/in-process.js';
 
 describe('help for a subcommand', () => {
@@ -34,5 +40,54 @@ describe('--json on a command line that names no command', () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain("unknown command or input 'sned'");
+  });
+});
+
+describe('a report in a folder that cannot be written', () => {
+  afterEach(() => injectDiskFault(undefined));
+
+  it.each([
+    [
+      'EROFS',
+      'read-only file system',
+      /cannot be written here \(read-only, or not this user's\): give --report a path in a folder you can write\.$/,
+    ],
+    [
+      'ENOSPC',
+      'no space left on device',
+      /Make room in .*, or give --report a path on another disk\.$/,
+    ],
+  ])('%s: exit 2 naming the folder and --report, nothing sent', async (code, words, fix) => {
+    const dir = await tempDir();
+    const sim = await startSimulator();
+    try {
+      const input = join(dir.path, 'campaign.csv');
+      await writeCampaignCsv(input, 5);
+      const report = join(dir.path, 'out', 'campaign.report.csv');
+      await mkdir(join(dir.path, 'out'));
+      // The report's folder refuses every new file, as a read-only mount (or a full disk) does.
+      injectDiskFault((op, path) =>
+        op === 'open' && path.startsWith(join(dir.path, 'out'))
+          ? { error: Object.assign(new Error(`${code}: ${words}, open '${path}'`), { code }) }
+          : undefined,
+      );
+      const run = await runInProcess([input, '--endpoint', sim.url, '--report', report, '--yes'], {
+        env: {
+          SMS_SEND_STATE_DIR: join(dir.path, 'state'),
+          SMS_SEND_USERNAME: 'u',
+          SMS_SEND_PASSWORD: 'p',
+        },
+      });
+      expect(run.code).toBe(2);
+      const message = run.stderr.trim().split('\n')[0]!;
+      expect(message).toContain(`sms-send: cannot write beside the report ${report}:`);
+      expect(message).toContain('nothing was sent.');
+      expect(message).toMatch(fix);
+      expect(message).not.toContain('state directory');
+      expect(sim.ledger).toEqual([]);
+    } finally {
+      await sim.stop();
+      await dir.remove();
+    }
   });
 });

@@ -1,14 +1,19 @@
 // Step two of a campaign: its state decides whether it may be sent, and what a real run holds while
 // it runs: the campaign's state (claimed), the report's lock, the original's lock for a follow-up,
 // the spool. A dry run looks at the state without taking anything.
-import { resolve as resolvePath } from 'node:path';
+import { dirname, resolve as resolvePath } from 'node:path';
 import { KilledRunRefusal, type ClaimOptions } from '../../journal/decide.js';
 import { acquireLock, lockPath } from '../../journal/lock.js';
 import { campaignById, rehearsalOf } from '../../journal/lookup.js';
 import type { Claim, Found, Held } from '../../journal/store.js';
 import { isReport } from '../../report/read.js';
 import { reportExistsError } from '../../report/writer.js';
-import { unsentStateError, UsageError } from '../../shared/errors.js';
+import {
+  describeSystemError,
+  systemErrorCode,
+  unsentStateError,
+  UsageError,
+} from '../../shared/errors.js';
 import { exists } from '../../shared/files.js';
 import { holdOriginal } from '../follow-up/index.js';
 import { takeKeptAnswers } from '../kept-answers.js';
@@ -62,7 +67,12 @@ export async function claim(run: CampaignRun, identified: Identified): Promise<R
       force: choices.force === true,
     });
     // The report's own lock keeps a delivery-report fold from rewriting it under this run.
-    held.reportLock = await acquireLock(lockPath(reportPath), `writing the report ${reportPath}`);
+    held.reportLock = await acquireLock(
+      lockPath(reportPath),
+      `writing the report ${reportPath}`,
+    ).catch((error: unknown) => {
+      throw reportFolderRefusal(error, reportPath);
+    });
     await clearStaleReportLocks(found.previous?.reports ?? [], reportPath);
     const resume = resumes(run, found);
     // The campaign's state has let this run in without --force or --resume: no run of it is
@@ -263,4 +273,25 @@ async function clearStaleReportLocks(reports: readonly string[], current: string
       .then((lock) => lock.release())
       .catch(() => undefined);
   }
+}
+
+/**
+ * The report's lock could not be written beside it: the report's folder is what to change, and
+ * --report the way to write elsewhere (the lock's own words speak of the state directory's).
+ */
+function reportFolderRefusal(error: unknown, reportPath: string): unknown {
+  if (!(error instanceof UsageError) || error.code !== 'state-unwritable') return error;
+  const cause = error.cause;
+  const folder = dirname(resolvePath(reportPath));
+  const code = systemErrorCode(cause);
+  const fix =
+    code === 'ENOSPC' || code === 'EDQUOT'
+      ? `Make room in ${folder}, or give --report a path on another disk`
+      : `${folder} cannot be written here (read-only, or not this user's): give --report a path in a folder you can write`;
+  const refusal = new UsageError(
+    `cannot write beside the report ${reportPath}: ${describeSystemError(cause)}; nothing was sent. ${fix}.`,
+    'report-unwritable',
+  );
+  refusal.cause = cause;
+  return refusal;
 }
