@@ -5,21 +5,17 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { startBalancer, type Balancer } from '../helpers/balancer.js';
 import { collect, killLeft, startCli } from '../helpers/cli.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
-import { startPostgres, type Postgres } from '../helpers/postgres.js';
+import { usePostgres } from '../helpers/postgres.js';
 
 const RECORDS = 300;
 const TEMPLATE = /^http:\/\/127\.0\.0\.1:(\d+)\/dlr\?msgid=\S+$/m;
 
-let server: Postgres;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(() => server.stop());
+const server = usePostgres();
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let sim: Simulator;

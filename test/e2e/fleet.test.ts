@@ -9,12 +9,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JOURNAL_PAGE } from '../../src/journal/postgres/sql/journal-page.js';
 import { findDuplicates, startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { collect, killLeft, startCli, type CliResult } from '../helpers/cli.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
-import { startPostgres, type Postgres } from '../helpers/postgres.js';
+import { usePostgres } from '../helpers/postgres.js';
 import { waitFor } from '../helpers/reliability.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
 
@@ -32,11 +32,7 @@ const CONCURRENCY = 2;
 const inFlight = () => scale.batch * CONCURRENCY;
 const LEASE = '2s';
 
-let server: Postgres;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(() => server.stop());
+const server = usePostgres();
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let sim: Simulator;

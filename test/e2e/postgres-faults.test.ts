@@ -5,22 +5,18 @@
 // waiting out its grace for the state.
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findDuplicates, startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { collect, killLeft, startCli, type CliResult } from '../helpers/cli.js';
 import { ERRNO, faultEnv, type RealFault } from '../helpers/fault-shim.js';
 import { tempDir, writeCampaignCsv } from '../helpers/files.js';
-import { startPostgres, type Postgres } from '../helpers/postgres.js';
+import { usePostgres } from '../helpers/postgres.js';
 import { waitFor } from '../helpers/reliability.js';
 import type { ChildProcess } from 'node:child_process';
 
 const RECORDS = 200;
 
-let server: Postgres;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(() => server.stop());
+const server = usePostgres();
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let sim: Simulator;

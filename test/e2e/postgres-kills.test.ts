@@ -3,20 +3,16 @@
 // simulator's ledger is the witness: nothing accepted twice, every record reported once.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JOURNAL_PAGE } from '../../src/journal/postgres/sql/journal-page.js';
 import { findDuplicates, startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { collect, killLeft, startCli } from '../helpers/cli.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
-import { startPostgres, type Postgres } from '../helpers/postgres.js';
+import { usePostgres } from '../helpers/postgres.js';
 import { countOutcomes, promiseBreaches, waitFor } from '../helpers/reliability.js';
 import type { ChildProcess } from 'node:child_process';
 
-let server: Postgres;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(() => server.stop());
+const server = usePostgres();
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let sim: Simulator;

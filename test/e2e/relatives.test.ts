@@ -5,11 +5,11 @@
 // rest sent from another host: no recipient gets the message twice.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collect, killLeft, runCli, startCli, type CliResult } from '../helpers/cli.js';
 import { mobile, parseCsv, tempDir } from '../helpers/files.js';
 import { startGateway, type TestGateway } from '../helpers/gateway.js';
-import { startPostgres, type Postgres } from '../helpers/postgres.js';
+import { usePostgres } from '../helpers/postgres.js';
 import { waitFor } from '../helpers/reliability.js';
 import type { ChildProcess } from 'node:child_process';
 
@@ -26,11 +26,7 @@ afterEach(async () => {
   await dir.remove();
 });
 
-let server: Postgres;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(() => server.stop());
+const server = usePostgres();
 
 /** `count` records, one a recipient; row `bad` (1-based) with a number that is no phone. */
 async function writeList(count: number, bad?: number): Promise<void> {

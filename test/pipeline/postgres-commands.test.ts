@@ -3,22 +3,19 @@
 // summary's follow-up, the page's follow-ups. Each, pasted as printed, finds the campaign.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { startCli } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/reliability.js';
-import { startPostgres, type Postgres } from '../helpers/postgres.js';
+import { usePostgres } from '../helpers/postgres.js';
 
 const PASSWORD = 'db-secret-3';
 
-let server: Postgres;
-beforeAll(async () => {
-  server = await startPostgres();
-  await server.query(server.url, `CREATE ROLE sender LOGIN SUPERUSER PASSWORD '${PASSWORD}'`);
-}, 60_000);
-afterAll(() => server.stop());
+const server = usePostgres(async (started) => {
+  await started.query(started.url, `CREATE ROLE sender LOGIN SUPERUSER PASSWORD '${PASSWORD}'`);
+});
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let sim: Simulator;

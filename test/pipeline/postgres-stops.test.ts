@@ -5,22 +5,19 @@
 // database's words, never the disk's; and the line it prints, run as printed, sends nothing twice.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findDuplicates, startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { runInProcess } from '../helpers/in-process.js';
-import { startPostgres, type Postgres } from '../helpers/postgres.js';
+import { usePostgres } from '../helpers/postgres.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { waitFor } from '../helpers/reliability.js';
 
 const RECORDS = 2_000;
 
-let server: Postgres;
-beforeAll(async () => {
-  server = await startPostgres();
-  await server.query(server.url, "CREATE ROLE sender LOGIN PASSWORD 'db-secret-7'");
-}, 60_000);
-afterAll(() => server.stop());
+const server = usePostgres(async (started) => {
+  await started.query(started.url, "CREATE ROLE sender LOGIN PASSWORD 'db-secret-7'");
+});
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let sim: Simulator;

@@ -4,21 +4,17 @@ import { readdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findDuplicates, startSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { CliResult } from '../helpers/cli.js';
 import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { databaseStore } from '../helpers/state.js';
-import { startPostgres, type Postgres } from '../helpers/postgres.js';
+import { usePostgres } from '../helpers/postgres.js';
 
 const RECORDS = 120;
 
-let server: Postgres;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(() => server.stop());
+const server = usePostgres();
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let sim: Simulator;

@@ -4,12 +4,12 @@
 // no recipient gets the campaign's message twice, and whoever was left out is sent to once.
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliResult } from '../helpers/cli.js';
 import { mobile, tempDir } from '../helpers/files.js';
 import { startGateway, type TestGateway } from '../helpers/gateway.js';
 import { runInProcess } from '../helpers/in-process.js';
-import { startPostgres, type Postgres } from '../helpers/postgres.js';
+import { usePostgres } from '../helpers/postgres.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let gateway: TestGateway;
@@ -131,11 +131,7 @@ describe('a campaign whose rest another one sent', () => {
 });
 
 describe('a campaign whose rest another one sent, in the other store', () => {
-  let server: Postgres;
-  beforeAll(async () => {
-    server = await startPostgres();
-  }, 60_000);
-  afterAll(() => server.stop());
+  const server = usePostgres();
 
   it('stopped in the state directory, its rest sent with the state URL: its own --resume is refused', async () => {
     await writeList(600);

@@ -3,18 +3,14 @@
 // dropped, and no intent queued behind it is written, though the database answers again at once;
 // so no batch leaves while an earlier answer is held only in memory.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { campaignIdentity } from '../../../src/journal/identity.js';
 import { batchLine, resultLine } from '../../../src/journal/lines.js';
 import { tempDir } from '../../helpers/files.js';
-import { startPostgres, type Postgres } from '../../helpers/postgres.js';
+import { usePostgres } from '../../helpers/postgres.js';
 import { databaseStore } from '../../helpers/state.js';
 
-let server: Postgres;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(() => server.stop());
+const server = usePostgres();
 
 const accepted = (row: number) => ({
   row,

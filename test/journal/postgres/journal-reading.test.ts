@@ -4,20 +4,16 @@
 // line in the order written, whatever the digits of the rows' sequence numbers.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { campaignIdentity } from '../../../src/journal/identity.js';
 import { batchLine, resultLine, type JournalLine } from '../../../src/journal/lines.js';
 import { readJournalFile, type JournalState } from '../../../src/journal/reading.js';
 import { JOURNAL_PAGE } from '../../../src/journal/postgres/sql/journal-page.js';
 import { tempDir } from '../../helpers/files.js';
-import { startPostgres, type Postgres } from '../../helpers/postgres.js';
+import { usePostgres } from '../../helpers/postgres.js';
 import { databaseStore } from '../../helpers/state.js';
 
-let server: Postgres;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(() => server.stop());
+const server = usePostgres();
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 afterEach(() => dir.remove());

@@ -2,17 +2,13 @@
 // newer sms-send made it, and a user without the right to make it is told which grant it needs.
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../../src/journal/postgres/sql/migrations.js';
 import { ExitCode, StateStoreError } from '../../../src/shared/errors.js';
-import { startPostgres, type Postgres } from '../../helpers/postgres.js';
+import { usePostgres } from '../../helpers/postgres.js';
 import { databaseStore } from '../../helpers/state.js';
 
-let server: Postgres;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(() => server.stop());
+const server = usePostgres();
 
 const store = (stateUrl: string) => databaseStore(stateUrl, join('/nonexistent', 'cache'));
 

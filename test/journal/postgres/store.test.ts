@@ -2,18 +2,14 @@
 // store keeps, each test in a database of its own.
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { campaignIdentity } from '../../../src/journal/identity.js';
 import { tempDir } from '../../helpers/files.js';
-import { startPostgres, type Postgres } from '../../helpers/postgres.js';
+import { usePostgres } from '../../helpers/postgres.js';
 import { storeContract } from '../store-contract.js';
 import { databaseStore } from '../../helpers/state.js';
 
-let server: Postgres;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(() => server.stop());
+const server = usePostgres();
 
 const dirs: Array<Awaited<ReturnType<typeof tempDir>>> = [];
 afterEach(async () => {
