@@ -3,8 +3,11 @@
 // with `awaitMs` as well, waits for its delivery report (the canary).
 import type { Settings } from '../config/settings.js';
 import { systemClock } from '../shared/clock.js';
-import type { CanaryResult } from '../dlr/canary.js';
+import type { CanaryReports, CanaryResult } from '../dlr/canary.js';
 import type { DlrReceiver } from '../dlr/receiver.js';
+import { closeState, openState } from '../journal/open-store.js';
+import { CANARY, type DlrSigner } from '../shared/dlr-proof.js';
+import { keptCanary } from './kept-canary.js';
 import { checkGateway, type CheckResult, type TestMessage } from '../gateway/check.js';
 import { buildMessage } from '../message/build.js';
 import { planColumns } from '../message/columns.js';
@@ -38,9 +41,21 @@ export interface CheckRequest {
 
 /** Lines a terminal shows while the canary waits. */
 export interface CanaryListener {
-  start?(at: { to: string; endpoint: string; receiver: string; reportsTo: string }): void;
+  start?(at: CanaryStart): void;
   accepted?(result: CheckResult, acceptedAfterMs: number): void;
   interim?(status: string, afterMs: number): void;
+}
+
+/** Where the test message goes, and where its delivery report is heard of. */
+export interface CanaryStart {
+  to: string;
+  endpoint: string;
+  /** Where the gateway sends the report. */
+  reportsTo: string;
+  /** The check's own receiver, as it listens; absent when the fleet's receivers take the report. */
+  receiver?: string;
+  /** The database the fleet's receivers keep the report in, where the check reads it. */
+  keptIn?: string;
 }
 
 export interface CheckDocument {
@@ -136,6 +151,20 @@ function publicBase(
   );
 }
 
+/** Where the canary's test message has its delivery report sent, and how it hears of it. */
+interface CanaryRoute {
+  /** The DeliveryReportUrl the test message carries (a template, as the gateway fills it). */
+  deliveryReportUrl: string;
+  /** Proves the report is the gateway's, to receivers that believe only proven reports. */
+  signer?: DlrSigner;
+  reports: CanaryReports;
+  /** Where the gateway sends the reports, and where they are heard of. */
+  where: Pick<CanaryStart, 'reportsTo' | 'receiver' | 'keptIn'>;
+  /** Why nothing could be heard, when the store did not answer. */
+  trouble?: () => string | undefined;
+  close(): Promise<void>;
+}
+
 async function canaryCheck(
   settings: Settings,
   access: GatewayAccess,
@@ -143,8 +172,97 @@ async function canaryCheck(
   request: CheckRequest,
   listener: CanaryListener,
 ): Promise<CanaryResult> {
-  const { DlrReceiver, urlTemplate } = await import('../dlr/receiver.js');
   const { runCanary } = await import('../dlr/canary.js');
+  const messageId = testMessageId();
+  const route = fleetReceives(settings, request)
+    ? await fleetRoute(settings, messageId)
+    : await ownRoute(request, choice, access);
+  try {
+    const test = testMessage(
+      request,
+      {
+        ...settings,
+        defaults: { ...settings.defaults, deliveryReportUrl: route.deliveryReportUrl },
+      },
+      messageId,
+      route.signer,
+    );
+    const gateway = await openGateway(access, oneAtATime(settings, choice), {
+      deliveryReports: {
+        delayMs: SIMULATED_DLR_DELAY_MS,
+        ...(request.dlrMix === undefined ? {} : { statusMix: request.dlrMix }),
+      },
+    });
+    try {
+      listener.start?.({ to: test.to, endpoint: gateway.label, ...route.where });
+      const result = await runCanary({
+        client: gateway.client,
+        endpoint: gateway.label,
+        test,
+        deliveryReportUrl: route.deliveryReportUrl,
+        reports: route.reports,
+        awaitMs: request.awaitMs!,
+        retry: settings,
+        onAccepted: listener.accepted?.bind(listener),
+        onInterim: listener.interim?.bind(listener),
+      });
+      const trouble = route.trouble?.();
+      if (result.delivery && result.delivery.status === undefined && trouble !== undefined) {
+        result.reason = `${result.reason ?? 'no delivery report'} (the state database did not answer: ${trouble})`;
+      }
+      return result;
+    } finally {
+      await gateway.close();
+    }
+  } finally {
+    await route.close();
+  }
+}
+
+/**
+ * A fleet's receivers take the canary's report when campaigns are kept in a database and sends
+ * have a DeliveryReportUrl of their own (the receivers' Service), unless the check is given a
+ * receiver of its own (--dlr-public-url or --dlr-port).
+ */
+function fleetReceives(settings: Settings, request: CheckRequest): boolean {
+  return (
+    settings.stateUrl !== undefined &&
+    settings.defaults.deliveryReportUrl !== undefined &&
+    request.dlrPublicUrl === undefined &&
+    request.dlrPort === undefined
+  );
+}
+
+/** The report goes where a send's would, and is read from the store the receivers keep it in. */
+async function fleetRoute(settings: Settings, messageId: string): Promise<CanaryRoute> {
+  const state = openState(settings);
+  try {
+    const shelf = state.store.deliveries!;
+    // The receivers believe a report proven with the store's secret; the first check may make it.
+    const [key] = (await state.store.dlrKeys(true)).keys;
+    const kept = keptCanary(shelf, messageId);
+    const url = settings.defaults.deliveryReportUrl!;
+    return {
+      deliveryReportUrl: url,
+      signer: { key: key!, campaign: CANARY },
+      reports: kept.reports,
+      where: { reportsTo: url, keptIn: state.store.where },
+      trouble: kept.trouble,
+      close: () => closeState(state),
+    };
+  } catch (error) {
+    await closeState(state);
+    throw error;
+  }
+}
+
+/** A receiver of the check's own, on this machine, for as long as the check waits. */
+async function ownRoute(
+  request: CheckRequest,
+  choice: GatewayChoice,
+  access: GatewayAccess,
+): Promise<CanaryRoute> {
+  const { DlrReceiver, urlTemplate } = await import('../dlr/receiver.js');
   const port = request.dlrPort ?? 0;
   const receiver = await DlrReceiver.start({ port }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') {
@@ -154,53 +272,40 @@ async function canaryCheck(
   });
   try {
     const base = publicBase(request, choice, access, receiver);
-    const deliveryReportUrl = urlTemplate(base);
-    const test = testMessage(request, {
-      ...settings,
-      defaults: { ...settings.defaults, deliveryReportUrl },
-    });
-    const gateway = await openGateway(access, oneAtATime(settings, choice), {
-      deliveryReports: {
-        delayMs: SIMULATED_DLR_DELAY_MS,
-        ...(request.dlrMix === undefined ? {} : { statusMix: request.dlrMix }),
+    return {
+      deliveryReportUrl: urlTemplate(base),
+      reports: (onReport) => {
+        receiver.on('report', onReport);
+        return () => receiver.off('report', onReport);
       },
-    });
-    try {
-      listener.start?.({
-        to: test.to,
-        endpoint: gateway.label,
-        receiver: receiver.url,
-        reportsTo: base,
-      });
-      return await runCanary({
-        client: gateway.client,
-        endpoint: gateway.label,
-        test,
-        deliveryReportUrl,
-        receiver,
-        awaitMs: request.awaitMs!,
-        retry: settings,
-        onAccepted: listener.accepted?.bind(listener),
-        onInterim: listener.interim?.bind(listener),
-      });
-    } finally {
-      await gateway.close();
-    }
-  } finally {
+      where: { reportsTo: base, receiver: receiver.url },
+      close: async () => {
+        await receiver.stop();
+      },
+    };
+  } catch (error) {
     await receiver.stop();
+    throw error;
   }
 }
 
-function testMessage(request: CheckRequest, settings: Settings): TestMessage {
+function testMessage(
+  request: CheckRequest,
+  settings: Settings,
+  messageId = testMessageId(),
+  dlrSigner?: DlrSigner,
+): TestMessage {
   const text = request.text ?? `sms-send check ${new Date(systemClock.now()).toISOString()}`;
-  const fields = { to: request.to!, text };
+  // Its MessageId given as a record's would be, so a proof is made for it.
+  const fields = { to: request.to!, text, MessageId: messageId };
   const built = buildMessage(
     { row: 1, file: '--to', line: 1, fields },
-    planColumns(['to', 'text'], {}, false),
+    planColumns(['to', 'text', 'MessageId'], {}, false),
     {
       settings: { defaults: settings.defaults, country: settings.country },
       campaignKey: 'check',
       now: new Date(systemClock.now()),
+      ...(dlrSigner === undefined ? {} : { dlrSigner }),
     },
   );
   if (!built.ok) {
@@ -209,8 +314,10 @@ function testMessage(request: CheckRequest, settings: Settings): TestMessage {
     );
     throw new UsageError(`the test message cannot be sent: ${reasons.join('; ')}`);
   }
-  // A fresh id per check, so a gateway that remembers ids never sees one twice.
-  const messageId = `check-${systemClock.now().toString(36)}`;
-  const message = { ...built.message, MessageId: messageId };
-  return { to: built.to, messageId, json: JSON.stringify(message) };
+  return { to: built.to, messageId, json: JSON.stringify(built.message) };
+}
+
+/** A fresh id per check, so a gateway that remembers ids never sees one twice. */
+function testMessageId(): string {
+  return `check-${systemClock.now().toString(36)}`;
 }

@@ -14,6 +14,7 @@ import { systemClock } from '../shared/clock.js';
 import { readableFormat } from '../report/format.js';
 import { LockedError, UsageError } from '../shared/errors.js';
 import { isFile } from '../shared/files.js';
+import { CANARY } from '../shared/dlr-proof.js';
 
 /** Next to the simulator's 8099, so the two can run side by side with no flags. */
 const DEFAULT_PORT = 8098;
@@ -81,12 +82,17 @@ export async function startReceiver(request: ReceiverRequest): Promise<StartedRe
   return { receiver, verifier, reportPath, keptIn, logPath, host, port, recorded, close };
 }
 
-/** Keeps a believed report under its proof's campaign; one that names none is not kept. */
+/**
+ * Keeps a believed report under its proof's campaign, or as a canary's; one whose proof names
+ * neither is not kept.
+ */
 function keepIn(shelf: DeliveryShelf): ReceiverOptions['keep'] {
   return async (report, campaign) => {
     if (campaign === undefined || report.status === undefined) return;
     const { messageId, status, timestamp, transactionId, receivedAt } = report;
-    await shelf.add(campaign, { messageId, status, timestamp, transactionId, receivedAt });
+    const kept = { messageId, status, timestamp, transactionId, receivedAt };
+    if (campaign === CANARY) await shelf.addCanary(kept);
+    else await shelf.add(campaign, kept);
   };
 }
 

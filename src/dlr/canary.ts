@@ -7,8 +7,6 @@ import {
 } from '../gateway/check.js';
 import { systemClock } from '../shared/clock.js';
 import type { GatewayClient } from '../gateway/client.js';
-import type { DeliveryReport } from './matching.js';
-import type { DlrReceiver } from './receiver.js';
 import { isDelivered, isInterim } from '../report/delivery-status.js';
 
 /** What became of the test message after the gateway accepted it. */
@@ -35,13 +33,25 @@ export interface CanaryResult extends CheckResult {
   delivery?: CanaryDelivery;
 }
 
+/** A delivery report as the canary reads it: which message, and what became of it. */
+export interface CanaryReport {
+  messageId: string;
+  status?: string;
+}
+
+/**
+ * Where the canary hears of delivery reports: calls `onReport` with each one as it comes, until
+ * the function it returned is called.
+ */
+export type CanaryReports = (onReport: (report: CanaryReport) => void) => () => void;
+
 export interface CanaryOptions {
   client: GatewayClient;
   endpoint: string;
-  /** The test message, its DeliveryReportUrl pointing at `receiver`. */
+  /** The test message, its DeliveryReportUrl pointing at a receiver `reports` hears from. */
   test: TestMessage;
   deliveryReportUrl: string;
-  receiver: DlrReceiver;
+  reports: CanaryReports;
   /** How long to wait after acceptance for a final delivery report. */
   awaitMs: number;
   /** How the test message is sent again when the gateway surely did not process it. */
@@ -57,12 +67,12 @@ export interface CanaryOptions {
  * gateway accepted it and a delivered status came within `awaitMs`; `reason` says why not.
  */
 export async function runCanary(options: CanaryOptions): Promise<CanaryResult> {
-  const { receiver, test } = options;
+  const { test } = options;
   const seen: { final?: { status: string; afterMs: number }; wake?: () => void } = {};
   const interim: string[] = [];
   const sentAt = systemClock.now();
   // Listening before sending: a fast gateway may report before its answer reaches us.
-  const onReport = (report: DeliveryReport) => {
+  const onReport = (report: CanaryReport) => {
     if (report.messageId !== test.messageId || report.status === undefined || seen.final) return;
     const afterMs = systemClock.now() - sentAt;
     if (isInterim(report.status)) {
@@ -73,7 +83,7 @@ export async function runCanary(options: CanaryOptions): Promise<CanaryResult> {
     seen.final = { status: report.status, afterMs };
     seen.wake?.();
   };
-  receiver.on('report', onReport);
+  const stop = options.reports(onReport);
   try {
     const check: CanaryResult = await checkGateway(
       options.client,
@@ -113,7 +123,7 @@ export async function runCanary(options: CanaryOptions): Promise<CanaryResult> {
     }
     return check;
   } finally {
-    receiver.off('report', onReport);
+    stop();
   }
 }
 

@@ -100,6 +100,10 @@ export interface DeliveryShelf {
   add(campaign: string, report: StoredDelivery): Promise<boolean>;
   /** A campaign's reports in the order they were kept. */
   read(campaign: string): AsyncIterable<StoredDelivery>;
+  /** Keeps one report of a canary's test message (`check --await-dlr`), which is no campaign's. */
+  addCanary(report: StoredDelivery): Promise<void>;
+  /** The reports kept for a canary's test message, in the order they were kept. */
+  canary(messageId: string): Promise<StoredDelivery[]>;
 }
 
 /** A delivery report as kept: what decides its place among a message's reports. */

@@ -4,6 +4,12 @@ import { createHmac, timingSafeEqual, type KeyObject } from 'node:crypto';
 /** The query parameter sms-send adds to every DeliveryReportUrl it sends. */
 export const PROOF_PARAM = 'smsig';
 
+/**
+ * What the proof of a canary's test message (`check --await-dlr`) names in place of a campaign:
+ * no campaign's ID starts with "_", so a canary's proof is never taken for a campaign's.
+ */
+export const CANARY = '_canary';
+
 /** Bytes of HMAC-SHA-256 kept: 128 bits, 22 base64url characters. */
 const MAC_BYTES = 16;
 const MAC_CHARS = 22;

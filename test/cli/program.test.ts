@@ -343,11 +343,16 @@ describe('help', () => {
                                       delivery report, e.g. 60s
         --dlr-public-url <url>        where the gateway reaches check's receiver (a
                                       tunnel or proxy); not needed with --simulate or
-                                      a loopback endpoint
+                                      a loopback endpoint, nor with a state URL and
+                                      --dlr-url (the fleet's receivers)
         --dlr-port <n>                port of check's receiver on 127.0.0.1 (default:
                                       a free one)
         --dlr-mix <mix>               with --simulate: status=weight,… the simulator
                                       reports, e.g. UNDELIV=1 (default DELIVRD)
+        --state-url <url>             keep campaign state in PostgreSQL, e.g.
+                                      postgres://sms@db/sms (PGHOST, PGUSER,
+                                      PGPASSWORD, PGDATABASE fill what it leaves out):
+                                      every host that sends sees it
 
       Output:
         --json                        print the result as one JSON document on stdout

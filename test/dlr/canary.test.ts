@@ -43,7 +43,10 @@ async function canary(
     endpoint: sim.url,
     test: { to: '4741234567', messageId, json: JSON.stringify(message) },
     deliveryReportUrl,
-    receiver,
+    reports: (onReport) => {
+      receiver.on('report', onReport);
+      return () => receiver.off('report', onReport);
+    },
     awaitMs: options.awaitMs ?? 10_000,
     onAccepted: () => options.onAccepted?.(receiver.url, messageId),
     onInterim: (status) => interim.push(status),

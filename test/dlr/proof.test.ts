@@ -8,7 +8,7 @@ import { systemClock } from '../../src/shared/clock.js';
 import { folderDlrKeys } from '../../src/journal/folder/dlr-keys.js';
 import { campaignPaths, writeManifest } from '../../src/journal/folder/campaigns.js';
 import type { Manifest } from '../../src/journal/manifest.js';
-import { proofFor } from '../../src/shared/dlr-proof.js';
+import { CANARY, proofFor } from '../../src/shared/dlr-proof.js';
 import { tempDir } from '../helpers/files.js';
 import { folderStoreAt } from '../helpers/state.js';
 
@@ -151,5 +151,23 @@ describe('DlrVerifier', () => {
     expect(await verify(dlr('bbbb-1', forB))).toEqual({ ok: true, campaign: 'bbbb' });
     expect(await verify(dlr('cccc-1', forGone))).toEqual({ ok: false, reason: 'unknown id' });
     expect(await verify(dlr('bbbb-1', forA))).toEqual({ ok: false, reason: 'bad signature' });
+  });
+
+  it("takes a canary's proof with no campaign in the store, and only when the store's key made it", async () => {
+    const key = (await folderDlrKeys(stateDir, true)).keys[0]!;
+    const other = (await folderDlrKeys(join(dir.path, 'elsewhere'), true)).keys[0]!;
+    const { verify } = await DlrVerifier.open({
+      store: folderStoreAt(stateDir),
+      clock: systemClock,
+    });
+    const proof = proofFor({ key, campaign: CANARY }, 'check-1');
+    expect(await verify(dlr('check-1', proof, 'ENROUTE'))).toEqual({ ok: true, campaign: CANARY });
+    expect(await verify(dlr('check-2', proof))).toEqual({ ok: false, reason: 'bad signature' });
+    const foreign = proofFor({ key: other, campaign: CANARY }, 'check-1');
+    expect(await verify(dlr('check-1', foreign))).toEqual({ ok: false, reason: 'bad signature' });
+    expect(await verify(dlr('check-1', proof, 'no;status'))).toEqual({
+      ok: false,
+      reason: 'bad status',
+    });
   });
 });

@@ -172,4 +172,51 @@ describe('delivery reports kept in PostgreSQL', () => {
     expect(s2.stdout).toMatch(/unsigned\s+1/);
     expect(`${s1.stdout}${s2.stdout}`).toContain('kept in postgres://');
   });
+
+  it("check --await-dlr on host c hears of its test message's report from whichever receiver took it", async () => {
+    const stateUrl = await server.database();
+    const [r1, r2] = await Promise.all([receiver('r1', stateUrl), receiver('r2', stateUrl)]);
+    balancer = await startBalancer([r1.port, r2.port]);
+    const dlrUrl = `${balancer.url}/dlr?msgid=[$MSGID]&status=[$STATUS]&timestamp=[$TIMESTAMP]`;
+    // A canary's report proven with a key not the store's: refused, and no check hears of it.
+    const forged = await fetch(
+      `${balancer.url}/dlr?msgid=check-forged&status=DELIVRD&timestamp=1&smsig=${'A'.repeat(22)}._canary`,
+    );
+    expect(forged.status).toBe(200);
+
+    const canary = async (status: string) => {
+      const gateway = await startSimulator({ deliveryReports: { status, delayMs: 50 } });
+      try {
+        const args = ['check', '--to', '4741234567', '--await-dlr', '20s'];
+        const done = await collect(
+          await on('c', stateUrl, [...args, '--endpoint', gateway.url, '--dlr-url', dlrUrl]),
+        );
+        await gateway.deliveryReportsSettled();
+        return { ...done, calls: gateway.deliveryReports };
+      } finally {
+        await gateway.stop();
+      }
+    };
+    const delivered = await canary('DELIVRD');
+    expect(delivered.code, delivered.stderr).toBe(0);
+    expect(delivered.stdout).toContain(
+      `delivery reports to ${dlrUrl} (kept by the fleet's receivers in postgres://`,
+    );
+    expect(delivered.stdout).toMatch(/report\s+DELIVRD after/);
+    expect(delivered.stdout).toContain('canary passed');
+    // The test message's report carried a proof for no campaign, and a receiver took it.
+    expect(delivered.calls).toHaveLength(1);
+    expect(delivered.calls[0]).toMatchObject({ httpStatus: 200 });
+    expect(new URL(delivered.calls[0]!.url).searchParams.get('smsig')).toMatch(/\._canary$/);
+
+    const undelivered = await canary('UNDELIV');
+    expect(undelivered.code, undelivered.stderr).toBe(1);
+    expect(undelivered.stdout).toMatch(/report\s+UNDELIV after/);
+
+    // Turn by turn: the forgery to r1, which refused it, the first report to r2, the second to r1.
+    expect(balancer.forwarded).toEqual([2, 1]);
+    const [s1, s2] = await Promise.all([stop(r1.child), stop(r2.child)]);
+    expect(s1.stdout).toMatch(/bad signature\s+1/);
+    expect(s2.stdout).not.toMatch(/bad signature\s+1/);
+  });
 });

@@ -38,13 +38,15 @@ export function defineCheck(program: Command, state: RunState): void {
     .option(
       '--dlr-public-url <url>',
       "where the gateway reaches check's receiver (a tunnel or proxy); not needed with " +
-        '--simulate or a loopback endpoint',
+        "--simulate or a loopback endpoint, nor with a state URL and --dlr-url (the fleet's receivers)",
     )
     .option('--dlr-port <n>', "port of check's receiver on 127.0.0.1 (default: a free one)", port)
     .option(
       '--dlr-mix <mix>',
       'with --simulate: status=weight,… the simulator reports, e.g. UNDELIV=1 (default DELIVRD)',
-    )
+    );
+  // A fleet's canary reads its report from the database the fleet's receivers keep it in.
+  settingOptions(check, { keys: ['stateUrl'], heading: 'Canary:' })
     .optionsGroup(GROUP.output)
     .option('--json', 'print the result as one JSON document on stdout');
   colorOption(check).action(async (options: Record<string, unknown>) => {

@@ -1,5 +1,6 @@
 // Renders the result of `sms-send check` as a string, and the canary's steps one line each.
 import type { ChalkInstance } from 'chalk';
+import type { CanaryStart } from '../../campaign/check.js';
 import type { CanaryResult } from '../../dlr/canary.js';
 import type { CheckResult } from '../../gateway/check.js';
 import { formatCount, formatDuration } from './format.js';
@@ -31,15 +32,14 @@ export function renderCheck(result: CheckResult, c: ChalkInstance): string {
 }
 
 /** The canary's first step: what it sends where, and where the report comes back to. */
-export function renderCanaryStart(
-  info: { to: string; endpoint: string; receiver: string; reportsTo: string },
-  c: ChalkInstance,
-): string {
-  const where =
-    info.reportsTo === info.receiver
-      ? info.receiver
-      : `${info.reportsTo} (received on ${info.receiver.replace(/^http:\/\//, '')})`;
-  return `${c.dim('send')}      a test message to ${info.to} through ${info.endpoint}; delivery reports to ${where}`;
+export function renderCanaryStart(info: CanaryStart, c: ChalkInstance): string {
+  const heard =
+    info.keptIn !== undefined
+      ? ` (kept by the fleet's receivers in ${info.keptIn})`
+      : info.receiver === undefined || info.receiver === info.reportsTo
+        ? ''
+        : ` (received on ${info.receiver.replace(/^http:\/\//, '')})`;
+  return `${c.dim('send')}      a test message to ${info.to} through ${info.endpoint}; delivery reports to ${info.reportsTo}${heard}`;
 }
 
 /** The gateway took the test message; the wait starts. */

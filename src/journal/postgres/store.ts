@@ -36,7 +36,9 @@ import type { ClaimPlace } from './place.js';
 import { markSuperseded, moveReportAside } from './rehearsal.js';
 import { reportCopyOf } from './report-copy.js';
 import { ensureSchema } from './schema.js';
+import { addCanaryReport } from './sql/add-canary-report.js';
 import { addDelivery } from './sql/add-delivery.js';
+import { canaryReports } from './sql/canary-reports.js';
 import { appendUnheld } from './sql/append-unheld.js';
 import { DELIVERY_PAGE, deliveryPage } from './sql/delivery-page.js';
 import { listCampaigns, type CampaignRow } from './sql/list-campaigns.js';
@@ -240,6 +242,17 @@ export class DatabaseStore implements CampaignStore {
   readonly deliveries: DeliveryShelf = {
     add: (campaign, report) => this.using((db) => addDelivery(db, campaign, report)),
     read: (campaign) => this.readDeliveries(campaign),
+    addCanary: (report) => this.using((db) => addCanaryReport(db, report)),
+    canary: (messageId) =>
+      this.using(async (db) =>
+        (await canaryReports(db, messageId)).map((row) => ({
+          messageId,
+          status: row.status,
+          timestamp: row.timestamp === '' ? undefined : row.timestamp,
+          transactionId: undefined,
+          receivedAt: row.received_at,
+        })),
+      ),
   };
 
   reportCopy(id: string): Promise<ReportCopy | undefined> {

@@ -92,6 +92,40 @@ describe('delivery reports in PostgreSQL', () => {
     await store.close();
   });
 
+  it("keeps a canary's reports by MessageId, each once, apart from every campaign's", async () => {
+    const { store, id, claim } = await campaignStore();
+    const shelf = store.deliveries;
+    await shelf.addCanary(report('check-1', 'ENROUTE', '20261129100000'));
+    await shelf.addCanary(report('check-1', 'DELIVRD', '20261129100005'));
+    await shelf.addCanary(report('check-1', 'DELIVRD', '20261129100005'));
+    await shelf.addCanary(report('check-2', 'UNDELIV'));
+    expect(await shelf.canary('check-1')).toEqual([
+      report('check-1', 'ENROUTE', '20261129100000'),
+      report('check-1', 'DELIVRD', '20261129100005'),
+    ]);
+    expect(await shelf.canary('check-2')).toEqual([report('check-2', 'UNDELIV')]);
+    expect(await shelf.canary('check-3')).toEqual([]);
+    expect(await readAll(store, id)).toEqual([]);
+    await claim.release();
+    await store.close();
+  });
+
+  it("lets go of a canary's reports a week old as another is kept", async () => {
+    const { store, stateUrl, claim } = await campaignStore();
+    await store.deliveries.addCanary(report('check-old', 'DELIVRD'));
+    const client = new pg.Client({ connectionString: stateUrl });
+    await client.connect();
+    await client.query(
+      "UPDATE sms_send.canary_reports SET kept_at = now() - interval '8 days' WHERE message_id = 'check-old'",
+    );
+    await client.end();
+    await store.deliveries.addCanary(report('check-new', 'DELIVRD'));
+    expect(await store.deliveries.canary('check-old')).toEqual([]);
+    expect(await store.deliveries.canary('check-new')).toHaveLength(1);
+    await claim.release();
+    await store.close();
+  });
+
   it('reads a campaign of more reports than a page, every one in order', async () => {
     const { store, stateUrl, id, claim } = await campaignStore();
     const client = new pg.Client({ connectionString: stateUrl });

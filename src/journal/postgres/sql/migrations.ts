@@ -70,6 +70,17 @@ const MIGRATIONS: readonly string[] = [
      bytes bytea NOT NULL,
      PRIMARY KEY (campaign, part)
    )`,
+  // The delivery reports of `check --await-dlr`'s test messages, which belong to no campaign: any
+  // receiver keeps them, and the check that sent the message reads them, on whichever host it runs.
+  `CREATE TABLE sms_send.canary_reports (
+     message_id text NOT NULL,
+     status text NOT NULL,
+     timestamp text NOT NULL,
+     received_at text NOT NULL,
+     seq bigserial,
+     kept_at timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (message_id, status, timestamp)
+   )`,
 ];
 
 /** The schema's version this sms-send reads and writes. */
