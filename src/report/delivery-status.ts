@@ -27,3 +27,15 @@ export function isInterim(status: string): boolean {
 export function isUndelivered(status: string): boolean {
   return UNDELIVERED.test(status.trim());
 }
+
+/**
+ * Whether a report row's message may be at the gateway: unknown, or accepted (a delivery report
+ * may have confirmed an unknown one since) without a final failure. A follow-up that re-sends
+ * such a row may make its message arrive twice.
+ */
+export function mayBeHeld(values: Readonly<Record<string, unknown>>): boolean {
+  const outcome = values['outcome'];
+  if (outcome === 'unknown') return true;
+  const delivery = values['deliveryStatus'];
+  return outcome === 'accepted' && !(typeof delivery === 'string' && isUndelivered(delivery));
+}

@@ -14,6 +14,7 @@ import type { FollowUp } from '../types.js';
 import { campaignRun, type CampaignRun, type RunParts } from '../run.js';
 import { findOriginal, retryable } from './original.js';
 import { chooseRows, earlierFollowUps } from './rows.js';
+import { heldBefore } from './held-before.js';
 import { keptDeliveries } from '../../dlr/overlay.js';
 import {
   INCLUDES,
@@ -49,8 +50,12 @@ export async function planFollowUp(request: RetryRequest): Promise<RetryPlan> {
     ? await resumeFollowUp(request.store, original, report, target)
     : undefined;
   if (resumed) return resumed;
-  const kept = await keptDeliveries(request.store, manifest.id);
-  const { rows, chosenIn } = await chooseRows(report, request.include, undefined, kept);
+  const overlay = await keptDeliveries(request.store, manifest.id);
+  const heldRows = await heldBefore(request.store, manifest);
+  const { rows, chosenIn } = await chooseRows(report, request.include, {
+    overlay,
+    heldBefore: heldRows,
+  });
   const include = INCLUDES.filter((what) => request.include.includes(what));
   const identity = followUpIdentity(manifest.id, manifest.contentHash, target, include, rows);
   // The same retry ran before: finished, its rows are re-sent (and left out below); unfinished,
@@ -112,7 +117,10 @@ async function resumeFollowUp(
     const include = INCLUDES.filter((what) => of.include.includes(what));
     const identity = followUpIdentity(manifest.id, manifest.contentHash, target, include, rows);
     if (identity.id !== entry.manifest.id) continue;
-    const { chosenIn } = await chooseRows(report, include, new Set(rows.keys()));
+    const { chosenIn } = await chooseRows(report, include, {
+      only: new Set(rows.keys()),
+      heldBefore: await heldBefore(store, manifest),
+    });
     return {
       original,
       report,

@@ -17,14 +17,20 @@ import type { RetryRequest } from './types.js';
 /**
  * Why a report row is re-sent, or undefined: failed and rejected always; unknown and undelivered
  * (accepted, with a final failure as its delivery status) only when included. A row a delivery
- * report confirmed is accepted, so it is never re-sent as unknown.
+ * report confirmed is accepted, so it is never re-sent as unknown. A failed or rejected row the
+ * campaign it follows up left unknown (`heldBefore`) is an unknown one: the gateway may hold its
+ * message from then.
  */
 export function retryReason(
   row: Readonly<Record<string, unknown>>,
   include: readonly Include[],
+  heldBefore = false,
 ): { reason: RetryReason; chosen: boolean } | undefined {
   const outcome = row['outcome'];
-  if (outcome === 'failed' || outcome === 'rejected') return { reason: outcome, chosen: true };
+  if (outcome === 'failed' || outcome === 'rejected') {
+    if (heldBefore) return { reason: 'unknown', chosen: include.includes('unknown') };
+    return { reason: outcome, chosen: true };
+  }
   if (outcome === 'unknown') return { reason: 'unknown', chosen: include.includes('unknown') };
   const delivery = row['deliveryStatus'];
   if (outcome === 'accepted' && typeof delivery === 'string' && isUndelivered(delivery)) {
@@ -33,14 +39,21 @@ export function retryReason(
   return undefined;
 }
 
+/** How the rows are chosen besides the report and `--include`. */
+export interface ChoiceOptions {
+  /** Count only these rows, each by why it was chosen (a follow-up resumed with its rows). */
+  only?: ReadonlySet<number>;
+  /** The delivery reports the store keeps, over the rows: a row one confirmed is accepted. */
+  overlay?: RowOverlay;
+  /** Rows the campaigns this one follows up left unknown (held-before.ts). */
+  heldBefore?: ReadonlySet<number>;
+}
+
 /** The rows of the report to re-send (row → MessageId), and the counts by why. */
 export async function chooseRows(
   report: string,
   include: readonly Include[],
-  /** Count only these rows, each by why it was chosen (a follow-up resumed with its rows). */
-  only?: ReadonlySet<number>,
-  /** The delivery reports the store keeps, over the rows: a row one confirmed is accepted. */
-  overlay?: RowOverlay,
+  { only, overlay, heldBefore }: ChoiceOptions = {},
 ): Promise<{
   rows: Map<number, string>;
   chosenIn: Omit<RetrySelection, 'alreadyRetried' | 'earlierFollowUps'>;
@@ -63,12 +76,13 @@ export async function chooseRows(
         'not-a-report',
       );
     }
+    const held = heldBefore?.has(Number(entry.values['row'])) === true;
     if (only) {
-      const why = retryReason(entry.values, INCLUDES);
+      const why = retryReason(entry.values, INCLUDES, held);
       if (only.has(Number(entry.values['row'])) && why) chosen[why.reason]++;
       continue;
     }
-    const why = retryReason(entry.values, include);
+    const why = retryReason(entry.values, include, held);
     if (!why) continue;
     if (!why.chosen) {
       left[why.reason as Include]++;

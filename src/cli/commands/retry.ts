@@ -85,7 +85,7 @@ async function retryFrom(
     return ExitCode.ok;
   }
   if (plan.selection.chosen.unknown > 0 && flags.json !== true) {
-    process.stderr.write(`${renderUnknownRisk(plan.selection.chosen.unknown, err)}\n`);
+    process.stderr.write(`${renderUnknownRisk(plan, err)}\n`);
   }
   const view = new RunView(flags);
   try {

@@ -21,10 +21,13 @@ export function renderFollowUp(plan: RetryPlan, c: ChalkInstance): string {
         'not again (retry that campaign for what it could not send)',
     );
   }
+  const before = plan.original.manifest.followUp?.of;
+  // A follow-up's failed row that was unknown in the campaign it re-sent is an unknown one.
+  const where = before === undefined ? '' : ` (here or in campaign ${before})`;
   if (selection.left.unknown > 0) {
     lines.push(
       c.dim(
-        `  ${plural(selection.left.unknown, 'unknown record')} left out: the gateway may have them (--include unknown re-sends them)`,
+        `  ${plural(selection.left.unknown, 'unknown record')}${where} left out: the gateway may have them (--include unknown re-sends them)`,
       ),
     );
   }
@@ -39,9 +42,12 @@ export function renderFollowUp(plan: RetryPlan, c: ChalkInstance): string {
 }
 
 /** The risk --include unknown takes, said before anything is sent. */
-export function renderUnknownRisk(unknown: number, c: ChalkInstance): string {
+export function renderUnknownRisk(plan: RetryPlan, c: ChalkInstance): string {
+  const unknown = plan.selection.chosen.unknown;
+  const before = plan.original.manifest.followUp?.of;
+  const where = before === undefined ? '' : ` (here or in campaign ${before})`;
   return c.yellow(
-    `warning: ${plural(unknown, 'unknown record')} will be re-sent: the gateway may have ` +
+    `warning: ${plural(unknown, 'unknown record')}${where} will be re-sent: the gateway may have ` +
       `${unknown === 1 ? 'it' : 'them'} already, so ${unknown === 1 ? 'it' : 'they'} may arrive twice ` +
       '(a row a delivery report confirmed is accepted, and never re-sent)',
   );

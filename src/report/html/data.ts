@@ -1,11 +1,11 @@
 // Everything the HTML page shows, added up in the one pass that counts the report for `report
 // --json`, so the page's totals are that document's (docs/report.md#the-html-page).
 import { callingCode, priceFor, roundMoney, type PricePerSegment } from '../../message/cost.js';
-import { isDelivered, isUndelivered } from '../delivery-status.js';
+import { isDelivered, isUndelivered, mayBeHeld } from '../delivery-status.js';
 import { summarizeReport, type ReportCounts, type RowOverlay } from '../read.js';
 import { maskRecipient, maskRecipientIn } from './mask.js';
 import { deliveryTimes, hasMilliseconds, type DeliveryTimes } from './delivery-times.js';
-import type { FollowUpFacts, FollowUps } from './follow-ups.js';
+import { withOpenCounts, type FollowUpFacts, type FollowUps } from './follow-ups.js';
 import type { Timeline } from './timeline.js';
 
 /** Rows that need attention the page lists; the rest are counted. */
@@ -36,6 +36,8 @@ export interface CampaignFacts {
 
 export interface AttentionRow {
   row: number;
+  /** The follow-up whose outcome this is: the one that re-sent the row last. */
+  via?: string;
   /** Masked as docs/report.md#the-html-page says. */
   to: string;
   outcome: string;
@@ -159,6 +161,8 @@ class PageTally {
   attentionTotal = 0;
   readonly statusDescriptions = new Map<string, string>();
   settled = 0;
+  /** Rows of this report whose message the gateway may hold (for the follow-ups' counts). */
+  readonly heldHere = new Set<number>();
   readonly notResent = { failedOrRejected: 0, unknown: 0, undelivered: 0 };
   cost: number | undefined;
   costliest: CostlyRow[] = [];
@@ -188,22 +192,51 @@ class PageTally {
       entry[outcome]++;
     }
     this.addSegments(row, to, outcome, Number(values['segments']), cell(values['encoding']));
+    if (mayBeHeld(values) && this.openInFollowUp(row)) this.heldHere.add(row);
     if (needsAttention(outcome, delivery) && !this.settledElsewhere(row, outcome, delivery)) {
       this.attentionTotal++;
       // A report is written in the order answers came: the page lists the lowest rows, in order.
       if (this.attention.length >= 2 * ATTENTION_LIMIT) this.keepLowestRows();
-      this.attention.push({
+      this.attention.push(this.attentionRow(row, to, values));
+    }
+  }
+
+  /** Whether a follow-up failed to re-send the row, and none re-sent it since. */
+  private openInFollowUp(row: number): boolean {
+    const open = this.options.followUps?.openRows;
+    if (!open) return false;
+    for (const rows of open.values()) if (rows.failed.has(row)) return true;
+    return false;
+  }
+
+  /** The row as it stands: the outcome of the follow-up that re-sent it last, if one did. */
+  private attentionRow(
+    row: number,
+    to: string,
+    values: Readonly<Record<string, unknown>>,
+  ): AttentionRow {
+    const latest = this.options.followUps?.latest.get(row);
+    if (latest) {
+      const { id, outcome, statusCode, description, deliveryStatus } = latest;
+      const masked = maskRecipientIn(description, to);
+      return {
         row,
+        via: id,
         to: maskRecipient(to),
         outcome,
-        statusCode: cell(values['statusCode']),
-        description: maskRecipientIn(
-          cell(values['statusDescription']) || cell(values['error']),
-          to,
-        ),
-        deliveryStatus: delivery,
-      });
+        statusCode,
+        description: masked,
+        deliveryStatus,
+      };
     }
+    return {
+      row,
+      to: maskRecipient(to),
+      outcome: cell(values['outcome']),
+      statusCode: cell(values['statusCode']),
+      description: maskRecipientIn(cell(values['statusDescription']) || cell(values['error']), to),
+      deliveryStatus: cell(values['deliveryStatus']),
+    };
   }
 
   /**
@@ -312,7 +345,7 @@ class PageTally {
       ...(options.followUps && options.followUps.list.length > 0
         ? {
             followUps: {
-              list: options.followUps.list,
+              list: withOpenCounts(options.followUps, this.heldHere),
               settled: this.settled,
               notResent: this.notResent,
               uncertain: options.followUps.uncertain,

@@ -477,7 +477,9 @@ function attentionSection(data: PageData, context: PageContext): Markup {
       html`<tr>
         <td class="n">${num(r.row)}</td>
         <td>${r.to}</td>
-        <td>${r.outcome}</td>
+        <td>
+          ${r.outcome}${r.via === undefined ? '' : html` <span class="muted">(follow-up ${r.via})</span>`}
+        </td>
         <td class="n">${r.statusCode}</td>
         <td>${r.description}</td>
         <td>${r.deliveryStatus}</td>
@@ -546,6 +548,12 @@ function followUps(data: PageData, context: PageContext): Markup {
       lines.push([
         retry(f.id),
         `sends again the ${f.open} records follow-up ${f.id} could not send`,
+      ]);
+    if (f.openUnknown > 0)
+      lines.push([
+        retry(f.id, '--include', 'unknown'),
+        `also the ${f.openUnknown} it left unknown or that were unknown before it: the gateway ` +
+          'may have sent those already, so they may arrive twice',
       ]);
   }
   return html`${followUpList(data)}${commandList(lines)}`;
