@@ -13,6 +13,7 @@ import type { ColumnPlan, MessageField } from './columns.js';
 import { analyzeText, type TextInfo } from './encoding.js';
 import { normalizeForGsm } from './gsm-normalize.js';
 import { checkMessageId, generateMessageId } from './message-id.js';
+import { braceProblem, singleBraced } from './placeholders.js';
 import { normalizeMsisdn } from './msisdn.js';
 import { checkNested, MAX_CUSTOM_DATA, MAX_NESTED_VALUE } from './nesting.js';
 import {
@@ -70,6 +71,8 @@ export type Built =
       textColumn?: string;
       /** Present when --gsm-normalize changed the text. */
       normalized?: Normalization;
+      /** A word in single braces the text column's text is sent with as written (a warning). */
+      braced?: string;
     }
   | { ok: false; problems: RecordProblem[]; to: string; messageId: string; text: TextInfo };
 
@@ -94,6 +97,8 @@ export interface BuildContext {
   now: Date;
   /** Adds the campaign's proof to each DeliveryReportUrl (shared/dlr-proof.ts). */
   dlrSigner?: DlrSigner;
+  /** --strict: a word in single braces in a text column's text makes the record invalid. */
+  strict?: boolean;
 }
 
 /** Message-field values as strings, from defaults then the record's own columns. */
@@ -115,7 +120,8 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
   if (plan.to === undefined) problems.push({ field: 'to', reason: 'no recipient column' });
   else if (!to.ok) problems.push({ field: plan.to, reason: `"${rawTo}" ${to.reason}` });
 
-  let text = textOf(fields, plan, ctx.template, problems);
+  const braces: { first?: string } = {};
+  let text = textOf(fields, plan, ctx, problems, braces);
   let info = analyzeText(text);
   let normalized: Normalization | undefined;
   // Here, after the template is filled and before any check, so what is checked, counted and
@@ -176,6 +182,7 @@ export function buildMessage(record: InputRecord, plan: ColumnPlan, ctx: BuildCo
   const built: Extract<Built, { ok: true }> = { ok: true, message, to: to.msisdn, text: info };
   if (!ctx.template && plan.text !== undefined) built.textColumn = plan.text;
   if (normalized) built.normalized = normalized;
+  if (braces.first !== undefined) built.braced = braces.first;
   return built;
 }
 
@@ -222,25 +229,31 @@ function applyColumns(
 function textOf(
   fields: InputRecord['fields'],
   plan: ColumnPlan,
-  template: Template | undefined,
+  ctx: BuildContext,
   problems: RecordProblem[],
+  braces: { first?: string },
 ): string {
-  // A text column may itself hold {{column}} placeholders: each row is then its own template.
-  let text: string;
+  const { template } = ctx;
   if (template) {
     for (const name of template.placeholders) {
       if (lookup(fields, name) === undefined) problems.push(noField(name, fields));
     }
-    text = template.fill((name) => lookup(fields, name));
-  } else {
-    text = plan.text !== undefined ? asText(fields[plan.text]) : '';
-    if (text.includes('{{')) {
-      const filled = fillOnce(text, (name) => lookup(fields, name));
-      for (const name of filled.missing) problems.push(noField(name, fields));
-      text = filled.text;
-    }
+    return template.fill((name) => lookup(fields, name));
   }
-  return text;
+  const text = plan.text !== undefined ? asText(fields[plan.text]) : '';
+  // A text column may itself hold {{column}} placeholders and \{ escapes: each row is then its
+  // own template, its words in single braces judged as the --text template's are.
+  if (!text.includes('{')) return text;
+  for (const name of singleBraced(text)) {
+    const found = braceProblem(name, Object.keys(fields), 'its recipient');
+    const field = plan.text ?? 'text';
+    if (found.refuse) problems.push({ field, reason: found.message });
+    else if (ctx.strict) problems.push({ field, reason: `${found.message} (--strict)` });
+    else braces.first ??= name;
+  }
+  const filled = fillOnce(text, (name) => lookup(fields, name));
+  for (const name of filled.missing) problems.push(noField(name, fields));
+  return filled.text;
 }
 
 /** A placeholder the record has no field for, with the field it is closest to (a typo). */

@@ -32,18 +32,30 @@ export function singleBraceProblems(
   columns: readonly string[],
   template: Template,
 ): BraceProblem[] {
-  return singleBraced(template.source).map((name) => {
-    const column = nearestName(name, columns);
-    return column === undefined
-      ? {
-          file,
-          refuse: false,
-          message: `the text has {${name}}, which every recipient gets as written (a column's value is {{column}}; write \\{${name}} to say the braces are meant)`,
-        }
-      : {
-          file,
-          refuse: true,
-          message: `the text has {${name}}, which would go to every recipient as written: did you mean {{${column}}}? (to send the braces as written, write \\{${name}})`,
-        };
-  });
+  return singleBraced(template.source).map((name) => ({
+    file,
+    ...braceProblem(name, columns, 'every recipient'),
+  }));
+}
+
+/**
+ * One word in single braces, judged as a template's are: a column's name (or one close to it) is
+ * a typo to refuse, any other a warning. `who` gets it as written: a template's every recipient,
+ * or a text column's record's own.
+ */
+export function braceProblem(
+  name: string,
+  columns: readonly string[],
+  who: 'every recipient' | 'its recipient',
+): Omit<BraceProblem, 'file'> {
+  const column = nearestName(name, columns);
+  return column === undefined
+    ? {
+        refuse: false,
+        message: `the text has {${name}}, which ${who} gets as written (a column's value is {{column}}; write \\{${name}} to say the braces are meant)`,
+      }
+    : {
+        refuse: true,
+        message: `the text has {${name}}, which would go to ${who} as written: did you mean {{${column}}}? (to send the braces as written, write \\{${name}})`,
+      };
 }

@@ -40,6 +40,7 @@ export class RecordChecker {
       campaignKey: options.campaignKey,
       now: options.now,
       dlrSigner: options.dlrSigner,
+      strict: options.strict,
     };
   }
 

@@ -108,7 +108,7 @@ function planOf(
     sentBy: part.sentBy,
     alreadySent: part.alreadySent,
     fileProblems,
-    warnings: fileWarnings,
+    warnings: part.braced ? [...fileWarnings, bracedWarning(part.braced)] : fileWarnings,
     malformed: part.malformed,
     malformedRows: part.malformedRows,
     invalidRecords: part.invalidRecords,
@@ -129,4 +129,26 @@ function planOf(
   if (part.normalizable) plan.normalizable = part.normalizable;
   if (tally.cost) plan.cost = tally.cost.estimate(options);
   return plan;
+}
+
+/**
+ * Texts of a text column with a word in single braces no column is near, sent as written: one
+ * warning for them all, in the words a --text template's gets (with --strict each is invalid).
+ */
+function bracedWarning({ records, first }: NonNullable<PlanCounts['braced']>): FileProblem {
+  const { name, line } = first;
+  const which =
+    records === 1
+      ? `the text on line ${line}`
+      : `${formatRecords(records)}' texts, the first on line ${line},`;
+  return {
+    file: first.file,
+    message:
+      `${which} ${records === 1 ? 'has' : 'have'} {${name}}${records === 1 ? '' : ' or another word in single braces'}, which ${records === 1 ? 'its recipient gets' : 'their recipients get'} ` +
+      `as written (a column's value is {{column}}; write \\{${name}} to say the braces are meant; --strict refuses them)`,
+  };
+}
+
+function formatRecords(n: number): string {
+  return `${n.toLocaleString('en-US')} records`;
 }

@@ -99,6 +99,11 @@ export class PlanTally {
       part.premiumTotal += message.Price;
       part.premiumMessages++;
     }
+    if (built.braced !== undefined) {
+      const { file, line } = record;
+      part.braced ??= { records: 0, first: { file, line, name: built.braced } };
+      part.braced.records++;
+    }
     const price = this.cost?.add(built.to, text.segments);
     if (built.normalized && part.normalized) {
       count(part.normalized, built.normalized.replaced, built.normalized.segmentsSaved, price);
@@ -152,6 +157,10 @@ export class PlanTally {
     if (next.normalizable) {
       part.normalizable ??= counts(this.options.pricePerSegment);
       addNormalized(part.normalizable, next.normalizable);
+    }
+    if (next.braced) {
+      part.braced ??= { records: 0, first: next.braced.first };
+      part.braced.records += next.braced.records;
     }
     part.premiumTotal += next.premiumTotal;
     part.premiumMessages += next.premiumMessages;

@@ -153,6 +153,8 @@ export interface PlanCounts {
   premiumMessages: number;
   /** The first valid records to send, as the gateway will get them: for a person to eyeball. */
   samples: { row: number; to: string; text: string }[];
+  /** Records to send whose text column's text has a word in single braces, and the first. */
+  braced?: { records: number; first: { file: string; line: number; name: string } };
 }
 
 /** The counts of a plan for part of a campaign, as a worker thread sends them: plain data. */

@@ -1,7 +1,7 @@
 // What a new user types in the first hour and must not find a dead end in: help for a subcommand
 // asked as `help campaigns show`, --json on a command line that names no command, a report in a
 // folder that cannot be written.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { injectDiskFault } from '../../src/shared/disk.js';
@@ -84,6 +84,38 @@ describe('a report in a folder that cannot be written', () => {
       expect(message).toContain('nothing was sent.');
       expect(message).toMatch(fix);
       expect(message).not.toContain('state directory');
+      expect(sim.ledger).toEqual([]);
+    } finally {
+      await sim.stop();
+      await dir.remove();
+    }
+  });
+});
+
+describe("a text column's {name} in single braces", () => {
+  it.each([
+    [
+      'a column in single braces is refused, naming the file, line and field',
+      [],
+      'Hi {name} your code',
+    ],
+    ['another word, with --strict, is refused', ['--strict'], 'Use {ABC} now'],
+  ])('%s: exit 2, nothing sent', async (_, flags, text) => {
+    const dir = await tempDir();
+    const sim = await startSimulator();
+    try {
+      const input = join(dir.path, 'c.csv');
+      await writeFile(input, `name,phone,text\nOla,+4791234567,${text}\n`);
+      const run = await runInProcess([input, '--endpoint', sim.url, '--yes', ...flags], {
+        env: {
+          SMS_SEND_STATE_DIR: join(dir.path, 'state'),
+          SMS_SEND_USERNAME: 'u',
+          SMS_SEND_PASSWORD: 'p',
+        },
+      });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`${input}:2: text: the text has {`);
+      expect(run.stderr).toContain('write \\{');
       expect(sim.ledger).toEqual([]);
     } finally {
       await sim.stop();

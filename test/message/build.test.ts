@@ -25,6 +25,7 @@ interface Options {
   mapping?: Mapping;
   gsmNormalize?: boolean;
   maxSegments?: number;
+  strict?: boolean;
 }
 
 function build(fields: Record<string, FieldValue>, options: Options = {}): Built {
@@ -41,6 +42,7 @@ function build(fields: Record<string, FieldValue>, options: Options = {}): Built
   if (options.gsmNormalize !== undefined) settings.gsmNormalize = options.gsmNormalize;
   if (options.maxSegments !== undefined) settings.maxSegments = options.maxSegments;
   const ctx: BuildContext = { settings, campaignKey: KEY, now: NOW };
+  if (options.strict !== undefined) ctx.strict = options.strict;
   if (options.template !== undefined) ctx.template = compileTemplate(options.template);
   return buildMessage(record, plan, ctx);
 }
@@ -715,5 +717,38 @@ describe('buildMessage: --max-segments', () => {
       { field: 'message', reason: 'needs 2 segments, more than --max-segments 1' },
     ]);
     expect(build({ to: TO, message: long }, { maxSegments: 1, gsmNormalize: true }).ok).toBe(true);
+  });
+});
+
+describe("buildMessage: a text column's words in single braces, judged as --text's are", () => {
+  const refused = (name: string, column: string) =>
+    `the text has {${name}}, which would go to its recipient as written: did you mean {{${column}}}? (to send the braces as written, write \\{${name}})`;
+  const warned = (name: string) =>
+    `the text has {${name}}, which its recipient gets as written (a column's value is {{column}}; write \\{${name}} to say the braces are meant)`;
+  it.each([
+    // text, strict → the text sent, or the problems; the word the plan warns of.
+    ['Hi {name} your code', false, { problems: [refused('name', 'name')] }],
+    ['Hi {nmae}', true, { problems: [refused('nmae', 'name')] }],
+    ['Code {ABC} now', false, { text: 'Code {ABC} now', braced: 'ABC' }],
+    ['Code {ABC} now', true, { problems: [`${warned('ABC')} (--strict)`] }],
+    ['Hi \\{name}, braces meant', true, { text: 'Hi {name}, braces meant' }],
+    ['Hi {{name}} and \\{{x}}', true, { text: 'Hi Ola and {{x}}' }],
+    ['JSON {"a": 1} and {} stay', true, { text: 'JSON {"a": 1} and {} stay' }],
+    ['no braces', true, { text: 'no braces' }],
+  ] as const)('%j (--strict %s) → %j', (text, strict, expected) => {
+    const built = build({ to: TO, name: 'Ola', text }, { strict });
+    if ('problems' in expected) {
+      expect(problems(built)).toEqual(
+        expected.problems.map((reason) => ({ field: 'text', reason })),
+      );
+      return;
+    }
+    expect(message(built).UserData).toBe(expected.text);
+    expect(built.ok && built.braced).toBe('braced' in expected ? expected.braced : undefined);
+  });
+
+  it('leaves a --text template to the file-level check: the filled text is not judged again', () => {
+    const built = build({ to: TO, name: '{name}' }, { template: 'Hi {{name}}', strict: true });
+    expect(message(built).UserData).toBe('Hi {name}');
   });
 });

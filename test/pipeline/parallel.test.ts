@@ -200,6 +200,32 @@ describe('validation on worker threads', () => {
     ]);
   });
 
+  it("counts a text column's words in single braces across parts, and --strict makes each invalid", async () => {
+    // 6,000 records, every 1,000th text with a word in single braces no column is near.
+    const lines = Array.from(
+      { length: 6000 },
+      (_, i) => `${mobile(i)},N${i},${i % 1000 === 999 ? `Code {ABC${i}} now` : `Hi \\{x} ${i}`}`,
+    );
+    await writeFile(path('braced.csv'), `to,name,text\n${lines.join('\n')}\n`);
+    const relaxed = await same(base(['braced.csv']), 20_000, false);
+    expect(relaxed.plan!.valid).toBe(6000);
+    expect(relaxed.plan!.warnings).toEqual([
+      {
+        file: 'in/braced.csv',
+        message:
+          "6 records' texts, the first on line 1001, have {ABC999} or another word in single braces, " +
+          "which their recipients get as written (a column's value is {{column}}; write \\{ABC999} " +
+          'to say the braces are meant; --strict refuses them)',
+      },
+    ]);
+    const strict = await same(base(['braced.csv'], { strict: true }), 20_000, false);
+    expect(strict.plan!.invalid).toBe(6);
+    expect(strict.plan!.warnings).toEqual([]);
+    expect(strict.plan!.invalidRecords.map((r) => r.line)).toEqual([
+      1001, 2001, 3001, 4001, 5001, 6001,
+    ]);
+  });
+
   it.concurrent.for(['fields.csv', 'open-quote.csv', 'utf8.csv', 'bad.ndjson'])(
     'refuses %s with the same file:line error',
     async (name) => {
