@@ -1,5 +1,6 @@
 // One run at a time: a lock file (a campaign's, or a report's), taken over only when its owner is dead.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename } from 'node:path';
 import { rm } from 'node:fs/promises';
@@ -12,6 +13,11 @@ interface LockInfo {
   pid: number;
   host: string;
   since: string;
+  /**
+   * When the owner process started, as its system tells (Linux: clock ticks after boot): a live
+   * process with the owner's pid but another start is another process that reuses the pid.
+   */
+  started?: string;
 }
 
 /** The report's own lock, `<report>.lock`: one writer of a report file at a time (a send or a dlr fold). */
@@ -28,6 +34,8 @@ export interface LockOptions {
   probe?: (pid: number) => void;
   hostname?: () => string;
   pid?: number;
+  /** When process `pid` started, or undefined where the system does not tell (no /proc). */
+  startOf?: (pid: number) => string | undefined;
   /** Dates the lock, and waits before the next attempt while another run takes over a dead lock. */
   clock?: Clock;
   random?: () => number;
@@ -40,6 +48,7 @@ function systemOf(options: LockOptions): System {
     probe: options.probe ?? ((pid) => process.kill(pid, 0)),
     hostname: options.hostname ?? hostname,
     pid: options.pid ?? process.pid,
+    startOf: options.startOf ?? processStart,
     clock: options.clock ?? systemClock,
     random: options.random ?? Math.random,
   };
@@ -188,11 +197,28 @@ async function linkNew(path: string, text: string): Promise<boolean> {
 }
 
 function ownInfo(system: System): LockInfo {
+  const started = system.startOf(system.pid);
   return {
     pid: system.pid,
     host: system.hostname(),
     since: new Date(system.clock.now()).toISOString(),
+    ...(started === undefined ? {} : { started }),
   };
+}
+
+/**
+ * Field 22 of /proc/<pid>/stat, the process's start in clock ticks after boot; undefined where
+ * there is no /proc (macOS) or no such process. The fields before it follow the command's name,
+ * which may hold spaces and parentheses, so they are counted from its last ")".
+ */
+export function processStart(pid: number): string | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
 }
 
 /**
@@ -225,7 +251,10 @@ function isAlive(info: LockInfo, text: string, system: System): boolean {
   if (info.pid === system.pid) return held.has(text);
   try {
     system.probe(info.pid);
-    return true;
+    // Alive, but perhaps another process that was given the dead owner's pid since.
+    if (info.started === undefined) return true;
+    const started = system.startOf(info.pid);
+    return started === undefined || started === info.started;
   } catch (error) {
     // EPERM: the process exists but belongs to another user; it is alive all the same.
     return (error as NodeJS.ErrnoException).code === 'EPERM';

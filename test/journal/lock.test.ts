@@ -1,7 +1,7 @@
 // The lock's stale takeover, with the other process's steps placed exactly between this one's.
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as realFs from 'node:fs/promises';
 import type * as FsPromises from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -27,7 +27,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   return { ...fs, default: { ...fs, readFile }, readFile };
 });
 
-const { acquireLock, takeoverPath } = await import('../../src/journal/lock.js');
+const { acquireLock, processStart, takeoverPath } = await import('../../src/journal/lock.js');
 
 let dir: string;
 beforeEach(async () => {
@@ -101,6 +101,30 @@ describe('taking over a stale lock', () => {
     );
     expect(await realFs.readFile(path, 'utf8')).toBe(live);
     expect(await realFs.readdir(dir)).toEqual(['report.csv.lock']);
+  });
+
+  it("takes over a lock whose owner's pid a live process of another start has now (a pid reused)", async () => {
+    const path = join(dir, 'campaign.lock');
+    // A live process on this host: the owner's pid, as the system gave it to another process.
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+    try {
+      const pid = other.pid!;
+      const started = processStart(pid);
+      expect(started).toMatch(/^\d+$/);
+      const own = JSON.stringify({ pid, host: hostname(), since: 'now', started });
+      await realFs.writeFile(path, own);
+      await expect(acquireLock(path, 'sending campaign c1')).rejects.toThrow(
+        `another sms-send (pid ${pid} on ${hostname()}, since now) is sending campaign c1`,
+      );
+      const reused = JSON.stringify({ pid, host: hostname(), since: 'then', started: '1' });
+      await realFs.writeFile(path, reused);
+      const lock = await acquireLock(path, 'sending campaign c1');
+      const taken = JSON.parse(await realFs.readFile(path, 'utf8')) as Record<string, unknown>;
+      expect(taken).toMatchObject({ pid: process.pid, started: processStart(process.pid) });
+      await lock.release();
+    } finally {
+      other.kill();
+    }
   });
 
   it('takes over past the takeover file of a run killed mid-takeover, and leaves none behind', async () => {
