@@ -2,11 +2,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { linkFile } from '../shared/disk.js';
-import { describeSystemError, LockedError, UsageError } from '../shared/errors.js';
+import { describeSystemError, diskAdvice, LockedError, UsageError } from '../shared/errors.js';
 import { asideOf, readIfExists, writeNewFile } from '../shared/files.js';
 
 interface LockInfo {
@@ -119,8 +119,8 @@ export async function acquireLock(
 /** A lock that cannot be written (a full or read-only disk) stops the run before anything is sent. */
 function unwritableLock(path: string, error: unknown): UsageError {
   const refusal = new UsageError(
-    `cannot take the lock ${path}: ${describeSystemError(error)}; nothing was sent. Make room ` +
-      'there (or make it writable) and run again.',
+    `cannot take the lock ${path}: ${describeSystemError(error)}; nothing was sent. ` +
+      diskAdvice(error, dirname(path)),
     'state-unwritable',
   );
   refusal.cause = error;

@@ -264,6 +264,23 @@ export function describeSystemError(error: unknown): string {
   return words === '' || words === code ? code : `${words} (${code})`;
 }
 
+/**
+ * What to do about a disk's refusal to write in `where` ("the state directory", a folder), by what
+ * the disk said: a full disk wants room, a read-only one rights, a failing one a look at the disk.
+ */
+export function diskAdvice(error: unknown, where: string): string {
+  const code = systemErrorCode(error);
+  if (code === 'ENOSPC' || code === 'EDQUOT') return `Make room in ${where} and run again.`;
+  if (code === 'EIO') {
+    return (
+      `The disk under ${where} failed a write (an input/output error, not a full disk): check it ` +
+      '(the system log says more) or use a folder on another disk, then run again.'
+    );
+  }
+  if (code === 'EFBIG') return `A file in ${where} grew past what its file system allows.`;
+  return `Make ${where} writable for this user (it is read-only, or another user's) and run again.`;
+}
+
 /** Errors of a disk that cannot take a write: full, over quota, read-only, failing, too large. */
 const DISK_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EFBIG', 'EACCES', 'EPERM']);
 
@@ -308,7 +325,7 @@ export function unsentStateError(error: unknown): SmsSendError | undefined {
   if (error instanceof SmsSendError || !isDiskError(error)) return undefined;
   const refusal = new UsageError(
     `campaign state could not be written: ${describeSystemError(error)}; nothing was sent. ` +
-      'Make room in the state directory (or make it writable) and run again.',
+      diskAdvice(error, 'the state directory'),
     'state-unwritable',
   );
   refusal.cause = error;

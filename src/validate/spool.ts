@@ -2,7 +2,7 @@
 // read and every record built once, and the file keeps memory flat however large the campaign is.
 import { open, type FileHandle } from 'node:fs/promises';
 import { DiskFile } from '../shared/disk.js';
-import { describeSystemError, UsageError } from '../shared/errors.js';
+import { describeSystemError, diskAdvice, UsageError } from '../shared/errors.js';
 import type { Encoding } from '../message/encoding.js';
 import { decimal } from '../shared/digits.js';
 import { eachLine, lineBlocks, lineChunks, TEXT_PIECE_BYTES } from '../shared/files.js';
@@ -14,8 +14,8 @@ import type { Entry } from './entries.js';
  */
 function unwritable(path: string, error: unknown): UsageError {
   return new UsageError(
-    `cannot write the campaign's spool ${path}: ${describeSystemError(error)}. Nothing ` +
-      'was sent; make room in the state directory (SMS_SEND_STATE_DIR) and run again.',
+    `cannot write the campaign's spool ${path}: ${describeSystemError(error)}. Nothing was ` +
+      `sent. ${diskAdvice(error, 'the state directory (SMS_SEND_STATE_DIR)')}`,
     'state-unwritable',
   );
 }

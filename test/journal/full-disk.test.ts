@@ -177,23 +177,33 @@ describe('JournalWriter on a full disk', () => {
   });
 });
 
-describe('SpoolWriter on a full disk', () => {
-  it('says which file and that nothing was sent, with exit 2', async () => {
-    const path = fresh();
-    const spool = await SpoolWriter.create(path);
-    failNext(path, 'write', 'ENOSPC');
-    let thrown: unknown;
-    try {
-      spool.addBytes(Buffer.from('F\t{}\n'.repeat(10)));
-    } catch (error) {
-      thrown = error;
-    }
-    await spool.close();
-    expect(thrown).toBeInstanceOf(UsageError);
-    expect(thrown).toMatchObject({ exitCode: ExitCode.usage, code: 'state-unwritable' });
-    expect((thrown as Error).message).toBe(
-      `cannot write the campaign's spool ${path}: failed (ENOSPC). ` +
-        'Nothing was sent; make room in the state directory (SMS_SEND_STATE_DIR) and run again.',
-    );
-  });
+describe('SpoolWriter on a disk that fails', () => {
+  it.each([
+    ['ENOSPC', 'Make room in the state directory (SMS_SEND_STATE_DIR) and run again.'],
+    [
+      'EIO',
+      'The disk under the state directory (SMS_SEND_STATE_DIR) failed a write (an input/output ' +
+        'error, not a full disk): check it (the system log says more) or use a folder on another ' +
+        'disk, then run again.',
+    ],
+  ])(
+    '%s: says which file, that nothing was sent and what to do, with exit 2',
+    async (code, advice) => {
+      const path = fresh();
+      const spool = await SpoolWriter.create(path);
+      failNext(path, 'write', code);
+      let thrown: unknown;
+      try {
+        spool.addBytes(Buffer.from('F\t{}\n'.repeat(10)));
+      } catch (error) {
+        thrown = error;
+      }
+      await spool.close();
+      expect(thrown).toBeInstanceOf(UsageError);
+      expect(thrown).toMatchObject({ exitCode: ExitCode.usage, code: 'state-unwritable' });
+      expect((thrown as Error).message).toBe(
+        `cannot write the campaign's spool ${path}: failed (${code}). Nothing was sent. ${advice}`,
+      );
+    },
+  );
 });

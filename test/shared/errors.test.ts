@@ -91,8 +91,23 @@ describe('unsentStateError', () => {
       cause,
       message:
         'campaign state could not be written: no space left on device (ENOSPC); nothing was sent. ' +
-        'Make room in the state directory (or make it writable) and run again.',
+        'Make room in the state directory and run again.',
     });
+  });
+
+  it.each([
+    ['ENOSPC', 'Make room in the state directory and run again.'],
+    ['EDQUOT', 'Make room in the state directory and run again.'],
+    [
+      'EIO',
+      'The disk under the state directory failed a write (an input/output error, not a full disk)',
+    ],
+    ['EROFS', 'Make the state directory writable for this user (it is read-only'],
+    ['EACCES', 'Make the state directory writable for this user (it is read-only'],
+  ])('%s: the advice fits what the disk said', (code, advice) => {
+    const refusal = unsentStateError(errno(`${code}: failed, write`, code));
+    expect(refusal?.message).toContain(advice);
+    if (code !== 'ENOSPC' && code !== 'EDQUOT') expect(refusal?.message).not.toContain('Make room');
   });
 
   it.each([

@@ -4,7 +4,7 @@ import { createSecretKey, type KeyObject } from 'node:crypto';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { linkFile, syncFolder } from '../../shared/disk.js';
-import { describeSystemError, UsageError } from '../../shared/errors.js';
+import { describeSystemError, diskAdvice, UsageError } from '../../shared/errors.js';
 import { asideOf, listIfExists, writeNewFile } from '../../shared/files.js';
 import { KEY_BYTES, newKeyBytes } from '../dlr-keys.js';
 import type { DlrKeys } from '../store.js';
@@ -51,7 +51,7 @@ async function loadDlrSecret(stateDir: string): Promise<KeyObject> {
   } catch (error) {
     throw new UsageError(
       `cannot make the delivery-report secret ${path}: ${describeSystemError(error)}; nothing was ` +
-        'sent. Make room in the state directory (or make it writable) and run again.',
+        `sent. ${diskAdvice(error, 'the state directory')}`,
       'state-unwritable',
     );
   }
