@@ -142,7 +142,8 @@ function stateLeftText(result: CampaignResult): string {
     lost > 0
       ? `; ${plural(lost, 'answer')} the gateway gave could not be made durable anywhere (rows ` +
         `${rangesText(rangesOf(left.lost.map((answer) => answer.row)))}), each listed with ` +
-        'its MessageId and TransactionId (stateLeft.lost in --json) to keep: --resume reports them unknown'
+        'its MessageId and TransactionId (stateLeft.lost in --json) to keep: --resume takes those ' +
+        'the report still holds and reports the rest unknown, never sending them again'
       : '';
   return parts.join(', ') + lostText;
 }

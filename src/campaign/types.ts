@@ -103,7 +103,7 @@ export interface StateLeft {
   /**
    * Answers that came but that no successful sync made durable (neither the journal's nor the
    * report's), in row order: the stop lists them for the operator to keep, since the resume may
-   * find none of them (it reports them unknown).
+   * find none of them (it takes those the report still holds, and reports the rest unknown).
    */
   lost: LostAnswer[];
 }

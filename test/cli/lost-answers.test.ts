@@ -64,6 +64,30 @@ describe('answers no sync made durable', () => {
         ),
       );
     }
+    // What the stop says the resume does, the resume does: it takes the answers the report
+    // kept (the writes went through; only their syncs failed) and sends none of them again.
+    if (!json)
+      expect(run.stderr).toContain(
+        '--resume takes those the report still holds and reports the rest unknown, never sending them again',
+      );
+    injectDiskFault(undefined);
+    const sent = sim.ledger.length;
+    const resumed = await runInProcess(
+      [`${name}.csv`, '--endpoint', sim.url, '--resume', '--json'],
+      {
+        cwd: suite.path,
+        env: {
+          SMS_SEND_USERNAME: 'u',
+          SMS_SEND_PASSWORD: 'p',
+          SMS_SEND_STATE_DIR: join(suite.path, `${name}-state`),
+        },
+      },
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const after = (JSON.parse(resumed.stdout) as { summary: { byOutcome: Record<string, number> } })
+      .summary.byOutcome;
+    expect(after).toMatchObject({ accepted: 30, unknown: 0 });
+    expect(sim.ledger.length - sent).toBe(30 - sent);
     if (json) {
       const { summary } = JSON.parse(run.stdout) as {
         summary: {
