@@ -16,7 +16,7 @@ import { colorFor } from '../ui/color.js';
 import { followUpDocument } from '../../campaign/documents.js';
 import { renderFollowUp, renderUnknownRisk } from '../ui/retry.js';
 import { RunView } from '../ui/run-view.js';
-import { sendFromCommand, type SendFlags } from './send.js';
+import { sendFromCommand, typedCommand, type SendFlags } from './send.js';
 
 export interface RetryFlags extends SendFlags {
   /** `--include unknown,undelivered`, repeatable. */
@@ -105,6 +105,7 @@ async function retryFrom(
         html: flags.html,
       },
       program: programOf(invocation),
+      commandLine: typedCommand(settings, invocation),
       io: view.io,
     });
     return await sendFromCommand(run, { flags, invocation, view, extra });

@@ -66,7 +66,7 @@ export async function runSend(
       choices: flags,
       template,
       program: programOf(invocation),
-      commandLine: commandLine(settings),
+      commandLine: typedCommand(settings, invocation),
       io: view.io,
     });
     await stdin?.fill(process.stdin);
@@ -115,9 +115,12 @@ export async function sendFromCommand(
   });
 }
 
-/** The command line as the user ran it, for the page: credentials in it masked. */
-function commandLine(settings: Settings): string {
-  const words = ['sms-send', ...shownArgs(process.argv.slice(2))].map(shellWord);
+/**
+ * The command line as the user ran it, for the page (send's and retry's): credentials in it
+ * masked.
+ */
+export function typedCommand(settings: Settings, invocation: Invocation): string {
+  const words = ['sms-send', ...shownArgs(invocation.args)].map(shellWord);
   const line = words.join(' ');
   return settings.username !== undefined && settings.password !== undefined
     ? redactor(settings.username, settings.password)(line)

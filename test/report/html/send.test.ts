@@ -65,4 +65,29 @@ describe('send --html', () => {
     );
     expect(rows.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
   });
+
+  it("a follow-up's page shows the retry command as typed, its URL's password masked", async () => {
+    await writeCampaignCsv(join(dir.path, 'original.csv'), 30);
+    const sent = await runInProcess(['original.csv', '--endpoint', sim.url], {
+      cwd: dir.path,
+      env: CREDENTIALS,
+    });
+    expect(sent.code).toBe(1);
+    const id = /campaign\s+([0-9a-f]{16})/.exec(sent.stderr + sent.stdout)![1]!;
+    const endpoint = sim.url.replace('://', '://gw-user:url-pw@');
+    const args = ['retry', id, '--include', 'unknown', '--endpoint', endpoint, '--html', 'fu.html'];
+    const retried = await runInProcess(args, { cwd: dir.path, env: CREDENTIALS });
+    expect(retried.stderr).toContain(`follow-up of campaign ${id}`);
+    const page = await readFile(join(dir.path, 'fu.html'), 'utf8');
+    const command = /scope="row">command<\/th>\s*<td>([\s\S]*?)<\/td>/.exec(page)![1]!;
+    // The endpoint's user and password masked as everywhere the URL is shown, quoted for the shell.
+    const masked = `'${sim.url.replace('://', '://***@')}'`;
+    const typed = args.map((arg) => (arg === endpoint ? masked : arg)).join(' ');
+    const shown = command
+      .replace(/<[^>]+>/g, '')
+      .replaceAll('&#39;', "'")
+      .replace(/\s+/g, ' ');
+    expect(shown.trim()).toBe(`sms-send ${typed}`);
+    expect(page).not.toContain('url-pw');
+  });
 });
