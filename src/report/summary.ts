@@ -28,6 +28,16 @@ export interface RunSummary {
   exitCode: ExitCode;
 }
 
+/**
+ * Whether a row was one of the messages the run set out to send (the dry run's "to send"): not an
+ * invalid record, nor one left out on purpose (a suppression list, --dedupe, --limit, re-sent by a
+ * follow-up); a row a stop, a Ctrl-C or a closing window left unsent was.
+ */
+export function wasToSend(outcome: string, error: string | undefined): boolean {
+  if (outcome === 'invalid') return false;
+  return outcome !== 'skipped' || error?.startsWith(NOT_SENT_PREFIX) === true;
+}
+
 export class Tally {
   total = 0;
   readonly byOutcome = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
@@ -61,7 +71,7 @@ export class Tally {
     if (row.outcome === 'skipped') {
       if (row.error?.startsWith(SUPPRESSED_PREFIX)) this.suppressed++;
       if (row.error?.startsWith(SENT_BY_PREFIX)) this.sentBefore++;
-      if (!row.error?.startsWith(NOT_SENT_PREFIX)) this.notToSend++;
+      if (!wasToSend(row.outcome, row.error)) this.notToSend++;
     }
     if (row.statusCode !== undefined) {
       const key = String(row.statusCode);

@@ -3,6 +3,7 @@
 import { callingCode, priceFor, roundMoney, type PricePerSegment } from '../../message/cost.js';
 import { isDelivered, isUndelivered, mayBeHeld } from '../delivery-status.js';
 import { summarizeReport, type ReportCounts, type RowOverlay } from '../read.js';
+import { wasToSend } from '../summary.js';
 import { maskRecipient, maskRecipientIn } from './mask.js';
 import { deliveryTimes, hasMilliseconds, type DeliveryTimes } from './delivery-times.js';
 import { withOpenCounts, type FollowUpFacts, type FollowUps } from './follow-ups.js';
@@ -80,7 +81,10 @@ export interface PageData {
   deliveryTimes: DeliveryTimes;
   byCountry: CountryCount[];
   segments: {
+    /** The messages that were to be sent (as the dry run counts them), by encoding. */
     byEncoding: Record<string, { messages: number; segments: number; acceptedSegments: number }>;
+    /** The report has the segments column, though no row of it was to be sent. */
+    noneToSend?: boolean;
     /** Estimated cost of the accepted rows' segments, with a price per segment. */
     cost?: number;
     currency?: string;
@@ -165,6 +169,8 @@ class PageTally {
   readonly heldHere = new Set<number>();
   readonly notResent = { failedOrRejected: 0, unknown: 0, undelivered: 0 };
   cost: number | undefined;
+  /** Some row has its text's segments and encoding. */
+  textColumns = false;
   costliest: CostlyRow[] = [];
   /** Pairs: row, deliveredAt (ms). */
   readonly delivered: number[] = [];
@@ -191,7 +197,12 @@ class PageTally {
       if (!entry) this.byCountry.set(code, (entry = { code, rejected: 0, failed: 0, unknown: 0 }));
       entry[outcome]++;
     }
-    this.addSegments(row, to, outcome, Number(values['segments']), cell(values['encoding']));
+    // Invalid records and those left out on purpose were never to be sent: they have no segments.
+    const encoding = cell(values['encoding']);
+    if (encoding !== '') this.textColumns = true;
+    if (wasToSend(outcome, cell(values['error']))) {
+      this.addSegments(row, to, outcome, Number(values['segments']), encoding);
+    }
     if (mayBeHeld(values) && this.openInFollowUp(row)) this.heldHere.add(row);
     if (needsAttention(outcome, delivery) && !this.settledElsewhere(row, outcome, delivery)) {
       this.attentionTotal++;
@@ -328,6 +339,9 @@ class PageTally {
       ),
       segments: {
         byEncoding: this.byEncoding,
+        ...(this.textColumns && Object.keys(this.byEncoding).length === 0
+          ? { noneToSend: true }
+          : {}),
         ...(this.cost === undefined ? {} : { cost: roundMoney(this.cost) }),
         ...(options.currency === undefined ? {} : { currency: options.currency }),
         ...(options.pricePerSegment === undefined

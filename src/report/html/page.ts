@@ -367,7 +367,13 @@ function segmentsSection(data: PageData): Markup {
   if (entries.length === 0)
     return html`<section id="segments">
       <h2>Segments and cost</h2>
-      <p>The report has no segments column.</p>
+      <p>
+        ${
+          segments.noneToSend
+            ? 'No message was to be sent: every record was invalid or left out on purpose.'
+            : 'The report has no segments column.'
+        }
+      </p>
     </section>`;
   const rows = entries.map(
     ([encoding, e]) =>

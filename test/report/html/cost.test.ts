@@ -1,6 +1,6 @@
 // The page's cost: a send keeps the prices it was run with in the campaign's manifest, the page
 // prices the campaign by them, and `report --price-per-segment/--currency` override them.
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readManifest } from '../../../src/journal/folder/campaigns.js';
@@ -100,6 +100,48 @@ describe('the cost on the page', () => {
     const text = page.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ');
     expect(text).toContain(
       '(--price-per-segment and --currency on report, or pricePerSegment in the config file)',
+    );
+  });
+
+  it('counts the messages that were to be sent, as the dry run does: not invalid or suppressed rows', async () => {
+    // Every third record's number is not one, and one recipient opted out; half the texts need UCS-2.
+    const lines = ['phone,name'];
+    for (let i = 0; i < 30; i++) {
+      const phone = i % 3 === 1 ? `12ab${i}` : `+479110${String(i).padStart(4, '0')}`;
+      lines.push(`${phone},${i % 2 ? `Łukasz ${i}` : `Plain ${i}`}`);
+    }
+    await writeFile(join(dir.path, 'mixed.csv'), `${lines.join('\n')}\n`);
+    await writeFile(join(dir.path, 'stop.txt'), '+4791100000\n');
+    const args = ['mixed.csv', '--simulate', '--text', 'Hi {{name}}', '--suppress', 'stop.txt'];
+    const dry = await runInProcess([...args, '--dry-run', '--json'], { cwd: dir.path });
+    const { plan } = JSON.parse(dry.stdout) as {
+      plan: {
+        valid: number;
+        invalid: number;
+        messagesByEncoding: Record<string, number>;
+        segmentsByEncoding: Record<string, number>;
+      };
+    };
+    expect([plan.valid, plan.invalid]).toEqual([19, 10]);
+    const sent = await runInProcess([...args, '--skip-invalid', '--html', 'mixed.html'], {
+      cwd: dir.path,
+    });
+    expect(sent.stdout).toContain('19 of 19 messages accepted');
+    const page = await readFile(join(dir.path, 'mixed.html'), 'utf8');
+    const section = /<section id="segments">([\s\S]*?)<\/tbody>/.exec(page)![1]!;
+    const shown: Record<string, [number, number]> = {};
+    for (const [, encoding, messages, segments] of section.matchAll(
+      /<td>([^<]+)<\/td>\s*<td class="n"><span data-n="(\d+)"[^>]*>[^<]*<\/span><\/td>\s*<td class="n"><span data-n="(\d+)"/g,
+    )) {
+      shown[encoding!] = [Number(messages), Number(segments)];
+    }
+    expect(shown).toEqual(
+      Object.fromEntries(
+        Object.keys(plan.messagesByEncoding).map((e) => [
+          e,
+          [plan.messagesByEncoding[e], plan.segmentsByEncoding[e]],
+        ]),
+      ),
     );
   });
 });

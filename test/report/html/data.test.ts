@@ -9,6 +9,8 @@ import { recordTimeline } from '../../../src/report/html/recorder.js';
 import { maskUserInfo } from '../../../src/shared/url.js';
 import { summarizeReport } from '../../../src/report/read.js';
 import { collectPage } from '../../../src/report/html/data.js';
+import { renderPage } from '../../../src/report/html/page.js';
+import { BARE_PROGRAM } from '../../../src/shared/shell.js';
 import {
   bucketLabel,
   deliveryTimes,
@@ -51,8 +53,9 @@ describe('collectPage', () => {
       ['45', 0, 3, 0],
       ['47', 0, 0, 2],
     ]);
+    // The four skipped rows (suppressed, --limit) were never to be sent: no messages of theirs.
     expect(page.segments.byEncoding).toEqual({
-      'GSM-7': { messages: 45, segments: 45, acceptedSegments: 30 },
+      'GSM-7': { messages: 41, segments: 41, acceptedSegments: 30 },
       'UCS-2': { messages: 10, segments: 30, acceptedSegments: 30 },
     });
     expect(page.costliest[0]).toEqual({ row: 1, to: '47••••••00', segments: 3, encoding: 'UCS-2' });
@@ -122,6 +125,59 @@ describe('the costliest messages', () => {
       [1, 1.05],
       [3, 0.7],
     ]);
+  });
+});
+
+describe('the segments by encoding', () => {
+  // Each row one GSM-7 segment; the table counts the messages that were to be sent.
+  it.each([
+    ['accepted', '', true],
+    ['rejected', '', true],
+    ['failed', '', true],
+    ['unknown', '', true],
+    ['failed', 'not sent: the run stopped (breaker)', true],
+    ['skipped', 'not sent: the send window closed; --resume sends it', true],
+    ['invalid', 'c.csv:2: phone: "12ab" not a phone number', false],
+    ['skipped', 'suppressed (stop.txt)', false],
+    ['skipped', 'duplicate of row 1', false],
+  ])('a row %s (%s) is counted: %s', async (outcome, error, counted) => {
+    const file = join(dir, `segments-${outcome}-${error.length}.ndjson`);
+    const rows = [
+      { row: 1, to: '4741000001', outcome: 'accepted', statusCode: 0 },
+      { row: 2, to: '4741000002', outcome, ...(error ? { error } : {}) },
+    ].map((r) => JSON.stringify({ ...r, segments: 1, encoding: 'GSM-7' }));
+    await writeFile(file, rows.join('\n') + '\n');
+    const page = await collectPage(file);
+    const to = counted ? 2 : 1;
+    expect(page.segments.byEncoding).toEqual({
+      'GSM-7': { messages: to, segments: to, acceptedSegments: outcome === 'accepted' ? 2 : 1 },
+    });
+  });
+});
+
+describe('a report with no message to send', () => {
+  it('says so, rather than that it has no segments column', async () => {
+    const file = join(dir, 'none-to-send.ndjson');
+    const rows = [
+      {
+        row: 1,
+        to: '12ab',
+        outcome: 'invalid',
+        error: 'c.csv:2: phone: "12ab" not a phone number',
+      },
+      { row: 2, to: '4741000002', outcome: 'skipped', error: 'suppressed (stop.txt)' },
+    ].map((r) => JSON.stringify({ ...r, segments: 1, encoding: 'GSM-7' }));
+    await writeFile(file, rows.join('\n') + '\n');
+    const page = await collectPage(file);
+    expect(page.segments.byEncoding).toEqual({});
+    expect(page.segments.noneToSend).toBe(true);
+    const shown = renderPage(page, { generatedAt: 0, program: BARE_PROGRAM });
+    expect(/<section id="segments">([\s\S]*?)<\/section>/.exec(shown)![1]).toContain(
+      'No message was to be sent: every record was invalid or left out on purpose.',
+    );
+    const bare = join(dir, 'no-segments.ndjson');
+    await writeFile(bare, JSON.stringify({ row: 1, to: '4741000001', outcome: 'accepted' }) + '\n');
+    expect((await collectPage(bare)).segments.noneToSend).toBeUndefined();
   });
 });
 
