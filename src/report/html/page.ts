@@ -5,12 +5,12 @@ import { OUTCOMES } from '../../message/outcome.js';
 import type { PricePerSegment } from '../../message/cost.js';
 import { ATTENTION_LIMIT, type PageData, type PriceSource } from './data.js';
 import type { Markup } from './escape.js';
-import { html } from './escape.js';
+import { html, plain } from './escape.js';
 import { maskNumbers } from './mask.js';
 import { commandText, type Program } from '../../shared/shell.js';
 import { duration, num, pct } from './numbers.js';
 import { PAGE_CSS } from './style.js';
-import { stackedBar, horizontalBars, histogram, type Bar } from './svg.js';
+import { bothSizes, stackedBar, horizontalBars, histogram, type Bar } from './svg.js';
 import { sendingSection } from './sending.js';
 import { countsTable, wideTable } from './table.js';
 
@@ -66,7 +66,7 @@ export function renderPage(data: PageData, context: PageContext): string {
 <meta http-equiv="Content-Security-Policy" content="${POLICY}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<title>${html`${title}`.html}</title>
+<title>${plain`${title}`.html}</title>
 <style>${PAGE_CSS}</style></head>
 <body><main>
 ${body.map((m) => m.html).join('\n')}
@@ -210,7 +210,7 @@ function outcomesSection(data: PageData): Markup {
   ].filter((m): m is Markup => m !== undefined);
   return html`<section id="outcomes">
     <h2>Outcomes</h2>
-    ${stackedBar('outcomes-chart', 'Outcomes by share of rows', bars)}
+    ${bothSizes((size) => stackedBar('outcomes-chart', 'Outcomes by share of rows', bars, size))}
     ${countsTable(
       ['outcome', { n: 'rows' }, { n: 'share' }],
       [...rows, ...extra],
@@ -272,7 +272,7 @@ function deliverySection(data: PageData): Markup {
   );
   return html`<section id="delivery">
     <h2>Delivery</h2>
-    ${horizontalBars('funnel-chart', 'From sent to delivered', bars)}
+    ${bothSizes((size) => horizontalBars('funnel-chart', 'From sent to delivered', bars, size))}
     ${countsTable(['step', { n: 'rows' }, { n: 'share' }], rows)} ${deliveryTimesBlock(data)}
   </section>`;
 }
@@ -297,7 +297,9 @@ function deliveryTimesBlock(data: PageData): Markup {
       ${duration(t.p99, res)}, over ${num(t.measured)} delivered messages.
       <span class="muted">${precision}</span>
     </p>
-    ${histogram('delivery-times-chart', 'Delivered messages by time to delivery', bars)}
+    ${bothSizes((size) =>
+      histogram('delivery-times-chart', 'Delivered messages by time to delivery', bars, size),
+    )}
     <details>
       <summary>The histogram's figures</summary>
       ${countsTable(
@@ -353,7 +355,14 @@ function problemsSection(data: PageData): Markup {
     count: c.rejected + c.failed + c.unknown,
   }));
   const byCountry = html`<h3>By destination country (calling code)</h3>
-    ${horizontalBars('country-chart', 'Rejected, failed and unknown rows by calling code', bars)}
+    ${bothSizes((size) =>
+      horizontalBars(
+        'country-chart',
+        'Rejected, failed and unknown rows by calling code',
+        bars,
+        size,
+      ),
+    )}
     ${countsTable(['calling code', { n: 'rejected' }, { n: 'failed' }, { n: 'unknown' }], countryRows)}`;
   return html`<section id="problems">
     <h2>Rejections and failures</h2>

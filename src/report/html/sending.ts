@@ -3,7 +3,15 @@
 import { html, type Markup } from './escape.js';
 import { duration, num } from './numbers.js';
 import { chooseStep, timeAxis, type TimeAxis } from './scale.js';
-import { SERIES_PLOT, series, type SeriesPoint, type Span } from './svg.js';
+import {
+  SERIES_PLOT,
+  bothSizes,
+  series,
+  seriesPlot,
+  type SeriesOptions,
+  type SeriesPoint,
+  type Span,
+} from './svg.js';
 import { countsTable, wideTable } from './table.js';
 import {
   rebucket,
@@ -145,12 +153,20 @@ function charts(timeline: Timeline, spans: readonly Span[]): Markup {
   });
   const rateTitle = `Messages answered per ${per}`;
   const latencyTitle = `Mean gateway latency per batch, per ${per}`;
-  const common = { axis, spans };
+  const rate = { id: 'rate-chart', title: rateTitle, unit: 'messages', style: 'bars' } as const;
+  const mean = { id: 'latency-chart', title: latencyTitle, unit: 'ms', style: 'line' } as const;
   return html`<h3>${rateTitle}</h3>
-    ${series(answered, { ...common, id: 'rate-chart', title: rateTitle, unit: 'messages', style: 'bars' })}
+    ${bothSizes((size) => series(answered, { ...rate, ...sized(axis, size), spans }))}
     <h3>${latencyTitle}</h3>
-    ${series(latency, { ...common, id: 'latency-chart', title: latencyTitle, unit: 'ms', style: 'line' })}
+    ${bothSizes((size) => series(latency, { ...mean, ...sized(axis, size), spans }))}
     ${figuresTable(axis, buckets, per)}`;
+}
+
+/** The same buckets at a chart's size: a phone's narrower plot has room for fewer time ticks. */
+function sized(axis: TimeAxis, size: SeriesOptions['size']): Pick<SeriesOptions, 'axis' | 'size'> {
+  if (size !== 'narrow') return { axis, size };
+  const plot = seriesPlot(size);
+  return { axis: timeAxis(axis.from, axis.to, axis.step, plot.right - plot.left), size };
 }
 
 /** The charts' figures, bucket by bucket: the same numbers the bars and the line are drawn from. */

@@ -25,7 +25,8 @@ tr.sub th{padding-left:1.6rem;font-weight:normal}
 table.facts th{width:10rem;font-weight:600}
 table.rows{width:100%;font-size:14px}
 .swatch{display:inline-block;width:.8em;height:.8em;margin-right:.4em;vertical-align:-.05em;background:currentColor}
-svg.chart{display:block;width:100%;max-width:44rem;height:auto;margin:.5rem 0;font-size:12px;fill:var(--fg)}
+svg.chart{display:block;width:100%;max-width:44rem;height:auto;margin:.5rem 0;font-size:12px;fill:var(--fg)}svg.chart.narrow{display:none}
+.nb{white-space:nowrap}
 svg.chart text{fill:var(--fg)}
 svg .c-accepted,.swatch.c-accepted{fill:var(--accepted);color:var(--accepted)}
 svg .c-rejected,.swatch.c-rejected{fill:var(--rejected);color:var(--rejected)}
@@ -44,13 +45,13 @@ svg .bar{fill:var(--bar)}svg .line{fill:none;stroke:var(--bar);stroke-width:2}sv
 svg .axis{stroke:var(--muted)}svg .grid{stroke:var(--line)}svg text.caption,svg text.unit{fill:var(--muted)}svg rect.empty{fill:var(--line)}
 ul.commands li{margin:.3rem 0}code.command .word{display:inline-block;max-width:100%;overflow-wrap:anywhere}
 details{margin:.5rem 0}.scroll-sign{display:none;margin:.25rem 0;font-size:13px}summary{cursor:pointer;color:var(--muted)}
-@media (max-width:42rem){main{padding:.75rem}table{min-width:0}th,td{padding:.2rem .3rem}td{overflow-wrap:anywhere}
+@media (max-width:42rem){main{padding:.75rem}svg.chart{display:none}svg.chart.narrow{display:block;max-width:28rem}table{min-width:0}th,td{padding:.2rem .3rem}td{overflow-wrap:anywhere}
 td.n{white-space:nowrap;overflow-wrap:normal}thead th{overflow-wrap:normal}table.rows{font-size:13px}table.facts th{width:auto}.scroll-sign{display:block}.scrolls{overflow-x:auto}.scrolls table{min-width:36rem}}
 @page{size:A4;margin:14mm}
 @media print{:root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#444;--line:#bbb;--head:#eee}
 body{font-size:10.5pt}main{max-width:none;padding:0}
 section{break-inside:avoid-page}table.rows{break-inside:auto}tr{break-inside:avoid}
-h2,h3{break-after:avoid}svg.chart{max-width:100%}}
+h2,h3{break-after:avoid}svg.chart{display:block;max-width:100%}svg.chart.narrow{display:none}}
 `
   .trim()
   .replace(/\n/g, '');

@@ -2,7 +2,7 @@
 // series. Colours come from the page's CSS classes (light and dark), each chart carries its title
 // and a text description, and every bar its value as text, so no chart speaks in colour alone.
 import type { Markup } from './escape.js';
-import { html as m } from './escape.js';
+import { plain as m } from './escape.js';
 import { neutral, num } from './numbers.js';
 import { plural } from '../../shared/count.js';
 import { valueAxis, type TimeAxis } from './scale.js';
@@ -12,6 +12,20 @@ export interface Bar {
   key: string;
   label: string;
   count: number;
+}
+
+/**
+ * The sizes each chart is drawn at: the page's, and a phone's, shown where the screen is narrower
+ * than 42rem (the page's CSS), whose text the wide one would shrink below legibility.
+ */
+export type ChartSize = 'wide' | 'narrow';
+
+/** Each size's width in the SVG's units, which the page's CSS draws at about one unit a pixel. */
+const WIDTH: Record<ChartSize, number> = { wide: 600, narrow: 360 };
+
+/** The chart at both sizes; the page's CSS shows the one that fits the screen. */
+export function bothSizes(draw: (size: ChartSize) => Markup): Markup {
+  return m`${draw('wide')}${draw('narrow')}`;
 }
 
 /** A coordinate to a tenth: stable text for the pinned tests, small files. */
@@ -25,14 +39,17 @@ function r(n: number): string {
 }
 
 function frame(
-  id: string,
+  [id, size]: [string, ChartSize],
   title: string,
   desc: string,
-  width: number,
   height: number,
   body: Markup[],
 ): Markup {
-  return m`<svg class="chart" role="img" aria-labelledby="${id}-t ${id}-d" viewBox="0 0 ${width} ${height}" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg"><title id="${id}-t">${title}</title><desc id="${id}-d">${desc}</desc>${body}</svg>`;
+  // The narrow copy's ids are its own: an id names one element of the page.
+  if (size === 'narrow') id = `${id}-narrow`;
+  const width = WIDTH[size];
+  const kind = size === 'narrow' ? 'chart narrow' : 'chart';
+  return m`<svg class="${kind}" role="img" aria-labelledby="${id}-t ${id}-d" viewBox="0 0 ${width} ${height}" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg"><title id="${id}-t">${title}</title><desc id="${id}-d">${desc}</desc>${body}</svg>`;
 }
 
 function describe(bars: readonly Bar[]): string {
@@ -40,8 +57,13 @@ function describe(bars: readonly Bar[]): string {
 }
 
 /** One bar split by share, each part labelled with its share where it has room. */
-export function stackedBar(id: string, title: string, bars: readonly Bar[]): Markup {
-  const width = 600;
+export function stackedBar(
+  id: string,
+  title: string,
+  bars: readonly Bar[],
+  size: ChartSize = 'wide',
+): Markup {
+  const width = WIDTH[size];
   const total = bars.reduce((sum, b) => sum + b.count, 0);
   const parts: Markup[] = [];
   let x = 0;
@@ -60,13 +82,18 @@ export function stackedBar(id: string, title: string, bars: readonly Bar[]): Mar
   }
   if (parts.length === 0)
     parts.push(m`<rect class="empty" x="0" y="0" width="${width}" height="30"/>`);
-  return frame(id, title, describe(bars), width, 30, parts);
+  return frame([id, size], title, describe(bars), 30, parts);
 }
 
 /** One labelled bar per row, longest first as given: the delivery funnel, groups by code. */
-export function horizontalBars(id: string, title: string, bars: readonly Bar[]): Markup {
-  const width = 600;
-  const labelWidth = 170;
+export function horizontalBars(
+  id: string,
+  title: string,
+  bars: readonly Bar[],
+  size: ChartSize = 'wide',
+): Markup {
+  const width = WIDTH[size];
+  const labelWidth = size === 'narrow' ? 100 : 170;
   const row = 24;
   const max = Math.max(1, ...bars.map((b) => b.count));
   const body = bars.map((bar, i) => {
@@ -74,12 +101,19 @@ export function horizontalBars(id: string, title: string, bars: readonly Bar[]):
     const w = ((width - labelWidth - 70) * bar.count) / max;
     return m`<g class="c-${bar.key}"><text class="label" x="0" y="${y + 16}">${bar.label}</text><rect x="${labelWidth}" y="${y + 3}" width="${r(w)}" height="${row - 6}"/><text class="value" x="${r(labelWidth + w + 6)}" y="${y + 16}">${num(bar.count, 0, 'tspan')}</text></g>`;
   });
-  return frame(id, title, describe(bars), width, Math.max(row, bars.length * row), body);
+  return frame([id, size], title, describe(bars), Math.max(row, bars.length * row), body);
 }
 
 /** Vertical bars with their labels below and counts above: the delivery-time histogram. */
-export function histogram(id: string, title: string, bars: readonly Bar[]): Markup {
-  const width = 600;
+export function histogram(
+  id: string,
+  title: string,
+  bars: readonly Bar[],
+  size: ChartSize = 'wide',
+): Markup {
+  // A phone's width has no room for a label under each bar: one row per bucket instead.
+  if (size === 'narrow') return horizontalBars(id, title, bars, size);
+  const width = WIDTH[size];
   const height = 160;
   const plot = height - 36;
   const slot = width / Math.max(1, bars.length);
@@ -89,7 +123,7 @@ export function histogram(id: string, title: string, bars: readonly Bar[]): Mark
     const x = i * slot;
     return m`<g class="c-${bar.key}"><rect x="${r(x + 4)}" y="${r(plot - h)}" width="${r(slot - 8)}" height="${r(h)}"/><text class="value" x="${r(x + slot / 2)}" y="${r(plot - h - 3)}" text-anchor="middle">${num(bar.count, 0, 'tspan')}</text><text class="label" x="${r(x + slot / 2)}" y="${plot + 16}" text-anchor="middle">${bar.label}</text></g>`;
   });
-  return frame(id, title, describe(bars), width, height, body);
+  return frame([id, size], title, describe(bars), height, body);
 }
 
 export interface SeriesPoint {
@@ -118,14 +152,28 @@ export interface SeriesOptions {
   style: 'bars' | 'line';
   /** Shaded and labelled: pauses. */
   spans: readonly Span[];
+  /** The page's size or a phone's; `axis` is made for its plot's width. */
+  size?: ChartSize;
 }
+
+type Plot = typeof SERIES_PLOT;
 
 /** Where a time chart draws: its marks stay inside [left, right] × [top, bottom]. */
 export const SERIES_PLOT = { width: 600, height: 192, left: 56, right: 592, top: 22, bottom: 146 };
 
+/** The same on a phone: as tall, narrower, with room left for the values' labels. */
+export const NARROW_SERIES_PLOT: Plot = { ...SERIES_PLOT, width: 360, left: 52, right: 352 };
+
+/** The plot a time chart of `size` draws in. */
+export function seriesPlot(size: ChartSize = 'wide'): Plot {
+  return size === 'narrow' ? NARROW_SERIES_PLOT : SERIES_PLOT;
+}
+
 /** Values over time with the pauses shaded; the x axis is time, the y axis starts at zero. */
 export function series(points: readonly SeriesPoint[], o: SeriesOptions): Markup {
-  const { width, height, left, right, top, bottom } = SERIES_PLOT;
+  const size = o.size ?? 'wide';
+  const plot = seriesPlot(size);
+  const { height, left, right, top, bottom } = plot;
   const { axis } = o;
   const x = (at: number) => left + ((right - left) * (at - axis.from)) / (axis.to - axis.from);
   const values = valueAxis(points.reduce((most, p) => Math.max(most, p.value), 0));
@@ -133,44 +181,44 @@ export function series(points: readonly SeriesPoint[], o: SeriesOptions): Markup
   const major = o.spans.filter((s) => !s.minor);
   const minor = o.spans.filter((s) => s.minor);
   const body: Markup[] = [
-    ...spanMarks(major, axis, x),
+    ...spanMarks(major, plot, axis, x),
     ...values.ticks.map(
       (v) =>
         m`<line class="grid" x1="${left}" y1="${r(y(v))}" x2="${right}" y2="${r(y(v))}"/><text class="label" x="${left - 4}" y="${r(y(v) + 4)}" text-anchor="end">${num(v, 0, 'tspan')}</text>`,
     ),
     m`<text class="label unit" x="${left}" y="${top - 8}">${o.unit}</text>`,
-    ...(o.style === 'bars' ? barMarks(points, o, x, y) : lineMarks(points, o, x, y)),
+    ...(o.style === 'bars' ? barMarks(points, o, bottom, x, y) : lineMarks(points, o, x, y)),
     // Over the bars, so a wait is never hidden behind one.
-    ...spanMarks(minor, axis, x),
+    ...spanMarks(minor, plot, axis, x),
     m`<line class="axis" x1="${left}" y1="${bottom}" x2="${right}" y2="${bottom}"/>`,
     ...axis.ticks.map(
       (t) =>
-        m`<line class="axis" x1="${r(x(t.at))}" y1="${bottom}" x2="${r(x(t.at))}" y2="${bottom + 4}"/><text class="label" x="${r(x(t.at))}" y="${bottom + 16}" text-anchor="${anchor(x(t.at))}">${t.label}</text>`,
+        m`<line class="axis" x1="${r(x(t.at))}" y1="${bottom}" x2="${r(x(t.at))}" y2="${bottom + 4}"/><text class="label" x="${r(x(t.at))}" y="${bottom + 16}" text-anchor="${anchor(plot, x(t.at))}">${t.label}</text>`,
     ),
     m`<text class="label caption" x="${right}" y="${bottom + 34}" text-anchor="end">${axis.caption}</text>`,
   ];
-  return frame(o.id, o.title, seriesDescription(points, o), width, height, body);
+  return frame([o.id, size], o.title, seriesDescription(points, o), height, body);
 }
 
 /** A tick label at either end of the axis is anchored inward, so it is never cut off. */
-function anchor(at: number): string {
-  if (at - SERIES_PLOT.left < 30) return 'start';
-  if (SERIES_PLOT.right - at < 30) return 'end';
+function anchor(plot: Plot, at: number): string {
+  if (at - plot.left < 30) return 'start';
+  if (plot.right - at < 30) return 'end';
   return 'middle';
 }
 
 type Scale = (v: number) => number;
 
 /** Pauses clamped to the axis: shaded bands, and ticks under the axis for short waits. */
-function spanMarks(spans: readonly Span[], axis: TimeAxis, x: Scale): Markup[] {
-  const { top, bottom } = SERIES_PLOT;
+function spanMarks(spans: readonly Span[], plot: Plot, axis: TimeAxis, x: Scale): Markup[] {
+  const { top, bottom, right } = plot;
   return spans.flatMap((s) => {
     const from = Math.max(axis.from, s.from);
     const to = Math.min(axis.to, s.to);
     if (to < from) return [];
     // Clamped at the right edge too: a band never runs past the plot, however short it is.
-    const x0 = Math.min(x(from), SERIES_PLOT.right - 2);
-    const w = r(Math.min(SERIES_PLOT.right - x0, Math.max(2, x(to) - x0)));
+    const x0 = Math.min(x(from), right - 2);
+    const w = r(Math.min(right - x0, Math.max(2, x(to) - x0)));
     return s.minor
       ? [
           m`<rect class="tick" x="${r(x0)}" y="${bottom - 4}" width="${w}" height="4"><title>${s.label}</title></rect>`,
@@ -181,8 +229,13 @@ function spanMarks(spans: readonly Span[], axis: TimeAxis, x: Scale): Markup[] {
   });
 }
 
-function barMarks(points: readonly SeriesPoint[], o: SeriesOptions, x: Scale, y: Scale): Markup[] {
-  const { bottom } = SERIES_PLOT;
+function barMarks(
+  points: readonly SeriesPoint[],
+  o: SeriesOptions,
+  bottom: number,
+  x: Scale,
+  y: Scale,
+): Markup[] {
   const { axis } = o;
   return points.map((p) => {
     // A gap between bars where there is room for one; the far edges from the rounded near ones,

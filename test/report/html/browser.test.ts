@@ -92,7 +92,9 @@ describe('the campaign page in chromium', () => {
     const made = await page.locator('header time').textContent();
     expect(made).not.toMatch(/UTC$/);
     expect(made).toMatch(/\d/);
-    expect(await page.locator('#sending svg').count()).toBe(2);
+    // Each time chart twice: at the page's width, and at a phone's (shown on narrow screens).
+    expect(await page.locator('#sending svg.chart:not(.narrow)').count()).toBe(2);
+    expect(await page.locator('#sending svg.chart.narrow').count()).toBe(2);
     expect(await page.locator('#delivery-times-chart-t').count()).toBe(1);
     expect(requests).toEqual([]);
     const shot = join(dir, 'campaign.png');
@@ -242,6 +244,56 @@ async function cutAtWidth(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * Every label of the charts on screen (those the page shows at its width), with its size in CSS
+ * pixels as drawn (its font's size times the chart's scale), and any two that overlap.
+ */
+async function chartLabels(page: Page): Promise<{ sizes: [string, number][]; overlaps: string[] }> {
+  return page.evaluate(() => {
+    const sizes: [string, number][] = [];
+    const overlaps: string[] = [];
+    for (const svg of document.querySelectorAll<SVGSVGElement>('svg.chart')) {
+      if (svg.getBoundingClientRect().width === 0) continue;
+      const scale = svg.getScreenCTM()!.a;
+      const labels = [...svg.querySelectorAll('text')].map((t) => ({
+        text: t.textContent ?? '',
+        r: t.getBoundingClientRect(),
+      }));
+      for (const t of svg.querySelectorAll('text')) {
+        sizes.push([t.textContent ?? '', parseFloat(getComputedStyle(t).fontSize) * scale]);
+      }
+      for (let i = 0; i < labels.length; i++)
+        for (let j = i + 1; j < labels.length; j++) {
+          const [a, b] = [labels[i]!.r, labels[j]!.r];
+          if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+            overlaps.push(`${labels[i]!.text} and ${labels[j]!.text}`);
+        }
+    }
+    return { sizes, overlaps };
+  });
+}
+
+/** Masked numbers (`+45••••••01`, `••••••••er`) the page shows on more than one line. */
+async function brokenNumbers(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    let seen = 0;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const found of (node.textContent ?? '').matchAll(/\+?\d{0,3}•+[^\s•]{0,2}/g)) {
+        const range = document.createRange();
+        range.setStart(node, found.index);
+        range.setEnd(node, found.index + found[0].length);
+        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.bottom)));
+        if (lines.size > 0) seen++;
+        if (lines.size > 1) broken.push(found[0]);
+      }
+    }
+    if (seen < 10) broken.push(`only ${seen} masked numbers found`);
+    return broken;
+  });
+}
+
 describe.each([
   [390, 'light'],
   [390, 'dark'],
@@ -258,6 +310,12 @@ describe.each([
     const shot = join(process.env.SMS_SEND_SCREENSHOTS ?? dir, `page-${width}-${scheme}.png`);
     await page.screenshot({ path: shot, fullPage: true });
     expect(await cutAtWidth(page)).toEqual([]);
+    expect(await brokenNumbers(page)).toEqual([]);
+    const labels = await chartLabels(page);
+    expect(labels.overlaps).toEqual([]);
+    expect(labels.sizes.length).toBeGreaterThan(20);
+    // Text a phone's reader can read: no label under 11 px, where the page's chart shrank it to 7.
+    expect(labels.sizes.filter(([, px]) => px < 11)).toEqual([]);
     // Each chart drawn at the width it has, so the outcome bar shows every outcome it holds.
     const bars = await page.evaluate(
       () =>

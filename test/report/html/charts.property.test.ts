@@ -8,7 +8,7 @@ import { deliveryTimes } from '../../../src/report/html/delivery-times.js';
 import { sendingSection } from '../../../src/report/html/sending.js';
 import { time } from '../../../src/report/html/page.js';
 import { MAX_BUCKETS_SHOWN } from '../../../src/report/html/scale.js';
-import { SERIES_PLOT } from '../../../src/report/html/svg.js';
+import { NARROW_SERIES_PLOT, SERIES_PLOT } from '../../../src/report/html/svg.js';
 import type { Timeline, TimelineRun } from '../../../src/report/html/timeline.js';
 import { SendEmitter } from '../../../src/send/events.js';
 import { attributes, chartOf, elements, pathPoints } from '../../helpers/svg.js';
@@ -127,10 +127,16 @@ const midnightToMidnight = {
   })),
 };
 
-const { left, right, top, bottom } = SERIES_PLOT;
+type Plot = typeof SERIES_PLOT;
+/** Each time chart is drawn twice: at the page's width, and at a phone's (its ids end `-narrow`). */
+const SIZES: ReadonlyArray<[string, Plot]> = [
+  ['', SERIES_PLOT],
+  ['-narrow', NARROW_SERIES_PLOT],
+];
+const { top, bottom } = SERIES_PLOT;
 /** Coordinates are written to a tenth: a mark on the edge may be a twentieth past it. */
 const SLACK = 0.051;
-const inside = (x: number, y: number) =>
+const within = ({ left, right }: Plot, x: number, y: number) =>
   x >= left - SLACK && x <= right + SLACK && y >= top - SLACK && y <= bottom + SLACK;
 
 describe('the time charts, drawn from generated campaigns', () => {
@@ -152,38 +158,41 @@ describe('the time charts, drawn from generated campaigns', () => {
         expect(figures.size).toBeGreaterThan(0);
         expect(figures.size).toBeLessThanOrEqual(MAX_BUCKETS_SHOWN);
 
-        const rate = chartOf(page, 'rate-chart');
-        checkAxes(rate);
-        const bars = elements(rate, 'rect', 'bar').map(attributes);
-        expect(bars).toHaveLength(figures.size);
-        const yTop = Math.max(...valueTicks(rate));
-        for (const bar of bars) {
-          const [x, y, w, h] = ['x', 'y', 'width', 'height'].map((k) => Number(bar[k]));
-          expect(inside(x!, y!) && inside(x! + w!, y! + h!), JSON.stringify(bar)).toBe(true);
-          const value = Number(bar['data-v']);
-          expect(value).toBe(figures.get(Number(bar['data-at']))!.answered);
-          expect(Math.abs(h! - ((bottom - top) * value) / yTop)).toBeLessThan(0.11);
-        }
-        expect(bars.reduce((sum, b) => sum + Number(b['data-v']), 0)).toBe(total);
+        for (const [suffix, plot] of SIZES) {
+          const inside = (x: number, y: number) => within(plot, x, y);
+          const rate = chartOf(page, `rate-chart${suffix}`);
+          checkAxes(rate, plot);
+          const bars = elements(rate, 'rect', 'bar').map(attributes);
+          expect(bars).toHaveLength(figures.size);
+          const yTop = Math.max(...valueTicks(rate));
+          for (const bar of bars) {
+            const [x, y, w, h] = ['x', 'y', 'width', 'height'].map((k) => Number(bar[k]));
+            expect(inside(x!, y!) && inside(x! + w!, y! + h!), JSON.stringify(bar)).toBe(true);
+            const value = Number(bar['data-v']);
+            expect(value).toBe(figures.get(Number(bar['data-at']))!.answered);
+            expect(Math.abs(h! - ((bottom - top) * value) / yTop)).toBeLessThan(0.11);
+          }
+          expect(bars.reduce((sum, b) => sum + Number(b['data-v']), 0)).toBe(total);
 
-        const latency = chartOf(page, 'latency-chart');
-        checkAxes(latency);
-        const dots = elements(latency, 'circle', 'dot').map(attributes);
-        const measured = [...figures.values()].filter((f) => f.latency !== undefined);
-        expect(dots).toHaveLength(measured.length);
-        for (const dot of dots) {
-          expect(inside(Number(dot['cx']), Number(dot['cy']))).toBe(true);
-          expect(dot['data-v']).toBe(figures.get(Number(dot['data-at']))!.latency);
-        }
-        for (const [x, y] of pathPoints(latency)) expect(inside(x, y)).toBe(true);
+          const latency = chartOf(page, `latency-chart${suffix}`);
+          checkAxes(latency, plot);
+          const dots = elements(latency, 'circle', 'dot').map(attributes);
+          const measured = [...figures.values()].filter((f) => f.latency !== undefined);
+          expect(dots).toHaveLength(measured.length);
+          for (const dot of dots) {
+            expect(inside(Number(dot['cx']), Number(dot['cy']))).toBe(true);
+            expect(dot['data-v']).toBe(figures.get(Number(dot['data-at']))!.latency);
+          }
+          for (const [x, y] of pathPoints(latency)) expect(inside(x, y)).toBe(true);
 
-        for (const chart of [rate, latency]) {
-          for (const mark of [
-            ...elements(chart, 'rect', 'tick'),
-            ...elements(chart, 'g', 'pause').flatMap((g) => elements(g, 'rect')),
-          ].map(attributes)) {
-            const x = Number(mark['x']);
-            expect(inside(x, top) && inside(x + Number(mark['width']), top)).toBe(true);
+          for (const chart of [rate, latency]) {
+            for (const mark of [
+              ...elements(chart, 'rect', 'tick'),
+              ...elements(chart, 'g', 'pause').flatMap((g) => elements(g, 'rect')),
+            ].map(attributes)) {
+              const x = Number(mark['x']);
+              expect(inside(x, top) && inside(x + Number(mark['width']), top)).toBe(true);
+            }
           }
         }
       }),
@@ -202,7 +211,8 @@ function valueTicks(chart: string): number[] {
 }
 
 /** Ticks on both axes: inside the plot, distinct, increasing; time labels distinct. */
-function checkAxes(chart: string): void {
+function checkAxes(chart: string, plot: Plot): void {
+  const inside = (x: number, y: number) => within(plot, x, y);
   const values = valueTicks(chart);
   expect(values[0]).toBe(0);
   for (let i = 1; i < values.length; i++) expect(values[i]).toBeGreaterThan(values[i - 1]!);

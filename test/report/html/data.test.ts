@@ -19,7 +19,7 @@ import {
   timeToDelivery,
 } from '../../../src/report/html/delivery-times.js';
 import { maskNumbers, maskRecipient, maskRecipientIn } from '../../../src/report/html/mask.js';
-import { escapeHtml, html } from '../../../src/report/html/escape.js';
+import { escapeHtml, html, plain } from '../../../src/report/html/escape.js';
 import type { PauseTuple } from '../../../src/report/html/timeline.js';
 import { mergePauses } from '../../../src/report/html/sending.js';
 import { SendEmitter } from '../../../src/send/events.js';
@@ -413,6 +413,28 @@ describe('small pieces', () => {
     expect(html`<td title="${text}">${text}</td>`.html).toBe(
       `<td title="${escaped}">${escaped}</td>`,
     );
+  });
+
+  it.each([
+    [
+      'call +4741234567 now',
+      'call <span class="nb">+47••••••67</span> now',
+      'call +47••••••67 now',
+    ],
+    ['47••••••30', '<span class="nb">47••••••30</span>', '47••••••30'],
+    ['••••••••••er', '<span class="nb">••••••••••er</span>', '••••••••••er'],
+    [
+      'a <b> & +46 70 123 45 67',
+      'a &lt;b&gt; &amp; <span class="nb">+46•••••••67</span>',
+      'a &lt;b&gt; &amp; +46•••••••67',
+    ],
+    ['reason 4', 'reason 4', 'reason 4'],
+  ])('keeps each masked number in %j on one line, in content only', (text, content, attribute) => {
+    expect(html`<td title="${text}">${text}</td>`.html).toBe(
+      `<td title="${attribute}">${content}</td>`,
+    );
+    // In SVG and the document's title a span may not stand: the number is masked, no more.
+    expect(plain`<text>${text}</text>`.html).toBe(`<text>${attribute}</text>`);
   });
 
   it.each([

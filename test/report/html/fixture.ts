@@ -68,7 +68,10 @@ function rows(hostile: boolean): Row[] {
     add({
       to: `4580${100000 + i}`,
       outcome: 'failed',
-      error: text(i + 2),
+      // A number in a text is masked there too (`+45••••••01`), and kept whole on one line.
+      error: hostile
+        ? text(i + 2)
+        : `no route to +4580 10 00 0${i}: the operator refused it, its owner having moved to another network (reason ${i + 2})`,
       segments: 1,
       encoding: 'GSM-7',
     });

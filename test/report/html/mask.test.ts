@@ -118,9 +118,10 @@ describe('the page masks numbers everywhere', () => {
       expect(html, field).not.toContain(digits.slice(2));
       expect(html, field).not.toContain(text);
     }
-    // Masked, not dropped: the rows and the descriptions are there, ending as the numbers did.
-    expect(html).toContain('refused: +47••••••');
-    expect(html).toContain('<td>47••••••');
+    // Masked, not dropped: the rows and the descriptions are there, ending as the numbers did,
+    // each masked number in a span that keeps it on one line.
+    expect(html).toContain('refused: <span class="nb">+47••••••');
+    expect(html).toContain('<td><span class="nb">47••••••');
   });
 });
 

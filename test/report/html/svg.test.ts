@@ -42,6 +42,17 @@ describe('charts', () => {
     );
   });
 
+  it("a phone's copy: 360 wide, ids of its own, a histogram as one row per bucket", () => {
+    const bars = [
+      { key: 'delivered', label: '30 s–1 min', count: 2 },
+      { key: 'delivered', label: '1–5 min', count: 1 },
+    ];
+    const svg = histogram('h', 'Times', bars, 'narrow').html;
+    expect(svg).toMatchInlineSnapshot(
+      `"<svg class="chart narrow" role="img" aria-labelledby="h-narrow-t h-narrow-d" viewBox="0 0 360 48" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg"><title id="h-narrow-t">Times</title><desc id="h-narrow-d">30 s–1 min: 2; 1–5 min: 1</desc><g class="c-delivered"><text class="label" x="0" y="16">30 s–1 min</text><rect x="100" y="3" width="190" height="18"/><text class="value" x="296" y="16"><tspan data-n="2">2</tspan></text></g><g class="c-delivered"><text class="label" x="0" y="40">1–5 min</text><rect x="100" y="27" width="95" height="18"/><text class="value" x="201" y="40"><tspan data-n="1">1</tspan></text></g></svg>"`,
+    );
+  });
+
   it('a time series: a bar per bucket inside the plot, a pause shaded, a wait ticked, ticks in UTC', () => {
     const t0 = Date.UTC(2026, 0, 1, 9, 0);
     const axis = timeAxis(t0, t0 + 180_000, 60_000, 536);
