@@ -314,7 +314,7 @@ describe.each([
     const labels = await chartLabels(page);
     expect(labels.overlaps).toEqual([]);
     expect(labels.sizes.length).toBeGreaterThan(20);
-    // Text a phone's reader can read: no label under 11 px, where the page's chart shrank it to 7.
+    // Text a phone's reader can read: no label under 11 px (the page's chart, shrunk, drew smaller).
     expect(labels.sizes.filter(([, px]) => px < 11)).toEqual([]);
     // Each chart drawn at the width it has, so the outcome bar shows every outcome it holds.
     const bars = await page.evaluate(
