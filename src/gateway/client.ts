@@ -153,7 +153,7 @@ export class GatewayClient {
         latencyMs: performance.now() - started,
       };
     } catch (error) {
-      const { code, message } =
+      const { code, message, certNames } =
         timedOut && signal?.aborted !== true
           ? { code: 'TIMEOUT', message: 'timeout' }
           : describeError(error);
@@ -166,6 +166,7 @@ export class GatewayClient {
         timeoutMs: this.settings.timeoutMs,
         ...(this.proxy === undefined ? {} : { proxy: this.proxy }),
         host: this.hostKey,
+        ...(certNames === undefined ? {} : { certNames }),
       };
     } finally {
       clearTimeout(timer);
@@ -247,7 +248,7 @@ export function tlsKey(hostname: string, port: string | number): string {
   return `${hostname}:${String(port)}`;
 }
 
-function describeError(error: unknown): { code: string; message: string } {
+function describeError(error: unknown): { code: string; message: string; certNames?: string } {
   const refusal = proxyRefusal(error as { code?: unknown; message?: unknown });
   if (refusal) return { code: refusal, message: (error as Error).message };
   if (error instanceof undiciErrors.UndiciError) {
@@ -257,5 +258,17 @@ function describeError(error: unknown): { code: string; message: string } {
   // An AbortError's `code` is the DOMException number 20: the name is what identifies it.
   if (err.name === 'AbortError') return { code: 'ABORTED', message: err.message };
   const code = err.code ?? err.cause?.code ?? 'UNKNOWN';
-  return { code, message: err.message ?? String(error) };
+  const certNames = code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? namesOf(error) : undefined;
+  return {
+    code,
+    message: err.message ?? String(error),
+    ...(certNames === undefined ? {} : { certNames }),
+  };
+}
+
+/** The names the certificate tls.checkServerIdentity refused carries: its altnames, else its CN. */
+function namesOf(error: unknown): string | undefined {
+  const { cert } = error as { cert?: { subjectaltname?: unknown; subject?: { CN?: unknown } } };
+  const names = cert?.subjectaltname ?? cert?.subject?.CN;
+  return typeof names === 'string' && names.trim() !== '' ? names.trim() : undefined;
 }

@@ -22,4 +22,9 @@ export type Exchange =
       proxy?: string;
       /** The gateway's host:port, for the words of a certificate it was refused for. */
       host?: string;
+      /**
+       * What a certificate refused for another name is for (its altnames, or its CN): Node's
+       * message lists only the IP addresses it carries when the endpoint is an IP address.
+       */
+      certNames?: string;
     };

@@ -243,18 +243,23 @@ function certificateVerdict(
   const fix = UNTRUSTED.has(code)
     ? ': if a private CA signs it, name that CA with --ca-file (caFile, SMS_SEND_CA_FILE) or NODE_EXTRA_CA_CERTS'
     : code === 'ERR_TLS_CERT_ALTNAME_INVALID'
-      ? otherNameFix(exchange.message)
+      ? otherNameFix(exchange.certNames ?? namesInMessage(exchange.message))
       : '';
   return { kind: 'failed', reason: `${words}${host}${fix}`, authRefused: false, stop: true };
 }
 
 /**
- * The names a certificate for another host carries, from Node's message (tls.checkServerIdentity:
- * "… is not in the cert's altnames: DNS:other.example", "… cert's list: …" for an IP address,
- * "… is not cert's CN: …" without altnames), and what fixes it: the endpoint by one of them.
+ * The names a certificate for another host carries, from Node's message when the client could not
+ * read the certificate (tls.checkServerIdentity: "… is not in the cert's altnames: DNS:other.example",
+ * "… cert's list: …" for an IP address, which lists only the IP addresses it carries, "… is not
+ * cert's CN: …" without altnames).
  */
-function otherNameFix(message: string): string {
-  const names = /cert's (?:altnames|list|CN): (.+)$/.exec(message)?.[1]?.trim();
+function namesInMessage(message: string): string | undefined {
+  return /cert's (?:altnames|list|CN): (.+)$/.exec(message)?.[1]?.trim();
+}
+
+/** What a certificate for another host is for, and what fixes it: the endpoint by one of its names. */
+function otherNameFix(names: string | undefined): string {
   const carried = names ? `: it is for ${names}` : '';
   return `${carried}; give --endpoint by a name the certificate carries, or have the gateway's certificate name this host`;
 }

@@ -120,6 +120,23 @@ describe.concurrent.each(CASES)('$name', (c) => {
   });
 });
 
+describe('a certificate for another name, the endpoint an IP address', () => {
+  it("check names the certificate's names, as it does for a host name", async () => {
+    const simulator = await suite.simulator({ tls: trustedCa.sign(['other.example']) });
+    const run = await runCli(
+      ['check', '--json', '--endpoint', simulator.url, '--ca-file', caFile],
+      {
+        cwd: suite.path,
+        env: { ...ENV, ...state('check-by-ip') },
+      },
+    );
+    expect(run.code).toBe(3);
+    const { check: result } = JSON.parse(run.stdout) as { check: { reason: string } };
+    expect(result.reason).toContain(`(${new URL(simulator.url).host})`);
+    expect(result.reason).toMatch(/it is for DNS:other\.example; give --endpoint by a name/);
+  });
+});
+
 const MISSING = 'script(1) from util-linux is not installed: the pseudo-terminal tests did not run';
 describe.runIf(SCRIPT).concurrent.each(CASES)('$name, on a terminal', (c) => {
   it('the send ends by itself with exit 3 and says why', async () => {

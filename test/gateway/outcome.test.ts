@@ -93,33 +93,52 @@ describe('classify: a certificate the TLS handshake refused', () => {
 describe('classify: a certificate for another host name', () => {
   const FIX =
     "; give --endpoint by a name the certificate carries, or have the gateway's certificate name this host";
-  // Node's three wordings (tls.checkServerIdentity): a host name, an IP address, no altnames.
+  // Node's three wordings (tls.checkServerIdentity): a host name, an IP address (which lists only
+  // the IP addresses the certificate carries), no altnames; and the names the client read from the
+  // certificate itself, which come first.
   it.each([
     [
       "Hostname/IP does not match certificate's altnames: Host: localhost. is not in the cert's altnames: DNS:other.example, DNS:www.other.example",
+      undefined,
       ': it is for DNS:other.example, DNS:www.other.example',
     ],
     [
-      "Hostname/IP does not match certificate's altnames: IP: 127.0.0.1 is not in the cert's list: DNS:other.example",
+      "Hostname/IP does not match certificate's altnames: IP: 127.0.0.1 is not in the cert's list: IP Address:10.0.0.1",
+      undefined,
+      ': it is for IP Address:10.0.0.1',
+    ],
+    [
+      "Hostname/IP does not match certificate's altnames: IP: 127.0.0.1 is not in the cert's list: ",
+      'DNS:other.example',
       ': it is for DNS:other.example',
     ],
     [
       "Hostname/IP does not match certificate's altnames: Host: localhost. is not cert's CN: other.example",
+      undefined,
       ': it is for other.example',
     ],
-    ['a message of another shape', ''],
-  ])('%s: names what the certificate is for, and the fix', (message, names) => {
-    const exchange: Exchange = {
-      ...networkError('ERR_TLS_CERT_ALTNAME_INVALID', message, false),
-      host: 'localhost:9444',
-    };
-    expect(classify(exchange, ['m'])).toEqual({
-      kind: 'failed',
-      reason: `the gateway's TLS certificate is for another host name (localhost:9444)${names}${FIX}`,
-      authRefused: false,
-      stop: true,
-    });
-  });
+    [
+      "Hostname/IP does not match certificate's altnames: IP: 127.0.0.1 is not in the cert's list: ",
+      undefined,
+      '',
+    ],
+    ['a message of another shape', undefined, ''],
+  ])(
+    '%s (read from the certificate: %s): names what it is for, and the fix',
+    (message, certNames, names) => {
+      const exchange: Exchange = {
+        ...networkError('ERR_TLS_CERT_ALTNAME_INVALID', message, false),
+        host: 'localhost:9444',
+        ...(certNames === undefined ? {} : { certNames }),
+      };
+      expect(classify(exchange, ['m'])).toEqual({
+        kind: 'failed',
+        reason: `the gateway's TLS certificate is for another host name (localhost:9444)${names}${FIX}`,
+        authRefused: false,
+        stop: true,
+      });
+    },
+  );
 });
 
 describe('classify: a proxy refuses', () => {
