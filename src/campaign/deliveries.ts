@@ -158,7 +158,10 @@ async function applyWith(
       case 'missing':
         throw new UsageError(`report ${reportPath} does not exist`, 'no-report');
       case 'locked':
-        throw new LockedError(`${fold.message} Run dlr apply again once it has finished.`);
+        throw new LockedError(
+          `cannot fold the log into ${reportPath} yet: ${fold.message}; nothing was changed; ` +
+            'run dlr apply again once that run has ended',
+        );
       case 'error':
         throw new UsageError(`cannot update ${reportPath}: ${fold.message}`);
     }

@@ -71,6 +71,21 @@ const FOLD_COLUMNS = [...DLR_COLUMNS, 'outcome', 'statusDescription'] as const;
  * would cut off, so the fold is deferred instead. A run that starts during the few milliseconds
  * of a rewrite exits 4 and sends nothing.
  */
+/**
+ * Who holds the report, in a fold's words: a send's refusal says nothing was sent and offers the
+ * lock's removal, neither of which is true of a fold a live run keeps waiting. Only a holder on
+ * another host, whose process cannot be seen, may be gone, and only then is its lock named.
+ */
+function heldBy(error: LockedError, reportPath: string): string {
+  const holder = error.holder;
+  if (holder === undefined) return error.message;
+  const who = `pid ${holder.pid} on ${holder.host}, since ${holder.since}`;
+  const gone = holder.seenAlive
+    ? ''
+    : `; if no sms-send runs on ${holder.host} any more, delete ${lockPath(reportPath)}`;
+  return `another sms-send is writing to it (${who}${gone})`;
+}
+
 export async function foldIntoReport(reportPath: string, book: DeliveryBook): Promise<FoldResult> {
   try {
     await stat(reportPath);
@@ -85,7 +100,7 @@ export async function foldIntoReport(reportPath: string, book: DeliveryBook): Pr
     lock = await acquireLock(lockPath(reportPath));
   } catch (error) {
     if (error instanceof LockedError) {
-      return { kind: 'deferred', reason: 'locked', message: error.message };
+      return { kind: 'deferred', reason: 'locked', message: heldBy(error, reportPath) };
     }
     return { kind: 'deferred', reason: 'error', message: describeSystemError(error) };
   }

@@ -101,7 +101,7 @@ export async function acquireLock(
       // run may link its lock in that moment, and removing it would let both run).
       if (seen === undefined) continue;
       const holder = parseLock(seen);
-      if (holder && isAlive(holder, seen, system)) throw lockedBy(holder, path, what);
+      if (holder && isAlive(holder, seen, system)) throw lockedBy(holder, path, what, system);
       // The owner is gone: take over, but one process at a time, or two could each remove the
       // lock the other just took.
       if (await takeOver(path, seen, system)) continue;
@@ -227,10 +227,12 @@ export function processStart(pid: number): string | undefined {
  */
 const held = new Set<string>();
 
-function lockedBy(holder: LockInfo, path: string, what: string): LockedError {
+function lockedBy(holder: LockInfo, path: string, what: string, system: System): LockedError {
+  const { pid, host, since } = holder;
   return new LockedError(
-    `another sms-send (pid ${holder.pid} on ${holder.host}, since ${holder.since}) is ${what}; ` +
+    `another sms-send (pid ${pid} on ${host}, since ${since}) is ${what}; ` +
       `nothing was sent. If no such run exists, delete ${path}.`,
+    { pid, host, since, seenAlive: host === system.hostname() },
   );
 }
 

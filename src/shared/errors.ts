@@ -179,9 +179,23 @@ export class GatewayUnusableError extends SmsSendError {
   }
 }
 
+/**
+ * The run a lock refusal met, so a caller that is not a send (a delivery-report fold) can say its
+ * own words around it; `seenAlive` is false for one on another host, whose process cannot be seen.
+ */
+export interface LockHolder {
+  pid: number;
+  host: string;
+  since: string;
+  seenAlive: boolean;
+}
+
 /** Another run holds this campaign's lock (exit 4). */
 export class LockedError extends SmsSendError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly holder?: LockHolder,
+  ) {
     super(message, ExitCode.locked, 'locked');
   }
 }

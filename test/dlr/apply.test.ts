@@ -1,5 +1,6 @@
 // Folding a log into a report: reading logs (ours and foreign ones), matching, and respecting the lock.
 import { readFile, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { foldIntoReport, readLogInto } from '../../src/dlr/apply.js';
@@ -122,6 +123,23 @@ describe('foldIntoReport', () => {
     expect(await foldIntoReport(report, book)).toMatchObject({ kind: 'updated', matched: 1 });
     // Its own lock is released after the fold.
     await expect(readFile(lockPath(report))).rejects.toThrow(/ENOENT/);
+  });
+
+  // A fold never says a send's "nothing was sent": a live holder here is waited for, and only one
+  // on another host, whose process cannot be seen, may be gone and its lock deleted.
+  it.each([
+    [hostname(), process.ppid, ''],
+    ['other-host', 4242, '; if no sms-send runs on other-host any more, delete LOCK'],
+  ])('says in its own words who holds the report (%s)', async (host, pid, gone) => {
+    const book = new DeliveryBook();
+    await readLogInto(await logOf(['{"msgid":"a","status":"DELIVRD"}']), book);
+    const since = '2026-01-01T00:00:00.000Z';
+    await writeFile(lockPath(report), JSON.stringify({ pid, host, since }));
+    expect(await foldIntoReport(report, book)).toEqual({
+      kind: 'deferred',
+      reason: 'locked',
+      message: `another sms-send is writing to it (pid ${pid} on ${host}, since ${since}${gone.replace('LOCK', lockPath(report))})`,
+    });
   });
 
   it('defers when the report does not exist', async () => {

@@ -275,13 +275,43 @@ export function renderReceiverSummary(summary: ReceiverSummary, c: ChalkInstance
         (summary.confirmed ? `; ${confirmedNote(summary.confirmed)}` : ''),
     );
   } else {
-    lines.push(
-      c.yellow(`  report  ${report} not updated: ${fold.message}`),
-      `  fold the log in later: ${commandText(summary.program, ['dlr', 'apply', '--report', report, '--from', summary.logPath])}`,
-    );
+    lines.push(...deferredLines(summary, report, fold, c));
   }
   lines.push(`  ${c.dim('log')}     ${summary.logPath}`);
   return lines.join('\n');
+}
+
+/**
+ * The report the last fold could not update, and how to fold the log in later. While another run
+ * holds the report, its reports wait in the log for that run to end: the receiver's own account.
+ */
+function deferredLines(
+  summary: ReceiverSummary,
+  report: string,
+  fold: Extract<FoldResult, { kind: 'deferred' }>,
+  c: ChalkInstance,
+): string[] {
+  const apply = commandText(summary.program, [
+    'dlr',
+    'apply',
+    '--report',
+    report,
+    '--from',
+    summary.logPath,
+  ]);
+  if (fold.reason !== 'locked') {
+    return [
+      c.yellow(`  report  ${report} not updated: ${fold.message}`),
+      `  fold the log in later: ${apply}`,
+    ];
+  }
+  return [
+    c.yellow(
+      `  report  ${report} not updated: ${fold.message}; the receiver cannot fold into it while that run holds it`,
+    ),
+    `  the delivery reports received are kept in ${summary.logPath}`,
+    `  once that run has ended, fold them in: ${apply}`,
+  ];
 }
 
 /** What `sms-send dlr apply` prints (stdout). */

@@ -669,7 +669,12 @@ describe('dlr and report counts', () => {
         renderReceiverSummary(
           {
             counts: receiverCounts,
-            fold: { kind: 'deferred', reason: 'locked', message: 'a run holds it' },
+            fold: {
+              kind: 'deferred',
+              reason: 'locked',
+              message:
+                'another sms-send is writing to it (pid 4242 on vm, since 2026-01-01T00:00:00.000Z)',
+            },
             ...paths,
           },
           c,
@@ -684,8 +689,9 @@ describe('dlr and report counts', () => {
         malformed        3  <2>answered 4xx, logged<22>
         unsigned         4  <2>refused (no proof): changed nothing<22>
         bad signature    2  <2>refused (a proof sms-send did not make): changed nothing<22>
-      <33>  report  campaign.report.csv not updated: a run holds it<39>
-        fold the log in later: npx sms-send dlr apply --report campaign.report.csv --from dlr.ndjson
+      <33>  report  campaign.report.csv not updated: another sms-send is writing to it (pid 4242 on vm, since 2026-01-01T00:00:00.000Z); the receiver cannot fold into it while that run holds it<39>
+        the delivery reports received are kept in dlr.ndjson
+        once that run has ended, fold them in: npx sms-send dlr apply --report campaign.report.csv --from dlr.ndjson
         <2>log<22>     dlr.ndjson",
         "plain": "! 1,002 delivery reports received
         DELIVRD        990
@@ -694,8 +700,9 @@ describe('dlr and report counts', () => {
         malformed        3  answered 4xx, logged
         unsigned         4  refused (no proof): changed nothing
         bad signature    2  refused (a proof sms-send did not make): changed nothing
-        report  campaign.report.csv not updated: a run holds it
-        fold the log in later: npx sms-send dlr apply --report campaign.report.csv --from dlr.ndjson
+        report  campaign.report.csv not updated: another sms-send is writing to it (pid 4242 on vm, since 2026-01-01T00:00:00.000Z); the receiver cannot fold into it while that run holds it
+        the delivery reports received are kept in dlr.ndjson
+        once that run has ended, fold them in: npx sms-send dlr apply --report campaign.report.csv --from dlr.ndjson
         log     dlr.ndjson",
       }
     `);
