@@ -5,6 +5,7 @@ import type * as v from 'valibot';
 import { resolveSettings } from '../config/resolve.js';
 import type { Settings } from '../config/settings.js';
 import type { settingsSchema } from '../config/table.js';
+import { checkInputsPresent } from '../input/present.js';
 import { SendEmitter } from '../send/events.js';
 import { parseDuration } from '../shared/duration.js';
 import { InterruptedError, UsageError } from '../shared/errors.js';
@@ -180,9 +181,12 @@ async function runOf(options: SendOptions, dryRun: boolean): Promise<CampaignRun
     if (options[key] !== undefined) Object.assign(choices, { [key]: options[key] });
   if (options.report !== undefined) choices.report = from(options.report);
   if (options.html !== undefined) choices.html = from(options.html);
+  // Inputs found from `cwd` are named by their full paths, so the default report lands beside them.
+  const inputs = inputFiles(options.inputs.map(from));
+  // A file named wrong is said before a missing endpoint: nothing could be sent from it anyway.
+  await checkInputsPresent(inputs);
   return campaignRun({
-    // Inputs found from `cwd` are named by their full paths, so the default report lands beside them.
-    inputs: inputFiles(options.inputs.map(from)),
+    inputs,
     settings,
     choices,
     template: await loadTemplate(

@@ -1,6 +1,7 @@
 // What a new user types in the first hour and must not find a dead end in: help for a subcommand
 // asked as `help campaigns show`, --json on a command line that names no command, a report in a
-// folder that cannot be written.
+// folder that cannot be written, a file named wrong before an endpoint is set, a dry run of a file
+// whose columns are not found, a text column's {name} in single braces.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -119,6 +120,64 @@ describe("a text column's {name} in single braces", () => {
       expect(sim.ledger).toEqual([]);
     } finally {
       await sim.stop();
+      await dir.remove();
+    }
+  });
+});
+
+describe('the first problem named is the one to fix first', () => {
+  it.each([
+    [['nonexist.csv'], 'nonexist.csv: the input file does not exist'],
+    [['nonexist.csv', '--dry-run'], 'nonexist.csv: the input file does not exist'],
+    [['folder'], 'folder: is a directory, not a file'],
+  ])(
+    'sms-send %j without an endpoint names the input, not the endpoint: exit 2',
+    async (args, said) => {
+      const dir = await tempDir();
+      try {
+        await mkdir(join(dir.path, 'folder'));
+        const run = await runInProcess(args, {
+          cwd: dir.path,
+          env: { SMS_SEND_STATE_DIR: join(dir.path, 'state') },
+        });
+        expect(run.code).toBe(2);
+        expect(run.stderr).toBe(`sms-send: ${said}\n`);
+        expect(run.stdout).toBe('');
+      } finally {
+        await dir.remove();
+      }
+    },
+  );
+
+  it('a dry run whose columns are not found prints the error alone, no empty plan', async () => {
+    const dir = await tempDir();
+    try {
+      await writeFile(join(dir.path, 'b.csv'), 'foo,bar\n1,2\n');
+      const run = await runInProcess(['b.csv', '--dry-run'], {
+        cwd: dir.path,
+        env: { SMS_SEND_STATE_DIR: join(dir.path, 'state') },
+      });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^sms-send: b\.csv: no recipient column: /);
+      expect(run.stderr).toContain('b.csv: no text column: ');
+    } finally {
+      await dir.remove();
+    }
+  });
+
+  it('a dry run with invalid records still shows its plan before the error', async () => {
+    const dir = await tempDir();
+    try {
+      await writeFile(join(dir.path, 'c.csv'), 'to,text\nabc,hi\n4741000001,yo\n');
+      const run = await runInProcess(['c.csv', '--dry-run'], {
+        cwd: dir.path,
+        env: { SMS_SEND_STATE_DIR: join(dir.path, 'state') },
+      });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toMatch(/^Plan \(dry run: nothing sent\)\n {2}records +2\n/);
+      expect(run.stderr).toContain('1 record of 2 cannot be sent:');
+    } finally {
       await dir.remove();
     }
   });

@@ -4,6 +4,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import type { InputFile } from '../../input/open.js';
+import { unreadableInput } from '../../input/present.js';
 import {
   campaignIdentity,
   contentHash,
@@ -108,16 +109,7 @@ async function hashInputs(
     try {
       hashes.push(await digests.digest(file.path));
     } catch (error) {
-      const e = error as NodeJS.ErrnoException;
-      const reason =
-        e.code === 'ENOENT'
-          ? 'the input file does not exist'
-          : e.code === 'EISDIR'
-            ? 'is a directory, not a file'
-            : `cannot read (${e.code ?? e.message})`;
-      throw new UsageError(`${file.label}: ${reason}`, 'input', undefined, [
-        { file: file.label, reason },
-      ]);
+      throw unreadableInput(file.label, error as NodeJS.ErrnoException);
     }
   }
   return hashes;

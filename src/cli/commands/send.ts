@@ -2,6 +2,7 @@
 // its events to the terminal, its result to a renderer.
 import type { Settings } from '../../config/settings.js';
 import { ExitCode, InterruptedError, UsageError } from '../../shared/errors.js';
+import { checkInputsPresent } from '../../input/present.js';
 import { stdinSpool } from '../../input/stdin.js';
 import { planDocument } from '../../campaign/documents.js';
 import { refusedPlan } from '../../campaign/ending.js';
@@ -56,6 +57,8 @@ export async function runSend(
         'records in (sms-send - < campaign.csv) or name the file. Nothing was sent.',
     );
   }
+  // A file named wrong is said before a missing endpoint: nothing could be sent from it anyway.
+  await checkInputsPresent(inputFiles(inputs.filter((input) => input !== '-')));
   const stdin = inputs.includes('-') ? await stdinSpool() : undefined;
   const view = new RunView(flags);
   try {
@@ -150,7 +153,11 @@ function printDryRun(
       run.inputs.map((input) => input.label),
     ) ?? campaign.stateRefusal;
   if (problem) {
-    if (!flags.json) process.stdout.write(`${renderPlan(plan, out, left)}\n`);
+    // A file whose records could not be read (its columns not found) leaves a plan of nothing:
+    // the error alone says what to fix. Invalid records leave one worth seeing.
+    if (!flags.json && plan.fileProblems.length === 0) {
+      process.stdout.write(`${renderPlan(plan, out, left)}\n`);
+    }
     // One document on stdout, even when the plan shows the run would be refused.
     throw refusedPlan(problem, document);
   }
