@@ -1,6 +1,7 @@
 // What every store does the same way when a run claims a campaign: the state decided (decide.ts)
 // with a refusal worded for the store, what the claim then finds, and a rehearsal's leftovers set
 // aside as the run starts.
+import { basename, dirname, join } from 'node:path';
 import {
   decideClaim,
   nothingToResume,
@@ -72,7 +73,9 @@ export async function setAsideRehearsals(
   if (rehearsalReport === undefined) return notes;
   const moved = await aside.report(rehearsalReport);
   if (moved !== undefined) {
-    notes.push(`the report ${rehearsalReport} was a rehearsal's: it is now ${moved}`);
+    // Beside it: named as the user named the report, not as the store resolved it.
+    const shown = join(dirname(rehearsalReport), basename(moved));
+    notes.push(`the report ${rehearsalReport} was a rehearsal's: it is now ${shown}`);
   }
   return notes;
 }

@@ -1,8 +1,9 @@
 // What a new user types in the first hour and must not find a dead end in: help for a subcommand
 // asked as `help campaigns show`, --json on a command line that names no command, a report in a
 // folder that cannot be written, a file named wrong before an endpoint is set, a dry run of a file
-// whose columns are not found, a text column's {name} in single braces.
-import { mkdir, writeFile } from 'node:fs/promises';
+// whose columns are not found, a text column's {name} in single braces, a page asked for with
+// --html.
+import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { injectDiskFault } from '../../src/shared/disk.js';
@@ -177,6 +178,24 @@ describe('the first problem named is the one to fix first', () => {
       expect(run.code).toBe(2);
       expect(run.stdout).toMatch(/^Plan \(dry run: nothing sent\)\n {2}records +2\n/);
       expect(run.stderr).toContain('1 record of 2 cannot be sent:');
+    } finally {
+      await dir.remove();
+    }
+  });
+});
+
+describe('send --html', () => {
+  it('says where the page was written', async () => {
+    const dir = await tempDir();
+    try {
+      await writeCampaignCsv(join(dir.path, 'campaign.csv'), 3);
+      const run = await runInProcess(['campaign.csv', '--simulate', '--html', 'page.html'], {
+        cwd: dir.path,
+        env: { SMS_SEND_STATE_DIR: join(dir.path, 'state') },
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr.split('\n')).toContain('page written: page.html');
+      await access(join(dir.path, 'page.html'));
     } finally {
       await dir.remove();
     }

@@ -10,6 +10,7 @@ import { parseCsv, tempDir, writeCampaignCsv } from '../helpers/files.js';
 import { runInProcess } from '../helpers/in-process.js';
 
 const RECORDS = 12;
+const SIMULATED = 'Simulated run: the built-in simulator answered; nothing reached a real phone.';
 let dir: Awaited<ReturnType<typeof tempDir>>;
 /** `sms-send simulate`, as a user runs it beside the real gateway. */
 let rehearsal: Simulator;
@@ -48,24 +49,22 @@ describe('rehearsals', () => {
     const tried = await run(['shop.csv', '--endpoint', rehearsal.url, '--yes']);
     expect(tried.code, tried.stderr).toBe(0);
     expect(rehearsal.ledger).toHaveLength(RECORDS);
+    // A rehearsal says so as --simulate's does, whatever endpoint it was given.
+    expect(tried.stdout).toContain(SIMULATED);
     const [first] = await campaigns();
     expect(first).toMatchObject({ rehearsal: true, counts: { accepted: RECORDS } });
 
     const real = await run(['shop.csv', '--endpoint', gateway.url, '--yes']);
     expect(real.code, real.stderr).toBe(0);
     expect(gateway.ledger).toHaveLength(RECORDS);
+    expect(real.stdout).not.toContain(SIMULATED);
     const kept = `${first!.id}-rehearsal-1`;
-    // Said before the prompt, and again with its name once the run starts.
-    expect(real.stderr).toContain(
-      `campaign ${first!.id} was a rehearsal (sent to a simulator only): it is kept under a name of its own once this run starts`,
-    );
-    expect(real.stderr).toContain(
-      `campaign ${first!.id} was a rehearsal (sent to a simulator only): kept as ${kept}`,
-    );
+    // Said once, with its name, as the run starts; the report named as the user named it.
+    expect(real.stderr.split('\n').filter((line) => line.includes('rehearsal'))).toEqual([
+      `campaign ${first!.id} was a rehearsal (sent to a simulator only): kept as ${kept}; this run starts it afresh`,
+      "the report shop.report.csv was a rehearsal's: it is now shop.rehearsal.report.csv",
+    ]);
     const moved = join(dir.path, 'shop.rehearsal.report.csv');
-    expect(real.stderr).toContain(
-      `the report shop.report.csv was a rehearsal's: it is now ${moved}`,
-    );
     // Both are listed: the rehearsal with its report where it now is, the real one as sent.
     const listed = await campaigns();
     expect(listed.map((c) => [c.id, c.rehearsal, c.report]).sort()).toEqual(
@@ -83,6 +82,18 @@ describe('rehearsals', () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('was already sent');
     expect(gateway.ledger).toHaveLength(RECORDS);
+  });
+
+  it('a dry run after a rehearsal says the send would keep it aside and start afresh', async () => {
+    await writeCampaignCsv(join(dir.path, 'promo.csv'), RECORDS);
+    const tried = await run(['promo.csv', '--endpoint', rehearsal.url, '--yes']);
+    expect(tried.code, tried.stderr).toBe(0);
+    const id = /campaign {2}(\w+)/.exec(tried.stdout)![1]!;
+    const looked = await run(['promo.csv', '--endpoint', gateway.url, '--dry-run']);
+    expect(looked.code, looked.stderr).toBe(0);
+    expect(looked.stderr.split('\n').filter((line) => line.includes('rehearsal'))).toEqual([
+      `campaign ${id} was a rehearsal (sent to a simulator only): a send keeps it under a name of its own and starts it afresh`,
+    ]);
   });
 
   it('--simulate marks its campaign a rehearsal, and its report does not block the real send', async () => {

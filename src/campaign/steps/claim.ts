@@ -89,11 +89,7 @@ export async function claim(run: CampaignRun, identified: Identified): Promise<R
       sentBy: skipped.sentBy,
       seenBy,
       resumedNothing,
-      notes: [
-        ...skipped.notes,
-        ...relativeNotes(identified.relatives),
-        ...rehearsalNote(identity.id, found),
-      ],
+      notes: [...skipped.notes, ...relativeNotes(identified.relatives)],
       reportOwner,
       skipHolds: held.skipHolds,
       supersedes: supersedes(identified, held.skipHolds, real),
@@ -120,12 +116,15 @@ function supersedes(
     .flatMap(({ entry }) => holds.get(entry.manifest.id) ?? []);
 }
 
-/** A finished rehearsal of this content, kept under a name of its own once this run starts. */
+/**
+ * A finished rehearsal of this content, which a send keeps under a name of its own: a dry run's
+ * note. A send says it once, with that name, as it starts (the claim's `start`).
+ */
 function rehearsalNote(id: string, found: Found): string[] {
   if (!found.rehearsal) return [];
   return [
-    `campaign ${id} was a rehearsal (sent to a simulator only): it is kept ` +
-      'under a name of its own once this run starts sending it afresh',
+    `campaign ${id} was a rehearsal (sent to a simulator only): a send keeps it ` +
+      'under a name of its own and starts it afresh',
   ];
 }
 
@@ -165,7 +164,11 @@ export async function look(run: CampaignRun, identified: Identified): Promise<Lo
       force: run.choices.force === true,
     }),
     resumedNothing,
-    notes: [...skipped.notes, ...relativeNotes(identified.relatives)],
+    notes: [
+      ...skipped.notes,
+      ...relativeNotes(identified.relatives),
+      ...rehearsalNote(identity.id, found),
+    ],
   };
 }
 

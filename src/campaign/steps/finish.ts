@@ -108,6 +108,7 @@ export async function keepRunRecord(
       currency: settings.currency,
     });
     await writePage(html, page.html);
+    run.io.events.emit('note', `page written: ${html}`);
   } catch (error) {
     warn(`the page ${html} was not written`, error);
   }

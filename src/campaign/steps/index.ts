@@ -129,7 +129,8 @@ async function sent(
     const sending = await journaledSend(run, campaign, hold, settled, deliveries, gateway.client);
     await restoreEarlierDeliveries(campaign, deliveries);
     const result = await finish(run, campaign, hold, sending);
-    return { campaign, result, simulated: gateway.simulated };
+    // sms-send's simulator behind an endpoint (`sms-send simulate`) makes a rehearsal too.
+    return { campaign, result, simulated: gateway.simulated || sending.result.rehearsal === true };
   } finally {
     await gateway.close({ abort: run.io.abort?.aborted === true });
     await keepRunRecord(run, campaign, keeper);
