@@ -72,6 +72,7 @@ describe('answers no sync made durable', () => {
       );
     injectDiskFault(undefined);
     const sent = sim.ledger.length;
+    const last = sim.ledger.at(-1)!;
     const resumed = await runInProcess(
       [`${name}.csv`, '--endpoint', sim.url, '--resume', '--json'],
       {
@@ -95,7 +96,6 @@ describe('answers no sync made durable', () => {
         };
       };
       expect(summary.stateLeft.inReport).toBe(0);
-      const last = sim.ledger.at(-1)!;
       expect(summary.stateLeft.lost).toContainEqual(
         expect.objectContaining({ messageId: last.messageId, transactionId: last.transactionId }),
       );
