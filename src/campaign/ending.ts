@@ -87,11 +87,26 @@ export function endingError(
  */
 function interruptedText(result: CampaignResult): string {
   const { notSent } = result.send;
-  const failed = result.summary.byOutcome.failed;
+  const { failed, unknown } = result.summary.byOutcome;
+  if (notSent + failed === 0 && unknown > 0) return onlyUnknownLeft(unknown);
   if (failed === 0) return `interrupted: ${plural(notSent, 'record')} not sent`;
   return (
     `interrupted: ${plural(notSent, 'record')} not sent and ${groupDigits(failed)} failed; ` +
     `--resume sends these ${groupDigits(notSent + failed)}`
+  );
+}
+
+/**
+ * A run whose only records left are unknown (abandoned in flight): the resume sends none of them,
+ * and the one way that does says how many could then go twice.
+ */
+function onlyUnknownLeft(unknown: number): string {
+  const [are, them] = unknown === 1 ? ['is', 'it'] : ['are', 'them'];
+  return (
+    `interrupted: no record is left to send; ${groupDigits(unknown)} ${are} unknown (sent, no ` +
+    `answer came), which --resume does not send again: it sends nothing and marks the campaign ` +
+    `finished. \`--resume --retry-unknown\` sends ${them} again, and any of these ` +
+    `${groupDigits(unknown)} the gateway did accept would then go twice`
   );
 }
 
