@@ -38,6 +38,16 @@ export function wasToSend(outcome: string, error: string | undefined): boolean {
   return outcome !== 'skipped' || error?.startsWith(NOT_SENT_PREFIX) === true;
 }
 
+/**
+ * The one rule for how a campaign's records end a run that finished (and the summary's mark): exit
+ * 0 (✔) when every record was accepted or left out on purpose (skipped), 1 (!) when any was
+ * rejected, invalid, failed or unknown. The same counts earn the same code whichever run reports
+ * them: the run that finishes a campaign, a --once or --resume that finds it finished, a pilot.
+ */
+export function finishedExitCode(byOutcome: Record<Outcome, number>, total: number): ExitCode {
+  return byOutcome.accepted + byOutcome.skipped === total ? ExitCode.ok : ExitCode.notAllAccepted;
+}
+
 export class Tally {
   total = 0;
   readonly byOutcome = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
@@ -96,7 +106,6 @@ export class Tally {
   summary(reportPath?: string): RunSummary {
     const finishedAt = this.clock.now();
     const durationMs = finishedAt - this.startedAt;
-    const settled = this.byOutcome.accepted + this.byOutcome.skipped;
     return {
       total: this.total,
       byOutcome: { ...this.byOutcome },
@@ -109,7 +118,7 @@ export class Tally {
       durationMs,
       messagesPerSecond: durationMs > 0 ? (this.answered * 1000) / durationMs : 0,
       reportPath,
-      exitCode: settled === this.total ? ExitCode.ok : ExitCode.notAllAccepted,
+      exitCode: finishedExitCode(this.byOutcome, this.total),
     };
   }
 }

@@ -152,8 +152,10 @@ describe('help', () => {
                                        its journal; nothing settled is resent
         --once                         start the campaign, finish it if an earlier run
                                        was interrupted or stopped, or do nothing if it
-                                       is finished (exit 0): one command line for a
-                                       job that may run again
+                                       is finished (exit 0, or 1 as the run that
+                                       finished it when some records were not
+                                       accepted): one command line for a job that may
+                                       run again
         --retry-unknown                also resend messages whose outcome is unknown
                                        (may send them twice)
         --no-wait                      outside the send window (--window, --days,

@@ -4,8 +4,7 @@
 import { hostname } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
 import type { Manifest, ManifestSummary } from '../../journal/manifest.js';
-import type { RunSummary } from '../../report/summary.js';
-import { ExitCode } from '../../shared/errors.js';
+import { finishedExitCode, type RunSummary } from '../../report/summary.js';
 import { isFile } from '../../shared/files.js';
 import type { CampaignRun } from '../run.js';
 import type { CampaignResult, ReportElsewhere } from '../types.js';
@@ -109,11 +108,12 @@ export function answeredResult(
     finishedAt: now,
     durationMs: 0,
     messagesPerSecond: 0,
+    // A finished campaign left out its skipped records on purpose (--limit, a suppression list,
+    // --dedupe): its summary counts them as the run that finished it did, not as messages.
+    notToSend: counts.skipped,
     reportPath: answer.elsewhere?.report ?? reportPath,
-    exitCode:
-      answer.done || counts.accepted + counts.skipped === records
-        ? ExitCode.ok
-        : ExitCode.notAllAccepted,
+    // A --once or --resume that finds it finished ends as the run that finished it did.
+    exitCode: finishedExitCode(counts, records),
   };
   return {
     send: {

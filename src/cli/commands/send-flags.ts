@@ -52,7 +52,7 @@ export function defineSend(program: Command, state: RunState): Command {
     dryRun: 'validate and print the plan; send nothing',
     force: 'send a campaign that was already sent, all again; overwrite its report',
     resume: 'finish an interrupted or stopped campaign from its journal; nothing settled is resent',
-    once: 'start the campaign, finish it if an earlier run was interrupted or stopped, or do nothing if it is finished (exit 0): one command line for a job that may run again',
+    once: 'start the campaign, finish it if an earlier run was interrupted or stopped, or do nothing if it is finished (exit 0, or 1 as the run that finished it when some records were not accepted): one command line for a job that may run again',
     retryUnknown: true,
   });
   settingOptions(send, { send: true, groups: ['sending'] });

@@ -128,7 +128,11 @@ describe('answeredResult', () => {
     ['some rejected', { accepted: 5, rejected: 1 }, false, ExitCode.notAllAccepted, 6],
     ['some unknown', { accepted: 3, unknown: 3 }, false, ExitCode.notAllAccepted, 6],
     ['some left out (skipped)', { accepted: 4, skipped: 2 }, false, ExitCode.ok, 4],
-    ['--once, some rejected', { accepted: 5, rejected: 1 }, true, ExitCode.ok, 6],
+    // --once of a finished campaign ends as the run that finished it did: one rule for both.
+    ['--once, every record accepted', { accepted: 6 }, true, ExitCode.ok, 6],
+    ['--once, some rejected', { accepted: 5, rejected: 1 }, true, ExitCode.notAllAccepted, 6],
+    ['--once, some unknown', { accepted: 3, unknown: 3 }, true, ExitCode.notAllAccepted, 6],
+    ['--once, some left out (skipped)', { accepted: 4, skipped: 2 }, true, ExitCode.ok, 4],
   ];
 
   // One real answer, its counts replaced case by case: the result is counted from them alone.
@@ -148,6 +152,8 @@ describe('answeredResult', () => {
         expect(result.summary, what).toMatchObject({ total: 6, exitCode, durationMs: 0 });
         expect(result.summary.reportPath, what).toBe(join(folder.dir.path, 'r.csv'));
         expect(result.summary.byOutcome, what).toEqual(counts);
+        // What a finished campaign skipped was left out on purpose: not counted as messages.
+        expect(result.summary.notToSend, what).toBe(counts.skipped);
         expect(result.send, what).toMatchObject({ interrupted: false, notSent: 0 });
         expect(result.send.resumed, what).toEqual({
           fromJournal,
