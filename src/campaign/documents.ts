@@ -6,7 +6,7 @@ import { systemClock } from '../shared/clock.js';
 import type { CampaignEntry } from '../journal/store.js';
 import type { Outcome } from '../message/outcome.js';
 import type { ReportCounts } from '../report/read.js';
-import type { RunSummary } from '../report/summary.js';
+import { messagesOf, type RunSummary } from '../report/summary.js';
 import type { Problem, SmsSendError } from '../shared/errors.js';
 import { windowState, type SendWindow, type WindowState } from '../shared/window.js';
 import type { Plan } from '../validate/plan.js';
@@ -275,6 +275,19 @@ export function campaignListDocument(where: string, entries: readonly CampaignEn
       counts: countsKnown(entry) ? entry.counts : null,
     })),
   };
+}
+
+/**
+ * The messages a campaign's counts are "of", as the summary of the run that wrote them counted
+ * them: its records but the invalid ones and those skipped on purpose. A manifest that does not
+ * say which skipped rows were (written before it kept them) is taken at its word where it can be:
+ * a finished campaign's skipped rows all were; an unfinished one's may be records a stop left.
+ */
+export function campaignMessages(entry: CampaignEntry): number {
+  const { manifest, counts } = entry;
+  const notToSend =
+    manifest.summary?.notToSend ?? (manifest.status === 'finished' ? counts.skipped : 0);
+  return messagesOf(manifest.records, counts, notToSend);
 }
 
 /** Whether a campaign's manifest has its counts: no run is sending it, and its last one ended. */

@@ -84,6 +84,12 @@ export interface ManifestSummary {
   byStatusCode: Record<string, { count: number; description: string }>;
   /** Skipped rows whose recipient is on a suppression list. */
   suppressed: number;
+  /**
+   * Skipped rows never to be sent (a suppression list, --dedupe, --limit, a follow-up), as against
+   * those a stop left unsent: they are not messages, so every count of the campaign leaves them
+   * out of its "of N messages". Absent in manifests written before it was kept.
+   */
+  notToSend?: number;
 }
 
 /** What a follow-up campaign re-sends: records of campaign `of` with these outcomes. */

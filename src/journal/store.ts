@@ -220,6 +220,15 @@ export interface CampaignEntry {
   counts: Record<Outcome, number>;
 }
 
+/**
+ * Whether a campaign is counted from its journal: a run is sending it, or was killed before it
+ * could write its counts (its manifest still says running). A run that ended, even by Ctrl-C,
+ * wrote them, with the invalid and skipped rows a journal never holds.
+ */
+export function countedFromJournal(entry: CampaignEntry): boolean {
+  return entry.status === 'running' || entry.manifest.status === 'running';
+}
+
 /** One campaign in full, as `campaigns show` tells it. */
 export interface CampaignDetail extends CampaignEntry {
   /** Whether the counts are the journal's (a campaign running or killed mid-run). */

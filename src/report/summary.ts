@@ -39,6 +39,19 @@ export function wasToSend(outcome: string, error: string | undefined): boolean {
 }
 
 /**
+ * The records that were to be sent, which every "N of M messages" counts against (the summary, the
+ * campaigns list and `campaigns show`): invalid ones, and those skipped on purpose (a suppression
+ * list, --dedupe, --limit, a follow-up), never were.
+ */
+export function messagesOf(
+  total: number,
+  byOutcome: Record<Outcome, number>,
+  notToSend: number | undefined,
+): number {
+  return total - byOutcome.invalid - (notToSend ?? 0);
+}
+
+/**
  * The one rule for how a campaign's records end a run that finished (and the summary's mark): exit
  * 0 (✔) when every record was accepted or left out on purpose (skipped), 1 (!) when any was
  * rejected, invalid, failed or unknown. The same counts earn the same code whichever run reports

@@ -199,7 +199,7 @@ describe('listCampaigns', () => {
 });
 
 describe('campaignDetail', () => {
-  it('counts an interrupted or running campaign from its journal', async () => {
+  it('counts a killed or running campaign from its journal', async () => {
     const fromJournal = { accepted: 2, rejected: 1, invalid: 0, failed: 0, unknown: 0, skipped: 0 };
     await save(manifest('i', { status: 'running' }), journal);
     const [killed] = await listCampaigns(stateDir);
@@ -215,6 +215,16 @@ describe('campaignDetail', () => {
       counts: fromJournal,
     });
     await lock.release();
+  });
+
+  it('counts a campaign whose run ended by Ctrl-C from its manifest: the invalid and skipped rows its journal never holds', async () => {
+    await save(manifest('ctrl-c', { status: 'interrupted' }), journal);
+    const [stopped] = await listCampaigns(stateDir);
+    expect(await campaignDetail(stateDir, stopped!)).toMatchObject({
+      status: 'interrupted',
+      counts: COUNTS,
+      countedFromJournal: false,
+    });
   });
 
   it('falls back to the manifest when an unfinished campaign has no journal it can read', async () => {

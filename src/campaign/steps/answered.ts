@@ -110,7 +110,7 @@ export function answeredResult(
     messagesPerSecond: 0,
     // A finished campaign left out its skipped records on purpose (--limit, a suppression list,
     // --dedupe): its summary counts them as the run that finished it did, not as messages.
-    notToSend: counts.skipped,
+    notToSend: last.notToSend ?? counts.skipped,
     reportPath: answer.elsewhere?.report ?? reportPath,
     // A --once or --resume that finds it finished ends as the run that finished it did.
     exitCode: finishedExitCode(counts, records),

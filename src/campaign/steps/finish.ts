@@ -44,7 +44,11 @@ export async function finish(
             : 'finished',
       counts: summary.byOutcome,
       records: summary.total,
-      summary: { byStatusCode: summary.byStatusCode, suppressed: summary.suppressed ?? 0 },
+      summary: {
+        byStatusCode: summary.byStatusCode,
+        suppressed: summary.suppressed ?? 0,
+        notToSend: summary.notToSend ?? 0,
+      },
       reason:
         result.stopped?.reason ??
         (windowClosed ? `the send window closed: ${windowClosed.window}` : undefined),

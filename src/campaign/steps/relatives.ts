@@ -9,6 +9,7 @@ import type { CampaignIdentity } from '../../journal/identity.js';
 import { groupDigits, plural } from '../../shared/count.js';
 import { leadingTo, UsageError } from '../../shared/errors.js';
 import { exists } from '../../shared/files.js';
+import { campaignMessages } from '../documents.js';
 import type { CampaignRun } from '../run.js';
 import type { Recorded, SentBy, Skipped } from './skip-sent.js';
 
@@ -191,9 +192,8 @@ async function standing({ entry, store }: Relative): Promise<string> {
   const c = detail.counts;
   const parts = [`${groupDigits(c.accepted)} accepted`];
   if (c.unknown > 0) parts.push(`${groupDigits(c.unknown)} unknown`);
-  // Failed records never reached the gateway: not sent, as those no run took.
-  const notSent =
-    entry.manifest.records - c.accepted - c.rejected - c.unknown - c.invalid - c.skipped;
+  // Failed records never reached the gateway: not sent, as those no run took (a stop's skipped).
+  const notSent = campaignMessages(detail) - c.accepted - c.rejected - c.unknown;
   if (notSent > 0) parts.push(`${groupDigits(notSent)} not sent`);
   return `${parts.join(', ')} of ${groupDigits(entry.manifest.records)}`;
 }

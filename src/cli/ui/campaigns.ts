@@ -1,5 +1,5 @@
 // Renders the campaigns of the state directory (list, one campaign) as strings.
-import { countsKnown } from '../../campaign/documents.js';
+import { campaignMessages, countsKnown } from '../../campaign/documents.js';
 import type { ChalkInstance } from 'chalk';
 import { basename } from 'node:path';
 import type { ShownCampaign } from '../../campaign/types.js';
@@ -55,7 +55,8 @@ export function renderCampaignList(
 }
 
 /**
- * The ACCEPTED and OTHER cells. A campaign a run is sending, or whose run was killed (or stopped
+ * The ACCEPTED and OTHER cells, accepted of the messages the run's summary counted them against.
+ * A campaign a run is sending, or whose run was killed (or stopped
  * because its state could not be written), has the counts its manifest started with: the list
  * reads manifests only, so it stays quick, and names where the counts are instead of showing
  * numbers `campaigns show` would contradict.
@@ -66,7 +67,8 @@ function countCells(e: CampaignEntry): [string, string] {
     const why = e.status === 'running' ? 'sending now' : 'not written at its end';
     return [`? / ${records} accepted`, `${why}: campaigns show ${e.manifest.id} counts it`];
   }
-  return [`${formatCount(e.counts.accepted)} / ${records} accepted`, others(e.counts)];
+  const messages = formatCount(campaignMessages(e));
+  return [`${formatCount(e.counts.accepted)} / ${messages} accepted`, others(e.counts)];
 }
 
 /** What `campaigns prune` says it removed. */
@@ -88,7 +90,7 @@ export function renderCampaign(entry: ShownCampaign, c: ChalkInstance): string {
     `${c.bold('status')}    ${paintStatus(entry.status, c)}${m.reason ? ` (${m.reason})` : ''}${m.rehearsal ? c.dim(', a rehearsal: sent to a simulator only') : ''}`,
     `${c.bold('started')}   ${m.startedAt}${m.runs > 1 ? c.dim(` (run ${m.runs}; first ${m.createdAt})`) : ''}`,
     `${c.bold('finished')}  ${m.finishedAt ?? c.dim('-')}`,
-    `${c.bold('records')}   ${formatCount(m.records)}: ${formatCount(entry.counts.accepted)} accepted${others(entry.counts) ? `, ${others(entry.counts)}` : ''}${c.dim(countedFrom(entry))}`,
+    `${c.bold('records')}   ${formatCount(m.records)}: ${accepted(entry)}${others(entry.counts) ? `, ${others(entry.counts)}` : ''}${c.dim(countedFrom(entry))}`,
     ...(entry.deliveries === undefined ? [] : [deliveriesLine(entry.deliveries, c)]),
     `${c.bold('target')}    ${m.target}`,
     ...(m.followUp
@@ -125,6 +127,17 @@ export function renderCampaign(entry: ShownCampaign, c: ChalkInstance): string {
       : []),
   ];
   return lines.join('\n');
+}
+
+/**
+ * `2,063 of 4,990 messages accepted`, as the run's summary says it; while the counts are a
+ * journal's (a run sending, or killed), what it settled so far: `2,063 accepted`.
+ */
+function accepted(entry: ShownCampaign): string {
+  const n = formatCount(entry.counts.accepted);
+  if (entry.countedFromJournal) return `${n} accepted`;
+  const messages = campaignMessages(entry);
+  return `${n} of ${formatCount(messages)} ${messages === 1 ? 'message' : 'messages'} accepted`;
 }
 
 /** The delivery reports the campaign's store keeps, every receiver's, by status. */

@@ -1,7 +1,7 @@
 // Renders the end-of-run summary as a string; the command decides where it goes.
 import type { ChalkInstance } from 'chalk';
 import { OUTCOMES, type Outcome } from '../../message/outcome.js';
-import type { RunSummary } from '../../report/summary.js';
+import { messagesOf, type RunSummary } from '../../report/summary.js';
 import type { ReportElsewhere, ResumeCounts } from '../../campaign/types.js';
 import { formatCount, formatDuration, formatRate, plural } from './format.js';
 import { formatTable } from './table.js';
@@ -31,7 +31,7 @@ export function renderSummary(summary: RunSummary, ctx: SummaryContext, c: Chalk
   const lines: string[] = [];
   // Messages are the records that were to be sent: invalid ones, and those skipped by a
   // suppression list, --dedupe, --limit or a follow-up, never were.
-  const messages = summary.total - summary.byOutcome.invalid - (summary.notToSend ?? 0);
+  const messages = messagesOf(summary.total, summary.byOutcome, summary.notToSend);
   const accepted = `${formatCount(summary.byOutcome.accepted)} of ${plural(messages, 'message')} accepted`;
   const headline =
     summary.exitCode === 0 && !ctx.interrupted && !ctx.stoppedReason

@@ -9,7 +9,7 @@ import { exists, listIfExists, readIfExists, replaceFile } from '../../shared/fi
 import { lockIsHeld } from '../lock.js';
 import { parseManifest, superseded, type CampaignStatus, type Manifest } from '../manifest.js';
 import { outcomeCounts, readJournalFile } from '../reading.js';
-import type { CampaignDetail, CampaignEntry } from '../store.js';
+import { countedFromJournal, type CampaignDetail, type CampaignEntry } from '../store.js';
 import { ARCHIVED_JOURNAL } from './journal.js';
 
 /** A campaign's folder, and its state in it (its cache is there too: cache.ts). */
@@ -135,9 +135,9 @@ export async function campaignDetail(
     setAside.journals++;
     setAside.bytes += info?.size ?? 0;
   }
-  if (entry.status !== 'running' && entry.status !== 'interrupted') {
-    return { ...entry, countedFromJournal: false, setAside };
-  }
+  // A run that ended (a Ctrl-C'd one too) wrote its counts, the invalid and skipped rows the
+  // journal never holds among them: only a run still sending, or killed, is counted from it.
+  if (!countedFromJournal(entry)) return { ...entry, countedFromJournal: false, setAside };
   const journal = await readJournalFile(paths.journal).catch(() => undefined);
   if (!journal) return { ...entry, countedFromJournal: false, setAside };
   return { ...entry, counts: outcomeCounts(journal), countedFromJournal: true, journal, setAside };

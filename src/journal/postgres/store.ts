@@ -14,18 +14,19 @@ import { resultLine } from '../lines.js';
 import type { CampaignStatus, Manifest } from '../manifest.js';
 import { outcomeCounts } from '../reading.js';
 import type { SentTo } from '../sent.js';
-import type {
-  CampaignDetail,
-  CampaignEntry,
-  CampaignStore,
-  Claim,
-  DeliveryShelf,
-  DlrKeys,
-  Held,
-  Inspected,
-  ReportCopy,
-  RunRecord,
-  StoredDelivery,
+import {
+  countedFromJournal,
+  type CampaignDetail,
+  type CampaignEntry,
+  type CampaignStore,
+  type Claim,
+  type DeliveryShelf,
+  type DlrKeys,
+  type Held,
+  type Inspected,
+  type ReportCopy,
+  type RunRecord,
+  type StoredDelivery,
 } from '../store.js';
 import { claimInDatabase, inspectInDatabase } from './claim.js';
 import { Database } from './connect.js';
@@ -169,7 +170,7 @@ export class DatabaseStore implements CampaignStore {
       const id = entry.manifest.id;
       const found = await setAsideJournals(db, id);
       const setAside = { journals: found?.journals ?? 0, bytes: found?.bytes ?? 0 };
-      if (!found || (entry.status !== 'running' && entry.status !== 'interrupted')) {
+      if (!found || !countedFromJournal(entry)) {
         return { ...entry, countedFromJournal: false, setAside };
       }
       const journal = await readDatabaseJournal(db, id, found.generation, () =>

@@ -750,10 +750,10 @@ describe('campaigns', () => {
     expect(both((c) => renderCampaignList(campaigns, '/state', c))).toMatchInlineSnapshot(`
       {
         "colour": "<1>ID                <22>  <1>STARTED             <22>  <1>STATUS     <22>  <1>ACCEPTED              <22>  <1>OTHER                <22>  <1>INPUTS      <22>  <1>REPORT<22>
-      c-3f2a9b            2025-06-01 12:00 UTC  <32>finished<39>     1,190 / 1,200 accepted  3 rejected, 7 invalid  campaign.csv  /data/campaign.report.csv
+      c-3f2a9b            2025-06-01 12:00 UTC  <32>finished<39>     1,190 / 1,193 accepted  3 rejected, 7 invalid  campaign.csv  /data/campaign.report.csv
       tonight-2025-06-02  2025-06-02 21:00 UTC  <33>interrupted<39>  2 / 5 accepted          3 unknown              campaign.csv",
         "plain": "ID                  STARTED               STATUS       ACCEPTED                OTHER                  INPUTS        REPORT
-      c-3f2a9b            2025-06-01 12:00 UTC  finished     1,190 / 1,200 accepted  3 rejected, 7 invalid  campaign.csv  /data/campaign.report.csv
+      c-3f2a9b            2025-06-01 12:00 UTC  finished     1,190 / 1,193 accepted  3 rejected, 7 invalid  campaign.csv  /data/campaign.report.csv
       tonight-2025-06-02  2025-06-02 21:00 UTC  interrupted  2 / 5 accepted          3 unknown              campaign.csv",
       }
     `);
