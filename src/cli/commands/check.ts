@@ -15,7 +15,9 @@ import {
   renderCanaryInterim,
   renderCanaryStart,
   renderCheck,
+  renderCheckWaiting,
 } from '../ui/check.js';
+import { startLiveLine } from '../ui/spinner.js';
 import { parseStatusMix } from './simulate.js';
 
 export interface CheckFlags extends GatewayFlags {
@@ -36,7 +38,13 @@ export async function runCheck(flags: CheckFlags): Promise<ExitCode> {
   const settings = await settingsFor(flags);
   const access = gatewayAccess(settings, flags);
   const c = colorFor('stdout');
+  // At a terminal, what the check waits for while nothing else is said (a spinner on stderr,
+  // gone once there is more to say); --json keeps to its one document.
+  const waiting = flags.json
+    ? undefined
+    : startLiveLine(renderCheckWaiting(access.endpoint ?? access.label, settings.timeoutMs));
   const say = (line: string) => {
+    waiting?.stop();
     if (!flags.json) process.stdout.write(`${line}\n`);
   };
   const listener: CanaryListener = {
@@ -57,7 +65,7 @@ export async function runCheck(flags: CheckFlags): Promise<ExitCode> {
       dlrMix: flags.dlrMix === undefined ? undefined : parseStatusMix(flags.dlrMix),
     },
     listener,
-  );
+  ).finally(() => waiting?.stop());
   return finish(result, flags);
 }
 

@@ -105,7 +105,7 @@ export async function sendFromCommand(
     planned: (campaign) => view.planned(campaign),
     confirm: async (campaign) => {
       await confirmSend(campaign, flags, label);
-      view.sending(campaign, label);
+      view.sending(campaign, label, run.settings.timeoutMs);
     },
   });
   return endRun(sent.result, {

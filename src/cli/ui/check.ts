@@ -3,7 +3,7 @@ import type { ChalkInstance } from 'chalk';
 import type { CanaryStart } from '../../campaign/check.js';
 import type { CanaryResult } from '../../dlr/canary.js';
 import type { CheckResult } from '../../gateway/check.js';
-import { formatCount, formatDuration } from './format.js';
+import { formatCount, formatDuration, formatLimit } from './format.js';
 
 export function renderCheck(result: CheckResult, c: ChalkInstance): string {
   const lines = [
@@ -29,6 +29,11 @@ export function renderCheck(result: CheckResult, c: ChalkInstance): string {
   }
   if (!result.ok && result.reason) lines.push(c.red(`  reason          ${result.reason}`));
   return lines.join('\n');
+}
+
+/** `waiting for https://gw.example/ to answer (up to 30 s)`: what a check waits for, at most how long. */
+export function renderCheckWaiting(endpoint: string, timeoutMs: number): string {
+  return `waiting for ${endpoint} to answer (up to ${formatLimit(timeoutMs)})`;
 }
 
 /** The canary's first step: what it sends where, and where the report comes back to. */

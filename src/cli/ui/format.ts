@@ -15,6 +15,11 @@ export function formatDuration(ms: number): string {
   return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
 }
 
+/** A limit as it was likely given: `30 s`, `2 min`, `500 ms` (no tenths of a whole second). */
+export function formatLimit(ms: number): string {
+  return ms >= 1000 && ms < 60_000 ? `${Math.ceil(ms / 1000)} s` : formatDuration(ms);
+}
+
 export function formatRate(perSecond: number): string {
   return `${perSecond >= 100 ? groupDigits(Math.round(perSecond)) : perSecond.toFixed(1)} msg/s`;
 }

@@ -4,7 +4,7 @@ import type { Outcome } from '../../message/outcome.js';
 import { systemClock } from '../../shared/clock.js';
 import type { Tally } from '../../report/summary.js';
 import type { SendEmitter } from '../../send/events.js';
-import { formatCount, formatDuration, formatRate, plural } from './format.js';
+import { formatCount, formatDuration, formatLimit, formatRate, plural } from './format.js';
 import { canSpin, startLiveLine, type StatusStream } from './spinner.js';
 import { renderWaiting } from './window.js';
 
@@ -23,6 +23,8 @@ export interface ProgressOptions {
   verbose: boolean;
   /** Where the batches go, as the summary names it: the first refused connection names it. */
   endpoint?: string;
+  /** How long a request waits for its answer (--timeout): the line says it until one comes. */
+  timeoutMs?: number;
 }
 
 /** What one send progress line shows. */
@@ -139,9 +141,13 @@ function watch(events: SendEmitter): Watched {
  * Why no batch goes out now, for the progress line, short enough for it on any terminal (the
  * line above it says the cause whole); undefined while batches go.
  */
-function waitingText(seen: Watched): string | undefined {
+function waitingText(seen: Watched, timeoutMs: number | undefined): string | undefined {
   if (seen.held !== undefined) return 'holding answers: state not written';
   if (seen.outage !== undefined) return 'waiting for the gateway';
+  // Before the first answer, nothing moves: what it waits for, and how long at most.
+  if (seen.sent === 0 && timeoutMs !== undefined) {
+    return `waiting for the gateway's first answer (up to ${formatLimit(timeoutMs)})`;
+  }
   return undefined;
 }
 
@@ -165,7 +171,7 @@ export function showProgress(
     const ofRun = (outcome: Outcome) => tally.byOutcome[outcome] - tally.earlierByOutcome[outcome];
     const accepted = ofRun('accepted');
     const problems = ofRun('rejected') + ofRun('failed') + ofRun('unknown');
-    const waiting = waitingText(seen);
+    const waiting = waitingText(seen, options.timeoutMs);
     return renderSendProgress(
       {
         label: options.label,

@@ -79,7 +79,7 @@ export class RunView {
   }
 
   /** The send's progress line, from the campaign's tally, once the caller has confirmed. */
-  sending(campaign: PlannedCampaign, endpoint: string): void {
+  sending(campaign: PlannedCampaign, endpoint: string, timeoutMs: number): void {
     const { flags } = this;
     this.progress = showProgress(this.io.events, campaign.tally, {
       label: flags.simulate ? 'simulating' : 'sending',
@@ -88,6 +88,7 @@ export class RunView {
       quiet: flags.quiet === true || flags.json === true,
       verbose: flags.verbose === true,
       endpoint,
+      timeoutMs,
     });
   }
 

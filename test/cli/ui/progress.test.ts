@@ -205,6 +205,46 @@ describe('send progress after a resume', () => {
   });
 });
 
+describe('send progress before the first answer', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('says it waits for the gateway, and how long at most, until an answer comes', () => {
+    vi.useFakeTimers();
+    const stream = plainStream();
+    const events = new SendEmitter();
+    const progress = showProgress(
+      events,
+      new Tally(),
+      {
+        label: 'sending',
+        total: 20,
+        intervalSeconds: 10,
+        quiet: false,
+        verbose: false,
+        timeoutMs: 30_000,
+      },
+      stream,
+    );
+    vi.advanceTimersByTime(10_000);
+    const waiting =
+      "sending 0 / 20 (0%)  accepted 0  waiting for the gateway's first answer (up to 30 s)";
+    expect(stream.out).toBe(`${waiting}\n`);
+    events.emit('batch', {
+      batch: 1,
+      size: 5,
+      attempts: 1,
+      latencyMs: 5,
+      status: 'HTTP 200',
+      verdict: 'results',
+    });
+    vi.advanceTimersByTime(10_000);
+    progress.stop();
+    const after = stream.out.slice(waiting.length + 1);
+    expect(after).toContain('sending 5 / 20 (25%)');
+    expect(after).not.toContain('waiting');
+  });
+});
+
 /** A stream that is no terminal, keeping what is written to it. */
 /** A terminal `columns` wide that keeps what is written to it; cursor moves start a new line. */
 function ttyStream(columns: number): StatusStream & { out: string } {
