@@ -143,9 +143,11 @@ describe('answeredResult', () => {
     try {
       for (const [what, some, done, exitCode, fromJournal] of cases) {
         const counts = { ...zero, ...some };
+        // As the finished run recorded them: its skipped records were left out on purpose.
+        const summary = { ...answer.summary, notToSend: counts.skipped };
         const result = answeredResult(
           run,
-          { ...answer, counts, done },
+          { ...answer, counts, done, summary },
           join(folder.dir.path, 'r.csv'),
         );
         expect(result.exitCode, what).toBe(exitCode);
