@@ -48,10 +48,12 @@ function typedJson(argv: readonly string[]): boolean {
 
 /**
  * `help campaigns show` as `campaigns show --help`: commander's help command takes one name, and
- * would show `campaigns`' help for it.
+ * would show `campaigns`' help for it. No arguments at all is the overview (exit 0), as gh and
+ * twilio answer it, not send's missing input.
  */
 function helpAsFlag(argv: readonly string[]): string[] {
   const [node = '', script = '', first, ...rest] = argv;
+  if (first === undefined) return [node, script, '--help'];
   if (first !== 'help' || rest.length < 2) return [...argv];
   return [node, script, ...rest, '--help'];
 }

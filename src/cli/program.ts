@@ -131,6 +131,16 @@ function usageMessage(error: CommanderError, command: Command, programName: stri
   names.unshift(programName);
   // A missing input with no command given is best answered by the overview.
   const implicit = command.parent?.args[0] !== command.name();
+  // `sms-send -v` alone: -v is send's --verbose (as gh, sms-send's version is --version only).
+  if (error.code === 'commander.missingArgument' && implicit && loneVerbose(command)) {
+    return `-v is --verbose, for a send: it needs an input (did you mean ${programName} --version?)`;
+  }
   const helpOf = error.code === 'commander.missingArgument' && implicit ? [names[0]] : names;
   return `${message} (${hint ?? `run ${helpOf.join(' ')} --help`})`;
+}
+
+/** Whether the command line was `-v` and nothing else (given to the default command, send). */
+function loneVerbose(command: Command): boolean {
+  const typed = command.parent?.args ?? [];
+  return typed.length === 1 && typed[0] === '-v';
 }

@@ -23,6 +23,31 @@ describe('help for a subcommand', () => {
   });
 });
 
+describe('no arguments, and -v', () => {
+  it('sms-send with no arguments prints the overview on stdout, exit 0, as gh does', async () => {
+    const run = await runInProcess([]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\n')[0]).toBe('Usage: sms-send [options] [command]');
+    expect(run.stdout).toContain('Commands:');
+    expect(run.stderr).toBe('');
+  });
+
+  it.each([['-V'], ['--version']])('sms-send %s prints the version, exit 0', async (flag) => {
+    const run = await runInProcess([flag]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
+  });
+
+  it('sms-send -v alone is --verbose without an input: exit 2, pointing to --version', async () => {
+    const run = await runInProcess(['-v']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(
+      /^sms-send: -v is --verbose, for a send: it needs an input \(did you mean (npx )?sms-send --version\?\)\n$/,
+    );
+  });
+});
+
 describe('--json on a command line that names no command', () => {
   it('sms-send sned --json: the error is one JSON document on stdout, exit 2', async () => {
     const run = await runInProcess(['sned', '--json']);

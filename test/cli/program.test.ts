@@ -47,7 +47,8 @@ describe('usage errors: one line in sms-send voice, with a hint', () => {
     ],
     [['check', '--bogus'], "unknown option '--bogus' (run sms-send check --help)"],
     [['check', '--batch-size', '5'], "unknown option '--batch-size' (run sms-send check --help)"],
-    [[], "missing required argument 'input' (run sms-send --help)"],
+    [['--simulate'], "missing required argument 'input' (run sms-send --help)"],
+    [['-v'], '-v is --verbose, for a send: it needs an input (did you mean sms-send --version?)'],
     [['send'], "missing required argument 'input' (run sms-send send --help)"],
     [['report'], "missing required argument 'report' (run sms-send report --help)"],
     [
