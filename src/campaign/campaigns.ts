@@ -4,7 +4,7 @@ import { keptBook, statusCounts } from '../dlr/overlay.js';
 import { findCampaign } from '../journal/lookup.js';
 import type { CampaignState } from '../journal/open-store.js';
 import { outcomeCounts } from '../journal/reading.js';
-import type { CampaignEntry } from '../journal/store.js';
+import type { CampaignEntry, PruneOptions } from '../journal/store.js';
 import { parseDuration } from '../shared/duration.js';
 import { UsageError } from '../shared/errors.js';
 import { takeKeptAnswers } from './kept-answers.js';
@@ -68,13 +68,17 @@ export function pruneAge(olderThan: string | undefined): number {
   return ms;
 }
 
-/** Removes the state of campaigns finished more than `ageMs` before `now`, and this host's cache of them; their IDs. */
+/**
+ * Removes the state of campaigns finished more than `ageMs` before `now`, and this host's cache of
+ * them; their IDs. With `dryRun`, the IDs it would remove, and nothing is; `only` keeps it to them.
+ */
 export async function pruneFinished(
   { store, cache }: CampaignState,
   ageMs: number,
   now: number,
+  options: PruneOptions = {},
 ): Promise<string[]> {
-  const removed = await store.prune(new Date(now - ageMs));
-  for (const id of removed) await cache.remove(id);
+  const removed = await store.prune(new Date(now - ageMs), options);
+  if (!options.dryRun) for (const id of removed) await cache.remove(id);
   return removed;
 }

@@ -296,8 +296,9 @@ export function countsKnown(entry: CampaignEntry): boolean {
 }
 
 /** `sms-send campaigns prune --json`: the campaigns whose state was removed. */
-export function pruneDocument(where: string, removed: readonly string[]) {
-  return { state: where, removed };
+export function pruneDocument(where: string, removed: readonly string[], dryRun = false) {
+  // A dry run's IDs under a key of their own, so that no script reads them as removed.
+  return dryRun ? { state: where, wouldRemove: removed } : { state: where, removed };
 }
 
 /** The stable JSON shape of one campaign (`campaigns --json`, `campaigns show --json`). */

@@ -14,6 +14,12 @@ import type { CampaignStatus, FinishFields, Manifest, StartFields } from './mani
 import type { JournalState } from './reading.js';
 import type { SentTo } from './sent.js';
 
+/** What `CampaignStore.prune` may leave out: everything (a dry run), or what was not listed. */
+export interface PruneOptions {
+  dryRun?: boolean;
+  only?: readonly string[];
+}
+
 export interface CampaignStore {
   /** Where the state is, as output names it: the state directory, or a database (its password masked). */
   readonly where: string;
@@ -40,8 +46,12 @@ export interface CampaignStore {
   detail(entry: CampaignEntry): Promise<CampaignDetail>;
   /** Whom a campaign may have sent to, from its journals (every run's): see sent.ts. */
   sentTo(id: string): Promise<SentTo>;
-  /** Removes what finished before `before`; unfinished campaigns stay. Returns the IDs removed. */
-  prune(before: Date): Promise<string[]>;
+  /**
+   * Removes what finished before `before`; unfinished campaigns stay. Returns the IDs removed, or
+   * with `dryRun` those it would remove (removing nothing); `only` keeps it to those IDs (the ones
+   * a user was shown and said yes to).
+   */
+  prune(before: Date, options?: PruneOptions): Promise<string[]>;
   /**
    * The keys delivery-report URLs are signed with, the current one first, and their version (a
    * first send or a rotation changes it). `make`: the current key is made first when none is.

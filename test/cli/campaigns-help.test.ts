@@ -14,6 +14,6 @@ describe('campaigns --help', () => {
   ])('%j names a missing campaign: %s', async (path, named) => {
     const codes = await help(...path);
     expect(codes.includes('no such campaign')).toBe(named);
-    expect(codes).toMatch(/\n {2}6 {3}the campaign state database \(--state-url\) cannot be used/);
+    expect(codes).toMatch(/\n {2}6 +the campaign state database \(--state-url\) cannot be used/);
   });
 });

@@ -116,7 +116,7 @@ describe('zsh and fish', () => {
   it('fish lists each command, flag and enum value', () => {
     const fish = completionScript('fish', program, flagChoices).split('\n');
     expect(fish).toContain(
-      "complete -c sms-send -n 'not __fish_seen_subcommand_from send check config campaigns retry simulate dlr report completion show prune apply' -a check",
+      "complete -c sms-send -n 'not __fish_seen_subcommand_from send check config campaigns retry simulate dlr report completion list show prune apply' -a check",
     );
     expect(fish).toContain(
       "complete -c sms-send -n '__fish_seen_subcommand_from send' -l input-format -r -a 'csv json ndjson'",

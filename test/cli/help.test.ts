@@ -43,6 +43,7 @@ describe('every --help', () => {
     expect(ALL.map(([name]) => name).sort()).toEqual(
       [
         'campaigns',
+        'campaigns list',
         'campaigns prune',
         'campaigns show',
         'check',

@@ -16,6 +16,7 @@ const READS_STATE: [path: string, args: string[]][] = [
   ['retry', ['3f2a9b1c']],
   ['config', []],
   ['campaigns', []],
+  ['campaigns list', []],
   ['campaigns show', ['3f2a9b1c']],
   ['campaigns prune', ['--older-than', '90d']],
   ['dlr', ['--report', 'r.csv']],

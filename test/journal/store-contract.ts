@@ -230,5 +230,18 @@ export function storeContract(name: string, open: () => Promise<CampaignStore>):
       expect((await store.campaigns()).map((e) => e.manifest.id)).toEqual([stopped]);
       await store.close();
     });
+
+    it('a dry run of prune names what it would remove and removes nothing; only keeps to a list', async () => {
+      const store = await open();
+      const done = await halfSent(store, '5'.repeat(64), 'finished');
+      const also = await halfSent(store, '6'.repeat(64), 'finished');
+      const ids = async () => (await store.campaigns()).map((e) => e.manifest.id).sort();
+      const after = new Date('2026-12-01T00:00:00Z');
+      expect(await store.prune(after, { dryRun: true })).toEqual([done, also]);
+      expect(await ids()).toEqual([done, also]);
+      expect(await store.prune(after, { only: [also] })).toEqual([also]);
+      expect(await ids()).toEqual([done]);
+      await store.close();
+    });
   });
 }

@@ -71,15 +71,34 @@ function countCells(e: CampaignEntry): [string, string] {
   return [`${formatCount(e.counts.accepted)} / ${messages} accepted`, others(e.counts)];
 }
 
-/** What `campaigns prune` says it removed. */
-export function renderPruned(where: string, removed: readonly string[], c: ChalkInstance): string {
+const campaignCount = (n: number) => `${n} finished campaign${n === 1 ? '' : 's'}`;
+
+/** What `campaigns prune` says it removed, or with --dry-run, would remove. */
+export function renderPruned(
+  where: string,
+  removed: readonly string[],
+  c: ChalkInstance,
+  dryRun = false,
+): string {
   if (removed.length === 0) return `nothing to prune in ${where}`;
+  const did = dryRun ? 'would remove' : 'removed';
   return (
-    `removed the state of ${removed.length} finished campaign${removed.length === 1 ? '' : 's'}: ${removed.join(', ')}\n` +
+    `${did} the state of ${campaignCount(removed.length)}: ${removed.join(', ')}\n` +
     c.dim(
-      'Their reports are kept; a re-run of their content is refused only while such a report exists.',
+      dryRun
+        ? 'Nothing was removed (--dry-run). Their reports would be kept.'
+        : 'Their reports are kept; a re-run of their content is refused only while such a report exists.',
     )
   );
+}
+
+/** The question `campaigns prune` asks on a terminal: the campaigns, one a line, then the ask. */
+export function renderPruneQuestion(ids: readonly string[]): string {
+  return [
+    `The state of ${campaignCount(ids.length)} will be removed (their reports are kept):`,
+    ...ids.map((id) => `  ${id}`),
+    'Remove it?',
+  ].join('\n');
 }
 
 export function renderCampaign(entry: ShownCampaign, c: ChalkInstance): string {

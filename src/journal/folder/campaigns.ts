@@ -9,7 +9,12 @@ import { exists, listIfExists, readIfExists, replaceFile } from '../../shared/fi
 import { lockIsHeld } from '../lock.js';
 import { parseManifest, superseded, type CampaignStatus, type Manifest } from '../manifest.js';
 import { outcomeCounts, readJournalFile } from '../reading.js';
-import { countedFromJournal, type CampaignDetail, type CampaignEntry } from '../store.js';
+import {
+  countedFromJournal,
+  type CampaignDetail,
+  type CampaignEntry,
+  type PruneOptions,
+} from '../store.js';
 import { ARCHIVED_JOURNAL } from './journal.js';
 
 /** A campaign's folder, and its state in it (its cache is there too: cache.ts). */
@@ -148,10 +153,15 @@ export async function campaignDetail(
  * without a manifest (it sent nothing) whose lock is not held. Unfinished campaigns are kept: their
  * journal is what lets --resume finish them without sending twice.
  */
-export async function pruneCampaigns(stateDir: string, before: Date): Promise<string[]> {
+export async function pruneCampaigns(
+  stateDir: string,
+  before: Date,
+  { dryRun = false, only }: PruneOptions = {},
+): Promise<string[]> {
   const names = await listIfExists(join(stateDir, 'campaigns'));
   const removed: string[] = [];
   for (const name of names) {
+    if (only && !only.includes(name)) continue;
     const paths = campaignPaths(stateDir, name);
     const manifest = await readManifest(paths.manifest).catch(() => undefined);
     let prune: boolean;
@@ -169,7 +179,7 @@ export async function pruneCampaigns(stateDir: string, before: Date): Promise<st
     // A live run may be validating before it marks the manifest running.
     if (prune && manifest && (await lockIsHeld(paths.lock))) prune = false;
     if (prune) {
-      await rm(paths.dir, { recursive: true, force: true });
+      if (!dryRun) await rm(paths.dir, { recursive: true, force: true });
       removed.push(name);
     }
   }

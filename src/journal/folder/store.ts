@@ -14,6 +14,7 @@ import type {
   DlrKeys,
   Held,
   Inspected,
+  PruneOptions,
   RunRecord,
 } from '../store.js';
 import {
@@ -77,8 +78,8 @@ export class FolderStore implements CampaignStore {
     return sentFromFolder(campaignPaths(this.stateDir, id).dir);
   }
 
-  prune(before: Date): Promise<string[]> {
-    return pruneCampaigns(this.stateDir, before);
+  prune(before: Date, options?: PruneOptions): Promise<string[]> {
+    return pruneCampaigns(this.stateDir, before, options);
   }
 
   dlrKeys(make?: boolean): Promise<DlrKeys> {

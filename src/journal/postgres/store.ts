@@ -24,6 +24,7 @@ import {
   type DlrKeys,
   type Held,
   type Inspected,
+  type PruneOptions,
   type ReportCopy,
   type RunRecord,
   type StoredDelivery,
@@ -186,8 +187,8 @@ export class DatabaseStore implements CampaignStore {
     return this.using((db) => sentFromDatabase(db, id));
   }
 
-  prune(before: Date): Promise<string[]> {
-    return this.using((db) => pruneCampaigns(db, before));
+  prune(before: Date, options?: PruneOptions): Promise<string[]> {
+    return this.using((db) => pruneCampaigns(db, before, options));
   }
 
   dlrKeys(make = false): Promise<DlrKeys> {
