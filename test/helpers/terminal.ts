@@ -32,8 +32,9 @@ export interface TerminalRun {
 }
 
 /**
- * Starts `sms-send ARGS` on a pseudo-terminal of 100 columns (script's own has none, and the
- * spinner needs a width); `type` lists keys to press once the screen shows what each waits for.
+ * Starts `sms-send ARGS` on a pseudo-terminal of 100 columns unless `columns` says (script's own
+ * has none, and the spinner needs a width); `type` lists keys to press once the screen shows what
+ * each waits for.
  */
 export function startOnTerminal(
   args: string[],
@@ -43,10 +44,11 @@ export function startOnTerminal(
     type?: Keystrokes[];
     /** stderr to this file, not the terminal (`2> err.log` typed at a shell). */
     stderrTo?: string;
+    columns?: number;
   },
 ): TerminalRun {
   const command = [
-    'stty cols 100 rows 30 &&',
+    `stty cols ${options.columns ?? 100} rows 30 &&`,
     'exec',
     shellWord(process.execPath),
     shellWord(BIN),

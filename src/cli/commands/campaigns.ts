@@ -30,10 +30,15 @@ export async function runCampaigns(flags: CampaignsFlags): Promise<ExitCode> {
     const entries = await store.campaigns();
     return flags.json
       ? JSON.stringify(campaignListDocument(store.where, entries))
-      : renderCampaignList(entries, store.where, colorFor('stdout'));
+      : renderCampaignList(entries, store.where, colorFor('stdout'), terminalWidth());
   });
   process.stdout.write(`${output}\n`);
   return ExitCode.ok;
+}
+
+/** The terminal's columns when stdout is one (80 when it does not say); else none: whole cells. */
+function terminalWidth(): number | undefined {
+  return process.stdout.isTTY ? process.stdout.columns || 80 : undefined;
 }
 
 export async function runCampaignShow(id: string, flags: CampaignsFlags): Promise<ExitCode> {

@@ -6,7 +6,8 @@ import type { ShownCampaign } from '../../campaign/types.js';
 import type { CampaignEntry } from '../../journal/store.js';
 import type { CampaignStatus } from '../../journal/manifest.js';
 import { formatBytes, formatCount } from './format.js';
-import { formatTable } from './table.js';
+import { fitWidths, type Shrinkable } from './fit.js';
+import { columnWidths, formatTable, type TableOptions } from './table.js';
 
 function paintStatus(status: CampaignStatus, c: ChalkInstance): string {
   const paint = { finished: c.green, running: c.cyan, interrupted: c.yellow, stopped: c.red };
@@ -24,25 +25,70 @@ function others(counts: Record<string, number>): string {
     .join(', ');
 }
 
+const HEADER = ['ID', 'STARTED', 'STATUS', 'ACCEPTED', 'OTHER', 'INPUTS', 'REPORT'];
+const GAP = 2;
+
+/** On a narrow terminal the report keeps its file name's end; then the inputs, the other outcomes give way. */
+const SHRINK: readonly Shrinkable[] = [
+  { column: 6, min: 16, keep: 'end' },
+  { column: 5, min: 8 },
+  { column: 4, min: 8 },
+];
+
+/**
+ * The campaigns as a table. `width` (a terminal's columns) fits it as gh does: in the full
+ * words when they fit; else the times without "UTC" (the header has it) and the counts without
+ * "accepted", and columns narrowed, cut with …; else REPORT and then INPUTS left out, as a last
+ * line says. Without a width (not a terminal) every cell is whole.
+ */
 export function renderCampaignList(
   entries: readonly CampaignEntry[],
   stateDir: string,
   c: ChalkInstance,
+  width?: number,
 ): string {
   if (entries.length === 0) return `no campaigns in ${stateDir}`;
-  const rows = entries.map((e) => {
-    const m = e.manifest;
-    return [
-      m.id,
-      `${when(m.startedAt)} UTC`,
-      m.rehearsal ? `${e.status}, rehearsal` : e.status,
-      ...countCells(e),
-      m.inputs.map((i) => basename(i.path)).join(' '),
-      m.reports.at(-1) ?? '',
-    ];
-  });
-  const header = ['ID', 'STARTED', 'STATUS', 'ACCEPTED', 'OTHER', 'INPUTS', 'REPORT'];
-  const lines = formatTable([header, ...rows], {
+  const full = [HEADER, ...entries.map((e) => listRow(e, false))];
+  if (width === undefined) return listTable(full, entries, c).join('\n');
+  const compact = [COMPACT_HEADER, ...entries.map((e) => listRow(e, true))];
+  const tries = [full, compact, ...[6, 5].map((n) => compact.map((row) => row.slice(0, n)))];
+  const rows = tries.find((t) => fitWidths(columnWidths(t), GAP, width, shrinkOf(t)).fits);
+  const shown = rows ?? tries.at(-1)!;
+  const lines = listTable(shown, entries, c, { width, shrink: shrinkOf(shown) });
+  const left = HEADER.slice(shown[0]!.length);
+  if (left.length === 0) return lines.join('\n');
+  const note = `${left.join(', ')} left out (${width} columns): campaigns show ID and --json have them`;
+  return [...lines, c.dim(note)].join('\n');
+}
+
+const COMPACT_HEADER = ['ID', 'STARTED (UTC)', ...HEADER.slice(2)];
+
+const shrinkOf = (rows: readonly (readonly string[])[]) =>
+  SHRINK.filter((s) => s.column < (rows[0]?.length ?? 0));
+
+/** One campaign's cells; `compact` leaves out what the header says (UTC, accepted). */
+function listRow(e: CampaignEntry, compact: boolean): string[] {
+  const m = e.manifest;
+  const [accepted, other] = countCells(e);
+  return [
+    m.id,
+    compact ? when(m.startedAt) : `${when(m.startedAt)} UTC`,
+    m.rehearsal ? `${e.status}, rehearsal` : e.status,
+    compact ? accepted.replace(/ accepted$/, '') : accepted,
+    other,
+    m.inputs.map((i) => basename(i.path)).join(' '),
+    m.reports.at(-1) ?? '',
+  ];
+}
+
+function listTable(
+  rows: readonly (readonly string[])[],
+  entries: readonly CampaignEntry[],
+  c: ChalkInstance,
+  fit?: TableOptions['fit'],
+): string[] {
+  return formatTable(rows, {
+    ...(fit ? { fit } : {}),
     // The header in bold; a row's status coloured inside its padded cell, so widths stay true.
     paint: (cell, column, row) =>
       row === 0
@@ -51,7 +97,6 @@ export function renderCampaignList(
           ? cell.replace(entries[row - 1]!.status, paintStatus(entries[row - 1]!.status, c))
           : cell,
   });
-  return lines.join('\n');
 }
 
 /**

@@ -759,6 +759,51 @@ describe('campaigns', () => {
     `);
   });
 
+  it.each([
+    [
+      'a wide terminal: the whole table, as without one',
+      200,
+      [
+        'ID                  STARTED               STATUS       ACCEPTED                OTHER                  INPUTS        REPORT',
+        'c-3f2a9b            2025-06-01 12:00 UTC  finished     1,190 / 1,200 accepted  3 rejected, 7 invalid  campaign.csv  /data/campaign.report.csv',
+        'tonight-2025-06-02  2025-06-02 21:00 UTC  interrupted  2 / 5 accepted          3 unknown              campaign.csv',
+      ],
+    ],
+    [
+      'UTC and accepted said once, in the header; REPORT cut at its start, INPUTS and OTHER at their end',
+      112,
+      [
+        'ID                  STARTED (UTC)     STATUS       ACCEPTED       OTHER               INPUTS    REPORT',
+        'c-3f2a9b            2025-06-01 12:00  finished     1,190 / 1,200  3 rejected, 7 inv…  campaig…  …aign.report.csv',
+        'tonight-2025-06-02  2025-06-02 21:00  interrupted  2 / 5          3 unknown           campaig…',
+      ],
+    ],
+    [
+      '80 columns: INPUTS and REPORT left out, and said so; OTHER cut',
+      80,
+      [
+        'ID                  STARTED (UTC)     STATUS       ACCEPTED       OTHER',
+        'c-3f2a9b            2025-06-01 12:00  finished     1,190 / 1,200  3 rejected, 7…',
+        'tonight-2025-06-02  2025-06-02 21:00  interrupted  2 / 5          3 unknown',
+        'INPUTS, REPORT left out (80 columns): campaigns show ID and --json have them',
+      ],
+    ],
+    [
+      '76 columns: OTHER cut further',
+      76,
+      [
+        'ID                  STARTED (UTC)     STATUS       ACCEPTED       OTHER',
+        'c-3f2a9b            2025-06-01 12:00  finished     1,190 / 1,200  3 rejecte…',
+        'tonight-2025-06-02  2025-06-02 21:00  interrupted  2 / 5          3 unknown',
+        'INPUTS, REPORT left out (76 columns): campaigns show ID and --json have them',
+      ],
+    ],
+  ])('fits a terminal: %s', (_what, width, lines) => {
+    const drawn = renderCampaignList(campaigns, '/state', plain, width).split('\n');
+    expect(drawn).toEqual(lines);
+    for (const line of drawn.slice(0, -1)) expect(line.length).toBeLessThanOrEqual(width);
+  });
+
   it('names campaigns show for a campaign whose run was killed, whose manifest has no counts', () => {
     const killed: CampaignEntry = {
       ...campaigns[1]!,
