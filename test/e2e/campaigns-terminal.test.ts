@@ -61,6 +61,7 @@ describe.skipIf(!SCRIPT)('campaigns on a terminal', () => {
       type: [{ when: '[y/N] ', keys: 'y\r' }],
     });
     expect(run.code).toBe(0);
+    expect(run.screen).toContain(`${QUESTION}\r\n  ${id}\r\nRemove it? [y/N] `);
     expect(run.screen).toContain(`removed the state of 1 finished campaign: ${id}`);
     expect(await ids()).toEqual([]);
   });
