@@ -765,7 +765,7 @@ describe('campaigns', () => {
       200,
       [
         'ID                  STARTED               STATUS       ACCEPTED                OTHER                  INPUTS        REPORT',
-        'c-3f2a9b            2025-06-01 12:00 UTC  finished     1,190 / 1,200 accepted  3 rejected, 7 invalid  campaign.csv  /data/campaign.report.csv',
+        'c-3f2a9b            2025-06-01 12:00 UTC  finished     1,190 / 1,193 accepted  3 rejected, 7 invalid  campaign.csv  /data/campaign.report.csv',
         'tonight-2025-06-02  2025-06-02 21:00 UTC  interrupted  2 / 5 accepted          3 unknown              campaign.csv',
       ],
     ],
@@ -774,7 +774,7 @@ describe('campaigns', () => {
       112,
       [
         'ID                  STARTED (UTC)     STATUS       ACCEPTED       OTHER               INPUTS    REPORT',
-        'c-3f2a9b            2025-06-01 12:00  finished     1,190 / 1,200  3 rejected, 7 inv…  campaig…  …aign.report.csv',
+        'c-3f2a9b            2025-06-01 12:00  finished     1,190 / 1,193  3 rejected, 7 inv…  campaig…  …aign.report.csv',
         'tonight-2025-06-02  2025-06-02 21:00  interrupted  2 / 5          3 unknown           campaig…',
       ],
     ],
@@ -783,7 +783,7 @@ describe('campaigns', () => {
       80,
       [
         'ID                  STARTED (UTC)     STATUS       ACCEPTED       OTHER',
-        'c-3f2a9b            2025-06-01 12:00  finished     1,190 / 1,200  3 rejected, 7…',
+        'c-3f2a9b            2025-06-01 12:00  finished     1,190 / 1,193  3 rejected, 7…',
         'tonight-2025-06-02  2025-06-02 21:00  interrupted  2 / 5          3 unknown',
         'INPUTS, REPORT left out (80 columns): campaigns show ID and --json have them',
       ],
@@ -793,7 +793,7 @@ describe('campaigns', () => {
       76,
       [
         'ID                  STARTED (UTC)     STATUS       ACCEPTED       OTHER',
-        'c-3f2a9b            2025-06-01 12:00  finished     1,190 / 1,200  3 rejecte…',
+        'c-3f2a9b            2025-06-01 12:00  finished     1,190 / 1,193  3 rejecte…',
         'tonight-2025-06-02  2025-06-02 21:00  interrupted  2 / 5          3 unknown',
         'INPUTS, REPORT left out (76 columns): campaigns show ID and --json have them',
       ],
