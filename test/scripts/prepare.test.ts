@@ -26,7 +26,8 @@ afterEach(() => clone.remove());
 function prepare() {
   const run = spawnSync(process.execPath, ['scripts/prepare.js'], {
     cwd: clone.path,
-    env: { PATH: join(clone.path, 'src') },
+    // It builds, and sends nothing; were it to run sms-send, its state would stay in the clone.
+    env: { PATH: join(clone.path, 'src'), SMS_SEND_STATE_DIR: join(clone.path, 'state') },
     encoding: 'utf8',
   });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
