@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   decideClaim,
+  KilledRunRefusal,
   nothingToResume,
   SupersededRefusal,
   type ClaimOptions,
@@ -10,7 +11,7 @@ import {
 } from '../../src/journal/decide.js';
 import { campaignIdentity } from '../../src/journal/identity.js';
 import type { Manifest } from '../../src/journal/manifest.js';
-import { emptyJournalState } from '../../src/journal/reading.js';
+import { adoptResults, emptyJournalState } from '../../src/journal/reading.js';
 import type { SmsSendError } from '../../src/shared/errors.js';
 
 const HASH = 'd'.repeat(64);
@@ -213,5 +214,56 @@ describe('nothingToResume', () => {
   ])('%s', (_, options, found) => {
     const error = nothingToResume(options, '/state', found, found ? 'interrupted' : undefined);
     expect({ message: error.message, code: error.code, next: error.next }).toMatchSnapshot();
+  });
+});
+
+describe('an unfinished campaign: how it stands, counted from its journal', () => {
+  /** One accepted, one unknown, rows 3 and 4 sent without an answer, row 5 not known to have left. */
+  function journal() {
+    const state = { ...emptyJournalState(), sent: true };
+    adoptResults(state, [
+      { row: 1, outcome: 'accepted', statusCode: 0, attempts: 1 },
+      { row: 2, outcome: 'unknown', attempts: 1 },
+    ]);
+    for (const row of [3, 4, 5]) state.inFlight.set(row, 1);
+    state.unposted.add(5);
+    return state;
+  }
+
+  it.each<[string, Partial<Manifest>, boolean, string]>([
+    [
+      'a killed campaign',
+      {},
+      true,
+      'campaign dddddddddddddddd was interrupted on 2026-11-21: 1 accepted, 1 unknown, ' +
+        '2 sent without an answer, 1 recorded, not known to have left of 6 records; report /r/a.csv. ' +
+        'Nothing was sent. Finish it with --resume (nothing settled is sent again), or --force to ' +
+        'send it all again, and 5 messages it sent or may have sent (accepted or unknown) would go twice.',
+    ],
+    [
+      'a killed rehearsal',
+      { rehearsal: true },
+      true,
+      'rehearsal dddddddddddddddd was interrupted on 2026-11-21: 1 accepted, 1 unknown, ' +
+        '2 sent without an answer, 1 recorded, not known to have left of 6 records; report /r/a.csv. ' +
+        'Nothing was sent. Finish it with --resume (nothing settled is sent again), or --force to ' +
+        'start the rehearsal afresh (its messages went to a simulator only).',
+    ],
+    [
+      'a campaign killed before any answer was kept',
+      {},
+      false,
+      'campaign dddddddddddddddd was interrupted on 2026-11-21: nothing settled of 6 records; ' +
+        'report /r/a.csv. Nothing was sent. Finish it with --resume (nothing settled is sent ' +
+        'again), or --force to send it all again.',
+    ],
+  ])('%s', (_, over, settled, message) => {
+    const state = settled ? journal() : emptyJournalState();
+    const refusal = new KilledRunRefusal(
+      manifest({ status: 'running', records: 6, ...over }),
+      state,
+    );
+    expect(refusal.message).toBe(message);
+    expect(refusal.next).toEqual({ say: 'Finish it', add: ['--resume'], drop: ['--force'] });
   });
 });
