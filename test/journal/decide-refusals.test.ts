@@ -152,6 +152,15 @@ describe('decideClaim: each refusal, word for word, with what it offers next', (
     `);
   });
 
+  it('records skipped without --limit (a suppression list): refused as any finished campaign', () => {
+    expect(refusalOf(stored(manifest({ counts: { ...ZERO, accepted: 3, skipped: 2 } }))).code).toBe(
+      'already-sent',
+    );
+    expect(
+      refusalOf(stored(manifest({ counts: { ...ZERO, accepted: 3, skipped: 2 } }))).message,
+    ).not.toContain('--limit');
+  });
+
   it('sent with --limit but nothing left out: refused as any finished campaign', () => {
     expect(
       refusalOf(stored(manifest({ limit: 3, counts: { ...ZERO, accepted: 3 } }))).next,
@@ -183,19 +192,19 @@ describe('decideClaim: each refusal, word for word, with what it offers next', (
 
   it('superseded by another campaign: refused, naming the last that sent the rest', () => {
     const state = {
-      ...stored(manifest({ status: 'stopped', supersededBy: ['aaaa', 'bbbb'] })),
+      ...stored(manifest({ status: 'stopped', supersededBy: ['aaaa', 'bbbb', 'cccc'] })),
       journal: { ...emptyJournalState(), sent: true },
     };
     const refused = refusalOf(state, { ...plain, resume: true });
     expect(refused).toMatchInlineSnapshot(`
       {
         "code": "superseded",
-        "message": "campaign dddddddddddddddd was stopped on 2026-11-21, and campaign aaaa, campaign bbbb sent the rest of its content (--skip-sent-by dddddddddddddddd): it is not continued, since its --resume, --once or retry would send their recipients the message again. Nothing was sent. --force sends it all again.",
+        "message": "campaign dddddddddddddddd was stopped on 2026-11-21, and campaign aaaa, campaign bbbb, campaign cccc sent the rest of its content (--skip-sent-by dddddddddddddddd): it is not continued, since its --resume, --once or retry would send their recipients the message again. Nothing was sent. --force sends it all again.",
         "next": {
           "args": [
             "campaigns",
             "show",
-            "bbbb",
+            "cccc",
           ],
           "say": "See how that campaign stands",
         },
